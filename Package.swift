@@ -29,8 +29,16 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // Speed and memory figures, run with `swift run -c release storekeeper-benchmarks`.
+    .executableTarget(
+      name: "storekeeper-benchmarks",
+      dependencies: [
+        "StoreConfiguration",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     .testTarget(name: "CNcursesTests", dependencies: ["CNcurses"]),
     .testTarget(name: "StoreConfigurationTests", dependencies: ["StoreConfiguration"]),
-    .testTarget(name: "storekeeperTests", dependencies: ["storekeeper"]),
+    .testTarget(name: "storekeeperTests", dependencies: ["storekeeper"], exclude: ["Fixtures"]),
   ]
 )

@@ -1,0 +1,71 @@
+import Foundation
+
+/// What a run of the built `storekeeper` binary produced.
+struct RunResult {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+  var stdoutBytes: [UInt8]
+}
+
+/// The folder holding the built products (the test bundle sits beside the binary).
+let productsDirectory: URL = {
+  #if os(macOS)
+    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+      return bundle.bundleURL.deletingLastPathComponent()
+    }
+    fatalError("no .xctest bundle found")
+  #else
+    return Bundle.main.bundleURL
+  #endif
+}()
+
+let packageRoot = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .appendingPathComponent("Fixtures")
+
+let corpusFolder = packageRoot.deletingLastPathComponent()
+  .appendingPathComponent("shared/fixtures/storekit")
+
+let corpusIsPresent = FileManager.default.fileExists(atPath: corpusFolder.path)
+
+/// Runs `storekeeper` with `arguments` in `directory`, feeding `stdin`, and waits for it.
+func storekeeper(
+  _ arguments: [String], in directory: URL = packageRoot, stdin: String? = nil
+) throws -> RunResult {
+  let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "storekeeper-run-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: scratch) }
+  let outURL = scratch.appendingPathComponent("out")
+  let errURL = scratch.appendingPathComponent("err")
+  let inURL = scratch.appendingPathComponent("in")
+  FileManager.default.createFile(atPath: outURL.path, contents: nil)
+  FileManager.default.createFile(atPath: errURL.path, contents: nil)
+  FileManager.default.createFile(atPath: inURL.path, contents: Data((stdin ?? "").utf8))
+
+  let process = Process()
+  process.executableURL = productsDirectory.appendingPathComponent("storekeeper")
+  process.arguments = arguments
+  process.currentDirectoryURL = directory
+  process.standardOutput = try FileHandle(forWritingTo: outURL)
+  process.standardError = try FileHandle(forWritingTo: errURL)
+  process.standardInput = try FileHandle(forReadingFrom: inURL)
+  try process.run()
+  process.waitUntilExit()
+  let out = try [UInt8](Data(contentsOf: outURL))
+  let err = try Data(contentsOf: errURL)
+  return RunResult(
+    status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+    stderr: String(decoding: err, as: UTF8.self), stdoutBytes: out)
+}
+
+/// A fresh temporary folder, removed by the caller.
+func temporaryFolder() throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "storekeeper-test-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}
