@@ -40,11 +40,27 @@ struct ObjectReader {
 
   /// Reads a string that may also be `null` or absent.
   mutating func nullableString(_ key: String, log: inout DiagnosticLog) -> Nullable<String> {
+    nullable(key) { $0.string(key, .expected, log: &log) }
+  }
+
+  /// Reads an object that may also be `null` or absent.
+  mutating func nullableObject<T>(
+    _ key: String, log: inout DiagnosticLog,
+    _ decode: (inout ObjectReader, inout DiagnosticLog) -> T?
+  ) -> Nullable<T> {
+    nullable(key) { $0.object(key, .optional, log: &log, decode) }
+  }
+
+  private mutating func nullable<T>(
+    _ key: String, _ read: (inout ObjectReader) -> T?
+  )
+    -> Nullable<T>
+  {
     if case .null? = peek(key) {
       _ = take(key)
       return .null
     }
-    return string(key, .expected, log: &log).map { .value($0) } ?? .absent
+    return read(&self).map { .value($0) } ?? .absent
   }
 
   /// Removes and returns the member named `key`.

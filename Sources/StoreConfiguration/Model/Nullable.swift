@@ -12,4 +12,13 @@ public enum Nullable<Wrapped: Equatable & Sendable>: Equatable, Sendable {
   public var wrapped: Wrapped? {
     if case .value(let wrapped) = self { wrapped } else { nil }
   }
+
+  /// The member's JSON value: `nil` (no member) when absent, `null`, or the encoded value.
+  func json(_ encode: (Wrapped) -> JSONValue) -> JSONValue? {
+    switch self {
+    case .absent: nil
+    case .null: .null
+    case .value(let wrapped): encode(wrapped)
+    }
+  }
 }

@@ -75,11 +75,7 @@ public struct Product: Equatable, Sendable {
     object["internalID"] = .string(internalID)
     object["localizations"] = .array(localizations.map(\.json))
     object["productID"] = .string(productID)
-    switch referenceName {
-    case .absent: break
-    case .null: object["referenceName"] = .null
-    case .value(let name): object["referenceName"] = .string(name)
-    }
+    object["referenceName"] = referenceName.json { .string($0) }
     object["promotionalImageID"] = promotionalImageID.map { .string($0) }
     object["type"] = .string(type.rawValue)
     return object

@@ -187,14 +187,8 @@ public struct StoreKitErrorSetting: Equatable, Sendable {
   init?(reading reader: inout ObjectReader, log: inout DiagnosticLog) {
     let name = reader.string("name", .required, log: &log)
     enabled = reader.bool("enabled", .expected, log: &log) ?? false
-    if case .null? = reader.peek("current") {
-      _ = reader.take("current")
-      current = .null
-    } else {
-      current =
-        reader.object("current", .optional, log: &log) { reader, log in
-          ErrorSelection(reading: &reader, log: &log)
-        }.map { .value($0) } ?? .absent
+    current = reader.nullableObject("current", log: &log) { reader, log in
+      ErrorSelection(reading: &reader, log: &log)
     }
     unknown = reader.leftovers
     guard let name else { return nil }
@@ -205,11 +199,7 @@ public struct StoreKitErrorSetting: Equatable, Sendable {
     var object = unknown
     object["name"] = .string(name)
     object["enabled"] = .bool(enabled)
-    switch current {
-    case .absent: break
-    case .null: object["current"] = .null
-    case .value(let selection): object["current"] = selection.json
-    }
+    object["current"] = current.json(\.json)
     return .object(object)
   }
 }

@@ -55,14 +55,8 @@ public struct Subscription: Equatable, Sendable {
     let groupReference = reader.string("subscriptionGroupID", .expected, log: &log)
     let level = reader.int("groupNumber", .required, log: &log)
     let period = reader.period("recurringSubscriptionPeriod", .required, log: &log)
-    if case .null? = reader.peek("introductoryOffer") {
-      _ = reader.take("introductoryOffer")
-      introductoryOffer = .null
-    } else {
-      introductoryOffer =
-        reader.object("introductoryOffer", .optional, log: &log) { reader, log in
-          SubscriptionOffer(reading: &reader, kind: .introductory, log: &log)
-        }.map { .value($0) } ?? .absent
+    introductoryOffer = reader.nullableObject("introductoryOffer", log: &log) { reader, log in
+      SubscriptionOffer(reading: &reader, kind: .introductory, log: &log)
     }
     introductoryOffers = reader.offers("introductoryOffers", .introductory, .optional, log: &log)
     adHocOffers = reader.offers("adHocOffers", .promotional, .expected, log: &log) ?? []
@@ -117,11 +111,7 @@ public struct Subscription: Equatable, Sendable {
     object["subscriptionGroupID"] = .string(subscriptionGroupID)
     object["groupNumber"] = .number(JSONNumber(groupNumber))
     object["recurringSubscriptionPeriod"] = .string(recurringSubscriptionPeriod.iso8601)
-    switch introductoryOffer {
-    case .absent: break
-    case .null: object["introductoryOffer"] = .null
-    case .value(let offer): object["introductoryOffer"] = offer.json
-    }
+    object["introductoryOffer"] = introductoryOffer.json(\.json)
     object["introductoryOffers"] = introductoryOffers.map { .array($0.map(\.json)) }
     object["adHocOffers"] = .array(adHocOffers.map(\.json))
     object["codeOffers"] = codeOffers.map { .array($0.map(\.json)) }
