@@ -7,9 +7,11 @@ let package = Package(
   products: [
     .executable(name: "storekeeper", targets: ["storekeeper"]),
     .library(name: "StoreConfiguration", targets: ["StoreConfiguration"]),
+    .library(name: "StoreSimulation", targets: ["StoreSimulation"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
   ],
   targets: [
     // The C module map and shim over ncurses' wide-character API. macOS has no libncursesw:
@@ -22,6 +24,13 @@ let package = Package(
       ]
     ),
     .target(name: "StoreConfiguration"),
+    .target(
+      name: "StoreSimulation",
+      dependencies: [
+        "StoreConfiguration",
+        .product(name: "HeapModule", package: "swift-collections"),
+      ]
+    ),
     .executableTarget(
       name: "storekeeper",
       dependencies: [
@@ -39,6 +48,7 @@ let package = Package(
     ),
     .testTarget(name: "CNcursesTests", dependencies: ["CNcurses"]),
     .testTarget(name: "StoreConfigurationTests", dependencies: ["StoreConfiguration"]),
+    .testTarget(name: "StoreSimulationTests", dependencies: ["StoreSimulation"]),
     .testTarget(name: "storekeeperTests", dependencies: ["storekeeper"], exclude: ["Fixtures"]),
   ]
 )

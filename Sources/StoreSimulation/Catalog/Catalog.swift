@@ -1,0 +1,245 @@
+import StoreConfiguration
+
+/// A subscription offer ready to apply: its kind, name, payment mode, length and price.
+public struct CatalogOffer: Equatable, Sendable {
+  /// Introductory, promotional, code or win-back.
+  public var kind: OfferKind
+  /// The offer's id as StoreKit reports it: `offerID` for promotional and win-back offers, the
+  /// reference name for offer codes, `nil` for introductory offers.
+  public var id: String?
+  /// Xcode's reference name.
+  public var referenceName: String?
+  /// How the offer is paid.
+  public var paymentMode: PaymentMode
+  /// One offer period.
+  public var period: SubscriptionPeriod
+  /// `numberOfPeriods`: how many periods a pay-as-you-go offer lasts.
+  public var periodCount: Int
+  /// The price per period (pay as you go) or in total (pay up front), in milliunits.
+  public var price: Int64
+  /// Offer codes: who may redeem them.
+  public var eligibility: [CodeOfferEligibility]
+  /// Offer codes: whether the code may follow a running introductory offer.
+  public var isStackable: Bool
+  /// Win-back offers: Xcode's eligibility toggle, as the file sets it.
+  public var isEligible: Bool
+
+  init(_ offer: SubscriptionOffer, kind: OfferKind) {
+    self.kind = kind
+    switch kind {
+    case .introductory: id = nil
+    case .code: id = offer.referenceName
+    case .promotional, .winBack: id = offer.offerID
+    }
+    referenceName = offer.referenceName
+    paymentMode = offer.paymentMode
+    period = offer.subscriptionPeriod ?? SubscriptionPeriod(1, .month)
+    periodCount = offer.periodCount
+    price = offer.paymentMode == .free ? 0 : (offer.displayPrice?.milliunits ?? 0)
+    eligibility = offer.eligibility ?? []
+    isStackable = offer.isStackable ?? false
+    isEligible = offer.isEligible ?? true
+  }
+
+  /// How many billing periods the offer spans: pay as you go one per period; pay up front and
+  /// free trials one period of `period`.
+  public var billedPeriods: Int { paymentMode == .payAsYouGo ? periodCount : 1 }
+}
+
+/// A product as the simulator sells it.
+public struct CatalogProduct: Equatable, Sendable {
+  /// The product identifier.
+  public var productID: String
+  /// The kind of product.
+  public var type: ProductType
+  /// The price in milliunits of the storefront's currency.
+  public var price: Int64
+  /// The price as the file writes it.
+  public var displayPrice: String
+  /// Xcode's reference name.
+  public var referenceName: String?
+  /// Whether family sharing is enabled.
+  public var familyShareable: Bool
+  /// Names and descriptions per locale.
+  public var localizations: [Localization]
+  /// Subscriptions: the index of the group in ``Catalog/groups``.
+  public var groupIndex: Int?
+  /// Subscriptions: the level in the group, 1 the highest.
+  public var level: Int
+  /// Subscriptions: the billing period.
+  public var period: SubscriptionPeriod?
+  /// Subscriptions: the introductory offer.
+  public var introductoryOffer: CatalogOffer?
+  /// Subscriptions: promotional offers.
+  public var promotionalOffers: [CatalogOffer]
+  /// Subscriptions: offer codes.
+  public var codeOffers: [CatalogOffer]
+  /// Subscriptions: win-back offers.
+  public var winBackOffers: [CatalogOffer]
+  /// Whether the product is still in the configuration (a reload may remove it; its
+  /// transactions stay).
+  public var isAvailable = true
+
+  /// The localized name for `locale`, or the product ID when there is none.
+  public func displayName(locale: String) -> String {
+    let name = localizations.best(for: locale)?.displayName ?? ""
+    return name.isEmpty ? productID : name
+  }
+
+  /// The offers of one kind.
+  public func offers(_ kind: OfferKind) -> [CatalogOffer] {
+    switch kind {
+    case .introductory: introductoryOffer.map { [$0] } ?? []
+    case .promotional: promotionalOffers
+    case .code: codeOffers
+    case .winBack: winBackOffers
+    }
+  }
+}
+
+/// A subscription group: subscriptions of which a customer holds one at a time.
+public struct CatalogGroup: Equatable, Sendable {
+  /// The group's id (`subscriptionGroupID`).
+  public var id: String
+  /// The group's reference name.
+  public var name: String
+  /// The group's localizations.
+  public var localizations: [Localization]
+  /// The indices of its subscriptions in ``Catalog/products``.
+  public var productIndices: [Int]
+}
+
+/// The products of a configuration, indexed for the engine. Indices are stable: reloading a
+/// configuration keeps every product's index and appends new ones.
+public struct Catalog: Equatable, Sendable {
+  /// Every product, by index.
+  public private(set) var products: [CatalogProduct] = []
+  /// Every subscription group, by index.
+  public private(set) var groups: [CatalogGroup] = []
+  private var indexByProductID: [String: Int] = [:]
+  private var indexByGroupID: [String: Int] = [:]
+
+  /// The catalog of `configuration`, or of `configuration` merged over `previous` so that the
+  /// products `previous` knew keep their indices (and stay, marked unavailable, when removed).
+  public init(_ configuration: StoreKitConfiguration, keepingIndicesOf previous: Catalog? = nil) {
+    if let previous {
+      products = previous.products.map {
+        var product = $0
+        product.isAvailable = false
+        return product
+      }
+      groups = previous.groups.map {
+        var group = $0
+        group.productIndices = []
+        return group
+      }
+      indexByProductID = previous.indexByProductID
+      indexByGroupID = previous.indexByGroupID
+    }
+    for product in (configuration.products ?? []) + (configuration.nonRenewingSubscriptions ?? []) {
+      add(Self.entry(product, groupIndex: nil, subscription: nil))
+    }
+    for group in configuration.subscriptionGroups ?? [] {
+      for subscription in group.subscriptions {
+        let groupIndex = self.groupIndex(for: subscription.subscriptionGroupID, group: group)
+        let index = add(
+          Self.entry(subscription.product, groupIndex: groupIndex, subscription: subscription))
+        groups[groupIndex].productIndices.append(index)
+      }
+    }
+  }
+
+  /// The index of a product ID.
+  public func index(of productID: String) -> Int? { indexByProductID[productID] }
+
+  /// The product with an ID.
+  public func product(_ productID: String) -> CatalogProduct? {
+    index(of: productID).map { products[$0] }
+  }
+
+  /// The index of a group id.
+  public func groupIndex(of groupID: String) -> Int? { indexByGroupID[groupID] }
+
+  /// Product IDs close to `text`, best first: for "did you mean" suggestions.
+  public func productIDs(closeTo text: String, limit: Int = 3) -> [String] {
+    let wanted = text.lowercased()
+    let threshold = max(3, wanted.count / 2)
+    var scored: [(id: String, distance: Int)] = []
+    for product in products where product.isAvailable {
+      let distance = editDistance(wanted, product.productID.lowercased())
+      if distance <= threshold || product.productID.lowercased().contains(wanted) {
+        scored.append((product.productID, distance))
+      }
+    }
+    scored.sort { $0.distance == $1.distance ? $0.id < $1.id : $0.distance < $1.distance }
+    return scored.prefix(limit).map(\.id)
+  }
+
+  @discardableResult
+  private mutating func add(_ product: CatalogProduct) -> Int {
+    if let index = indexByProductID[product.productID] {
+      products[index] = product
+      return index
+    }
+    products.append(product)
+    indexByProductID[product.productID] = products.count - 1
+    return products.count - 1
+  }
+
+  private mutating func groupIndex(for id: String, group: SubscriptionGroup) -> Int {
+    if let index = indexByGroupID[id] {
+      if groups[index].productIndices.isEmpty {
+        groups[index].name = group.name
+        groups[index].localizations = group.localizations
+      }
+      return index
+    }
+    groups.append(
+      CatalogGroup(
+        id: id, name: group.name, localizations: group.localizations, productIndices: []))
+    indexByGroupID[id] = groups.count - 1
+    return groups.count - 1
+  }
+
+  private static func entry(
+    _ product: Product, groupIndex: Int?, subscription: Subscription?
+  )
+    -> CatalogProduct
+  {
+    func offers(_ list: [SubscriptionOffer]?, _ kind: OfferKind) -> [CatalogOffer] {
+      (list ?? []).filter { $0.paymentMode != .none && $0.subscriptionPeriod != nil }
+        .map { CatalogOffer($0, kind: kind) }
+    }
+    return CatalogProduct(
+      productID: product.productID, type: product.type,
+      price: product.displayPrice.milliunits ?? 0, displayPrice: product.displayPrice.text,
+      referenceName: product.referenceName.wrapped, familyShareable: product.familyShareable,
+      localizations: product.localizations, groupIndex: groupIndex,
+      level: subscription?.groupNumber ?? 0, period: subscription?.recurringSubscriptionPeriod,
+      introductoryOffer: subscription?.effectiveIntroductoryOffer.map {
+        CatalogOffer($0, kind: .introductory)
+      },
+      promotionalOffers: offers(subscription?.adHocOffers, .promotional),
+      codeOffers: offers(subscription?.codeOffers, .code),
+      winBackOffers: offers(subscription?.winbackOffers, .winBack))
+  }
+}
+
+/// The Levenshtein distance between two strings, by Unicode scalars.
+func editDistance(_ a: String, _ b: String) -> Int {
+  let a = Array(a.unicodeScalars)
+  let b = Array(b.unicodeScalars)
+  if a.isEmpty { return b.count }
+  if b.isEmpty { return a.count }
+  var previous = Array(0...b.count)
+  var current = [Int](repeating: 0, count: b.count + 1)
+  for i in 1...a.count {
+    current[0] = i
+    for j in 1...b.count {
+      current[j] = min(
+        previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+    }
+    swap(&previous, &current)
+  }
+  return previous[b.count]
+}

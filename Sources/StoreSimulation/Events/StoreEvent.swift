@@ -1,0 +1,83 @@
+/// Something the test environment did, at the moment it happened.
+///
+/// Every verb of ``Session`` delivers the events it caused, in order, to a sink. A renewal's
+/// event carries its due time, not the time the clock was moved.
+public struct StoreEvent: Equatable, Sendable {
+  /// When it happened.
+  public var time: Instant
+  /// What happened.
+  public var kind: Kind
+
+  /// Creates an event.
+  public init(time: Instant, kind: Kind) {
+    self.time = time
+    self.kind = kind
+  }
+
+  /// The kinds of event.
+  public enum Kind: Equatable, Sendable {
+    /// A transaction was created or changed; `delivery` says how the app receives it, `nil`
+    /// when it receives nothing (a finish, a declined request, a failed attempt).
+    case transaction(Transaction, delivery: Delivery?)
+    /// A subscription group's status or renewal info changed (`Status.updates`).
+    case status(SubscriptionStatus)
+    /// A StoreKit message for the app (`Message.messages`).
+    case message(MessageReason, productID: String?)
+    /// SK1: the payment queue's observer saw a transaction change state.
+    case paymentQueue(PaymentQueueUpdate)
+    /// What `Product.purchase()` returned or threw.
+    case purchaseResult(PurchaseResult)
+    /// A transaction was deleted.
+    case transactionRemoved(id: UInt64)
+    /// SK1: `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)`.
+    case revokedEntitlements(productIDs: [String])
+    /// SK1: restoring completed transactions finished with this many restored.
+    case restoreCompleted(count: Int)
+    /// The app called a StoreKit API; `error` when a simulated error made it fail.
+    case apiCall(StoreKitAPI, error: SimulatedError?, detail: String?)
+  }
+}
+
+/// How the app receives a transaction.
+public enum Delivery: String, Sendable {
+  /// Returned by `Product.purchase()`.
+  case purchaseResult
+  /// Emitted on `Transaction.updates`.
+  case updates
+}
+
+/// `Message.Reason`.
+public enum MessageReason: String, Sendable {
+  case generic, priceIncreaseConsent, billingIssue, winBackOffer
+}
+
+/// SK1's view of a transaction changing state.
+public struct PaymentQueueUpdate: Equatable, Sendable {
+  /// The product.
+  public var productID: String
+  /// The new state.
+  public var state: PaymentTransactionState
+  /// The transaction's id, once there is one.
+  public var transactionID: UInt64?
+  /// For `failed`: the `SKErrorDomain` code.
+  public var error: SKErrorCode?
+  /// The quantity of the payment.
+  public var quantity: Int
+}
+
+/// `Product.PurchaseResult`, or the error `purchase()` threw.
+public struct PurchaseResult: Equatable, Sendable {
+  /// The outcome.
+  public enum Outcome: String, Sendable {
+    case success, pending, userCancelled, failed
+  }
+
+  /// The product.
+  public var productID: String
+  /// The outcome.
+  public var outcome: Outcome
+  /// The transaction returned with `success`.
+  public var transactionID: UInt64?
+  /// The error thrown with `failed`, or the verification error of an unverified success.
+  public var error: SimulatedError?
+}

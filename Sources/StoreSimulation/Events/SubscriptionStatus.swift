@@ -1,0 +1,61 @@
+/// `Product.SubscriptionInfo.RenewalState`.
+public enum RenewalState: String, Sendable, CaseIterable {
+  case subscribed, expired, inBillingRetryPeriod, inGracePeriod, revoked
+}
+
+/// `Product.SubscriptionInfo.RenewalInfo.ExpirationReason`.
+public enum ExpirationReason: String, Sendable {
+  case autoRenewDisabled, billingError, didNotConsentToPriceIncrease, productUnavailable, unknown
+}
+
+/// `Product.SubscriptionInfo.RenewalInfo.PriceIncreaseStatus`.
+public enum PriceIncreaseStatus: String, Sendable {
+  case noIncreasePending, pending, agreed
+}
+
+/// `Product.SubscriptionInfo.RenewalInfo`: what happens at the next renewal.
+public struct RenewalInfo: Equatable, Sendable {
+  /// The original transaction of the subscription.
+  public var originalTransactionID: UInt64
+  /// The product of the current period.
+  public var currentProductID: String
+  /// The product the next renewal is for (differs after a downgrade or crossgrade).
+  public var autoRenewPreference: String
+  /// Whether the subscription renews.
+  public var willAutoRenew: Bool
+  /// Why it expired (or, in billing retry, why it is failing).
+  public var expirationReason: ExpirationReason?
+  /// Whether renewal payments are being retried.
+  public var isInBillingRetry: Bool
+  /// When the billing grace period ends.
+  public var gracePeriodExpirationDate: Instant?
+  /// The state of a price increase.
+  public var priceIncreaseStatus: PriceIncreaseStatus
+  /// The offer that applies to the next renewal.
+  public var offer: TransactionOffer?
+  /// When the next renewal happens.
+  public var renewalDate: Instant?
+  /// The start of the latest uninterrupted run of periods.
+  public var recentSubscriptionStartDate: Instant
+  /// The price of the next renewal, in milliunits.
+  public var renewalPrice: Int64?
+  /// The renewal price's currency.
+  public var currency: String
+  /// Win-back offers the customer may redeem, best first.
+  public var eligibleWinBackOfferIDs: [String]
+}
+
+/// `Product.SubscriptionInfo.Status`: a group's state with its latest transaction and renewal
+/// info, plus the end of billing retry that the Transaction Manager's inspector shows.
+public struct SubscriptionStatus: Equatable, Sendable {
+  /// The subscription group's id.
+  public var groupID: String
+  /// The renewal state.
+  public var state: RenewalState
+  /// The latest transaction's id.
+  public var transactionID: UInt64
+  /// The renewal info.
+  public var renewalInfo: RenewalInfo
+  /// In grace or billing retry: when retrying stops and the subscription expires.
+  public var billingRetryExpirationDate: Instant?
+}

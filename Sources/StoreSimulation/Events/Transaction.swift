@@ -1,0 +1,130 @@
+import StoreConfiguration
+
+/// A transaction as StoreKit 2 reports it (`Transaction`), plus what the Transaction Manager
+/// shows about it (`SKTestTransaction`'s state and flags). A value: a snapshot at one moment.
+public struct Transaction: Equatable, Sendable {
+  /// The transaction's id; never reused.
+  public var id: UInt64
+  /// The id of the first purchase of a subscription; `id` for everything else.
+  public var originalID: UInt64
+  /// The product identifier.
+  public var productID: String
+  /// The kind of product.
+  public var productType: ProductKind
+  /// Auto-renewable subscriptions: the group's id.
+  public var subscriptionGroupID: String?
+  /// When it was bought (or renewed).
+  public var purchaseDate: Instant
+  /// When the original transaction was bought.
+  public var originalPurchaseDate: Instant
+  /// Auto-renewable subscriptions: when the period ends.
+  public var expirationDate: Instant?
+  /// How many were bought.
+  public var purchasedQuantity: Int
+  /// The price paid in milliunits of `currency` (unit price times quantity, or the offer price).
+  public var price: Int64
+  /// ISO 4217 currency of the storefront it was bought in.
+  public var currency: String
+  /// The storefront's alpha-3 code.
+  public var storefront: String
+  /// Apple's storefront id.
+  public var storefrontID: String
+  /// Purchase or renewal.
+  public var reason: TransactionReason
+  /// The offer that applied to this period.
+  public var offer: TransactionOffer?
+  /// When it was refunded.
+  public var revocationDate: Instant?
+  /// Why it was refunded.
+  public var revocationReason: RevocationReason?
+  /// Whether a higher-level subscription of the group replaced it.
+  public var isUpgraded: Bool
+  /// The app's account token, if the purchase carried one.
+  public var appAccountToken: String?
+  /// SK1 payment state of the Transaction Manager entry.
+  public var state: PaymentTransactionState
+  /// Whether the app has not finished it.
+  public var isFinished: Bool
+  /// An interrupted purchase or a failed renewal that `resolve` can settle.
+  public var hasPurchaseIssue: Bool
+  /// Ask to Buy: waiting for a parent's approval.
+  public var pendingAskToBuyConfirmation: Bool
+  /// Ask to Buy: a parent declined it.
+  public var isAskToBuyDeclined: Bool
+  /// The error of a failed attempt.
+  public var failure: SimulatedError?
+  /// When the app received it unverified (a simulated verification error), the error.
+  public var verificationError: SimulatedError?
+  /// StoreKit's environment: always `Xcode`.
+  public var environment: String { "Xcode" }
+  /// Always purchased: the test environment cannot simulate family sharing.
+  public var ownershipType: String { "purchased" }
+}
+
+/// StoreKit 2's `Product.ProductType`.
+public enum ProductKind: String, Sendable, CaseIterable {
+  case consumable, nonConsumable, nonRenewable, autoRenewable
+
+  init(_ type: ProductType) {
+    switch type {
+    case .consumable: self = .consumable
+    case .nonConsumable: self = .nonConsumable
+    case .nonRenewingSubscription: self = .nonRenewable
+    case .autoRenewableSubscription: self = .autoRenewable
+    }
+  }
+}
+
+/// `Transaction.Reason`.
+public enum TransactionReason: String, Sendable {
+  case purchase, renewal
+}
+
+/// `Transaction.RevocationReason`.
+public enum RevocationReason: String, Sendable, CaseIterable {
+  case developerIssue, other
+}
+
+/// SK1's `SKPaymentTransactionState`, as `SKTestTransaction.state` reports it.
+public enum PaymentTransactionState: String, Sendable {
+  case purchasing, purchased, failed, restored, deferred
+}
+
+/// `Transaction.Offer`: the offer a transaction or a renewal carries.
+public struct TransactionOffer: Equatable, Sendable {
+  /// The offer's kind.
+  public var type: OfferType
+  /// The offer id: `offerID`, or an offer code's reference name; `nil` for introductory offers.
+  public var id: String?
+  /// How it is paid.
+  public var paymentMode: OfferPaymentMode
+  /// One offer period (`offer.period`).
+  public var period: SubscriptionPeriod
+}
+
+/// `Transaction.OfferType`.
+public enum OfferType: String, Sendable {
+  case introductory, promotional, code, winBack
+
+  init(_ kind: OfferKind) {
+    switch kind {
+    case .introductory: self = .introductory
+    case .promotional: self = .promotional
+    case .code: self = .code
+    case .winBack: self = .winBack
+    }
+  }
+}
+
+/// `Transaction.Offer.PaymentMode`.
+public enum OfferPaymentMode: String, Sendable {
+  case freeTrial, payAsYouGo, payUpFront
+
+  init(_ mode: PaymentMode) {
+    switch mode {
+    case .free, .none: self = .freeTrial
+    case .payAsYouGo: self = .payAsYouGo
+    case .payUpFront: self = .payUpFront
+    }
+  }
+}

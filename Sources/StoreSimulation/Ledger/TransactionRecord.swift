@@ -1,0 +1,51 @@
+/// One transaction as the ledger stores it: 80 bytes of integers, products and offers by index,
+/// rarely used details in a side table. Public snapshots (``Transaction``) are made on demand.
+struct TransactionRecord {
+  static let none = Int64.min
+
+  var id: UInt64
+  var originalID: UInt64
+  var purchaseDate: Int64
+  var originalPurchaseDate: Int64
+  var expirationDate: Int64 = none
+  var revocationDate: Int64 = none
+  /// Milliunits paid.
+  var price: Int64
+  var product: Int32
+  var quantity: Int32 = 1
+  /// Index into the product's offers of `offerKind`, or -1.
+  var offerIndex: Int16 = -1
+  var offerKind: UInt8 = 0
+  var storefront: UInt8
+  var state: State
+  var flags: Flags = []
+  /// Index into the ledger's details table, or -1.
+  var details: Int32 = -1
+
+  enum State: UInt8 {
+    case purchased, failed, deferred
+  }
+
+  struct Flags: OptionSet {
+    let rawValue: UInt16
+    static let renewal = Flags(rawValue: 1 << 0)
+    static let revokedForDeveloperIssue = Flags(rawValue: 1 << 1)
+    static let upgraded = Flags(rawValue: 1 << 2)
+    static let finished = Flags(rawValue: 1 << 3)
+    static let deleted = Flags(rawValue: 1 << 4)
+    static let purchaseIssue = Flags(rawValue: 1 << 5)
+    static let pendingApproval = Flags(rawValue: 1 << 6)
+    static let declined = Flags(rawValue: 1 << 7)
+    static let unverified = Flags(rawValue: 1 << 8)
+  }
+
+  var isDeleted: Bool { flags.contains(.deleted) }
+  var isRevoked: Bool { revocationDate != Self.none }
+  var hasExpiration: Bool { expirationDate != Self.none }
+}
+
+/// What few transactions carry: an account token, the error of a failed attempt.
+struct TransactionDetails {
+  var appAccountToken: String?
+  var failure: SimulatedError?
+}

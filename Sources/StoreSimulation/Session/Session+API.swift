@@ -1,0 +1,60 @@
+extension Session {
+  /// The app calls a StoreKit API. With a simulated error for it, the call fails with that error;
+  /// otherwise it succeeds: `status` reports every group's status, `refundRequest` refunds the
+  /// transaction with the reason chosen in the sheet.
+  ///
+  /// - Parameters:
+  ///   - transaction: for `refundRequest`, the transaction the sheet is for.
+  ///   - reason: for `refundRequest`, the reason chosen in the sheet.
+  /// - Throws: ``SessionError`` when `refundRequest` names no transaction, or `purchase` or
+  ///   `verification` is called (they happen through `buy`).
+  public mutating func call(
+    _ api: StoreKitAPI, transaction: UInt64? = nil, reason: RevocationReason = .other,
+    _ sink: EventSink
+  ) throws(SessionError) {
+    let stamp = now.milliseconds
+    switch api {
+    case .purchase, .verification:
+      throw SessionError(
+        .invalidAction, "\(api.rawValue) is exercised by buying: its simulated error applies to buy"
+      )
+    case .refundRequest:
+      guard let transaction else {
+        throw SessionError(.invalidAction, "a refund request needs the transaction it is for")
+      }
+      let position = try requireTransaction(transaction)
+      if let error = settings.simulatedErrors[api] {
+        emit(.apiCall(api, error: error, detail: nil), at: stamp, sink)
+        return
+      }
+      if ledger[position].isRevoked {
+        emit(.apiCall(api, error: .refundRequest(.duplicateRequest), detail: nil), at: stamp, sink)
+        return
+      }
+      emit(
+        .apiCall(api, error: nil, detail: "refund requested: \(reason.rawValue)"), at: stamp, sink)
+      try refund(transaction, reason: reason, sink)
+    default:
+      if let error = settings.simulatedErrors[api] {
+        emit(.apiCall(api, error: error, detail: nil), at: stamp, sink)
+        return
+      }
+      emit(.apiCall(api, error: nil, detail: successDetail(api)), at: stamp, sink)
+      if api == .subscriptionStatus {
+        for index in groups.indices { emitStatus(group: index, at: stamp, sink) }
+      }
+    }
+  }
+
+  private func successDetail(_ api: StoreKitAPI) -> String? {
+    switch api {
+    case .loadProducts:
+      "\(catalog.products.filter(\.isAvailable).count) products"
+    case .subscriptionStatus:
+      "\(groups.filter { $0.phase != .none }.count) groups with a status"
+    case .appStoreSync: "synced"
+    case .appTransaction: "environment Xcode"
+    default: nil
+    }
+  }
+}

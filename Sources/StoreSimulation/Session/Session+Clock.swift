@@ -1,0 +1,193 @@
+import StoreConfiguration
+
+extension Session {
+  /// When the next scheduled transition (a renewal, the end of a grace or retry period, an
+  /// expiry) is due, if any.
+  public var nextScheduledEvent: Instant? {
+    scheduler.nextDue(groups: groups).map { Instant(milliseconds: $0) }
+  }
+
+  /// Moves the clock to `target`, firing every transition due on the way in time order. Each
+  /// event carries its due time.
+  ///
+  /// - Throws: ``SessionError`` when `target` is in the past or the span would cause more than
+  ///   ``SessionOptions/maximumEventsPerVerb`` events; nothing changes then.
+  /// - Complexity: O(*e* log *g*) for *e* transitions in *g* groups, whatever the span.
+  public mutating func advance(to target: Instant, _ sink: EventSink) throws(SessionError) {
+    guard target >= now else {
+      throw SessionError(
+        .invalidAction,
+        "the clock cannot go back (it is \(now.iso8601), asked for \(target.iso8601))")
+    }
+    try checkEventBudget(until: target.milliseconds)
+    runScheduled(until: target.milliseconds, timeFloor: nil, sink)
+    now = target
+    verify()
+  }
+
+  /// Moves the clock to the next scheduled transition and fires it (with any due at the same
+  /// moment).
+  ///
+  /// - Throws: ``SessionError`` when nothing is scheduled.
+  public mutating func advanceToNextEvent(_ sink: EventSink) throws(SessionError) {
+    guard let next = nextScheduledEvent else {
+      throw SessionError(.invalidAction, "nothing is scheduled: no subscription is renewing")
+    }
+    try advance(to: max(next, now), sink)
+  }
+
+  /// Fires due transitions up to `limit`. With a floor, events are stamped no earlier than it
+  /// (catch-up of a back-dated purchase happens now, about past periods).
+  mutating func runScheduled(until limit: Int64, timeFloor: Int64?, _ sink: EventSink) {
+    while let entry = scheduler.popDue(upTo: limit, groups: groups) {
+      let group = Int(entry.group)
+      fire(group: group, due: entry.due, stamp: max(entry.due, timeFloor ?? entry.due), sink)
+      scheduler.reschedule(group, &groups[group])
+    }
+  }
+
+  /// One transition of a group at its due time.
+  private mutating func fire(group index: Int, due: Int64, stamp: Int64, _ sink: EventSink) {
+    switch groups[index].phase {
+    case .subscribed:
+      let group = groups[index]
+      if !group.willAutoRenew {
+        expire(
+          group: index,
+          reason: group.declinedPriceIncrease ? .didNotConsentToPriceIncrease : .autoRenewDisabled,
+          at: stamp, sink)
+      } else if group.priceIncrease == .pending {
+        expire(group: index, reason: .didNotConsentToPriceIncrease, at: stamp, sink)
+      } else if settings.shouldEnterBillingRetryOnRenewal {
+        failRenewal(group: index, due: due, stamp: stamp, sink)
+      } else {
+        renew(group: index, periodStart: due, stamp: stamp, sink)
+      }
+    case .gracePeriod:
+      groups[index].phase = .billingRetry
+      emitStatus(group: index, at: stamp, sink)
+    case .billingRetry:
+      groups[index].willAutoRenew = false
+      expire(group: index, reason: .billingError, at: stamp, sink)
+    case .none, .expired, .revoked:
+      break
+    }
+  }
+
+  mutating func expire(
+    group index: Int, reason: ExpirationReason, at stamp: Int64, _ sink: EventSink
+  ) {
+    groups[index].phase = .expired
+    groups[index].expirationReason = reason
+    groups[index].upcoming = []
+    emitStatus(group: index, at: stamp, sink)
+  }
+
+  private mutating func failRenewal(group index: Int, due: Int64, stamp: Int64, _ sink: EventSink) {
+    let rate = settings.timeRate
+    let period = product(at: groups[index].product).period ?? SubscriptionPeriod(1, .month)
+    if let position = ledger.position(of: groups[index].current) {
+      ledger.update(position) { $0.flags.insert(.purchaseIssue) }
+      emitTransaction(position, delivery: nil, at: stamp, sink)
+    }
+    groups[index].retryEnd = due + rate.billingRetryPeriod
+    groups[index].expirationReason = .billingError
+    if settings.billingGracePeriodIsEnabled {
+      groups[index].phase = .gracePeriod
+      groups[index].graceEnd = due + rate.gracePeriod(for: period)
+    } else {
+      groups[index].phase = .billingRetry
+    }
+    emitStatus(group: index, at: stamp, sink)
+    emit(
+      .message(.billingIssue, productID: product(at: groups[index].product).productID), at: stamp,
+      sink)
+  }
+
+  /// A renewal: a new transaction for the renewal preference starting at `periodStart`.
+  mutating func renew(group index: Int, periodStart: Int64, stamp: Int64, _ sink: EventSink) {
+    var group = groups[index]
+    let productIndex = group.renewalProduct
+    let offer = group.takeOffer(for: productIndex)
+    let (expiration, price) = periodTerms(
+      product: productIndex, offer: offer, start: periodStart, anchorDay: Int(group.anchorDay))
+    var record = TransactionRecord(
+      id: 0, originalID: group.originalID, purchaseDate: periodStart,
+      originalPurchaseDate: originalPurchaseDate(of: group), expirationDate: expiration,
+      price: price, product: productIndex, storefront: storefrontIndex(), state: .purchased,
+      flags: .renewal)
+    if let offer {
+      record.offerKind = offer.kind
+      record.offerIndex = offer.index
+    }
+    let id = ledger.append(record)
+    group.current = id
+    group.product = productIndex
+    group.phase = .subscribed
+    group.periodEnd = expiration
+    group.expirationReason = nil
+    group.purchasedCount += 1
+    groups[index] = group
+    emitTransaction(ledger.records.count - 1, delivery: .updates, at: stamp, sink)
+    emitStatus(group: index, at: stamp, sink)
+  }
+
+  /// The end and price of a period of `product` starting at `start`, under `offer` if any.
+  func periodTerms(
+    product productIndex: Int32, offer: GroupState.UpcomingOffer?, start: Int64, anchorDay: Int
+  ) -> (expiration: Int64, price: Int64) {
+    let product = product(at: productIndex)
+    let rate = settings.timeRate
+    if let offer, let terms = self.offer(of: offer) {
+      let end = rate.end(
+        of: terms.period, startingAt: Instant(milliseconds: start), anchorDay: anchorDay)
+      return (end.milliseconds, terms.price)
+    }
+    let period = product.period ?? SubscriptionPeriod(1, .month)
+    let end = rate.end(of: period, startingAt: Instant(milliseconds: start), anchorDay: anchorDay)
+    return (end.milliseconds, product.price)
+  }
+
+  func originalPurchaseDate(of group: GroupState) -> Int64 {
+    ledger.position(of: group.originalID).map { ledger[$0].purchaseDate } ?? group.recentStart
+  }
+
+  /// Refuses a span that would cause more events than allowed, before anything changes.
+  ///
+  /// Counts the transitions each group would go through up to `limit` by stepping its periods;
+  /// every transition causes at most three events.
+  func checkEventBudget(until limit: Int64) throws(SessionError) {
+    let budget = options.maximumEventsPerVerb
+    var transitions = 0
+    for index in groups.indices {
+      transitions += transitionCount(group: index, until: limit, stopAfter: budget)
+      if transitions * 2 > budget {
+        throw SessionError(
+          .invalidAction,
+          "this would cause more than \(budget) events (\(transitions) renewals or more); "
+            + "advance in smaller steps or raise the limit")
+      }
+    }
+  }
+
+  private func transitionCount(group index: Int, until limit: Int64, stopAfter budget: Int) -> Int {
+    var group = groups[index]
+    guard group.isActive, let firstDue = group.nextDue, firstDue <= limit else { return 0 }
+    if group.phase != .subscribed || !group.willAutoRenew || group.priceIncrease == .pending
+      || settings.shouldEnterBillingRetryOnRenewal
+    {
+      return 3
+    }
+    var count = 0
+    var due = firstDue
+    while due <= limit && count <= budget {
+      count += 1
+      let offer = group.takeOffer(for: group.renewalProduct)
+      let next = periodTerms(
+        product: group.renewalProduct, offer: offer, start: due, anchorDay: Int(group.anchorDay)
+      ).expiration
+      due = max(next, due + 1)
+    }
+    return count
+  }
+}

@@ -1,0 +1,130 @@
+extension Session {
+  /// Marks a transaction finished (`Transaction.finish()`): it leaves `Transaction.unfinished`
+  /// and is no longer re-delivered at launch.
+  ///
+  /// - Throws: ``SessionError`` when it is already finished.
+  public mutating func finish(_ id: UInt64, _ sink: EventSink) throws(SessionError) {
+    let position = try requireTransaction(id)
+    guard !ledger[position].flags.contains(.finished) else {
+      throw SessionError(.invalidAction, "transaction \(id) is already finished")
+    }
+    ledger.update(position) { $0.flags.insert(.finished) }
+    emitTransaction(position, delivery: nil, at: now.milliseconds, sink)
+    verify()
+  }
+
+  /// Finishes every unfinished transaction, oldest first.
+  public mutating func finishAll(_ sink: EventSink) {
+    let stamp = now.milliseconds
+    for position in ledger.records.indices
+    where !ledger[position].isDeleted && !ledger[position].flags.contains(.finished) {
+      ledger.update(position) { $0.flags.insert(.finished) }
+      emitTransaction(position, delivery: nil, at: stamp, sink)
+    }
+    verify()
+  }
+
+  /// Deletes a transaction as if it never happened (`deleteTransaction`). Deleting a
+  /// subscription's original purchase deletes its renewals too; deleting every transaction of a
+  /// group restores introductory offer eligibility; a deleted non-consumable can be bought again.
+  public mutating func delete(_ id: UInt64, _ sink: EventSink) throws(SessionError) {
+    let position = try requireTransaction(id)
+    let record = ledger[position]
+    let groupIndex = product(at: record.product).groupIndex
+    var doomed = [position]
+    if groupIndex != nil, record.originalID == record.id {
+      doomed = ledger.records.indices.filter {
+        !ledger[$0].isDeleted && ledger[$0].originalID == record.id
+      }
+    }
+    let stamp = now.milliseconds
+    for position in doomed {
+      let removed = ledger[position]
+      ledger.update(position) { $0.flags.insert(.deleted) }
+      if removed.state == .purchased, let group = product(at: removed.product).groupIndex {
+        groups[group].purchasedCount -= 1
+      }
+      emit(.transactionRemoved(id: removed.id), at: stamp, sink)
+    }
+    if let groupIndex { settleAfterDeletion(group: groupIndex, sink) }
+    verify()
+  }
+
+  /// Deletes every transaction (`clearTransactions`).
+  public mutating func clear(_ sink: EventSink) {
+    let stamp = now.milliseconds
+    for position in ledger.records.indices where !ledger[position].isDeleted {
+      ledger.update(position) { $0.flags.insert(.deleted) }
+      emit(.transactionRemoved(id: ledger[position].id), at: stamp, sink)
+    }
+    for index in groups.indices {
+      groups[index] = GroupState(generation: groups[index].generation)
+      scheduler.reschedule(index, &groups[index])
+    }
+    verify()
+  }
+
+  /// After deletions, points a group at its latest remaining period, or forgets the
+  /// subscription when none is left.
+  private mutating func settleAfterDeletion(group index: Int, _ sink: EventSink) {
+    let group = groups[index]
+    guard group.phase != .none, ledger.position(of: group.current) == nil else { return }
+    let latest = ledger.records.lastIndex {
+      !$0.isDeleted && $0.state == .purchased && $0.originalID == group.originalID
+    }
+    guard let latest else {
+      groups[index] = GroupState(generation: group.generation)
+      scheduler.reschedule(index, &groups[index])
+      return
+    }
+    let record = ledger[latest]
+    groups[index].current = record.id
+    groups[index].product = record.product
+    groups[index].periodEnd = record.expirationDate
+    groups[index].upcoming = []
+    if record.isRevoked {
+      groups[index].phase = .revoked
+    } else if record.expirationDate > now.milliseconds {
+      groups[index].phase = .subscribed
+    } else {
+      groups[index].phase = .expired
+      groups[index].expirationReason = groups[index].expirationReason ?? .unknown
+    }
+    scheduler.reschedule(index, &groups[index])
+    emitStatus(group: index, at: now.milliseconds, sink)
+  }
+
+  /// The app starts and listens to `Transaction.updates`: every unfinished transaction is
+  /// delivered again, newest first.
+  public func launch(_ sink: EventSink) {
+    let stamp = now.milliseconds
+    for position in ledger.records.indices.reversed() {
+      let record = ledger[position]
+      if !record.isDeleted && record.state == .purchased && !record.flags.contains(.finished) {
+        emitTransaction(position, delivery: .updates, at: stamp, sink)
+      }
+    }
+  }
+
+  /// SK1 `restoreCompletedTransactions()`: every non-consumable and subscription transaction is
+  /// reported `restored`, then completion.
+  public func restore(_ sink: EventSink) {
+    let stamp = now.milliseconds
+    var count = 0
+    for record in ledger.records
+    where !record.isDeleted && record.state == .purchased && !record.isRevoked {
+      let product = product(at: record.product)
+      guard product.type == .nonConsumable || product.type == .autoRenewableSubscription else {
+        continue
+      }
+      count += 1
+      emit(
+        .paymentQueue(
+          .init(
+            productID: product.productID, state: .restored, transactionID: record.id,
+            quantity: Int(record.quantity))),
+        at: stamp, sink)
+    }
+    emit(.restoreCompleted(count: count), at: stamp, sink)
+  }
+}

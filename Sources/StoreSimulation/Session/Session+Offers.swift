@@ -1,0 +1,109 @@
+import StoreConfiguration
+
+/// Whether an offer can apply to a purchase.
+enum OfferDecision {
+  /// Nothing was asked for and nothing applies automatically.
+  case none
+  /// Apply these offers, the first to the first period.
+  case apply([GroupState.UpcomingOffer])
+  /// StoreKit refuses the purchase with this error.
+  case refused(SimulatedError)
+}
+
+extension Session {
+  /// Refuses offers the configuration does not have: a mistake in the command, not a state of
+  /// the session.
+  func validateOfferReference(
+    _ selection: OfferSelection, of product: CatalogProduct
+  )
+    throws(SessionError)
+  {
+    guard product.type == .autoRenewableSubscription else {
+      throw SessionError(
+        .invalidProductType,
+        "\(product.productID) is not an auto-renewable subscription; only those have offers")
+    }
+    let (kind, name) = selection.kindAndName
+    guard let name else {
+      if product.introductoryOffer == nil {
+        throw SessionError(.invalidAction, "\(product.productID) has no introductory offer")
+      }
+      return
+    }
+    let names = product.offers(kind).compactMap(\.id)
+    guard names.contains(name) else {
+      let noun =
+        kind == .code ? "offer code" : "\(kind == .winBack ? "win-back" : "promotional") offer"
+      let known =
+        names.isEmpty
+        ? "it has none" : "it has " + names.map { "\"\($0)\"" }.joined(separator: ", ")
+      throw SessionError(
+        .invalidAction, "\(product.productID) has no \(noun) \"\(name)\"; \(known)")
+    }
+  }
+
+  /// The offers a new subscription period gets: the one asked for, or the introductory offer
+  /// when the customer is eligible.
+  func offerEligibility(_ selection: OfferSelection?, product productIndex: Int) -> OfferDecision {
+    let product = catalog.products[productIndex]
+    guard product.type == .autoRenewableSubscription, let groupIndex = product.groupIndex else {
+      return .none
+    }
+    let group = groups[groupIndex]
+    let introEligible = isEligibleForIntroductoryOffer(group: groupIndex)
+    func run(_ kind: OfferKind, _ index: Int) -> GroupState.UpcomingOffer {
+      let offer = product.offers(kind)[index]
+      return GroupState.UpcomingOffer(
+        kind: UInt8(OfferKind.allCases.firstIndex(of: kind)!), index: Int16(index),
+        product: Int32(productIndex), remaining: Int32(offer.billedPeriods))
+    }
+    let intro = introEligible && product.introductoryOffer != nil ? [run(.introductory, 0)] : []
+    guard let selection else { return group.isActive ? .none : .apply(intro) }
+    let (kind, name) = selection.kindAndName
+    let index = name.flatMap { name in product.offers(kind).firstIndex { $0.id == name } } ?? 0
+    switch kind {
+    case .introductory:
+      return intro.isEmpty ? .refused(.purchase(.ineligibleForOffer)) : .apply(intro)
+    case .promotional:
+      return group.phase == .none
+        ? .refused(.purchase(.ineligibleForOffer)) : .apply([run(kind, index)])
+    case .winBack:
+      let offer = product.winBackOffers[index]
+      let eligible =
+        group.phase == .expired && (winBackEligibility[offer.id ?? ""] ?? offer.isEligible)
+      return eligible ? .apply([run(kind, index)]) : .refused(.purchase(.ineligibleForOffer))
+    case .code:
+      let offer = product.codeOffers[index]
+      let standing: CodeOfferEligibility =
+        group.phase == .none ? .new : group.isActive ? .existing : .expired
+      guard offer.eligibility.contains(standing) else {
+        return .refused(.purchase(.ineligibleForOffer))
+      }
+      return .apply((offer.isStackable ? intro : []) + [run(kind, index)])
+    }
+  }
+
+  /// `isEligibleForIntroOffer(for:)`: never subscribed in the group, or every such transaction
+  /// deleted.
+  public func isEligibleForIntroductoryOffer(group index: Int) -> Bool {
+    groups[index].purchasedCount == 0 && !groups[index].isActive
+  }
+
+  /// Win-back offers the customer may redeem in a group, in file order.
+  func eligibleWinBackOfferIDs(group index: Int) -> [String] {
+    guard groups[index].phase == .expired, groups[index].product >= 0 else { return [] }
+    return product(at: groups[index].product).winBackOffers
+      .filter { winBackEligibility[$0.id ?? ""] ?? $0.isEligible }.compactMap(\.id)
+  }
+}
+
+extension OfferSelection {
+  var kindAndName: (OfferKind, String?) {
+    switch self {
+    case .introductory: (.introductory, nil)
+    case .promotional(let id): (.promotional, id)
+    case .code(let name): (.code, name)
+    case .winBack(let id): (.winBack, id)
+    }
+  }
+}

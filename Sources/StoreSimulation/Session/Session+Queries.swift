@@ -1,0 +1,77 @@
+extension Session {
+  /// How many transactions exist (deleted ones excluded).
+  public var transactionCount: Int { ledger.liveCount }
+
+  /// How many transactions the app has not finished.
+  public var unfinishedCount: Int { ledger.unfinishedCount }
+
+  /// The transaction with an id, unless it does not exist or was deleted.
+  public func transaction(_ id: UInt64) -> Transaction? {
+    ledger.position(of: id).map { snapshot($0) }
+  }
+
+  /// Every transaction, oldest first (`SKTestSession.allTransactions()`).
+  ///
+  /// - Complexity: O(*n*); prefer ``forEachTransaction(_:)`` for large ledgers.
+  public func allTransactions() -> [Transaction] {
+    var result: [Transaction] = []
+    result.reserveCapacity(ledger.liveCount)
+    forEachTransaction { result.append($0) }
+    return result
+  }
+
+  /// Calls `body` with every transaction, oldest first.
+  public func forEachTransaction(_ body: (Transaction) -> Void) {
+    for position in ledger.records.indices where !ledger[position].isDeleted {
+      body(snapshot(position))
+    }
+  }
+
+  /// The unfinished transactions (`Transaction.unfinished`), oldest first.
+  public func unfinishedTransactions() -> [Transaction] {
+    ledger.records.indices.filter {
+      let record = ledger[$0]
+      return !record.isDeleted && record.state == .purchased && !record.flags.contains(.finished)
+    }.map { snapshot($0) }
+  }
+
+  /// The highest existing transaction id, optionally of one product (`last`, `last:<product>`).
+  public func lastTransactionID(productID: String? = nil) -> UInt64? {
+    let wanted = productID.flatMap { catalog.index(of: $0) }.map(Int32.init)
+    if productID != nil && wanted == nil { return nil }
+    return ledger.records.last { !$0.isDeleted && (wanted == nil || $0.product == wanted) }?.id
+  }
+
+  /// `Transaction.currentEntitlements`: each non-consumable and non-renewing purchase that is
+  /// not refunded, and the current transaction of each subscription that is subscribed or in
+  /// its grace period.
+  public func currentEntitlements() -> [Transaction] {
+    var positions: [Int] = []
+    for (position, record) in ledger.records.enumerated()
+    where !record.isDeleted && record.state == .purchased && !record.isRevoked {
+      switch product(at: record.product).type {
+      case .nonConsumable, .nonRenewingSubscription: positions.append(position)
+      default: break
+      }
+    }
+    for group in groups where group.isEntitled {
+      if let position = ledger.position(of: group.current) { positions.append(position) }
+    }
+    return positions.sorted().map { snapshot($0) }
+  }
+
+  /// The status of every group the customer ever subscribed in, in catalog order.
+  public func subscriptionStatuses() -> [SubscriptionStatus] {
+    groups.indices.compactMap { status(ofGroup: $0) }
+  }
+
+  /// The status of the group with an id, if the customer ever subscribed in it.
+  public func status(forGroup groupID: String) -> SubscriptionStatus? {
+    catalog.groupIndex(of: groupID).flatMap { status(ofGroup: $0) }
+  }
+
+  /// `isEligibleForIntroOffer(for:)` by group id.
+  public func isEligibleForIntroductoryOffer(groupID: String) -> Bool {
+    catalog.groupIndex(of: groupID).map { isEligibleForIntroductoryOffer(group: $0) } ?? false
+  }
+}

@@ -1,0 +1,115 @@
+extension Session {
+  /// Turns auto-renew off or on for the subscription a transaction belongs to
+  /// (`disableAutoRenewForTransaction` / `enableAutoRenewForTransaction`). No transaction is made;
+  /// the renewal info changes.
+  ///
+  /// - Throws: ``SessionError`` when the transaction is not a subscription's, the subscription is
+  ///   over, or auto-renew is already so.
+  public mutating func setAutoRenew(
+    _ id: UInt64, enabled: Bool, _ sink: EventSink
+  )
+    throws(SessionError)
+  {
+    let groupIndex = try activeGroup(ofTransaction: id)
+    guard groups[groupIndex].willAutoRenew != enabled else {
+      throw SessionError(.invalidAction, "auto-renew is already \(enabled ? "on" : "off")")
+    }
+    groups[groupIndex].willAutoRenew = enabled
+    if enabled { groups[groupIndex].declinedPriceIncrease = false }
+    emitStatus(group: groupIndex, at: now.milliseconds, sink)
+    verify()
+  }
+
+  /// Expires a subscription now (`expireSubscription`): auto-renew off and the current period's
+  /// `expirationDate` set to now.
+  ///
+  /// - Throws: ``SessionError`` when the product is not an auto-renewable subscription or is not
+  ///   the customer's current subscription.
+  public mutating func expireSubscription(
+    _ productID: String, _ sink: EventSink
+  )
+    throws(SessionError)
+  {
+    let groupIndex = try activeGroup(ofProduct: productID)
+    let stamp = now.milliseconds
+    if let position = ledger.position(of: groups[groupIndex].current),
+      ledger[position].expirationDate > stamp
+    {
+      ledger.update(position) { $0.expirationDate = max(stamp, $0.purchaseDate) }
+      emitTransaction(position, delivery: nil, at: stamp, sink)
+    }
+    groups[groupIndex].willAutoRenew = false
+    groups[groupIndex].periodEnd = stamp
+    expire(group: groupIndex, reason: .autoRenewDisabled, at: stamp, sink)
+    scheduler.reschedule(groupIndex, &groups[groupIndex])
+    verify()
+  }
+
+  /// Renews a subscription now (`forceRenewalOfSubscription`): the current period ends now and
+  /// a renewal transaction starts a new one; auto-renew is turned on and a pending price
+  /// increase is cleared. A subscription in grace or billing retry is renewed too.
+  ///
+  /// - Throws: ``SessionError`` when the product is not the customer's current subscription.
+  public mutating func forceRenewal(_ productID: String, _ sink: EventSink) throws(SessionError) {
+    let groupIndex = try activeGroup(ofProduct: productID)
+    let stamp = now.milliseconds
+    if let position = ledger.position(of: groups[groupIndex].current) {
+      let record = ledger[position]
+      if record.expirationDate > stamp || record.flags.contains(.purchaseIssue) {
+        ledger.update(position) {
+          $0.expirationDate = min($0.expirationDate, max(stamp, $0.purchaseDate))
+          $0.flags.remove(.purchaseIssue)
+        }
+        emitTransaction(position, delivery: nil, at: stamp, sink)
+      }
+    }
+    groups[groupIndex].willAutoRenew = true
+    groups[groupIndex].declinedPriceIncrease = false
+    groups[groupIndex].priceIncrease = .noIncreasePending
+    groups[groupIndex].graceEnd = TransactionRecord.none
+    groups[groupIndex].retryEnd = TransactionRecord.none
+    renew(group: groupIndex, periodStart: stamp, stamp: stamp, sink)
+    scheduler.reschedule(groupIndex, &groups[groupIndex])
+    verify()
+  }
+
+  /// The group of a transaction whose subscription is running or being retried.
+  func activeGroup(ofTransaction id: UInt64) throws(SessionError) -> Int {
+    let position = try requireTransaction(id)
+    let product = product(at: ledger[position].product)
+    guard let groupIndex = product.groupIndex else {
+      throw SessionError(
+        .invalidProductType,
+        "transaction \(id) is for \(product.productID), not an auto-renewable subscription")
+    }
+    let group = groups[groupIndex]
+    guard ledger[position].state == .purchased, group.originalID == ledger[position].originalID,
+      group.phase != .none
+    else {
+      throw SessionError(.noSubscriptionFound, "transaction \(id) is not part of a subscription")
+    }
+    guard group.isActive else {
+      throw SessionError(
+        .noSubscriptionFound,
+        "the subscription of transaction \(id) is \(group.renewalState?.rawValue ?? "over")")
+    }
+    return groupIndex
+  }
+
+  /// The group whose current subscription is `productID`.
+  func activeGroup(ofProduct productID: String) throws(SessionError) -> Int {
+    let index = try requireProduct(productID)
+    guard let groupIndex = catalog.products[index].groupIndex else {
+      throw SessionError(.invalidProductType, "\(productID) is not an auto-renewable subscription")
+    }
+    let group = groups[groupIndex]
+    guard group.isActive, group.product == Int32(index) else {
+      let held =
+        group.isActive
+        ? " (the group's subscription is \(product(at: group.product).productID))" : ""
+      throw SessionError(
+        .noSubscriptionFound, "there is no active subscription to \(productID)\(held)")
+    }
+    return groupIndex
+  }
+}

@@ -1,0 +1,119 @@
+extension Session {
+  /// Approves an Ask to Buy request: the same transaction becomes a purchase (keeping its date)
+  /// and reaches the app on `Transaction.updates`, unfinished.
+  ///
+  /// - Throws: ``SessionError`` when the transaction is not awaiting approval.
+  public mutating func approveAskToBuy(_ id: UInt64, _ sink: EventSink) throws(SessionError) {
+    let position = try pendingRequest(id)
+    let record = ledger[position]
+    let options = PurchaseOptions(
+      quantity: Int(record.quantity), appAccountToken: ledger.details(of: record)?.appAccountToken,
+      origin: .store)
+    completePurchase(
+      Int(record.product), options, date: record.purchaseDate, delivery: .updates,
+      reusing: position, sink)
+    verify()
+  }
+
+  /// Declines an Ask to Buy request. The app receives nothing; the entry stays, no longer
+  /// pending (the Transaction Manager keeps showing it).
+  ///
+  /// - Throws: ``SessionError`` when the transaction is not awaiting approval.
+  public mutating func declineAskToBuy(_ id: UInt64, _ sink: EventSink) throws(SessionError) {
+    let position = try pendingRequest(id)
+    ledger.update(position) {
+      $0.flags.remove(.pendingApproval)
+      $0.flags.insert(.declined)
+    }
+    emitTransaction(position, delivery: nil, at: now.milliseconds, sink)
+    verify()
+  }
+
+  private func pendingRequest(_ id: UInt64) throws(SessionError) -> Int {
+    let position = try requireTransaction(id)
+    guard ledger[position].flags.contains(.pendingApproval) else {
+      let why =
+        ledger[position].flags.contains(.declined)
+        ? "was already declined" : "is not awaiting approval"
+      throw SessionError(.invalidAction, "transaction \(id) \(why)")
+    }
+    return position
+  }
+
+  /// Resolves an issue: an interrupted purchase completes as a new transaction for the same
+  /// product and quantity; a subscription in grace or billing retry renews now.
+  ///
+  /// - Throws: ``SessionError`` when the transaction has no issue (or its subscription already
+  ///   left billing retry).
+  public mutating func resolveIssue(_ id: UInt64, _ sink: EventSink) throws(SessionError) {
+    let position = try requireTransaction(id)
+    let record = ledger[position]
+    guard record.flags.contains(.purchaseIssue) else {
+      throw SessionError(.invalidAction, "transaction \(id) has no issue to resolve")
+    }
+    let stamp = now.milliseconds
+    if record.state == .failed {
+      ledger.update(position) { $0.flags.remove(.purchaseIssue) }
+      emitTransaction(position, delivery: nil, at: stamp, sink)
+      let options = PurchaseOptions(
+        quantity: Int(record.quantity),
+        appAccountToken: ledger.details(of: record)?.appAccountToken,
+        origin: .store)
+      completePurchase(Int(record.product), options, date: stamp, delivery: .updates, sink)
+      verify()
+      return
+    }
+    guard let groupIndex = product(at: record.product).groupIndex, groups[groupIndex].current == id,
+      groups[groupIndex].phase == .gracePeriod || groups[groupIndex].phase == .billingRetry
+    else {
+      throw SessionError(
+        .invalidAction, "transaction \(id)'s subscription is no longer in billing retry")
+    }
+    ledger.update(position) { $0.flags.remove(.purchaseIssue) }
+    emitTransaction(position, delivery: nil, at: stamp, sink)
+    groups[groupIndex].graceEnd = TransactionRecord.none
+    groups[groupIndex].retryEnd = TransactionRecord.none
+    renew(group: groupIndex, periodStart: stamp, stamp: stamp, sink)
+    scheduler.reschedule(groupIndex, &groups[groupIndex])
+    verify()
+  }
+
+  /// Refunds a transaction at once: it is re-emitted with `revocationDate` and
+  /// `revocationReason` and leaves the entitlements. Refunding a subscription's current period
+  /// revokes the subscription; refunding a past period revokes only that transaction.
+  ///
+  /// - Throws: ``SessionError`` when it was never purchased or is already refunded.
+  public mutating func refund(
+    _ id: UInt64, reason: RevocationReason = .other, _ sink: EventSink
+  ) throws(SessionError) {
+    let position = try requireTransaction(id)
+    let record = ledger[position]
+    guard record.state == .purchased else {
+      throw SessionError(
+        .invalidAction, "transaction \(id) was never purchased, so it cannot be refunded")
+    }
+    guard !record.isRevoked else {
+      throw SessionError(.invalidAction, "transaction \(id) is already refunded")
+    }
+    let stamp = now.milliseconds
+    ledger.update(position) {
+      $0.revocationDate = stamp
+      if reason == .developerIssue { $0.flags.insert(.revokedForDeveloperIssue) }
+    }
+    emitTransaction(position, delivery: .updates, at: stamp, sink)
+    let product = product(at: record.product)
+    if let groupIndex = product.groupIndex {
+      if groups[groupIndex].current == id && groups[groupIndex].isActive {
+        groups[groupIndex].phase = .revoked
+        groups[groupIndex].willAutoRenew = false
+        groups[groupIndex].upcoming = []
+        scheduler.reschedule(groupIndex, &groups[groupIndex])
+        emitStatus(group: groupIndex, at: stamp, sink)
+        emit(.revokedEntitlements(productIDs: [product.productID]), at: stamp, sink)
+      }
+    } else if product.type != .consumable {
+      emit(.revokedEntitlements(productIDs: [product.productID]), at: stamp, sink)
+    }
+    verify()
+  }
+}

@@ -1,0 +1,45 @@
+import StoreConfiguration
+
+extension Session {
+  /// Overrides settings for this session (`SKTestSession`'s properties). A new time rate applies
+  /// to periods that start after the change.
+  public mutating func updateSettings(_ change: (inout SessionSettings) -> Void) {
+    change(&settings)
+  }
+
+  /// Reverts every override to the configuration file's settings (`resetToDefaultState`).
+  public mutating func resetSettings() {
+    settings = SessionSettings(configuration.settings)
+    winBackEligibility = [:]
+  }
+
+  /// Xcode's per-offer win-back eligibility toggle, while the session runs.
+  ///
+  /// - Throws: ``SessionError`` when no subscription has a win-back offer with that id.
+  public mutating func setWinBackEligibility(_ offerID: String, eligible: Bool) throws(SessionError)
+  {
+    let known = catalog.products.flatMap(\.winBackOffers).compactMap(\.id)
+    guard known.contains(offerID) else {
+      throw SessionError(
+        .invalidAction, "there is no win-back offer \"\(offerID)\"",
+        suggestions: known.sorted { editDistance($0, offerID) < editDistance($1, offerID) }.prefix(
+          3
+        ).map { $0 })
+    }
+    winBackEligibility[offerID] = eligible
+  }
+
+  /// Replaces the configuration (the file changed on disk, or the TUI wrote it back). Products
+  /// keep their identity by product ID; removed ones stay for their transactions but can no
+  /// longer be bought. Settings the session did not override follow the new file.
+  public mutating func reload(_ newConfiguration: StoreKitConfiguration) {
+    let fileSettings = SessionSettings(configuration.settings)
+    let overridden = settings != fileSettings
+    configuration = newConfiguration
+    catalog = Catalog(newConfiguration, keepingIndicesOf: catalog)
+    if groups.count < catalog.groups.count {
+      groups += Array(repeating: GroupState(), count: catalog.groups.count - groups.count)
+    }
+    if !overridden { settings = SessionSettings(newConfiguration.settings) }
+  }
+}

@@ -1,0 +1,109 @@
+import StoreConfiguration
+
+extension Session {
+  /// The public view of the record at `position`.
+  func snapshot(_ position: Int, verification: Bool = false) -> Transaction {
+    let record = ledger[position]
+    let product = product(at: record.product)
+    let storefront = storefronts[Int(record.storefront)]
+    let details = ledger.details(of: record)
+    var offer: TransactionOffer?
+    if record.offerIndex >= 0,
+      let kind = OfferKind.allCases.indices.contains(Int(record.offerKind))
+        ? OfferKind.allCases[Int(record.offerKind)] : nil
+    {
+      let offers = product.offers(kind)
+      if offers.indices.contains(Int(record.offerIndex)) {
+        offer = TransactionOffer(offers[Int(record.offerIndex)])
+      }
+    }
+    let state: PaymentTransactionState =
+      switch record.state {
+      case .purchased: .purchased
+      case .failed: .failed
+      case .deferred: .deferred
+      }
+    return Transaction(
+      id: record.id, originalID: record.originalID, productID: product.productID,
+      productType: ProductKind(product.type),
+      subscriptionGroupID: product.groupIndex.map { catalog.groups[$0].id },
+      purchaseDate: Instant(milliseconds: record.purchaseDate),
+      originalPurchaseDate: Instant(milliseconds: record.originalPurchaseDate),
+      expirationDate: record.hasExpiration ? Instant(milliseconds: record.expirationDate) : nil,
+      purchasedQuantity: Int(record.quantity), price: record.price, currency: storefront.currency,
+      storefront: storefront.countryCode, storefrontID: storefront.id,
+      reason: record.flags.contains(.renewal) ? .renewal : .purchase, offer: offer,
+      revocationDate: record.isRevoked ? Instant(milliseconds: record.revocationDate) : nil,
+      revocationReason: record.isRevoked
+        ? (record.flags.contains(.revokedForDeveloperIssue) ? .developerIssue : .other) : nil,
+      isUpgraded: record.flags.contains(.upgraded), appAccountToken: details?.appAccountToken,
+      state: state, isFinished: record.flags.contains(.finished),
+      hasPurchaseIssue: record.flags.contains(.purchaseIssue),
+      pendingAskToBuyConfirmation: record.flags.contains(.pendingApproval),
+      isAskToBuyDeclined: record.flags.contains(.declined), failure: details?.failure,
+      verificationError: verification ? settings.simulatedErrors[.verification] : nil)
+  }
+
+  /// The status of group `index`, when the customer ever subscribed in it.
+  func status(ofGroup index: Int) -> SubscriptionStatus? {
+    let group = groups[index]
+    guard let state = group.renewalState else { return nil }
+    let current = product(at: group.product)
+    let renewal = product(at: group.renewalProduct)
+    let next = group.upcoming.first
+    let nextOffer = next.flatMap { offer(of: $0) }
+    let renews = group.isActive && group.willAutoRenew
+    let storefront = settings.storefront
+    let info = RenewalInfo(
+      originalTransactionID: group.originalID, currentProductID: current.productID,
+      autoRenewPreference: renewal.productID, willAutoRenew: group.willAutoRenew,
+      expirationReason: group.expirationReason,
+      isInBillingRetry: group.phase == .gracePeriod
+        || group.phase == .billingRetry,
+      gracePeriodExpirationDate: group.phase == .gracePeriod
+        ? Instant(milliseconds: group.graceEnd) : nil,
+      priceIncreaseStatus: group.priceIncrease, offer: nextOffer.map(TransactionOffer.init),
+      renewalDate: renews ? Instant(milliseconds: group.periodEnd) : nil,
+      recentSubscriptionStartDate: Instant(milliseconds: group.recentStart),
+      renewalPrice: renews ? (nextOffer?.price ?? renewal.price) : nil,
+      currency: storefront.currency, eligibleWinBackOfferIDs: eligibleWinBackOfferIDs(group: index))
+    return SubscriptionStatus(
+      groupID: catalog.groups[index].id, state: state, transactionID: group.current,
+      renewalInfo: info,
+      billingRetryExpirationDate: group.phase == .gracePeriod || group.phase == .billingRetry
+        ? Instant(milliseconds: group.retryEnd) : nil)
+  }
+
+  func offer(of upcoming: GroupState.UpcomingOffer) -> CatalogOffer? {
+    let offers = product(at: upcoming.product).offers(OfferKind.allCases[Int(upcoming.kind)])
+    return offers.indices.contains(Int(upcoming.index)) ? offers[Int(upcoming.index)] : nil
+  }
+
+  // MARK: - Emitting
+
+  func emitTransaction(
+    _ position: Int, delivery: Delivery?, at time: Int64, _ sink: EventSink
+  ) {
+    sink(
+      StoreEvent(
+        time: Instant(milliseconds: time),
+        kind: .transaction(snapshot(position, verification: delivery != nil), delivery: delivery)))
+  }
+
+  func emitStatus(group index: Int, at time: Int64, _ sink: EventSink) {
+    guard let status = status(ofGroup: index) else { return }
+    sink(StoreEvent(time: Instant(milliseconds: time), kind: .status(status)))
+  }
+
+  func emit(_ kind: StoreEvent.Kind, at time: Int64, _ sink: EventSink) {
+    sink(StoreEvent(time: Instant(milliseconds: time), kind: kind))
+  }
+}
+
+extension TransactionOffer {
+  init(_ offer: CatalogOffer) {
+    self.init(
+      type: OfferType(offer.kind), id: offer.id, paymentMode: OfferPaymentMode(offer.paymentMode),
+      period: offer.period)
+  }
+}

@@ -1,0 +1,161 @@
+import StoreConfiguration
+
+extension Session {
+  /// Starts a subscription in a group the customer is not subscribed in: a first purchase (a new
+  /// chain, `id == originalID`) or a resubscription (the group's original id is kept).
+  mutating func startSubscription(
+    group index: Int, product productIndex: Int, _ options: PurchaseOptions, date: Int64,
+    delivery: Delivery, reusing request: Int?, _ sink: EventSink
+  ) {
+    var group = groups[index]
+    let resubscribing = group.phase != .none
+    let position = openPeriod(
+      group: &group, product: productIndex, options, start: date,
+      originalID: resubscribing ? group.originalID : 0,
+      originalPurchaseDate: resubscribing ? originalPurchaseDate(of: group) : date, reusing: request
+    )
+    group.willAutoRenew = options.renewal == .automatic
+    group.graceEnd = TransactionRecord.none
+    group.retryEnd = TransactionRecord.none
+    group.priceIncrease = .noIncreasePending
+    group.declinedPriceIncrease = false
+    group.recentStart = date
+    groups[index] = group
+    scheduler.reschedule(index, &groups[index])
+    announcePurchase(position, delivery: delivery, options: options, sink)
+    emitStatus(group: index, at: now.milliseconds, sink)
+    if date < now.milliseconds {
+      runScheduled(until: now.milliseconds, timeFloor: now.milliseconds, sink)
+    }
+  }
+
+  /// Buying a product of a group the customer is subscribed in: the same product hands back
+  /// the current transaction (and cancels a pending downgrade, or queues an offer); a higher
+  /// level, or the same level and duration, switches now (upgrade, crossgrade); a lower level or
+  /// another duration switches at the next renewal (downgrade).
+  mutating func changePlan(
+    group index: Int, to productIndex: Int, _ options: PurchaseOptions, delivery: Delivery,
+    replacing request: Int?, _ sink: EventSink
+  ) {
+    let stamp = now.milliseconds
+    let group = groups[index]
+    let current = product(at: group.product)
+    let wanted = catalog.products[productIndex]
+    let immediate =
+      wanted.level < current.level
+      || (wanted.level == current.level && wanted.period == current.period)
+    if Int32(productIndex) == group.product || !immediate {
+      var offers: [GroupState.UpcomingOffer] = []
+      if options.offer != nil,
+        case .apply(let plan) = offerEligibility(options.offer, product: productIndex)
+      {
+        offers = plan
+      }
+      if let request { removeRequest(request, sink) }
+      groups[index].renewalProduct = Int32(productIndex)
+      if !offers.isEmpty {
+        groups[index].upcoming = queue(
+          offers, after: groups[index].upcoming, product: Int32(productIndex))
+      }
+      guard let position = ledger.position(of: group.current) else { return }
+      announcePurchase(position, delivery: delivery, options: options, sink)
+      if groups[index].renewalProduct != group.renewalProduct || !offers.isEmpty {
+        emitStatus(group: index, at: stamp, sink)
+      }
+      return
+    }
+    // Upgrade or crossgrade of the same duration: a new period of the new product starts now.
+    if let old = ledger.position(of: group.current) {
+      ledger.update(old) { $0.flags.insert(.upgraded) }
+      emitTransaction(old, delivery: .updates, at: stamp, sink)
+    }
+    var updated = groups[index]
+    let position = openPeriod(
+      group: &updated, product: productIndex, options, start: stamp, originalID: group.originalID,
+      originalPurchaseDate: originalPurchaseDate(of: group), reusing: request)
+    groups[index] = updated
+    scheduler.reschedule(index, &groups[index])
+    announcePurchase(position, delivery: delivery, options: options, sink)
+    emitStatus(group: index, at: stamp, sink)
+  }
+
+  /// Writes the first transaction of a new run of periods of `product` starting at `start`,
+  /// with the offers the purchase gets, and makes it the group's current period.
+  private mutating func openPeriod(
+    group: inout GroupState, product productIndex: Int, _ options: PurchaseOptions, start: Int64,
+    originalID: UInt64, originalPurchaseDate: Int64, reusing request: Int?
+  ) -> Int {
+    var plan: [GroupState.UpcomingOffer] = []
+    if case .apply(let offers) = offerEligibility(options.offer, product: productIndex) {
+      plan = offers
+    }
+    let first = plan.first
+    if !plan.isEmpty {
+      if plan[0].remaining <= 1 { plan.removeFirst() } else { plan[0].remaining -= 1 }
+    }
+    let anchorDay = Int8(CivilDateTime(Instant(milliseconds: start)).day)
+    let (expiration, price) = periodTerms(
+      product: Int32(productIndex), offer: first, start: start, anchorDay: Int(anchorDay))
+    var record = TransactionRecord(
+      id: 0, originalID: originalID, purchaseDate: start,
+      originalPurchaseDate: originalPurchaseDate,
+      expirationDate: expiration, price: price, product: Int32(productIndex),
+      storefront: storefrontIndex(), state: .purchased)
+    if let first {
+      record.offerKind = first.kind
+      record.offerIndex = first.index
+    }
+    let position = place(&record, token: options.appAccountToken, reusing: request)
+    group.phase = .subscribed
+    group.originalID = ledger[position].originalID
+    group.current = ledger[position].id
+    group.product = Int32(productIndex)
+    group.renewalProduct = Int32(productIndex)
+    group.periodEnd = expiration
+    group.expirationReason = nil
+    group.anchorDay = anchorDay
+    group.upcoming = plan
+    group.purchasedCount += 1
+    return position
+  }
+
+  /// Offers redeemed by a subscriber: after what is queued when `offers` stack on it, instead of
+  /// it otherwise.
+  private func queue(
+    _ offers: [GroupState.UpcomingOffer], after queued: [GroupState.UpcomingOffer], product: Int32
+  ) -> [GroupState.UpcomingOffer] {
+    let stackable = offers.allSatisfy { offer in
+      offer.kind != UInt8(OfferKind.allCases.firstIndex(of: .code)!)
+        || (self.offer(of: offer)?.isStackable ?? false)
+    }
+    let kept = stackable ? queued.filter { $0.product == product } : []
+    return kept + offers
+  }
+
+  /// An Ask to Buy request that resolved into nothing new: it leaves the ledger.
+  mutating func removeRequest(_ position: Int, _ sink: EventSink) {
+    let id = ledger[position].id
+    ledger.update(position) { $0.flags.insert(.deleted) }
+    emit(.transactionRemoved(id: id), at: now.milliseconds, sink)
+  }
+
+  /// Refuses a back-dated purchase whose catch-up renewals would exceed the event budget.
+  func checkCatchUpBudget(product productIndex: Int, from date: Int64) throws(SessionError) {
+    guard let period = catalog.products[productIndex].period else { return }
+    var due = settings.timeRate.end(of: period, startingAt: Instant(milliseconds: date))
+      .milliseconds
+    var count = 0
+    let budget = options.maximumEventsPerVerb / 2
+    while due <= now.milliseconds {
+      count += 1
+      if count > budget {
+        throw SessionError(
+          .invalidAction,
+          "a purchase dated \(Instant(milliseconds: date).iso8601) renewing until now would make "
+            + "more than \(budget) renewals at \(settings.timeRate.displayName); choose a later date "
+            + "or renew=once")
+      }
+      due = settings.timeRate.end(of: period, startingAt: Instant(milliseconds: due)).milliseconds
+    }
+  }
+}

@@ -1,0 +1,88 @@
+/// Where a subscription group stands: the customer's one subscription in it, if any.
+struct GroupState {
+  enum Phase: UInt8 {
+    /// Never subscribed, or every transaction of the group was deleted.
+    case none
+    case subscribed
+    case gracePeriod
+    case billingRetry
+    case expired
+    case revoked
+  }
+
+  /// An offer that applies to coming renewals: its kind, its index among the product's offers
+  /// of that kind, and how many billing periods remain.
+  struct UpcomingOffer: Equatable {
+    var kind: UInt8
+    var index: Int16
+    var product: Int32
+    var remaining: Int32
+  }
+
+  var phase: Phase = .none
+  /// The original transaction of the group's subscription.
+  var originalID: UInt64 = 0
+  /// The transaction of the current (or last) period.
+  var current: UInt64 = 0
+  /// The product of the current period.
+  var product: Int32 = -1
+  /// `autoRenewPreference`: the product the next renewal is for.
+  var renewalProduct: Int32 = -1
+  var willAutoRenew = false
+  /// When the current period ends.
+  var periodEnd: Int64 = TransactionRecord.none
+  var graceEnd: Int64 = TransactionRecord.none
+  var retryEnd: Int64 = TransactionRecord.none
+  var expirationReason: ExpirationReason?
+  var priceIncrease: PriceIncreaseStatus = .noIncreasePending
+  /// Whether the customer declined a price increase (the expiry's reason).
+  var declinedPriceIncrease = false
+  /// At real time, the day of the month renewals stay on.
+  var anchorDay: Int8 = 1
+  var recentStart: Int64 = 0
+  /// Offers for the renewals to come, in order.
+  var upcoming: [UpcomingOffer] = []
+  /// Live purchased transactions of the group (introductory offer eligibility).
+  var purchasedCount = 0
+  /// Bumped whenever the next scheduled transition changes; stale heap entries are skipped.
+  var generation: UInt32 = 0
+
+  /// Takes the offer for the next renewal when it is for `product`; a queue for another
+  /// product (the plan changed) is dropped.
+  mutating func takeOffer(for product: Int32) -> UpcomingOffer? {
+    guard let next = upcoming.first else { return nil }
+    guard next.product == product else {
+      upcoming = []
+      return nil
+    }
+    if next.remaining <= 1 { upcoming.removeFirst() } else { upcoming[0].remaining -= 1 }
+    return next
+  }
+
+  /// Whether the customer is entitled to the subscription.
+  var isEntitled: Bool { phase == .subscribed || phase == .gracePeriod }
+
+  /// Whether the subscription is running or being retried (not over).
+  var isActive: Bool { phase == .subscribed || phase == .gracePeriod || phase == .billingRetry }
+
+  /// When the group's next transition is due, if it has one.
+  var nextDue: Int64? {
+    switch phase {
+    case .subscribed: periodEnd
+    case .gracePeriod: graceEnd
+    case .billingRetry: retryEnd
+    case .none, .expired, .revoked: nil
+    }
+  }
+
+  var renewalState: RenewalState? {
+    switch phase {
+    case .none: nil
+    case .subscribed: .subscribed
+    case .gracePeriod: .inGracePeriod
+    case .billingRetry: .inBillingRetryPeriod
+    case .expired: .expired
+    case .revoked: .revoked
+    }
+  }
+}
