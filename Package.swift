@@ -12,6 +12,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
   ],
   targets: [
     // The C module map and shim over ncurses' wide-character API. macOS has no libncursesw:
@@ -48,7 +49,13 @@ let package = Package(
     ),
     .testTarget(name: "CNcursesTests", dependencies: ["CNcurses"]),
     .testTarget(name: "StoreConfigurationTests", dependencies: ["StoreConfiguration"]),
-    .testTarget(name: "StoreSimulationTests", dependencies: ["StoreSimulation"]),
+    .testTarget(
+      name: "StoreSimulationTests",
+      dependencies: [
+        "StoreSimulation",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
     .testTarget(name: "storekeeperTests", dependencies: ["storekeeper"], exclude: ["Fixtures"]),
   ]
 )

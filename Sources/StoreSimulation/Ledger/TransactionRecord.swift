@@ -2,6 +2,8 @@
 /// rarely used details in a side table. Public snapshots (``Transaction``) are made on demand.
 struct TransactionRecord {
   static let none = Int64.min
+  /// An `originalID` meaning "this record's own id", resolved when the record is stored.
+  static let ownID = UInt64.max
 
   var id: UInt64
   var originalID: UInt64

@@ -22,7 +22,7 @@ extension Session {
       guard let transaction else {
         throw SessionError(.invalidAction, "a refund request needs the transaction it is for")
       }
-      let position = try requireTransaction(transaction)
+      let position = try refundablePosition(transaction)
       if let error = settings.simulatedErrors[api] {
         emit(.apiCall(api, error: error, detail: nil), at: stamp, sink)
         return

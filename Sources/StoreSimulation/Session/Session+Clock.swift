@@ -127,6 +127,7 @@ extension Session {
     group.periodEnd = expiration
     group.expirationReason = nil
     group.purchasedCount += 1
+    if group.priceIncrease == .agreed { group.priceIncrease = .noIncreasePending }
     groups[index] = group
     emitTransaction(ledger.records.count - 1, delivery: .updates, at: stamp, sink)
     emitStatus(group: index, at: stamp, sink)

@@ -242,7 +242,7 @@ extension Session {
       return
     }
     var record = TransactionRecord(
-      id: 0, originalID: 0, purchaseDate: date, originalPurchaseDate: date,
+      id: 0, originalID: TransactionRecord.ownID, purchaseDate: date, originalPurchaseDate: date,
       price: product.price * Int64(options.quantity), product: Int32(productIndex),
       quantity: Int32(options.quantity), storefront: storefrontIndex(), state: .purchased)
     let position = place(&record, token: options.appAccountToken, reusing: request)
@@ -257,14 +257,14 @@ extension Session {
     if let request {
       let existing = ledger[request]
       record.id = existing.id
-      record.originalID = record.originalID == 0 ? existing.id : record.originalID
+      if record.originalID == TransactionRecord.ownID { record.originalID = existing.id }
       record.details = existing.details
       record.flags.remove(.finished)
       let replacement = record
       ledger.update(request) { $0 = replacement }
       return request
     }
-    if record.originalID == 0 { record.originalID = ledger.nextID }
+    if record.originalID == TransactionRecord.ownID { record.originalID = ledger.nextID }
     let details = token.map { TransactionDetails(appAccountToken: $0) }
     ledger.append(record, details: details)
     return ledger.records.count - 1

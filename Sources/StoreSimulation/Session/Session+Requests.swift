@@ -116,4 +116,14 @@ extension Session {
     }
     verify()
   }
+
+  /// The position of a transaction that was purchased (and so can be refunded, unless it was).
+  func refundablePosition(_ id: UInt64) throws(SessionError) -> Int {
+    let position = try requireTransaction(id)
+    guard ledger[position].state == .purchased else {
+      throw SessionError(
+        .invalidAction, "transaction \(id) was never purchased, so it cannot be refunded")
+    }
+    return position
+  }
 }

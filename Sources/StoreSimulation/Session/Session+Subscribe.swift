@@ -11,7 +11,7 @@ extension Session {
     let resubscribing = group.phase != .none
     let position = openPeriod(
       group: &group, product: productIndex, options, start: date,
-      originalID: resubscribing ? group.originalID : 0,
+      originalID: resubscribing ? group.originalID : TransactionRecord.ownID,
       originalPurchaseDate: resubscribing ? originalPurchaseDate(of: group) : date, reusing: request
     )
     group.willAutoRenew = options.renewal == .automatic

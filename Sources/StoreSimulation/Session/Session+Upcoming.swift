@@ -1,0 +1,42 @@
+import StoreConfiguration
+
+/// One renewal to come, as the Transaction Manager's inspector lists them.
+public struct UpcomingRenewal: Equatable, Sendable {
+  /// When it is due.
+  public var date: Instant
+  /// The product it renews.
+  public var productID: String
+  /// The price, in milliunits of the storefront's currency.
+  public var price: Int64
+  /// The offer that applies, if any.
+  public var offer: TransactionOffer?
+}
+
+extension Session {
+  /// The next renewals of a group's subscription, at most `limit`: the remaining introductory
+  /// periods, then a queued offer code, then the standard price, indefinitely. Empty when the
+  /// subscription will not renew.
+  ///
+  /// Assumes nothing changes meanwhile (no billing failure, rate change or price increase).
+  public func upcomingRenewals(groupID: String, limit: Int = 6) -> [UpcomingRenewal] {
+    guard let index = catalog.groupIndex(of: groupID) else { return [] }
+    var group = groups[index]
+    guard group.phase == .subscribed, group.willAutoRenew, group.priceIncrease != .pending else {
+      return []
+    }
+    var result: [UpcomingRenewal] = []
+    var due = group.periodEnd
+    while result.count < limit {
+      let offer = group.takeOffer(for: group.renewalProduct)
+      let terms = periodTerms(
+        product: group.renewalProduct, offer: offer, start: due, anchorDay: Int(group.anchorDay))
+      result.append(
+        UpcomingRenewal(
+          date: Instant(milliseconds: due), productID: product(at: group.renewalProduct).productID,
+          price: terms.price, offer: offer.flatMap { self.offer(of: $0) }.map(TransactionOffer.init)
+        ))
+      due = terms.expiration
+    }
+    return result
+  }
+}
