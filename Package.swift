@@ -44,6 +44,7 @@ let package = Package(
       name: "storekeeper-benchmarks",
       dependencies: [
         "StoreConfiguration",
+        "StoreSimulation",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -46,39 +46,74 @@ public struct CatalogOffer: Equatable, Sendable {
   public var billedPeriods: Int { paymentMode == .payAsYouGo ? periodCount : 1 }
 }
 
-/// A product as the simulator sells it.
-public struct CatalogProduct: Equatable, Sendable {
+/// A product as the simulator sells it. Immutable and shared: the engine's hot paths pass
+/// products around by reference.
+public final class CatalogProduct: Sendable {
   /// The product identifier.
-  public var productID: String
+  public let productID: String
   /// The kind of product.
-  public var type: ProductType
+  public let type: ProductType
   /// The price in milliunits of the storefront's currency.
-  public var price: Int64
+  public let price: Int64
   /// The price as the file writes it.
-  public var displayPrice: String
+  public let displayPrice: String
   /// Xcode's reference name.
-  public var referenceName: String?
+  public let referenceName: String?
   /// Whether family sharing is enabled.
-  public var familyShareable: Bool
+  public let familyShareable: Bool
   /// Names and descriptions per locale.
-  public var localizations: [Localization]
+  public let localizations: [Localization]
   /// Subscriptions: the index of the group in ``Catalog/groups``.
-  public var groupIndex: Int?
+  public let groupIndex: Int?
   /// Subscriptions: the level in the group, 1 the highest.
-  public var level: Int
+  public let level: Int
   /// Subscriptions: the billing period.
-  public var period: SubscriptionPeriod?
+  public let period: SubscriptionPeriod?
   /// Subscriptions: the introductory offer.
-  public var introductoryOffer: CatalogOffer?
+  public let introductoryOffer: CatalogOffer?
   /// Subscriptions: promotional offers.
-  public var promotionalOffers: [CatalogOffer]
+  public let promotionalOffers: [CatalogOffer]
   /// Subscriptions: offer codes.
-  public var codeOffers: [CatalogOffer]
+  public let codeOffers: [CatalogOffer]
   /// Subscriptions: win-back offers.
-  public var winBackOffers: [CatalogOffer]
+  public let winBackOffers: [CatalogOffer]
   /// Whether the product is still in the configuration (a reload may remove it; its
   /// transactions stay).
-  public var isAvailable = true
+  public let isAvailable: Bool
+
+  init(
+    productID: String, type: ProductType, price: Int64, displayPrice: String,
+    referenceName: String?, familyShareable: Bool, localizations: [Localization],
+    groupIndex: Int?, level: Int, period: SubscriptionPeriod?, introductoryOffer: CatalogOffer?,
+    promotionalOffers: [CatalogOffer], codeOffers: [CatalogOffer], winBackOffers: [CatalogOffer],
+    isAvailable: Bool = true
+  ) {
+    self.productID = productID
+    self.type = type
+    self.price = price
+    self.displayPrice = displayPrice
+    self.referenceName = referenceName
+    self.familyShareable = familyShareable
+    self.localizations = localizations
+    self.groupIndex = groupIndex
+    self.level = level
+    self.period = period
+    self.introductoryOffer = introductoryOffer
+    self.promotionalOffers = promotionalOffers
+    self.codeOffers = codeOffers
+    self.winBackOffers = winBackOffers
+    self.isAvailable = isAvailable
+  }
+
+  /// The same product, no longer in the configuration.
+  var withdrawn: CatalogProduct {
+    CatalogProduct(
+      productID: productID, type: type, price: price, displayPrice: displayPrice,
+      referenceName: referenceName, familyShareable: familyShareable, localizations: localizations,
+      groupIndex: groupIndex, level: level, period: period, introductoryOffer: introductoryOffer,
+      promotionalOffers: promotionalOffers, codeOffers: codeOffers, winBackOffers: winBackOffers,
+      isAvailable: false)
+  }
 
   /// The localized name for `locale`, or the product ID when there is none.
   public func displayName(locale: String) -> String {
@@ -111,7 +146,7 @@ public struct CatalogGroup: Equatable, Sendable {
 
 /// The products of a configuration, indexed for the engine. Indices are stable: reloading a
 /// configuration keeps every product's index and appends new ones.
-public struct Catalog: Equatable, Sendable {
+public struct Catalog: Sendable {
   /// Every product, by index.
   public private(set) var products: [CatalogProduct] = []
   /// Every subscription group, by index.
@@ -123,11 +158,7 @@ public struct Catalog: Equatable, Sendable {
   /// products `previous` knew keep their indices (and stay, marked unavailable, when removed).
   public init(_ configuration: StoreKitConfiguration, keepingIndicesOf previous: Catalog? = nil) {
     if let previous {
-      products = previous.products.map {
-        var product = $0
-        product.isAvailable = false
-        return product
-      }
+      products = previous.products.map(\.withdrawn)
       groups = previous.groups.map {
         var group = $0
         group.productIndices = []

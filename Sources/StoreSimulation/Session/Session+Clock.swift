@@ -39,10 +39,10 @@ extension Session {
   /// Fires due transitions up to `limit`. With a floor, events are stamped no earlier than it
   /// (catch-up of a back-dated purchase happens now, about past periods).
   mutating func runScheduled(until limit: Int64, timeFloor: Int64?, _ sink: EventSink) {
-    while let entry = scheduler.popDue(upTo: limit, groups: groups) {
+    while let entry = popDue(upTo: limit) {
       let group = Int(entry.group)
       fire(group: group, due: entry.due, stamp: max(entry.due, timeFloor ?? entry.due), sink)
-      scheduler.reschedule(group, &groups[group])
+      reschedule(group: group)
     }
   }
 
@@ -50,13 +50,12 @@ extension Session {
   private mutating func fire(group index: Int, due: Int64, stamp: Int64, _ sink: EventSink) {
     switch groups[index].phase {
     case .subscribed:
-      let group = groups[index]
-      if !group.willAutoRenew {
+      if !groups[index].willAutoRenew {
+        let declined = groups[index].declinedPriceIncrease
         expire(
-          group: index,
-          reason: group.declinedPriceIncrease ? .didNotConsentToPriceIncrease : .autoRenewDisabled,
+          group: index, reason: declined ? .didNotConsentToPriceIncrease : .autoRenewDisabled,
           at: stamp, sink)
-      } else if group.priceIncrease == .pending {
+      } else if groups[index].priceIncrease == .pending {
         expire(group: index, reason: .didNotConsentToPriceIncrease, at: stamp, sink)
       } else if settings.shouldEnterBillingRetryOnRenewal {
         failRenewal(group: index, due: due, stamp: stamp, sink)
@@ -106,29 +105,23 @@ extension Session {
 
   /// A renewal: a new transaction for the renewal preference starting at `periodStart`.
   mutating func renew(group index: Int, periodStart: Int64, stamp: Int64, _ sink: EventSink) {
-    var group = groups[index]
-    let productIndex = group.renewalProduct
-    let offer = group.takeOffer(for: productIndex)
+    let productIndex = groups[index].renewalProduct
+    let offer = groups[index].takeOffer(for: productIndex)
+    let storefront = storefrontIndex()
+    let originalDate = originalPurchaseDate(of: groups[index])
     let (expiration, price) = periodTerms(
-      product: productIndex, offer: offer, start: periodStart, anchorDay: Int(group.anchorDay))
+      product: productIndex, offer: offer, start: periodStart,
+      anchorDay: Int(groups[index].anchorDay))
     var record = TransactionRecord(
-      id: 0, originalID: group.originalID, purchaseDate: periodStart,
-      originalPurchaseDate: originalPurchaseDate(of: group), expirationDate: expiration,
-      price: price, product: productIndex, storefront: storefrontIndex(), state: .purchased,
-      flags: .renewal)
+      id: 0, originalID: groups[index].originalID, purchaseDate: periodStart,
+      originalPurchaseDate: originalDate, expirationDate: expiration, price: price,
+      product: productIndex, storefront: storefront, state: .purchased, flags: .renewal)
     if let offer {
       record.offerKind = offer.kind
       record.offerIndex = offer.index
     }
     let id = ledger.append(record)
-    group.current = id
-    group.product = productIndex
-    group.phase = .subscribed
-    group.periodEnd = expiration
-    group.expirationReason = nil
-    group.purchasedCount += 1
-    if group.priceIncrease == .agreed { group.priceIncrease = .noIncreasePending }
-    groups[index] = group
+    groups[index].renewed(as: id, product: productIndex, until: expiration)
     emitTransaction(ledger.records.count - 1, delivery: .updates, at: stamp, sink)
     emitStatus(group: index, at: stamp, sink)
   }
@@ -182,6 +175,9 @@ extension Session {
     var count = 0
     var due = firstDue
     while due <= limit && count <= budget {
+      if group.upcoming.isEmpty, let length = fixedLength(of: group.renewalProduct) {
+        return count + Int((limit - due) / length) + 1
+      }
       count += 1
       let offer = group.takeOffer(for: group.renewalProduct)
       let next = periodTerms(
@@ -190,5 +186,15 @@ extension Session {
       due = max(next, due + 1)
     }
     return count
+  }
+
+  /// The length of every period of a product when the rate makes it constant.
+  private func fixedLength(of productIndex: Int32) -> Int64? {
+    guard let period = product(at: productIndex).period else { return nil }
+    if case .calendar = settings.timeRate.scale, period.unit == .month || period.unit == .year {
+      return nil
+    }
+    let start = Instant(milliseconds: 0)
+    return max(1, settings.timeRate.end(of: period, startingAt: start).milliseconds)
   }
 }

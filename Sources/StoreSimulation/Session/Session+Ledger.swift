@@ -59,7 +59,7 @@ extension Session {
     }
     for index in groups.indices {
       groups[index] = GroupState(generation: groups[index].generation)
-      scheduler.reschedule(index, &groups[index])
+      reschedule(group: index)
     }
     verify()
   }
@@ -74,7 +74,7 @@ extension Session {
     }
     guard let latest else {
       groups[index] = GroupState(generation: group.generation)
-      scheduler.reschedule(index, &groups[index])
+      reschedule(group: index)
       return
     }
     let record = ledger[latest]
@@ -90,7 +90,7 @@ extension Session {
       groups[index].phase = .expired
       groups[index].expirationReason = groups[index].expirationReason ?? .unknown
     }
-    scheduler.reschedule(index, &groups[index])
+    reschedule(group: index)
     emitStatus(group: index, at: now.milliseconds, sink)
   }
 

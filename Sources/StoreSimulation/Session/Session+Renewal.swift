@@ -41,7 +41,7 @@ extension Session {
     groups[groupIndex].willAutoRenew = false
     groups[groupIndex].periodEnd = stamp
     expire(group: groupIndex, reason: .autoRenewDisabled, at: stamp, sink)
-    scheduler.reschedule(groupIndex, &groups[groupIndex])
+    reschedule(group: groupIndex)
     verify()
   }
 
@@ -69,7 +69,7 @@ extension Session {
     groups[groupIndex].graceEnd = TransactionRecord.none
     groups[groupIndex].retryEnd = TransactionRecord.none
     renew(group: groupIndex, periodStart: stamp, stamp: stamp, sink)
-    scheduler.reschedule(groupIndex, &groups[groupIndex])
+    reschedule(group: groupIndex)
     verify()
   }
 

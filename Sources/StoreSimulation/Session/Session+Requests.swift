@@ -74,7 +74,7 @@ extension Session {
     groups[groupIndex].graceEnd = TransactionRecord.none
     groups[groupIndex].retryEnd = TransactionRecord.none
     renew(group: groupIndex, periodStart: stamp, stamp: stamp, sink)
-    scheduler.reschedule(groupIndex, &groups[groupIndex])
+    reschedule(group: groupIndex)
     verify()
   }
 
@@ -107,7 +107,7 @@ extension Session {
         groups[groupIndex].phase = .revoked
         groups[groupIndex].willAutoRenew = false
         groups[groupIndex].upcoming = []
-        scheduler.reschedule(groupIndex, &groups[groupIndex])
+        reschedule(group: groupIndex)
         emitStatus(group: groupIndex, at: stamp, sink)
         emit(.revokedEntitlements(productIDs: [product.productID]), at: stamp, sink)
       }

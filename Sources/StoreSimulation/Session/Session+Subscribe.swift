@@ -21,7 +21,7 @@ extension Session {
     group.declinedPriceIncrease = false
     group.recentStart = date
     groups[index] = group
-    scheduler.reschedule(index, &groups[index])
+    reschedule(group: index)
     announcePurchase(position, delivery: delivery, options: options, sink)
     emitStatus(group: index, at: now.milliseconds, sink)
     if date < now.milliseconds {
@@ -74,7 +74,7 @@ extension Session {
       group: &updated, product: productIndex, options, start: stamp, originalID: group.originalID,
       originalPurchaseDate: originalPurchaseDate(of: group), reusing: request)
     groups[index] = updated
-    scheduler.reschedule(index, &groups[index])
+    reschedule(group: index)
     announcePurchase(position, delivery: delivery, options: options, sink)
     emitStatus(group: index, at: stamp, sink)
   }

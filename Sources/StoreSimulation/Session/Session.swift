@@ -38,35 +38,117 @@ public struct SessionOptions: Equatable, Sendable {
 /// try session.advance(to: session.now.adding(milliseconds: 90_000)) { print($0) }
 /// ```
 public struct Session: Sendable {
-  /// The configuration the session runs on.
-  public internal(set) var configuration: StoreKitConfiguration
-  /// The products, indexed.
-  public internal(set) var catalog: Catalog
-  /// The switches in force (the file's, with overrides).
-  public internal(set) var settings: SessionSettings
-  /// The simulated present.
-  public internal(set) var now: Instant
+  /// The state, shared between copies until one of them changes (copy on write). One reference
+  /// keeps the engine's many small helper calls from copying a large struct.
+  private var storage: SessionStorage
+
   /// The options the session was made with.
   public let options: SessionOptions
-
-  var ledger: Ledger
-  var groups: [GroupState]
-  var scheduler = Scheduler()
-  var storefronts: [Storefront] = [.unitedStates]
-  /// Win-back eligibility overrides by offer ID (Xcode's per-offer toggle while running).
-  var winBackEligibility: [String: Bool] = [:]
 
   /// A fresh session: no transactions, the configuration's settings, the clock at `start`.
   public init(
     configuration: StoreKitConfiguration, start: Instant, options: SessionOptions = .init()
   ) {
-    self.configuration = configuration
-    self.catalog = Catalog(configuration)
-    self.settings = SessionSettings(configuration.settings)
-    self.now = start
+    let catalog = Catalog(configuration)
+    self.storage = SessionStorage(
+      configuration: configuration, catalog: catalog,
+      settings: SessionSettings(configuration.settings), now: start,
+      ledger: Ledger(firstID: options.firstTransactionID),
+      groups: Array(repeating: GroupState(), count: catalog.groups.count))
     self.options = options
-    self.ledger = Ledger(firstID: options.firstTransactionID)
-    self.groups = Array(repeating: GroupState(), count: catalog.groups.count)
+  }
+
+  private mutating func makeUnique() {
+    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+  }
+
+  /// Records that group `index`'s next transition changed.
+  mutating func reschedule(group index: Int) {
+    makeUnique()
+    storage.scheduler.reschedule(index, &storage.groups[index])
+  }
+
+  /// The earliest transition due at or before `limit`, removed from the schedule.
+  mutating func popDue(upTo limit: Int64) -> Scheduler.Entry? {
+    makeUnique()
+    return storage.scheduler.popDue(upTo: limit, groups: storage.groups)
+  }
+
+  /// The configuration the session runs on.
+  public internal(set) var configuration: StoreKitConfiguration {
+    get { storage.configuration }
+    _modify {
+      makeUnique()
+      yield &storage.configuration
+    }
+  }
+
+  /// The products, indexed.
+  public internal(set) var catalog: Catalog {
+    get { storage.catalog }
+    _modify {
+      makeUnique()
+      yield &storage.catalog
+    }
+  }
+
+  /// The switches in force (the file's, with overrides).
+  public internal(set) var settings: SessionSettings {
+    get { storage.settings }
+    _modify {
+      makeUnique()
+      yield &storage.settings
+    }
+  }
+
+  /// The simulated present.
+  public internal(set) var now: Instant {
+    get { storage.now }
+    _modify {
+      makeUnique()
+      yield &storage.now
+    }
+  }
+
+  var ledger: Ledger {
+    get { storage.ledger }
+    _modify {
+      makeUnique()
+      yield &storage.ledger
+    }
+  }
+
+  var groups: [GroupState] {
+    get { storage.groups }
+    _modify {
+      makeUnique()
+      yield &storage.groups
+    }
+  }
+
+  var scheduler: Scheduler {
+    get { storage.scheduler }
+    _modify {
+      makeUnique()
+      yield &storage.scheduler
+    }
+  }
+
+  var storefronts: [Storefront] {
+    get { storage.storefronts }
+    _modify {
+      makeUnique()
+      yield &storage.storefronts
+    }
+  }
+
+  /// Win-back eligibility overrides by offer ID (Xcode's per-offer toggle while running).
+  var winBackEligibility: [String: Bool] {
+    get { storage.winBackEligibility }
+    _modify {
+      makeUnique()
+      yield &storage.winBackEligibility
+    }
   }
 
   // MARK: - Shared helpers
@@ -101,5 +183,43 @@ public struct Session: Sendable {
     if let problem = invariantViolation() {
       preconditionFailure("Storekeeper engine invariant broken: \(problem)")
     }
+  }
+}
+
+/// The state of a ``Session``. Copied as a whole when a shared session changes.
+final class SessionStorage: @unchecked Sendable {
+  // Only a uniquely referenced storage is ever mutated (Session copies on write), so the
+  // run-time exclusivity checks of class properties buy nothing here and cost a fifth of the
+  // renewal loop.
+  @exclusivity(unchecked) var configuration: StoreKitConfiguration
+  @exclusivity(unchecked) var catalog: Catalog
+  @exclusivity(unchecked) var settings: SessionSettings
+  @exclusivity(unchecked) var now: Instant
+  @exclusivity(unchecked) var ledger: Ledger
+  @exclusivity(unchecked) var groups: [GroupState]
+  @exclusivity(unchecked) var scheduler = Scheduler()
+  @exclusivity(unchecked) var storefronts: [Storefront] = [.unitedStates]
+  @exclusivity(unchecked) var winBackEligibility: [String: Bool] = [:]
+
+  init(
+    configuration: StoreKitConfiguration, catalog: Catalog, settings: SessionSettings,
+    now: Instant, ledger: Ledger, groups: [GroupState]
+  ) {
+    self.configuration = configuration
+    self.catalog = catalog
+    self.settings = settings
+    self.now = now
+    self.ledger = ledger
+    self.groups = groups
+  }
+
+  func copy() -> SessionStorage {
+    let copy = SessionStorage(
+      configuration: configuration, catalog: catalog, settings: settings, now: now,
+      ledger: ledger, groups: groups)
+    copy.scheduler = scheduler
+    copy.storefronts = storefronts
+    copy.winBackEligibility = winBackEligibility
+    return copy
   }
 }

@@ -59,6 +59,17 @@ struct GroupState {
     return next
   }
 
+  /// A renewal made transaction `id` the current period, of `product`, ending at `expiration`.
+  mutating func renewed(as id: UInt64, product productIndex: Int32, until expiration: Int64) {
+    current = id
+    product = productIndex
+    phase = .subscribed
+    periodEnd = expiration
+    expirationReason = nil
+    purchasedCount += 1
+    if priceIncrease == .agreed { priceIncrease = .noIncreasePending }
+  }
+
   /// Whether the customer is entitled to the subscription.
   var isEntitled: Bool { phase == .subscribed || phase == .gracePeriod }
 
