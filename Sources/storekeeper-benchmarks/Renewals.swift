@@ -14,7 +14,14 @@ struct Renewals: ParsableCommand {
   @Option(help: "How many subscription groups renew side by side.")
   var groups = 4
 
+  @Flag(help: "Every renewal fails into billing retry with grace and is resolved; offers queued.")
+  var billingRetry = false
+
   func run() throws {
+    if billingRetry {
+      try runBillingRetry()
+      return
+    }
     let configuration = Self.configuration(groups: groups)
     var options = SessionOptions()
     options.maximumEventsPerVerb = Int.max / 4
@@ -41,6 +48,40 @@ struct Renewals: ParsableCommand {
       """)
   }
 
+  /// One subscription with a pay-as-you-go intro and a queued offer code, every renewal failing
+  /// into grace and billing retry and resolved: fail, grace end, resolve per period.
+  private func runBillingRetry() throws {
+    var options = SessionOptions()
+    options.maximumEventsPerVerb = Int.max / 4
+    options.checksInvariants = false
+    let start = Instant(iso8601: "2026-01-01T00:00:00Z")!
+    var session = Session(
+      configuration: Self.configuration(groups: 1), start: start, options: options)
+    session.updateSettings {
+      $0.timeRate = .oneRenewalEveryTwoSeconds
+      $0.shouldEnterBillingRetryOnRenewal = true
+      $0.billingGracePeriodIsEnabled = true
+    }
+    try session.buy("bench.0", PurchaseOptions()) { _ in }
+    try session.buy("bench.0", PurchaseOptions(offer: .code("CODE"), origin: .store)) { _ in }
+    var events = 0
+    let cycles = renewals / 10
+    let clock = ContinuousClock()
+    let elapsed = try clock.measure {
+      for _ in 0..<cycles {
+        try session.advanceToNextEvent { _ in events += 1 }
+        try session.advanceToNextEvent { _ in events += 1 }
+        try session.resolveIssue(session.lastTransactionID()!) { _ in events += 1 }
+      }
+    }
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    print(
+      """
+      renewals --billing-retry: \(cycles) failed renewals resolved (\(events) events) in \
+      \(String(format: "%.3f", seconds)) s = \(String(format: "%.2f", Double(cycles) / seconds / 1e6)) million cycles/s
+      """)
+  }
+
   /// Groups of one monthly subscription each, with an introductory offer.
   static func configuration(groups: Int) -> StoreKitConfiguration {
     var configuration = StoreKitConfiguration()
@@ -57,6 +98,12 @@ struct Renewals: ParsableCommand {
         SubscriptionOffer(
           paymentMode: .payAsYouGo, subscriptionPeriod: SubscriptionPeriod(1, .month),
           numberOfPeriods: 3, displayPrice: Price("0.99")))
+      var code = SubscriptionOffer(
+        paymentMode: .free, subscriptionPeriod: SubscriptionPeriod(1, .month))
+      code.referenceName = "CODE"
+      code.eligibility = [.new, .existing, .expired]
+      code.isStackable = true
+      subscription.codeOffers = [code]
       return SubscriptionGroup(
         id: "BG\(index)", name: "Bench \(index)", subscriptions: [subscription])
     }

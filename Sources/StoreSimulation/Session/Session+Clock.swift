@@ -55,7 +55,9 @@ extension Session {
         expire(
           group: index, reason: declined ? .didNotConsentToPriceIncrease : .autoRenewDisabled,
           at: stamp, sink)
-      } else if groups[index].priceIncrease == .pending {
+      } else if groups[index].priceIncrease == .pending
+        && options.fidelity.unansweredPriceIncrease == .expire
+      {
         expire(group: index, reason: .didNotConsentToPriceIncrease, at: stamp, sink)
       } else if settings.shouldEnterBillingRetryOnRenewal {
         failRenewal(group: index, due: due, stamp: stamp, sink)
@@ -167,7 +169,8 @@ extension Session {
   private func transitionCount(group index: Int, until limit: Int64, stopAfter budget: Int) -> Int {
     var group = groups[index]
     guard group.isActive, let firstDue = group.nextDue, firstDue <= limit else { return 0 }
-    if group.phase != .subscribed || !group.willAutoRenew || group.priceIncrease == .pending
+    if group.phase != .subscribed || !group.willAutoRenew
+      || (group.priceIncrease == .pending && options.fidelity.unansweredPriceIncrease == .expire)
       || settings.shouldEnterBillingRetryOnRenewal
     {
       return 3

@@ -182,7 +182,10 @@ extension Session {
       record.flags.insert(.purchaseIssue)
       update = .init(
         productID: product.productID, state: .failed, error: .unknown, quantity: options.quantity)
-      result = .init(productID: product.productID, outcome: .pending)
+      result =
+        self.options.fidelity.interruptedPurchaseOutcome == .pending
+        ? .init(productID: product.productID, outcome: .pending)
+        : .init(productID: product.productID, outcome: .failed, error: .generic(.unknown))
     case .deferred:
       record.state = .deferred
       record.flags.insert(.pendingApproval)

@@ -71,10 +71,13 @@ extension Session {
     }
     ledger.update(position) { $0.flags.remove(.purchaseIssue) }
     emitTransaction(position, delivery: nil, at: stamp, sink)
+    let missed = groups[groupIndex].periodEnd
     groups[groupIndex].graceEnd = TransactionRecord.none
     groups[groupIndex].retryEnd = TransactionRecord.none
-    renew(group: groupIndex, periodStart: stamp, stamp: stamp, sink)
+    let start = options.fidelity.billingRecoveryStart == .resolution ? stamp : missed
+    renew(group: groupIndex, periodStart: start, stamp: stamp, sink)
     reschedule(group: groupIndex)
+    runScheduled(until: stamp, timeFloor: stamp, sink)
     verify()
   }
 

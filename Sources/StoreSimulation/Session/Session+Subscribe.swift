@@ -8,7 +8,7 @@ extension Session {
     delivery: Delivery, reusing request: Int?, _ sink: EventSink
   ) {
     var group = groups[index]
-    let resubscribing = group.phase != .none
+    let resubscribing = group.phase != .none && self.options.fidelity.resubscriptionKeepsOriginalID
     let position = openPeriod(
       group: &group, product: productIndex, options, start: date,
       originalID: resubscribing ? group.originalID : TransactionRecord.ownID,

@@ -21,7 +21,10 @@ extension Session {
   public func upcomingRenewals(groupID: String, limit: Int = 6) -> [UpcomingRenewal] {
     guard let index = catalog.groupIndex(of: groupID) else { return [] }
     var group = groups[index]
-    guard group.phase == .subscribed, group.willAutoRenew, group.priceIncrease != .pending else {
+    let expiresUnanswered = options.fidelity.unansweredPriceIncrease == .expire
+    guard group.phase == .subscribed, group.willAutoRenew,
+      !(group.priceIncrease == .pending && expiresUnanswered)
+    else {
       return []
     }
     var result: [UpcomingRenewal] = []

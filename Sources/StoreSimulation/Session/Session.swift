@@ -10,6 +10,8 @@ public struct SessionOptions: Equatable, Sendable {
   /// The most events one verb may cause before it is refused (a runaway `advance`, a back-dated
   /// purchase at a fast rate).
   public var maximumEventsPerVerb = 1_000_000
+  /// Choices where Apple's behaviour is undocumented.
+  public var fidelity = FidelityChoices()
   /// Whether every mutation checks the engine's invariants (on in debug builds).
   public var checksInvariants: Bool = {
     #if DEBUG
