@@ -32,10 +32,13 @@ let package = Package(
         .product(name: "HeapModule", package: "swift-collections"),
       ]
     ),
+    .target(name: "StoreCommands", dependencies: ["StoreConfiguration", "StoreSimulation"]),
     .executableTarget(
       name: "storekeeper",
       dependencies: [
         "StoreConfiguration",
+        "StoreSimulation",
+        "StoreCommands",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -48,6 +51,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    .testTarget(name: "StoreCommandsTests", dependencies: ["StoreCommands"]),
     .testTarget(name: "CNcursesTests", dependencies: ["CNcurses"]),
     .testTarget(name: "StoreConfigurationTests", dependencies: ["StoreConfiguration"]),
     .testTarget(

@@ -7,9 +7,10 @@ struct Storekeeper: ParsableCommand {
     commandName: "storekeeper",
     abstract: "Xcode's StoreKit Testing environment, rebuilt for the terminal.",
     discussion: """
-      Reads real .storekit configuration files and checks or rewrites them the way Xcode does.
+      Reads real .storekit configuration files, simulates the App Store's test environment with an
+      accelerated clock, and checks or rewrites configurations the way Xcode does.
       """,
     version: "0.1.0",
-    subcommands: [Validate.self, Format.self]
+    subcommands: [Run.self, Transactions.self, Validate.self, Format.self]
   )
 }

@@ -65,7 +65,7 @@ public struct Transaction: Equatable, Sendable {
 public enum ProductKind: String, Sendable, CaseIterable {
   case consumable, nonConsumable, nonRenewable, autoRenewable
 
-  init(_ type: ProductType) {
+  public init(_ type: ProductType) {
     switch type {
     case .consumable: self = .consumable
     case .nonConsumable: self = .nonConsumable

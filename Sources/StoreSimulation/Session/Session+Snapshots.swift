@@ -84,6 +84,7 @@ extension Session {
   func emitTransaction(
     _ position: Int, delivery: Delivery?, at time: Int64, _ sink: EventSink
   ) {
+    guard !isMuted else { return }
     sink(
       StoreEvent(
         time: Instant(milliseconds: time),
@@ -91,12 +92,13 @@ extension Session {
   }
 
   func emitStatus(group index: Int, at time: Int64, _ sink: EventSink) {
-    guard let status = status(ofGroup: index) else { return }
+    guard !isMuted, let status = status(ofGroup: index) else { return }
     sink(StoreEvent(time: Instant(milliseconds: time), kind: .status(status)))
   }
 
-  func emit(_ kind: StoreEvent.Kind, at time: Int64, _ sink: EventSink) {
-    sink(StoreEvent(time: Instant(milliseconds: time), kind: kind))
+  func emit(_ kind: @autoclosure () -> StoreEvent.Kind, at time: Int64, _ sink: EventSink) {
+    guard !isMuted else { return }
+    sink(StoreEvent(time: Instant(milliseconds: time), kind: kind()))
   }
 }
 

@@ -144,6 +144,16 @@ public struct Session: Sendable {
     }
   }
 
+  /// When set, verbs build no events and call no sink: replaying a journal needs the state, not
+  /// the events.
+  public var isMuted: Bool {
+    get { storage.muted }
+    set {
+      makeUnique()
+      storage.muted = newValue
+    }
+  }
+
   /// Win-back eligibility overrides by offer ID (Xcode's per-offer toggle while running).
   var winBackEligibility: [String: Bool] {
     get { storage.winBackEligibility }
@@ -202,6 +212,7 @@ final class SessionStorage: @unchecked Sendable {
   @exclusivity(unchecked) var scheduler = Scheduler()
   @exclusivity(unchecked) var storefronts: [Storefront] = [.unitedStates]
   @exclusivity(unchecked) var winBackEligibility: [String: Bool] = [:]
+  @exclusivity(unchecked) var muted = false
 
   init(
     configuration: StoreKitConfiguration, catalog: Catalog, settings: SessionSettings,
@@ -222,6 +233,7 @@ final class SessionStorage: @unchecked Sendable {
     copy.scheduler = scheduler
     copy.storefronts = storefronts
     copy.winBackEligibility = winBackEligibility
+    copy.muted = muted
     return copy
   }
 }

@@ -1,0 +1,272 @@
+import StoreConfiguration
+import StoreSimulation
+
+/// Writes events as JSON lines: one object per line, keys in a fixed order, optional fields
+/// omitted rather than null, dates ISO-8601 UTC with milliseconds, enum values as StoreKit 2's
+/// case names. Strings are escaped so that the output is safe on a terminal.
+public struct EventEncoder: Sendable {
+  /// Adds fields to transactions and renewal infos (the signer adds `jwsRepresentation`).
+  public typealias Decoration = @Sendable (Decorated) -> [(String, String)]
+
+  /// What a decoration is asked about.
+  public enum Decorated: Sendable {
+    case transaction(Transaction)
+    case renewalInfo(SubscriptionStatus)
+  }
+
+  private let decorate: Decoration?
+
+  /// An encoder; `decorate` may add string fields to transactions and renewal infos.
+  public init(decorate: Decoration? = nil) { self.decorate = decorate }
+
+  /// The event as one JSON line, without the newline.
+  public func line(_ event: StoreEvent) -> String {
+    var bytes: [UInt8] = []
+    append(event, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends the event's line and a newline to `bytes`.
+  public func append(_ event: StoreEvent, to bytes: inout [UInt8]) {
+    var object = ObjectBuilder(bytes: bytes)
+    bytes = []
+    object.field("time", event.time)
+    switch event.kind {
+    case .transaction(let transaction, let delivery):
+      object.field("event", "transaction")
+      if let delivery { object.field("delivery", delivery.rawValue) }
+      object.nested("transaction") { transactionFields(transaction, &$0) }
+    case .status(let status):
+      object.field("event", "status")
+      statusFields(status, &object)
+    case .message(let reason, let productID):
+      object.field("event", "message")
+      object.field("reason", reason.rawValue)
+      if let productID { object.field("productID", productID) }
+    case .paymentQueue(let update):
+      object.field("event", "paymentQueue")
+      object.field("productID", update.productID)
+      object.field("state", update.state.rawValue)
+      if let id = update.transactionID { object.field("transactionID", id) }
+      object.field("quantity", Int64(update.quantity))
+      if let code = update.error {
+        object.nested("error") {
+          $0.field("domain", "SKErrorDomain")
+          $0.field("code", Int64(code.rawValue))
+          $0.field("name", code.name)
+        }
+      }
+    case .purchaseResult(let result):
+      object.field("event", "purchaseResult")
+      object.field("productID", result.productID)
+      object.field("result", result.outcome.rawValue)
+      if let id = result.transactionID { object.field("transactionID", id) }
+      if let error = result.error {
+        object.nested(result.outcome == .success ? "verificationError" : "error") {
+          errorFields(error, &$0)
+        }
+      }
+    case .transactionRemoved(let id):
+      object.field("event", "transactionRemoved")
+      object.field("id", id)
+    case .revokedEntitlements(let productIDs):
+      object.field("event", "revokedEntitlements")
+      object.strings("productIDs", productIDs)
+    case .restoreCompleted(let count):
+      object.field("event", "restoreCompleted")
+      object.field("count", Int64(count))
+    case .apiCall(let api, let error, let detail):
+      object.field("event", "apiCall")
+      object.field("api", api.rawValue)
+      object.field("result", error == nil ? "success" : "failed")
+      if let error { object.nested("error") { errorFields(error, &$0) } }
+      if let detail { object.field("detail", detail) }
+    }
+    bytes = object.finish()
+    bytes.append(0x0A)
+  }
+
+  /// A command error as an `error` event line (without the newline).
+  public func errorLine(_ error: CommandError, time: Instant) -> String {
+    var object = ObjectBuilder(bytes: [])
+    object.field("time", time)
+    object.field("event", "error")
+    if let line = error.line { object.field("line", Int64(line)) }
+    object.field("command", error.command ?? "")
+    object.field("message", error.explanation)
+    if !error.suggestions.isEmpty { object.strings("suggestions", error.suggestions) }
+    return String(decoding: object.finish(), as: UTF8.self)
+  }
+
+  /// The transaction as a JSON object line (for `storekeeper transactions --format json`), with
+  /// `extra` string fields at the end.
+  public func transactionLine(_ transaction: Transaction, extra: [(String, String)] = []) -> String
+  {
+    var object = ObjectBuilder(bytes: [])
+    transactionFields(transaction, &object)
+    for (key, value) in extra { object.field(key, value) }
+    return String(decoding: object.finish(), as: UTF8.self)
+  }
+
+  private func transactionFields(_ t: Transaction, _ object: inout ObjectBuilder) {
+    object.field("id", t.id)
+    object.field("originalID", t.originalID)
+    object.field("productID", t.productID)
+    object.field("productType", t.productType.rawValue)
+    if let group = t.subscriptionGroupID { object.field("subscriptionGroupID", group) }
+    object.field("purchaseDate", t.purchaseDate)
+    object.field("originalPurchaseDate", t.originalPurchaseDate)
+    if let date = t.expirationDate { object.field("expirationDate", date) }
+    object.field("purchasedQuantity", Int64(t.purchasedQuantity))
+    object.price("price", t.price)
+    object.field("currency", t.currency)
+    object.field("reason", t.reason.rawValue)
+    if let offer = t.offer { offerFields(offer, &object) }
+    if let date = t.revocationDate { object.field("revocationDate", date) }
+    if let reason = t.revocationReason { object.field("revocationReason", reason.rawValue) }
+    if t.isUpgraded { object.field("isUpgraded", true) }
+    if let token = t.appAccountToken { object.field("appAccountToken", token) }
+    object.field("environment", t.environment)
+    object.field("storefront", t.storefront)
+    object.field("storefrontID", t.storefrontID)
+    object.field("ownershipType", t.ownershipType)
+    object.field("state", t.state.rawValue)
+    object.field("isFinished", t.isFinished)
+    if t.hasPurchaseIssue { object.field("hasPurchaseIssue", true) }
+    if t.pendingAskToBuyConfirmation { object.field("pendingAskToBuyConfirmation", true) }
+    if t.isAskToBuyDeclined { object.field("isAskToBuyDeclined", true) }
+    if let failure = t.failure { object.nested("failure") { errorFields(failure, &$0) } }
+    if let error = t.verificationError {
+      object.nested("verificationError") { errorFields(error, &$0) }
+    }
+    for (key, value) in decorate?(.transaction(t)) ?? [] { object.field(key, value) }
+  }
+
+  private func statusFields(_ status: SubscriptionStatus, _ object: inout ObjectBuilder) {
+    object.field("groupID", status.groupID)
+    object.field("state", status.state.rawValue)
+    object.field("transactionID", status.transactionID)
+    if let date = status.billingRetryExpirationDate {
+      object.field("billingRetryExpirationDate", date)
+    }
+    let info = status.renewalInfo
+    object.nested("renewalInfo") { renewal in
+      renewal.field("originalTransactionID", info.originalTransactionID)
+      renewal.field("currentProductID", info.currentProductID)
+      renewal.field("autoRenewPreference", info.autoRenewPreference)
+      renewal.field("willAutoRenew", info.willAutoRenew)
+      if let reason = info.expirationReason { renewal.field("expirationReason", reason.rawValue) }
+      renewal.field("isInBillingRetry", info.isInBillingRetry)
+      if let date = info.gracePeriodExpirationDate {
+        renewal.field("gracePeriodExpirationDate", date)
+      }
+      renewal.field("priceIncreaseStatus", info.priceIncreaseStatus.rawValue)
+      if let offer = info.offer { offerFields(offer, &renewal) }
+      if let date = info.renewalDate { renewal.field("renewalDate", date) }
+      renewal.field("recentSubscriptionStartDate", info.recentSubscriptionStartDate)
+      if let price = info.renewalPrice { renewal.price("renewalPrice", price) }
+      renewal.field("currency", info.currency)
+      if !info.eligibleWinBackOfferIDs.isEmpty {
+        renewal.strings("eligibleWinBackOfferIDs", info.eligibleWinBackOfferIDs)
+      }
+      for (key, value) in decorate?(.renewalInfo(status)) ?? [] { renewal.field(key, value) }
+    }
+  }
+
+  private func offerFields(_ offer: TransactionOffer, _ object: inout ObjectBuilder) {
+    object.field("offerType", offer.type.rawValue)
+    if let id = offer.id { object.field("offerID", id) }
+    object.field("offerPaymentMode", offer.paymentMode.rawValue)
+    object.field("offerPeriod", offer.period.iso8601)
+  }
+
+  private func errorFields(_ error: SimulatedError, _ object: inout ObjectBuilder) {
+    object.field("type", error.typeName)
+    object.field("case", error.name)
+  }
+}
+
+/// Builds one JSON object into bytes, keys in the order they are added.
+struct ObjectBuilder {
+  private var bytes: [UInt8]
+  private var first = true
+
+  init(bytes: [UInt8]) {
+    self.bytes = bytes
+    self.bytes.append(UInt8(ascii: "{"))
+  }
+
+  mutating func finish() -> [UInt8] {
+    bytes.append(UInt8(ascii: "}"))
+    return bytes
+  }
+
+  private mutating func key(_ key: String) {
+    if !first { bytes.append(UInt8(ascii: ",")) }
+    first = false
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(contentsOf: key.utf8)
+    bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+  }
+
+  mutating func field(_ name: String, _ value: String) {
+    key(name)
+    JSONWriter.safeString(value, to: &bytes)
+  }
+
+  mutating func field(_ name: String, _ value: Instant) {
+    key(name)
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(contentsOf: value.iso8601.utf8)
+    bytes.append(UInt8(ascii: "\""))
+  }
+
+  mutating func field(_ name: String, _ value: UInt64) {
+    key(name)
+    bytes.append(contentsOf: String(value).utf8)
+  }
+
+  mutating func field(_ name: String, _ value: Int64) {
+    key(name)
+    bytes.append(contentsOf: String(value).utf8)
+  }
+
+  mutating func field(_ name: String, _ value: Bool) {
+    key(name)
+    bytes.append(contentsOf: (value ? "true" : "false").utf8)
+  }
+
+  /// A price in milliunits as an exact decimal number: 9990 is `9.99`.
+  mutating func price(_ name: String, _ milliunits: Int64) {
+    key(name)
+    bytes.append(contentsOf: decimalText(milliunits).utf8)
+  }
+
+  mutating func strings(_ name: String, _ values: [String]) {
+    key(name)
+    bytes.append(UInt8(ascii: "["))
+    for (index, value) in values.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      JSONWriter.safeString(value, to: &bytes)
+    }
+    bytes.append(UInt8(ascii: "]"))
+  }
+
+  mutating func nested(_ name: String, _ body: (inout ObjectBuilder) -> Void) {
+    key(name)
+    var inner = ObjectBuilder(bytes: bytes)
+    bytes = []
+    body(&inner)
+    bytes = inner.finish()
+  }
+}
+
+/// Milliunits as the shortest exact decimal: 9990 → `9.99`, 13900000 → `13900`, 500 → `0.5`.
+public func decimalText(_ milliunits: Int64) -> String {
+  let sign = milliunits < 0 ? "-" : ""
+  let magnitude = milliunits.magnitude
+  let whole = magnitude / 1000
+  var fraction = String(magnitude % 1000 + 1000).dropFirst()
+  while fraction.last == "0" { fraction = fraction.dropLast() }
+  return fraction.isEmpty ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
+}

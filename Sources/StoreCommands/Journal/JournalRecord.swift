@@ -1,0 +1,141 @@
+import StoreConfiguration
+import StoreSimulation
+
+/// The first line of a journal: what the session started from.
+public struct JournalHeader: Equatable, Sendable {
+  /// The journal format this build writes.
+  public static let currentFormat = 1
+
+  /// The journal's format version.
+  public var format: Int
+  /// The configuration file the session runs on, as given when the journal was made.
+  public var configurationPath: String
+  /// The configuration's bytes when the journal was made.
+  public var configuration: [UInt8]
+  /// The session's start.
+  public var start: Instant
+  /// The first transaction id.
+  public var firstTransactionID: UInt64
+
+  /// Creates a header in the current format.
+  public init(
+    configurationPath: String, configuration: [UInt8], start: Instant,
+    firstTransactionID: UInt64 = 0
+  ) {
+    self.format = Self.currentFormat
+    self.configurationPath = configurationPath
+    self.configuration = configuration
+    self.start = start
+    self.firstTransactionID = firstTransactionID
+  }
+}
+
+/// One line after the header: something that changed the session, in order.
+public enum JournalRecord: Equatable, Sendable {
+  /// A command accepted at a virtual time.
+  case command(at: Instant, text: String)
+  /// Time that passed on a live clock, up to an instant.
+  case advance(to: Instant)
+  /// The configuration changed (reloaded or written back) at a virtual time.
+  case configuration(at: Instant, bytes: [UInt8])
+}
+
+extension JournalHeader {
+  var line: [UInt8] {
+    var object = ObjectBuilder(bytes: [])
+    object.field("storekeeperJournal", Int64(format))
+    object.field("start", start)
+    object.field("firstTransactionID", firstTransactionID)
+    object.field("configurationPath", configurationPath)
+    object.field("configuration", String(decoding: configuration, as: UTF8.self))
+    return object.finish() + [0x0A]
+  }
+
+  init(parsing bytes: ArraySlice<UInt8>) throws(CommandError) {
+    guard let document = try? JSONParser.parse(Array(bytes)),
+      case .object(let object) = document.root,
+      case .number(let format)? = object["storekeeperJournal"], let version = format.intValue
+    else {
+      throw CommandError("not a Storekeeper journal: the first line is not a journal header")
+    }
+    guard version <= Self.currentFormat else {
+      throw CommandError(
+        "the journal is in format \(version), newer than this storekeeper understands "
+          + "(\(Self.currentFormat)); use a newer storekeeper")
+    }
+    guard case .string(let startText)? = object["start"], let start = Instant(iso8601: startText),
+      case .string(let path)? = object["configurationPath"],
+      case .string(let configuration)? = object["configuration"],
+      case .number(let first)? = object["firstTransactionID"], let firstID = UInt64(first.text)
+    else { throw CommandError("the journal header is missing start, configuration or ids") }
+    self.format = version
+    self.configurationPath = path
+    self.configuration = Array(configuration.utf8)
+    self.start = start
+    self.firstTransactionID = firstID
+  }
+}
+
+extension JournalRecord {
+  var line: [UInt8] {
+    var object = ObjectBuilder(bytes: [])
+    switch self {
+    case .command(let at, let text):
+      object.field("at", at)
+      object.field("command", text)
+    case .advance(let to):
+      object.field("advance", to)
+    case .configuration(let at, let bytes):
+      object.field("at", at)
+      object.field("configuration", String(decoding: bytes, as: UTF8.self))
+    }
+    return object.finish() + [0x0A]
+  }
+
+  /// Reads a record line; `nil` when it is not one.
+  init?(parsing bytes: ArraySlice<UInt8>) {
+    if let fast = Self.fastCommand(bytes) {
+      self = fast
+      return
+    }
+    guard let document = try? JSONParser.parse(Array(bytes)),
+      case .object(let object) = document.root
+    else { return nil }
+    func instant(_ key: String) -> Instant? {
+      if case .string(let text)? = object[key] { Instant(iso8601: text) } else { nil }
+    }
+    if case .string(let text)? = object["command"], let at = instant("at") {
+      self = .command(at: at, text: text)
+    } else if let to = instant("advance") {
+      self = .advance(to: to)
+    } else if case .string(let text)? = object["configuration"], let at = instant("at") {
+      self = .configuration(at: at, bytes: Array(text.utf8))
+    } else {
+      return nil
+    }
+  }
+
+  /// The common shape, `{"at":"<24 characters>","command":"<text without escapes>"}`, read
+  /// without building a JSON tree: replay reads millions of these.
+  private static func fastCommand(_ bytes: ArraySlice<UInt8>) -> JournalRecord? {
+    let prefix = Array(#"{"at":""#.utf8)
+    let middle = Array(#"","command":""#.utf8)
+    let dateLength = 24
+    let start = bytes.startIndex
+    guard bytes.count > prefix.count + dateLength + middle.count + 2,
+      bytes[start..<start + prefix.count].elementsEqual(prefix)
+    else { return nil }
+    let dateStart = start + prefix.count
+    let middleStart = dateStart + dateLength
+    guard bytes[middleStart..<middleStart + middle.count].elementsEqual(middle),
+      bytes[bytes.endIndex - 2] == UInt8(ascii: "\""),
+      bytes[bytes.endIndex - 1] == UInt8(ascii: "}")
+    else { return nil }
+    let textRange = (middleStart + middle.count)..<(bytes.endIndex - 2)
+    guard
+      !bytes[textRange].contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }),
+      let at = Instant(iso8601: String(decoding: bytes[dateStart..<middleStart], as: UTF8.self))
+    else { return nil }
+    return .command(at: at, text: String(decoding: bytes[textRange], as: UTF8.self))
+  }
+}

@@ -1,0 +1,345 @@
+import StoreConfiguration
+import StoreSimulation
+
+extension Command {
+  /// Parses one line. A blank line or a comment is `nil`.
+  ///
+  /// - Throws: ``CommandError`` saying what is wrong and, where possible, what would be right
+  ///   (an unknown verb lists the verbs).
+  public static func parse(_ line: String) throws(CommandError) -> Command? {
+    let words = try Tokens.split(line)
+    guard let verb = words.first else { return nil }
+    var arguments = Arguments(verb: verb, words: Array(words.dropFirst()))
+    let command = try arguments.command()
+    try arguments.finish()
+    return command
+  }
+
+  /// The calls `call` accepts, by their command names.
+  public static let callNames: [(String, StoreKitAPI)] = [
+    ("products", .loadProducts), ("status", .subscriptionStatus), ("sync", .appStoreSync),
+    ("app-transaction", .appTransaction), ("refund-request", .refundRequest),
+    ("manage-subscriptions", .manageSubscriptions), ("redeem-sheet", .offerCodeRedeem),
+  ]
+
+  /// The APIs `set error` accepts, by their command names.
+  public static let errorAPINames: [(String, StoreKitAPI)] =
+    callNames + [("purchase", .purchase), ("verification", .verification)]
+}
+
+/// The words after the verb, read left to right.
+private struct Arguments {
+  let verb: String
+  var words: [String]
+  var position = 0
+
+  init(verb: String, words: [String]) {
+    self.verb = verb
+    self.words = words
+  }
+
+  mutating func command() throws(CommandError) -> Command {
+    switch verb {
+    case "buy": return try buy()
+    case "approve": return .approve(try transaction())
+    case "decline": return .decline(try transaction())
+    case "resolve": return .resolve(try transaction())
+    case "delete": return .delete(try transaction())
+    case "refund":
+      let reference = try transaction()
+      let options = try options(allowed: ["reason"])
+      return .refund(reference, reason: try options["reason"].map(reason))
+    case "auto-renew":
+      let reference = try transaction()
+      return .autoRenew(reference, enabled: try onOff(try word("on or off")))
+    case "expire": return .expire(productID: try word("a product ID"))
+    case "renew": return .renew(productID: try word("a product ID"))
+    case "restore": return .restore
+    case "clear": return .clear
+    case "reset": return .reset
+    case "launch": return .launch
+    case "price-increase":
+      let action = try choice(
+        PriceIncreaseAction.allCases.map { ($0.rawValue, $0) }, "request, consent or decline")
+      return .priceIncrease(action, try transaction())
+    case "finish":
+      if peek == "all" {
+        position += 1
+        return .finish(nil)
+      }
+      return .finish(try transaction())
+    case "advance": return .advance(try advance())
+    case "set": return .set(try setting())
+    case "call":
+      let api = try choice(Command.callNames, Command.callNames.map(\.0).joined(separator: ", "))
+      var reference: TransactionReference?
+      if let next = peek, !next.contains("=") { reference = try transaction() }
+      let options = try options(allowed: ["reason"])
+      return .call(api, reference, reason: try options["reason"].map(reason))
+    default:
+      let close = Command.verbs.filter { closeEnough($0, verb) }
+      throw CommandError(
+        "unknown command \"\(verb)\"; the commands are \(Command.verbs.joined(separator: ", "))",
+        suggestions: close)
+    }
+  }
+
+  func finish() throws(CommandError) {
+    guard position == words.count else {
+      throw CommandError("unexpected \"\(words[position])\" after the command")
+    }
+  }
+
+  var peek: String? { position < words.count ? words[position] : nil }
+
+  mutating func word(_ what: String) throws(CommandError) -> String {
+    guard let next = peek else { throw CommandError("\(verb) needs \(what)") }
+    position += 1
+    return next
+  }
+
+  mutating func transaction() throws(CommandError) -> TransactionReference {
+    let text = try word("a transaction: an id, last or last:<productID>")
+    if text == "last" { return .last }
+    if text.hasPrefix("last:") {
+      let productID = String(text.dropFirst(5))
+      guard !productID.isEmpty else { throw CommandError("last: needs a product ID") }
+      return .lastOf(productID)
+    }
+    guard let id = UInt64(text) else {
+      throw CommandError("\"\(text)\" is not a transaction: write an id, last or last:<productID>")
+    }
+    return .id(id)
+  }
+
+  mutating func choice<T>(_ choices: [(String, T)], _ described: String) throws(CommandError) -> T {
+    let text = try word(described)
+    guard let match = choices.first(where: { $0.0 == text }) else {
+      throw CommandError(
+        "\"\(text)\" is not one of \(described)",
+        suggestions: choices.map(\.0).filter { closeEnough($0, text) })
+    }
+    return match.1
+  }
+
+  func onOff(_ text: String) throws(CommandError) -> Bool {
+    switch text {
+    case "on": return true
+    case "off": return false
+    default: throw CommandError("\"\(text)\" is not on or off")
+    }
+  }
+
+  func reason(_ text: String) throws(CommandError) -> RevocationReason {
+    guard let reason = RevocationReason(rawValue: text) else {
+      throw CommandError("\"\(text)\" is not a refund reason: developerIssue or other")
+    }
+    return reason
+  }
+
+  /// The remaining `key=value` words.
+  mutating func options(allowed: [String]) throws(CommandError) -> [String: String] {
+    var result: [String: String] = [:]
+    while let next = peek {
+      guard let equals = next.firstIndex(of: "=") else {
+        throw CommandError("unexpected \"\(next)\"; options are written key=value")
+      }
+      let key = String(next[..<equals])
+      guard allowed.contains(key) else {
+        throw CommandError(
+          "\(verb) has no option \"\(key)\"; its options are \(allowed.joined(separator: ", "))",
+          suggestions: allowed.filter { closeEnough($0, key) })
+      }
+      guard result[key] == nil else { throw CommandError("the option \(key) is given twice") }
+      result[key] = String(next[next.index(after: equals)...])
+      position += 1
+    }
+    return result
+  }
+
+  mutating func buy() throws(CommandError) -> Command {
+    let productID = try word("a product ID")
+    let given = try options(allowed: ["quantity", "offer", "token", "date", "renew", "from"])
+    var options = PurchaseOptions()
+    if let text = given["quantity"] {
+      guard let quantity = Int(text), quantity >= 1 else {
+        throw CommandError("quantity must be a whole number of 1 or more, not \"\(text)\"")
+      }
+      options.quantity = quantity
+    }
+    if let text = given["offer"] { options.offer = try offer(text) }
+    if let token = given["token"] {
+      guard isUUID(token) else { throw CommandError("token must be a UUID, not \"\(token)\"") }
+      options.appAccountToken = token.lowercased()
+    }
+    if let text = given["date"] {
+      guard let date = Instant(iso8601: text) else {
+        throw CommandError("date must be ISO-8601 such as 2026-11-22T02:00:00Z, not \"\(text)\"")
+      }
+      options.purchaseDate = date
+    }
+    if let text = given["renew"] {
+      guard let renewal = RenewalBehavior(rawValue: text) else {
+        throw CommandError("renew must be auto or once, not \"\(text)\"")
+      }
+      options.renewal = renewal
+    }
+    if let text = given["from"] {
+      guard let origin = PurchaseOrigin(rawValue: text) else {
+        throw CommandError("from must be app or store, not \"\(text)\"")
+      }
+      options.origin = origin
+    }
+    return .buy(productID: productID, options: options)
+  }
+
+  func offer(_ text: String) throws(CommandError) -> OfferSelection {
+    if text == "intro" { return .introductory }
+    let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+    if parts.count == 2 && !parts[1].isEmpty {
+      switch parts[0] {
+      case "promo": return .promotional(parts[1])
+      case "code": return .code(parts[1])
+      case "winback": return .winBack(parts[1])
+      default: break
+      }
+    }
+    throw CommandError(
+      "offer must be intro, promo:<offerID>, code:<referenceName> or winback:<offerID>, not \"\(text)\""
+    )
+  }
+
+  mutating func advance() throws(CommandError) -> Advance {
+    let text = try word("a duration (30s, 5m, 2h, 3d, 1w, 1mo, 1y, P1M), next or an ISO-8601 date")
+    if text == "next" { return .next }
+    if let duration = parseDuration(text) { return .by(duration) }
+    if let instant = Instant(iso8601: text) { return .to(instant) }
+    throw CommandError(
+      "\"\(text)\" is not a duration (30s, 5m, 2h, 3d, 1w, 1mo, 1y, P1M, PT30S), next or a date")
+  }
+
+  mutating func setting() throws(CommandError) -> SettingChange {
+    let names = [
+      "ask-to-buy", "interrupted-purchases", "billing-retry", "grace-period", "dialogs",
+      "fail-transactions", "error", "time-rate", "storefront", "locale", "winback-eligible",
+    ]
+    let name = try word("a setting: \(names.joined(separator: ", "))")
+    switch name {
+    case "ask-to-buy": return .askToBuy(try onOff(try word("on or off")))
+    case "interrupted-purchases": return .interruptedPurchases(try onOff(try word("on or off")))
+    case "billing-retry": return .billingRetry(try onOff(try word("on or off")))
+    case "grace-period": return .gracePeriod(try onOff(try word("on or off")))
+    case "dialogs": return .dialogs(try onOff(try word("on or off")))
+    case "fail-transactions":
+      let text = try word("off or an SKError code name")
+      if text == "off" { return .failTransactions(nil) }
+      guard let code = SKErrorCode(name: text) else {
+        throw CommandError(
+          "\"\(text)\" is not an SKError code; fail-transactions accepts "
+            + SKErrorCode.failureErrors.map(\.name).joined(separator: ", "),
+          suggestions: SKErrorCode.allCases.map(\.name).filter { closeEnough($0, text) })
+      }
+      return .failTransactions(code)
+    case "error":
+      let api = try choice(
+        Command.errorAPINames, Command.errorAPINames.map(\.0).joined(separator: ", "))
+      let text = try word("off or an error name")
+      if text == "off" { return .simulatedError(api, nil) }
+      guard let error = SimulatedError(name: text), api.accepts(error) else {
+        let accepted = SimulatedError.all.filter(api.accepts).map(\.name)
+        throw CommandError(
+          "\"\(text)\" is not an error the \(api.rawValue) API can fail with",
+          suggestions: accepted.filter { closeEnough($0, text) })
+      }
+      return .simulatedError(api, error)
+    case "time-rate":
+      let text = try word("a time rate name or raw value")
+      guard let rate = TimeRate(name: text) else {
+        throw CommandError(
+          "\"\(text)\" is not a time rate",
+          suggestions: TimeRate.allCases.map(\.name).filter { closeEnough($0, text) })
+      }
+      return .timeRate(rate)
+    case "storefront":
+      let text = try word("an ISO 3166-1 alpha-3 code such as USA")
+      guard Storefront(countryCode: text) != nil else {
+        throw CommandError(
+          "\"\(text)\" is not a known storefront",
+          suggestions: Storefront.knownCountryCodes.filter { closeEnough($0, text.uppercased()) })
+      }
+      return .storefront(text.uppercased())
+    case "locale": return .locale(try word("a locale such as en_US or ja"))
+    case "winback-eligible":
+      let offerID = try word("a win-back offer ID")
+      return .winBackEligible(offerID, try onOff(try word("on or off")))
+    default:
+      throw CommandError(
+        "unknown setting \"\(name)\"; the settings are \(names.joined(separator: ", "))",
+        suggestions: names.filter { closeEnough($0, name) })
+    }
+  }
+}
+
+/// Parses `30s 5m 2h 3d 1w 1mo 1y 500ms` and ISO-8601 durations (`P1M`, `PT30S`, `P1DT12H`).
+func parseDuration(_ text: String) -> CommandDuration? {
+  if text.hasPrefix("P") { return parseISODuration(text) }
+  let digits = text.prefix { $0.isASCII && $0.isNumber }
+  guard !digits.isEmpty, let value = Int64(digits), digits.count < 15 else { return nil }
+  switch text.dropFirst(digits.count) {
+  case "mo": return CommandDuration(months: value)
+  case "y": return CommandDuration(months: value * 12)
+  case let unit:
+    guard let length = CommandDuration.units.first(where: { $0.0 == unit })?.1 else { return nil }
+    return CommandDuration(milliseconds: value * length)
+  }
+}
+
+private func parseISODuration(_ text: String) -> CommandDuration? {
+  var months: Int64 = 0
+  var milliseconds: Int64 = 0
+  var inTime = false
+  var number = ""
+  var sawComponent = false
+  for character in text.dropFirst() {
+    if character == "T" {
+      guard !inTime, number.isEmpty else { return nil }
+      inTime = true
+      continue
+    }
+    if character.isNumber || character == "." {
+      number.append(character)
+      continue
+    }
+    guard !number.isEmpty else { return nil }
+    if number.contains(".") && !(inTime && character == "S") { return nil }
+    let whole = Int64(number)
+    let seconds = Double(number)
+    switch (inTime, character) {
+    case (false, "Y"): months += (whole ?? -1) * 12
+    case (false, "M"): months += whole ?? -1
+    case (false, "W"): milliseconds += (whole ?? -1) * 604_800_000
+    case (false, "D"): milliseconds += (whole ?? -1) * 86_400_000
+    case (true, "H"): milliseconds += (whole ?? -1) * 3_600_000
+    case (true, "M"): milliseconds += (whole ?? -1) * 60_000
+    case (true, "S"): milliseconds += Int64(((seconds ?? -1) * 1000).rounded())
+    default: return nil
+    }
+    if months < 0 || milliseconds < 0 { return nil }
+    number = ""
+    sawComponent = true
+  }
+  guard number.isEmpty, sawComponent else { return nil }
+  return CommandDuration(months: months, milliseconds: milliseconds)
+}
+
+private func isUUID(_ text: String) -> Bool {
+  let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+  return parts.map(\.count) == [8, 4, 4, 4, 12] && parts.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+}
+
+/// Whether `candidate` is a plausible correction of `typed`.
+func closeEnough(_ candidate: String, _ typed: String) -> Bool {
+  let a = candidate.lowercased()
+  let b = typed.lowercased()
+  return editDistance(a, b) <= max(2, b.count / 3) || (b.count >= 3 && a.hasPrefix(b))
+}

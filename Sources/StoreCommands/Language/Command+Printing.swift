@@ -1,0 +1,80 @@
+import StoreSimulation
+
+extension Command: CustomStringConvertible {
+  /// The command as a line of the language; parsing it gives this command back.
+  public var description: String {
+    words.map(Tokens.quote).joined(separator: " ")
+  }
+
+  private var words: [String] {
+    switch self {
+    case .buy(let productID, let options):
+      var words = ["buy", productID]
+      if options.quantity != 1 { words.append("quantity=\(options.quantity)") }
+      if let offer = options.offer { words.append("offer=\(offer.commandText)") }
+      if let token = options.appAccountToken { words.append("token=\(token)") }
+      if let date = options.purchaseDate { words.append("date=\(date.iso8601)") }
+      if options.renewal != .automatic { words.append("renew=\(options.renewal.rawValue)") }
+      if options.origin != .app { words.append("from=\(options.origin.rawValue)") }
+      return words
+    case .approve(let reference): return ["approve", "\(reference)"]
+    case .decline(let reference): return ["decline", "\(reference)"]
+    case .resolve(let reference): return ["resolve", "\(reference)"]
+    case .delete(let reference): return ["delete", "\(reference)"]
+    case .refund(let reference, let reason):
+      return ["refund", "\(reference)"] + (reason.map { ["reason=\($0.rawValue)"] } ?? [])
+    case .autoRenew(let reference, let enabled):
+      return ["auto-renew", "\(reference)", enabled ? "on" : "off"]
+    case .expire(let productID): return ["expire", productID]
+    case .renew(let productID): return ["renew", productID]
+    case .restore: return ["restore"]
+    case .clear: return ["clear"]
+    case .reset: return ["reset"]
+    case .launch: return ["launch"]
+    case .priceIncrease(let action, let reference):
+      return ["price-increase", action.rawValue, "\(reference)"]
+    case .finish(let reference): return ["finish", reference.map { "\($0)" } ?? "all"]
+    case .advance(.next): return ["advance", "next"]
+    case .advance(.by(let duration)): return ["advance", "\(duration)"]
+    case .advance(.to(let instant)): return ["advance", instant.iso8601]
+    case .set(let change): return ["set"] + change.words
+    case .call(let api, let reference, let reason):
+      let name = Command.callNames.first { $0.1 == api }?.0 ?? api.rawValue
+      return ["call", name] + (reference.map { ["\($0)"] } ?? [])
+        + (reason.map { ["reason=\($0.rawValue)"] } ?? [])
+    }
+  }
+}
+
+extension SettingChange {
+  fileprivate var words: [String] {
+    func onOff(_ flag: Bool) -> String { flag ? "on" : "off" }
+    switch self {
+    case .askToBuy(let flag): return ["ask-to-buy", onOff(flag)]
+    case .interruptedPurchases(let flag): return ["interrupted-purchases", onOff(flag)]
+    case .billingRetry(let flag): return ["billing-retry", onOff(flag)]
+    case .gracePeriod(let flag): return ["grace-period", onOff(flag)]
+    case .dialogs(let flag): return ["dialogs", onOff(flag)]
+    case .failTransactions(let code): return ["fail-transactions", code?.name ?? "off"]
+    case .simulatedError(let api, let error):
+      let name = Command.errorAPINames.first { $0.1 == api }?.0 ?? api.rawValue
+      return ["error", name, error.map { "\($0.family).\($0.name)" } ?? "off"]
+    case .timeRate(let rate): return ["time-rate", rate.name]
+    case .storefront(let code): return ["storefront", code]
+    case .locale(let locale): return ["locale", locale]
+    case .winBackEligible(let offerID, let flag): return ["winback-eligible", offerID, onOff(flag)]
+    }
+  }
+}
+
+extension OfferSelection {
+  /// `intro`, `promo:<id>`, `code:<name>`, `winback:<id>`.
+  public var commandText: String {
+    switch self {
+    case .introductory: "intro"
+    case .promotional(let id): "promo:\(id)"
+    case .code(let name): "code:\(name)"
+    case .winBack(let id): "winback:\(id)"
+    }
+  }
+}

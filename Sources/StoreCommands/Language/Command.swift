@@ -1,0 +1,155 @@
+import StoreSimulation
+
+/// One line of the command language: a verb and its arguments. Scripts, the TUI's `:` prompt,
+/// key presses and journal replay all become commands.
+///
+/// `Command(parsing:)` reads a line; `description` prints it back so that parsing the printed
+/// line gives the same command.
+public enum Command: Equatable, Sendable {
+  case buy(productID: String, options: PurchaseOptions)
+  case approve(TransactionReference)
+  case decline(TransactionReference)
+  case resolve(TransactionReference)
+  case refund(TransactionReference, reason: RevocationReason?)
+  case autoRenew(TransactionReference, enabled: Bool)
+  case expire(productID: String)
+  case renew(productID: String)
+  case restore
+  case priceIncrease(PriceIncreaseAction, TransactionReference)
+  /// `finish <txn>`, or `finish all` when `nil`.
+  case finish(TransactionReference?)
+  case delete(TransactionReference)
+  case clear
+  case advance(Advance)
+  case set(SettingChange)
+  case reset
+  case launch
+  case call(StoreKitAPI, TransactionReference?, reason: RevocationReason?)
+
+  /// The verbs, for help and suggestions.
+  public static let verbs = [
+    "advance", "approve", "auto-renew", "buy", "call", "clear", "decline", "delete", "expire",
+    "finish", "launch", "price-increase", "refund", "renew", "reset", "resolve", "restore", "set",
+  ]
+
+  /// The command's verb.
+  public var verb: String {
+    switch self {
+    case .buy: "buy"
+    case .approve: "approve"
+    case .decline: "decline"
+    case .resolve: "resolve"
+    case .refund: "refund"
+    case .autoRenew: "auto-renew"
+    case .expire: "expire"
+    case .renew: "renew"
+    case .restore: "restore"
+    case .priceIncrease: "price-increase"
+    case .finish: "finish"
+    case .delete: "delete"
+    case .clear: "clear"
+    case .advance: "advance"
+    case .set: "set"
+    case .reset: "reset"
+    case .launch: "launch"
+    case .call: "call"
+    }
+  }
+}
+
+/// How a command names a transaction.
+public enum TransactionReference: Equatable, Sendable, CustomStringConvertible {
+  /// By id.
+  case id(UInt64)
+  /// `last`: the highest existing id.
+  case last
+  /// `last:<productID>`: the highest existing id of a product.
+  case lastOf(String)
+
+  /// `7`, `last`, `last:socialfeed.monthly`.
+  public var description: String {
+    switch self {
+    case .id(let id): String(id)
+    case .last: "last"
+    case .lastOf(let productID): "last:\(productID)"
+    }
+  }
+}
+
+/// How far `advance` moves the clock.
+public enum Advance: Equatable, Sendable {
+  /// By a duration.
+  case by(CommandDuration)
+  /// To the next scheduled transition.
+  case next
+  /// To an instant.
+  case to(Instant)
+}
+
+/// A span of time: calendar months plus milliseconds. `30s 5m 2h 3d 1w 1mo 1y`, `500ms`, or
+/// ISO-8601 (`P1M`, `PT30S`, `P1DT12H`).
+public struct CommandDuration: Equatable, Sendable, CustomStringConvertible {
+  /// Calendar months (a year is 12).
+  public var months: Int64
+  /// Milliseconds on top of the months.
+  public var milliseconds: Int64
+
+  /// Creates a duration.
+  public init(months: Int64 = 0, milliseconds: Int64 = 0) {
+    self.months = months
+    self.milliseconds = milliseconds
+  }
+
+  /// The instant this long after `start`: months as calendar months in UTC, then milliseconds.
+  public func after(_ start: Instant) -> Instant {
+    var result = start
+    if months != 0 {
+      result = TimeRate.realTime.end(
+        of: .init(Int(months), .month), startingAt: start)
+    }
+    return result.adding(milliseconds: milliseconds)
+  }
+
+  /// The shortest form that reads back the same: `30s`, `1mo`, `2w`, or ISO-8601 when mixed.
+  public var description: String {
+    if milliseconds == 0 && months == 0 { return "0s" }
+    if milliseconds == 0 {
+      if months % 12 == 0 && months != 0 { return "\(months / 12)y" }
+      return "\(months)mo"
+    }
+    if months == 0 {
+      for (unit, length) in Self.units.reversed() where milliseconds % length == 0 {
+        return "\(milliseconds / length)\(unit)"
+      }
+    }
+    let seconds = milliseconds / 1000
+    let fraction = milliseconds % 1000
+    let secondsText =
+      fraction == 0 ? "\(seconds)" : "\(seconds).\(String(fraction + 1000).dropFirst())"
+    return "P\(months)MT\(secondsText)S"
+  }
+
+  static let units: [(String, Int64)] = [
+    ("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000),
+    ("w", 604_800_000),
+  ]
+}
+
+/// A change of one session setting.
+public enum SettingChange: Equatable, Sendable {
+  case askToBuy(Bool)
+  case interruptedPurchases(Bool)
+  case billingRetry(Bool)
+  case gracePeriod(Bool)
+  /// `set dialogs on` enables dialogs (`disableDialogs = false`).
+  case dialogs(Bool)
+  /// `set fail-transactions off|<SKError name>`.
+  case failTransactions(SKErrorCode?)
+  /// `set error <api> off|<error>`.
+  case simulatedError(StoreKitAPI, SimulatedError?)
+  case timeRate(TimeRate)
+  case storefront(String)
+  case locale(String)
+  /// `set winback-eligible <offerID> on|off`.
+  case winBackEligible(String, Bool)
+}

@@ -1,0 +1,98 @@
+/// How the Transaction Manager labels a transaction now.
+public enum LedgerState: String, CaseIterable, Sendable {
+  case purchased, renewed
+  /// Ask to Buy: waiting for approval.
+  case pending
+  case declined
+  /// An interrupted purchase waiting to be resolved.
+  case interrupted
+  case failed, refunded, upgraded, expired
+  /// The current period of a subscription in its billing grace period.
+  case grace
+  /// The current period of a subscription in billing retry.
+  case retry
+  /// The current period of a subscription with a price increase awaiting consent.
+  case priceIncrease
+
+  /// The label people read: `in grace`, `price increase pending`.
+  public var label: String {
+    switch self {
+    case .pending: "pending approval"
+    case .grace: "in grace"
+    case .retry: "in billing retry"
+    case .priceIncrease: "price increase pending"
+    default: rawValue
+    }
+  }
+}
+
+/// One transaction as the filter and the table see it: integers only, cheap to scan by the
+/// million.
+public struct LedgerRow: Equatable, Sendable {
+  /// The transaction's id.
+  public var id: UInt64
+  /// Its original id.
+  public var originalID: UInt64
+  /// Its product's index in the catalog.
+  public var product: Int32
+  /// Its label now.
+  public var state: LedgerState
+  /// Its offer's kind index (in `OfferKind.allCases`) or -1.
+  public var offerKind: Int8
+  /// Its offer's index among the product's offers of that kind, or -1.
+  public var offerIndex: Int16
+  /// Its purchase date in milliseconds.
+  public var purchaseDate: Int64
+  /// Its expiration date in milliseconds, or `Int64.min`.
+  public var expirationDate: Int64
+  /// Whether the app has finished it.
+  public var isFinished: Bool
+}
+
+extension Session {
+  /// Every transaction as a row, oldest first.
+  ///
+  /// - Complexity: O(*n*), allocation of one array.
+  public func ledgerRows() -> [LedgerRow] {
+    var rows: [LedgerRow] = []
+    rows.reserveCapacity(ledger.liveCount)
+    for position in ledger.records.indices where !ledger[position].isDeleted {
+      rows.append(row(position))
+    }
+    return rows
+  }
+
+  /// The row of one transaction.
+  public func ledgerRow(_ id: UInt64) -> LedgerRow? { ledger.position(of: id).map(row) }
+
+  private func row(_ position: Int) -> LedgerRow {
+    let record = ledger[position]
+    return LedgerRow(
+      id: record.id, originalID: record.originalID, product: record.product,
+      state: state(of: record), offerKind: record.offerIndex >= 0 ? Int8(record.offerKind) : -1,
+      offerIndex: record.offerIndex, purchaseDate: record.purchaseDate,
+      expirationDate: record.expirationDate, isFinished: record.flags.contains(.finished))
+  }
+
+  private func state(of record: TransactionRecord) -> LedgerState {
+    switch record.state {
+    case .failed: return record.flags.contains(.purchaseIssue) ? .interrupted : .failed
+    case .deferred: return record.flags.contains(.pendingApproval) ? .pending : .declined
+    case .purchased: break
+    }
+    if record.isRevoked { return .refunded }
+    if record.flags.contains(.upgraded) { return .upgraded }
+    let base: LedgerState = record.flags.contains(.renewal) ? .renewed : .purchased
+    guard let groupIndex = product(at: record.product).groupIndex,
+      groups[groupIndex].current == record.id, groups[groupIndex].phase != .none
+    else { return base }
+    switch groups[groupIndex].phase {
+    case .gracePeriod: return .grace
+    case .billingRetry: return .retry
+    case .expired: return .expired
+    case .revoked: return .refunded
+    case .subscribed, .none:
+      return groups[groupIndex].priceIncrease == .pending ? .priceIncrease : base
+    }
+  }
+}

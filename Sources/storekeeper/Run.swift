@@ -1,0 +1,167 @@
+import ArgumentParser
+import Foundation
+import StoreCommands
+import StoreConfiguration
+import StoreSimulation
+
+/// `storekeeper run CONFIG [SCRIPT|-]`: applies a script and prints the events as JSON lines.
+struct Run: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Apply a script of commands to a session and print its events as JSON lines.",
+    discussion: """
+      Each line of the script is a command (buy, advance, refund …; see the README). Events go to
+      stdout as JSON lines; messages for people go to stderr. The first command that cannot be
+      applied stops the run with exit status 1, after printing its error event.
+      """
+  )
+
+  @Argument(help: "The .storekit configuration.", completion: .file(extensions: ["storekit"]))
+  var configurationPath: String
+
+  @Argument(help: "The script to apply, or - for standard input.")
+  var script: String = "-"
+
+  @Option(help: "Apply to this journal (created when missing); accepted commands are appended.")
+  var journal: String?
+
+  @Option(help: "The session's start instant (ISO-8601); default: now. Not with --journal.")
+  var start: String?
+
+  @Option(help: "Override the configuration's time rate (name or raw value).")
+  var rate: String?
+
+  @Flag(help: "Apply the remaining commands after one fails (exit status 1 if any failed).")
+  var keepGoing = false
+
+  @Option(help: "The most events one command may cause.")
+  var maxEvents = 1_000_000
+
+  func validate() throws {
+    if journal != nil && start != nil {
+      throw ValidationError(
+        "--start cannot be used with --journal: the journal's header fixes the start.")
+    }
+    if let start, Instant(iso8601: start) == nil {
+      throw ValidationError(
+        "--start must be ISO-8601, such as 2026-11-22T02:00:00Z (got \"\(start)\").")
+    }
+    if let rate, TimeRate(name: rate) == nil {
+      throw ValidationError(
+        "--rate \"\(rate)\" is not a time rate; try monthlyRenewalEveryThirtySeconds or 1003.")
+    }
+    if maxEvents < 1 { throw ValidationError("--max-events must be at least 1.") }
+  }
+
+  func run() throws {
+    var options = SessionOptions()
+    options.maximumEventsPerVerb = maxEvents
+    var journaled = try SessionOpening.open(
+      configurationPath: configurationPath, journalPath: journal,
+      start: start.flatMap(Instant.init(iso8601:)), options: options)
+    let output = EventOutput()
+    var failures = 0
+    if let rate, let timeRate = TimeRate(name: rate) {
+      try journaled.apply(.set(.timeRate(timeRate))) { _ in }
+    }
+    let interactive = script == "-"
+    let lines = try ScriptLines(path: script)
+    var lineNumber = 0
+    while let text = lines.next() {
+      lineNumber += 1
+      var failure: CommandError?
+      do throws(CommandError) {
+        guard let command = try Command.parse(text) else { continue }
+        try journaled.apply(command) { output.add($0) }
+      } catch {
+        failure = error
+      }
+      if var located = failure {
+        located.line = lineNumber
+        if located.command == nil { located.command = text.trimmingCharacters(in: .whitespaces) }
+        try commit(&journaled, output)
+        output.addError(located, time: journaled.session.now)
+        output.flush()
+        printError("storekeeper: \(located)".sanitizedForTerminal)
+        failures += 1
+        if !keepGoing { break }
+        continue
+      }
+      if interactive || output.isLarge
+        || (journaled.journal?.hasPending ?? false) && lineNumber % 512 == 0
+      {
+        try commit(&journaled, output)
+      }
+    }
+    try commit(&journaled, output)
+    if failures > 0 { throw ExitCode(1) }
+  }
+
+  /// Write-ahead: the journal reaches the disk before the events it explains are printed.
+  private func commit(_ journaled: inout JournaledSession, _ output: EventOutput) throws {
+    do throws(CommandError) {
+      try journaled.commit()
+    } catch {
+      printError("storekeeper: \(error)".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
+    output.flush()
+  }
+}
+
+/// Events waiting to be printed, encoded as JSON lines.
+final class EventOutput {
+  private let encoder = EventEncoder()
+  private var buffer: [UInt8] = []
+
+  func add(_ event: StoreEvent) { encoder.append(event, to: &buffer) }
+
+  func addError(_ error: CommandError, time: Instant) {
+    buffer.append(contentsOf: encoder.errorLine(error, time: time).utf8)
+    buffer.append(0x0A)
+  }
+
+  var isLarge: Bool { buffer.count > 1 << 20 }
+
+  func flush() {
+    guard !buffer.isEmpty else { return }
+    FileHandle.standardOutput.write(Data(buffer))
+    buffer.removeAll(keepingCapacity: true)
+  }
+}
+
+/// The lines of a script file or of standard input, read as they come.
+final class ScriptLines {
+  private let handle: UnsafeMutablePointer<FILE>?
+  private let ownsHandle: Bool
+
+  init(path: String) throws {
+    if path == "-" {
+      handle = fdopen(STDIN_FILENO, "r")
+      ownsHandle = false
+    } else {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+        !isDirectory.boolValue,
+        let file = fopen(path, "r")
+      else {
+        printError("storekeeper: cannot read the script \(path)".sanitizedForTerminal)
+        throw ExitCode(1)
+      }
+      handle = file
+      ownsHandle = true
+    }
+  }
+
+  deinit { if ownsHandle, let handle { fclose(handle) } }
+
+  func next() -> String? {
+    var line: UnsafeMutablePointer<CChar>?
+    var capacity = 0
+    defer { free(line) }
+    guard getline(&line, &capacity, handle) >= 0, let line else { return nil }
+    var text = String(cString: line)
+    if text.hasSuffix("\n") { text.removeLast() }
+    if text.hasSuffix("\r") { text.removeLast() }
+    return text
+  }
+}

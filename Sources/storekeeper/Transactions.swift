@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import StoreCommands
+import StoreConfiguration
+import StoreSimulation
+
+/// `storekeeper transactions CONFIG`: the session's transactions, filtered, as a table, JSON
+/// lines or CSV.
+struct Transactions: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "List a session's transactions.",
+    discussion: """
+      Reads the configuration's journal (or --journal FILE) without changing it. The filter
+      language: product:, state:, type:, offer:, id:, original:, after:, before:, on:, date:A..B;
+      terms are ANDed, a comma ORs values, ! negates, bare words match id, product, type or state.
+      """
+  )
+
+  enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, csv
+  }
+
+  @Argument(help: "The .storekit configuration.", completion: .file(extensions: ["storekit"]))
+  var configurationPath: String
+
+  @Option(help: "The journal to read; default: the configuration's own.")
+  var journal: String?
+
+  @Option(help: "Keep only matching transactions, e.g. \"product:socialfeed after:2026-11-01\".")
+  var filter: String?
+
+  @Option(help: "table (default on a terminal), json (JSON lines, default otherwise) or csv.")
+  var format: OutputFormat?
+
+  func validate() throws {
+    if let filter {
+      do throws(TransactionFilter.ParseError) {
+        _ = try TransactionFilter(parsing: filter)
+      } catch {
+        throw ValidationError("--filter: \(error.message)")
+      }
+    }
+  }
+
+  func run() throws {
+    let path = try journal ?? defaultJournal()
+    if !FileManager.default.fileExists(atPath: path) {
+      printError("storekeeper: no journal at \(path) yet; nothing to list.".sanitizedForTerminal)
+    }
+    let journaled = try SessionOpening.open(
+      configurationPath: configurationPath, journalPath: path, start: nil,
+      options: SessionOptions(),
+      forWriting: false)
+    let session = journaled.session
+    let compiled = try TransactionFilter(parsing: filter ?? "").compiled(for: session.catalog)
+    let rows = session.ledgerRows().filter(compiled.matches)
+    let chosen = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .json)
+    var out = ""
+    switch chosen {
+    case .json:
+      let encoder = EventEncoder()
+      for row in rows {
+        guard let transaction = session.transaction(row.id) else { continue }
+        out +=
+          encoder.transactionLine(transaction, extra: [("ledgerState", row.state.rawValue)]) + "\n"
+      }
+    case .csv:
+      out = "id,originalID,productID,productType,purchaseDate,expirationDate,state,finished\n"
+      for row in rows {
+        let product = session.catalog.products[Int(row.product)]
+        let fields = [
+          String(row.id), String(row.originalID), product.productID,
+          ProductKind(product.type).rawValue, Instant(milliseconds: row.purchaseDate).iso8601,
+          row.expirationDate == Int64.min ? "" : Instant(milliseconds: row.expirationDate).iso8601,
+          row.state.rawValue, row.isFinished ? "true" : "false",
+        ]
+        out += fields.map(csvField).joined(separator: ",") + "\n"
+      }
+    case .table:
+      out = TransactionTable.render(rows: rows, catalog: session.catalog)
+    }
+    FileHandle.standardOutput.write(Data(out.utf8))
+  }
+
+  private func defaultJournal() throws -> String {
+    do throws(CommandError) {
+      return try JournalLocation.journalPath(forConfiguration: configurationPath)
+    } catch {
+      printError("storekeeper: \(error)".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
+  }
+
+  private func csvField(_ text: String) -> String {
+    let safe = text.sanitizedForTerminal
+    guard safe.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return safe }
+    return "\"" + safe.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+}
+
+/// A plain-text table of transactions for a terminal.
+enum TransactionTable {
+  static func render(rows: [LedgerRow], catalog: Catalog) -> String {
+    let header = ["ID", "Product", "Type", "Purchased (UTC)", "Expires (UTC)", "State", ""]
+    var lines = [header]
+    for row in rows {
+      let product = catalog.products[Int(row.product)]
+      lines.append([
+        String(row.id), product.productID.sanitizedForTerminal, ProductKind(product.type).rawValue,
+        shortDate(row.purchaseDate),
+        row.expirationDate == Int64.min ? "" : shortDate(row.expirationDate),
+        row.state.label, row.isFinished ? "" : "unfinished",
+      ])
+    }
+    let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
+    return lines.map { line in
+      line.enumerated().map { column, text in
+        column == 0
+          ? String(repeating: " ", count: widths[0] - text.count) + text
+          : text + String(repeating: " ", count: widths[column] - text.count)
+      }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+    }.joined(separator: "\n") + "\n" + "\(rows.count) transaction\(rows.count == 1 ? "" : "s")\n"
+  }
+
+  static func shortDate(_ milliseconds: Int64) -> String {
+    let text = Instant(milliseconds: milliseconds).iso8601
+    return String(text.prefix(19)).replacingOccurrences(of: "T", with: " ")
+  }
+}
