@@ -65,6 +65,7 @@ public struct Transaction: Equatable, Sendable {
 public enum ProductKind: String, Sendable, CaseIterable {
   case consumable, nonConsumable, nonRenewable, autoRenewable
 
+  /// The StoreKit 2 kind of a configuration product type.
   public init(_ type: ProductType) {
     switch type {
     case .consumable: self = .consumable
