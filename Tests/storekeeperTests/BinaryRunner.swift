@@ -33,7 +33,8 @@ let corpusIsPresent = FileManager.default.fileExists(atPath: corpusFolder.path)
 
 /// Runs `storekeeper` with `arguments` in `directory`, feeding `stdin`, and waits for it.
 func storekeeper(
-  _ arguments: [String], in directory: URL = packageRoot, stdin: String? = nil
+  _ arguments: [String], in directory: URL = packageRoot, stdin: String? = nil,
+  environment: [String: String] = [:]
 ) throws -> RunResult {
   let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
     "storekeeper-run-\(UUID().uuidString)")
@@ -49,6 +50,7 @@ func storekeeper(
   let process = Process()
   process.executableURL = productsDirectory.appendingPathComponent("storekeeper")
   process.arguments = arguments
+  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
   process.currentDirectoryURL = directory
   process.standardOutput = try FileHandle(forWritingTo: outURL)
   process.standardError = try FileHandle(forWritingTo: errURL)

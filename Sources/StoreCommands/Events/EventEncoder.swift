@@ -23,7 +23,7 @@ public struct EventEncoder: Sendable {
   public func line(_ event: StoreEvent) -> String {
     var bytes: [UInt8] = []
     append(event, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
+    return String(decoding: bytes.dropLast(), as: UTF8.self)
   }
 
   /// Appends the event's line and a newline to `bytes`.

@@ -300,6 +300,7 @@ private func parseISODuration(_ text: String) -> CommandDuration? {
   var inTime = false
   var number = ""
   var sawComponent = false
+  var sawTimeComponent = false
   for character in text.dropFirst() {
     if character == "T" {
       guard !inTime, number.isEmpty else { return nil }
@@ -327,8 +328,9 @@ private func parseISODuration(_ text: String) -> CommandDuration? {
     if months < 0 || milliseconds < 0 { return nil }
     number = ""
     sawComponent = true
+    if inTime { sawTimeComponent = true }
   }
-  guard number.isEmpty, sawComponent else { return nil }
+  guard number.isEmpty, sawComponent, !(inTime && !sawTimeComponent) else { return nil }
   return CommandDuration(months: months, milliseconds: milliseconds)
 }
 

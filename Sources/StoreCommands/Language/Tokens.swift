@@ -42,6 +42,21 @@ enum Tokens {
   /// A word as it must be written to read back the same: quoted when it is empty or holds
   /// white space, quotes, backslashes or `#`.
   static func quote(_ word: String) -> String {
+    // `key=value`: only the value is quoted, as people write it.
+    if let equals = word.firstIndex(of: "="), equals != word.startIndex,
+      word[..<equals].allSatisfy({ $0.isLetter || $0 == "-" })
+    {
+      let value = String(word[word.index(after: equals)...])
+      if let colon = value.firstIndex(of: ":"), value[..<colon].allSatisfy(\.isLetter) {
+        return word[...equals] + value[...colon]
+          + quoteWhole(String(value[value.index(after: colon)...]))
+      }
+      return word[...equals] + quoteWhole(value)
+    }
+    return quoteWhole(word)
+  }
+
+  private static func quoteWhole(_ word: String) -> String {
     let needsQuotes =
       word.isEmpty
       || word.contains { $0.isWhitespace || $0 == "\"" || $0 == "\\" || $0 == "#" }

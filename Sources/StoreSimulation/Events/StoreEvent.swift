@@ -63,6 +63,18 @@ public struct PaymentQueueUpdate: Equatable, Sendable {
   public var error: SKErrorCode?
   /// The quantity of the payment.
   public var quantity: Int
+
+  /// Creates an update.
+  public init(
+    productID: String, state: PaymentTransactionState, transactionID: UInt64? = nil,
+    error: SKErrorCode? = nil, quantity: Int
+  ) {
+    self.productID = productID
+    self.state = state
+    self.transactionID = transactionID
+    self.error = error
+    self.quantity = quantity
+  }
 }
 
 /// `Product.PurchaseResult`, or the error `purchase()` threw.
@@ -80,4 +92,14 @@ public struct PurchaseResult: Equatable, Sendable {
   public var transactionID: UInt64?
   /// The error thrown with `failed`, or the verification error of an unverified success.
   public var error: SimulatedError?
+
+  /// Creates a result.
+  public init(
+    productID: String, outcome: Outcome, transactionID: UInt64? = nil, error: SimulatedError? = nil
+  ) {
+    self.productID = productID
+    self.outcome = outcome
+    self.transactionID = transactionID
+    self.error = error
+  }
 }

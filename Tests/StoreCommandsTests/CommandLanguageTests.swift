@@ -1,0 +1,143 @@
+import StoreSimulation
+import Testing
+
+@testable import StoreCommands
+
+@Suite struct CommandLanguageTests {
+  static let lines = [
+    "buy socialfeed.monthly",
+    "buy coins quantity=3",
+    "buy socialfeed.monthly offer=intro",
+    "buy socialfeed.monthly offer=promo:socialfeed.monthly.loyalty",
+    "buy socialfeed.monthly offer=code:\"Free Month\"",
+    "buy socialfeed.monthly offer=winback:wb.1 token=f1c2e0b4-2d0e-4c2b-9a61-4c4b1c0a9d11",
+    "buy socialfeed.monthly date=2026-01-01T00:00:00.000Z renew=once from=store",
+    "approve 3", "decline last", "resolve last:socialfeed.monthly", "refund 7",
+    "refund 7 reason=developerIssue", "auto-renew 2 off", "auto-renew last on",
+    "expire socialfeed.monthly", "renew socialfeed.monthly", "restore",
+    "price-increase request 4", "price-increase consent last", "price-increase decline 4",
+    "finish all", "finish 9", "delete 2", "clear", "advance 30s", "advance 1mo", "advance 2y",
+    "advance next", "advance 2026-12-01T00:00:00.000Z", "advance P1MT30S", "advance 1500ms",
+    "set ask-to-buy on", "set interrupted-purchases off", "set billing-retry on",
+    "set grace-period on", "set dialogs off", "set fail-transactions invalidOfferPrice",
+    "set fail-transactions off", "set error products generic.networkError",
+    "set error purchase purchase.productUnavailable", "set error verification off",
+    "set time-rate monthlyRenewalEveryThirtySeconds", "set storefront JPN", "set locale ja",
+    "set winback-eligible wb.1 off", "reset", "launch", "call products", "call status",
+    "call refund-request 3 reason=developerIssue", "call redeem-sheet",
+  ]
+
+  @Test(arguments: lines)
+  func everyCommandPrintsBackAsTheSameLine(line: String) throws {
+    let command = try #require(try Command.parse(line))
+    #expect(command.description == line)
+    #expect(try Command.parse(command.description) == command)
+  }
+
+  @Test func equivalentSpellingsNormalize() throws {
+    #expect(try Command.parse("advance P1M")?.description == "advance 1mo")
+    #expect(try Command.parse("advance PT30S")?.description == "advance 30s")
+    #expect(try Command.parse("advance 60s")?.description == "advance 1m")
+    #expect(try Command.parse("advance P1DT12H")?.description == "advance 36h")
+    #expect(try Command.parse("advance 24mo")?.description == "advance 2y")
+    #expect(
+      try Command.parse("set time-rate 15")?.description
+        == "set time-rate monthlyRenewalEveryThirtySeconds")
+    #expect(try Command.parse("set storefront jpn")?.description == "set storefront JPN")
+    #expect(
+      try Command.parse("set error products networkError")?.description
+        == "set error products generic.networkError")
+  }
+
+  @Test func quotesAndCommentsFollowTheGrammar() throws {
+    #expect(try Command.parse("  # a comment") == nil)
+    #expect(try Command.parse("") == nil)
+    #expect(
+      try Command.parse("buy coins   # buy some coins")
+        == .buy(productID: "coins", options: PurchaseOptions()))
+    let quoted = try #require(try Command.parse(#"buy "odd \"id\" #1""#))
+    #expect(quoted == .buy(productID: #"odd "id" #1"#, options: PurchaseOptions()))
+    #expect(quoted.description == #"buy "odd \"id\" #1""#)
+    #expect(try Command.parse(#"buy "with\\backslash""#)?.description == #"buy "with\\backslash""#)
+  }
+
+  @Test(arguments: [
+    (
+      "frobnicate",
+      "unknown command \"frobnicate\"; the commands are advance, approve, auto-renew, buy, call, clear, decline, delete, expire, finish, launch, price-increase, refund, renew, reset, resolve, restore, set"
+    ),
+    ("buy", "buy needs a product ID"),
+    ("buy coins quantity=0", "quantity must be a whole number of 1 or more, not \"0\""),
+    (
+      "buy coins color=red",
+      "buy has no option \"color\"; its options are quantity, offer, token, date, renew, from"
+    ),
+    ("buy coins quantity=2 quantity=3", "the option quantity is given twice"),
+    (
+      "buy coins offer=gift",
+      "offer must be intro, promo:<offerID>, code:<referenceName> or winback:<offerID>, not \"gift\""
+    ),
+    ("buy coins token=abc", "token must be a UUID, not \"abc\""),
+    (
+      "buy coins date=yesterday",
+      "date must be ISO-8601 such as 2026-11-22T02:00:00Z, not \"yesterday\""
+    ),
+    ("refund seven", "\"seven\" is not a transaction: write an id, last or last:<productID>"),
+    ("refund 7 extra", "unexpected \"extra\"; options are written key=value"),
+    ("auto-renew 3 maybe", "\"maybe\" is not on or off"),
+    (
+      "advance soon",
+      "\"soon\" is not a duration (30s, 5m, 2h, 3d, 1w, 1mo, 1y, P1M, PT30S), next or a date"
+    ),
+    (
+      "set volume 11",
+      "unknown setting \"volume\"; the settings are ask-to-buy, interrupted-purchases, billing-retry, grace-period, dialogs, fail-transactions, error, time-rate, storefront, locale, winback-eligible"
+    ),
+    ("set time-rate warp", "\"warp\" is not a time rate"),
+    ("set storefront XYZ", "\"XYZ\" is not a known storefront"),
+    (
+      "set error verification networkError",
+      "\"networkError\" is not an error the verification API can fail with"
+    ),
+    ("buy \"open", "a quote is not closed"),
+    ("restore now", "unexpected \"now\" after the command"),
+  ])
+  func errorsSayWhatIsWrong(line: String, message: String) {
+    #expect(
+      throws: CommandError(
+        message, suggestions: (try? Command.parse(line)).map { _ in [] } ?? suggestions(line))
+    ) {
+      try Command.parse(line)
+    }
+  }
+
+  private func suggestions(_ line: String) -> [String] {
+    do {
+      _ = try Command.parse(line)
+      return []
+    } catch {
+      return (error as? CommandError)?.suggestions ?? []
+    }
+  }
+
+  @Test func unknownVerbsSuggestCloseOnes() {
+    do {
+      _ = try Command.parse("refnud 3")
+      Issue.record("accepted")
+    } catch {
+      #expect(error.suggestions == ["refund"])
+    }
+  }
+
+  @Test func durationsAddCalendarMonthsInUTC() throws {
+    let start = Instant(iso8601: "2026-01-31T10:00:00Z")!
+    #expect(parseDuration("1mo")?.after(start).iso8601 == "2026-02-28T10:00:00.000Z")
+    #expect(parseDuration("1y")?.after(start).iso8601 == "2027-01-31T10:00:00.000Z")
+    #expect(
+      parseDuration("P1DT2H30M") == CommandDuration(milliseconds: Int64(26 * 60 + 30) * 60_000))
+    #expect(parseDuration("PT0.5S")?.milliseconds == 500)
+    for bad in ["P", "PT", "P1.5M", "1x", "P1H", "-5s", "s", "P1MT"] {
+      #expect(parseDuration(bad) == nil, "\(bad)")
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import StoreConfiguration
+import StoreSimulation
+import Testing
+
+@testable import StoreCommands
+
+@Suite struct EventEncoderTests {
+  let time = Instant(iso8601: "2026-11-22T02:01:30Z")!
+
+  @Test func pricesAreExactDecimals() {
+    #expect(decimalText(9990) == "9.99")
+    #expect(decimalText(13_900_000) == "13900")
+    #expect(decimalText(500) == "0.5")
+    #expect(decimalText(0) == "0")
+    #expect(decimalText(1) == "0.001")
+  }
+
+  @Test func eventsHaveAStableKeyOrderAndOmitWhatIsAbsent() {
+    let encoder = EventEncoder()
+    #expect(
+      encoder.line(StoreEvent(time: time, kind: .transactionRemoved(id: 7)))
+        == #"{"time":"2026-11-22T02:01:30.000Z","event":"transactionRemoved","id":7}"#)
+    #expect(
+      encoder.line(StoreEvent(time: time, kind: .message(.billingIssue, productID: "m")))
+        == #"{"time":"2026-11-22T02:01:30.000Z","event":"message","reason":"billingIssue","productID":"m"}"#
+    )
+    let failed = PaymentQueueUpdate(
+      productID: "p", state: .failed, transactionID: 3, error: .paymentCancelled, quantity: 1)
+    #expect(
+      encoder.line(StoreEvent(time: time, kind: .paymentQueue(failed)))
+        == #"{"time":"2026-11-22T02:01:30.000Z","event":"paymentQueue","productID":"p","state":"failed","transactionID":3,"quantity":1,"error":{"domain":"SKErrorDomain","code":2,"name":"paymentCancelled"}}"#
+    )
+    let result = PurchaseResult(
+      productID: "p", outcome: .failed, error: .purchase(.productUnavailable))
+    #expect(
+      encoder.line(StoreEvent(time: time, kind: .purchaseResult(result)))
+        == #"{"time":"2026-11-22T02:01:30.000Z","event":"purchaseResult","productID":"p","result":"failed","error":{"type":"Product.PurchaseError","case":"productUnavailable"}}"#
+    )
+    #expect(
+      encoder.line(
+        StoreEvent(
+          time: time, kind: .apiCall(.loadProducts, error: .generic(.networkError), detail: nil)))
+        == #"{"time":"2026-11-22T02:01:30.000Z","event":"apiCall","api":"loadProducts","result":"failed","error":{"type":"StoreKitError","case":"networkError"}}"#
+    )
+    #expect(
+      encoder.line(StoreEvent(time: time, kind: .revokedEntitlements(productIDs: ["a", "b"])))
+        == #"{"time":"2026-11-22T02:01:30.000Z","event":"revokedEntitlements","productIDs":["a","b"]}"#
+    )
+  }
+
+  @Test func errorEventsNameLineCommandAndMessage() {
+    let error = CommandError("there is no transaction 9", command: "refund 9", line: 4)
+    #expect(
+      EventEncoder().errorLine(error, time: time)
+        == #"{"time":"2026-11-22T02:01:30.000Z","event":"error","line":4,"command":"refund 9","message":"there is no transaction 9"}"#
+    )
+  }
+
+  @Test func stringsFromFilesCannotCarryEscapeSequences() {
+    let line = EventEncoder().line(
+      StoreEvent(time: time, kind: .revokedEntitlements(productIDs: ["x\u{1B}[2J\u{9B}"])))
+    #expect(!line.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B })
+    #expect(line.contains(#"x\u001b[2J\u009b"#))
+  }
+
+  @Test func decorationsAddFieldsToTransactions() throws {
+    let configuration = StoreKitConfiguration.load(
+      contentsOf: packageRoot + "/Configs/FoodTruck.storekit"
+    ).configuration!
+    var session = Session(configuration: configuration, start: time)
+    var events: [StoreEvent] = []
+    try session.buy("foodtruck.saleshistory") { events.append($0) }
+    let encoder = EventEncoder { _ in [("jwsRepresentation", "a.b.c")] }
+    let transaction = try #require(
+      events.first { if case .transaction = $0.kind { true } else { false } })
+    #expect(
+      encoder.line(transaction).hasSuffix(#""isFinished":false,"jwsRepresentation":"a.b.c"}}"#))
+  }
+}
+
+let packageRoot: String = {
+  var url = URL(fileURLWithPath: #filePath)
+  for _ in 0..<3 { url.deleteLastPathComponent() }
+  return url.path
+}()

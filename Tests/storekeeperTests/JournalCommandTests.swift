@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@Suite struct JournalCommandTests {
+  @Test func runAppendsToAJournalAndTransactionsReadsIt() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let journal = folder.appendingPathComponent("s.journal").path
+    let first = try storekeeper(
+      ["run", "Configs/FoodTruck.storekit", "--journal", journal],
+      stdin: "buy socialfeed.premium.monthly\nadvance 31s\n")
+    #expect(first.status == 0)
+    let second = try storekeeper(
+      ["run", "Configs/FoodTruck.storekit", "--journal", journal],
+      stdin: "buy foodtruck.saleshistory\nrefund last\n")
+    #expect(second.status == 0)
+    #expect(second.stdout.contains(#""id":2"#))
+    let table = try storekeeper([
+      "transactions", "Configs/FoodTruck.storekit", "--journal", journal, "--format", "table",
+    ])
+    #expect(table.stdout.contains("foodtruck.saleshistory"))
+    #expect(table.stdout.hasSuffix("3 transactions\n"))
+    let json = try storekeeper(
+      [
+        "transactions", "Configs/FoodTruck.storekit", "--journal", journal, "--filter",
+        "state:refunded",
+      ])
+    #expect(json.stdout.split(separator: "\n").count == 1)
+    #expect(json.stdout.contains(#""ledgerState":"refunded""#))
+    let csv = try storekeeper(
+      [
+        "transactions", "Configs/FoodTruck.storekit", "--journal", journal, "--format", "csv",
+        "--filter", "product:socialfeed",
+      ])
+    #expect(
+      csv.stdout.hasPrefix(
+        "id,originalID,productID,productType,purchaseDate,expirationDate,state,finished\n0,0,socialfeed.premium.monthly,"
+      ))
+    #expect(
+      try storekeeper([
+        "transactions", "Configs/FoodTruck.storekit", "--journal", journal, "--filter", "stat:x",
+      ]).status == 64)
+  }
+
+  @Test func theDefaultJournalLivesUnderXDGStateHome() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let result = try storekeeper(
+      ["transactions", "Configs/FoodTruck.storekit"], environment: ["XDG_STATE_HOME": folder.path])
+    #expect(result.status == 0)
+    #expect(result.stderr.contains("no journal at \(folder.path)/storekeeper/FoodTruck-"))
+  }
+
+  @Test func aChangedConfigurationIsReportedAndTheJournalsCopyReplays() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let configuration = folder.appendingPathComponent("c.storekit")
+    try FileManager.default.copyItem(
+      at: packageRoot.appendingPathComponent("Configs/FoodTruck.storekit"), to: configuration)
+    let journal = folder.appendingPathComponent("c.journal").path
+    _ = try storekeeper(
+      ["run", configuration.path, "--journal", journal], stdin: "buy foodtruck.donuts.box\n")
+    var text = try String(contentsOf: configuration, encoding: .utf8)
+    text = text.replacingOccurrences(of: "\"2.99\"", with: "\"3.49\"")
+    try text.write(to: configuration, atomically: true, encoding: .utf8)
+    let result = try storekeeper(
+      ["run", configuration.path, "--journal", journal], stdin: "buy foodtruck.donuts.box\n")
+    #expect(result.stderr.contains("changed since the journal last saw it"))
+    #expect(result.stdout.contains(#""price":3.49"#))
+    let listed = try storekeeper([
+      "transactions", configuration.path, "--journal", journal, "--format", "json",
+    ])
+    #expect(listed.stdout.contains(#""price":2.99"#))
+  }
+
+  @Test func aSecondWriterIsToldTheJournalIsInUse() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let journal = folder.appendingPathComponent("l.journal").path
+    _ = try storekeeper(["run", "Configs/FoodTruck.storekit", "--journal", journal], stdin: "")
+    let descriptor = open(journal, O_RDWR)
+    defer { close(descriptor) }
+    #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+    let result = try storekeeper(
+      ["run", "Configs/FoodTruck.storekit", "--journal", journal], stdin: "")
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("is in use by another storekeeper"))
+  }
+}

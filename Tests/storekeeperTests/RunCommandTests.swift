@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// Golden end-to-end tests: each script in `Scripts/` runs through the built binary and its JSON
+/// lines must equal the `.jsonl` file beside it. `STOREKEEPER_UPDATE_GOLDEN=1` rewrites them.
+@Suite struct RunCommandTests {
+  static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Scripts")
+
+  static var scriptNames: [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: scripts.path)) ?? [])
+      .filter { $0.hasSuffix(".script") }.sorted()
+  }
+
+  @Test(arguments: scriptNames)
+  func scriptMatchesItsGoldenOutput(name: String) throws {
+    let script = Self.scripts.appendingPathComponent(name)
+    let text = try String(contentsOf: script, encoding: .utf8)
+    let configuration =
+      text.split(separator: "\n").first { $0.hasPrefix("# config: ") }
+      .map { String($0.dropFirst(10)) } ?? "Configs/FoodTruck.storekit"
+    let expectedStatus: Int32 = text.contains("# exit: 1") ? 1 : 0
+    let result = try storekeeper([
+      "run", configuration, script.path, "--start", "2026-11-22T02:00:00Z",
+    ])
+    #expect(result.status == expectedStatus, "\(result.stderr)")
+    let golden = Self.scripts.appendingPathComponent(
+      name.replacingOccurrences(of: ".script", with: ".jsonl"))
+    if ProcessInfo.processInfo.environment["STOREKEEPER_UPDATE_GOLDEN"] == "1" {
+      try Data(result.stdoutBytes).write(to: golden)
+    }
+    let expected = try String(contentsOf: golden, encoding: .utf8)
+    #expect(result.stdout == expected)
+  }
+
+  @Test func theSameInputsGiveByteIdenticalOutput() throws {
+    let script = Self.scripts.appendingPathComponent("offers.script").path
+    let arguments = [
+      "run", "Configs/Everything.storekit", script, "--start", "2026-11-22T02:00:00Z",
+    ]
+    #expect(try storekeeper(arguments).stdoutBytes == storekeeper(arguments).stdoutBytes)
+  }
+
+  @Test func stdinScriptsAndTheRateOverrideWork() throws {
+    let result = try storekeeper(
+      [
+        "run", "Configs/FoodTruck.storekit", "-", "--start", "2026-11-22T02:00:00Z", "--rate",
+        "oneRenewalEveryTenSeconds",
+      ],
+      stdin: "buy socialfeed.premium.monthly\nadvance next\n")
+    #expect(result.status == 0)
+    #expect(result.stdout.contains(#""purchaseDate":"2026-11-22T02:00:10.000Z""#))
+  }
+
+  @Test func failuresGoToStderrForPeopleAndStdoutAsEvents() throws {
+    let result = try storekeeper(
+      ["run", "Configs/FoodTruck.storekit", "--start", "2026-11-22T02:00:00Z"],
+      stdin: "buy socialfeed.montly\nbuy foodtruck.donuts.box\n")
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.contains(
+        #"line 1: buy socialfeed.montly: there is no product "socialfeed.montly" in the configuration (did you mean "socialfeed.monthly""#
+      ))
+    #expect(result.stdout.split(separator: "\n").count == 1)
+    let kept = try storekeeper(
+      ["run", "Configs/FoodTruck.storekit", "--start", "2026-11-22T02:00:00Z", "--keep-going"],
+      stdin: "buy socialfeed.montly\nbuy foodtruck.donuts.box\n")
+    #expect(kept.status == 1)
+    #expect(kept.stdout.contains(#""event":"purchaseResult""#))
+  }
+
+  @Test func aSessionFailureIsNotACommandError() throws {
+    let result = try storekeeper(
+      ["run", "Configs/FoodTruck.storekit", "--start", "2026-11-22T02:00:00Z"],
+      stdin:
+        "set interrupted-purchases on\nbuy foodtruck.donuts.box\nset fail-transactions unknown\nbuy foodtruck.saleshistory\n"
+    )
+    #expect(result.status == 0)
+  }
+
+  @Test func usageErrorsExitWithUsageStatus() throws {
+    #expect(try storekeeper(["run"]).status == 64)
+    #expect(try storekeeper(["run", "Configs/FoodTruck.storekit", "--start", "soon"]).status == 64)
+    #expect(try storekeeper(["run", "Configs/FoodTruck.storekit", "--rate", "warp"]).status == 64)
+    #expect(
+      try storekeeper([
+        "run", "Configs/FoodTruck.storekit", "--journal", "/tmp/x", "--start", "2026-01-01",
+      ]).status == 64)
+  }
+
+  @Test func aBrokenConfigurationIsReportedNotSimulated() throws {
+    let result = try storekeeper(
+      ["run", "Tests/storekeeperTests/Fixtures/Truncated.storekit"], stdin: "")
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("cannot be simulated"))
+  }
+
+  @Test func anAdvanceOverTheEventLimitIsRefused() throws {
+    let result = try storekeeper(
+      [
+        "run", "Configs/FoodTruck.storekit", "--start", "2026-11-22T02:00:00Z", "--max-events",
+        "100",
+      ],
+      stdin: "buy socialfeed.premium.monthly\nadvance 1h\n")
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("more than 100 events"))
+  }
+}
