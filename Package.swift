@@ -48,6 +48,7 @@ let package = Package(
       dependencies: [
         "StoreConfiguration",
         "StoreSimulation",
+        "StoreCommands",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -24,6 +24,9 @@ struct Run: ParsableCommand {
   @Option(help: "Apply to this journal (created when missing); accepted commands are appended.")
   var journal: String?
 
+  @Flag(help: "With --journal: move the existing journal aside (it is kept) and start a new one.")
+  var fresh = false
+
   @Option(help: "The session's start instant (ISO-8601); default: now. Not with --journal.")
   var start: String?
 
@@ -41,6 +44,7 @@ struct Run: ParsableCommand {
       throw ValidationError(
         "--start cannot be used with --journal: the journal's header fixes the start.")
     }
+    if fresh && journal == nil { throw ValidationError("--fresh needs --journal.") }
     if let start, Instant(iso8601: start) == nil {
       throw ValidationError(
         "--start must be ISO-8601, such as 2026-11-22T02:00:00Z (got \"\(start)\").")
@@ -55,6 +59,7 @@ struct Run: ParsableCommand {
   func run() throws {
     var options = SessionOptions()
     options.maximumEventsPerVerb = maxEvents
+    if fresh, let journal { try SessionOpening.setAside(journal) }
     var journaled = try SessionOpening.open(
       configurationPath: configurationPath, journalPath: journal,
       start: start.flatMap(Instant.init(iso8601:)), options: options)

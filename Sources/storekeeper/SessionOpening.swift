@@ -22,6 +22,18 @@ enum SessionOpening {
     return (configuration, [UInt8](data))
   }
 
+  /// Moves a journal aside so that a fresh one starts; tells where the old one went.
+  static func setAside(_ journal: String) throws {
+    do throws(CommandError) {
+      if let kept = try JournalLocation.setAside(journal) {
+        printError("storekeeper: the previous journal is kept as \(kept)".sanitizedForTerminal)
+      }
+    } catch {
+      printError("storekeeper: \(error)".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
+  }
+
   /// The wall clock, in whole milliseconds (only adapters read it).
   static var wallClock: Instant {
     Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))

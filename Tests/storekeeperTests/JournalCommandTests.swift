@@ -42,6 +42,24 @@ import Testing
       ]).status == 64)
   }
 
+  @Test func freshStartsANewJournalAndKeepsTheOld() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let journal = folder.appendingPathComponent("f.journal").path
+    _ = try storekeeper(
+      ["run", "Configs/FoodTruck.storekit", "--journal", journal],
+      stdin: "buy foodtruck.donuts.box\n")
+    let result = try storekeeper(
+      ["run", "Configs/FoodTruck.storekit", "--journal", journal, "--fresh"],
+      stdin: "buy foodtruck.donuts.box\n")
+    #expect(result.stderr.contains("the previous journal is kept as \(folder.path)/f.1.journal"))
+    #expect(result.stdout.contains(#""id":0"#))
+    #expect(
+      FileManager.default.fileExists(atPath: folder.appendingPathComponent("f.1.journal").path))
+    #expect(
+      try storekeeper(["run", "Configs/FoodTruck.storekit", "--fresh"], stdin: "").status == 64)
+  }
+
   @Test func theDefaultJournalLivesUnderXDGStateHome() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -91,8 +91,9 @@ public final class Journal {
     }
     var records: [JournalRecord] = []
     records.reserveCapacity(lines.count)
+    var dates = DateCache()
     for (offset, line) in lines.enumerated().dropFirst() {
-      if let record = JournalRecord(parsing: line) {
+      if let record = JournalRecord(parsing: line, dates: &dates) {
         records.append(record)
         continue
       }

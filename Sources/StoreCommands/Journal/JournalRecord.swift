@@ -92,9 +92,10 @@ extension JournalRecord {
     return object.finish() + [0x0A]
   }
 
-  /// Reads a record line; `nil` when it is not one.
-  init?(parsing bytes: ArraySlice<UInt8>) {
-    if let fast = Self.fastCommand(bytes) {
+  /// Reads a record line; `nil` when it is not one. `dates` remembers the last date read, since
+  /// consecutive records often share one.
+  init?(parsing bytes: ArraySlice<UInt8>, dates: inout DateCache) {
+    if let fast = Self.fastCommand(bytes, dates: &dates) {
       self = fast
       return
     }
@@ -117,7 +118,11 @@ extension JournalRecord {
 
   /// The common shape, `{"at":"<24 characters>","command":"<text without escapes>"}`, read
   /// without building a JSON tree: replay reads millions of these.
-  private static func fastCommand(_ bytes: ArraySlice<UInt8>) -> JournalRecord? {
+  private static func fastCommand(
+    _ bytes: ArraySlice<UInt8>, dates: inout DateCache
+  )
+    -> JournalRecord?
+  {
     let prefix = Array(#"{"at":""#.utf8)
     let middle = Array(#"","command":""#.utf8)
     let dateLength = 24
@@ -134,8 +139,21 @@ extension JournalRecord {
     let textRange = (middleStart + middle.count)..<(bytes.endIndex - 2)
     guard
       !bytes[textRange].contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }),
-      let at = Instant(iso8601: String(decoding: bytes[dateStart..<middleStart], as: UTF8.self))
+      let at = dates.instant(bytes[dateStart..<middleStart])
     else { return nil }
     return .command(at: at, text: String(decoding: bytes[textRange], as: UTF8.self))
+  }
+}
+
+/// The last date text read and its instant.
+struct DateCache {
+  private var text: [UInt8] = []
+  private var value: Instant?
+
+  mutating func instant(_ bytes: ArraySlice<UInt8>) -> Instant? {
+    if let value, bytes.elementsEqual(text) { return value }
+    text = Array(bytes)
+    value = Instant(iso8601: String(decoding: bytes, as: UTF8.self))
+    return value
   }
 }

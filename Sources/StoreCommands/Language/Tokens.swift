@@ -3,6 +3,7 @@
 enum Tokens {
   /// The words of `line`.
   static func split(_ line: String) throws(CommandError) -> [String] {
+    if let words = splitPlainASCII(line) { return words }
     var words: [String] = []
     var current = ""
     var inWord = false
@@ -39,6 +40,37 @@ enum Tokens {
     return words
   }
 
+  /// The common case, read byte by byte: ASCII with no quotes, comments or tabs.
+  private static func splitPlainASCII(_ line: String) -> [String]? {
+    let utf8 = line.utf8
+    return utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
+      var words: [String] = []
+      var start = -1
+      for index in bytes.indices {
+        let byte = bytes[index]
+        if byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "#")
+          || (byte < 0x20 && byte != 0x20)
+        {
+          return nil
+        }
+        if byte == 0x20 {
+          if start >= 0 {
+            words.append(
+              String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+            start = -1
+          }
+        } else if start < 0 {
+          start = index
+        }
+      }
+      if start >= 0 {
+        words.append(
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
+      }
+      return words
+    } ?? nil
+  }
+
   /// A word as it must be written to read back the same: quoted when it is empty or holds
   /// white space, quotes, backslashes or `#`.
   static func quote(_ word: String) -> String {
@@ -57,6 +89,13 @@ enum Tokens {
   }
 
   private static func quoteWhole(_ word: String) -> String {
+    let plain =
+      !word.isEmpty
+      && word.utf8.allSatisfy {
+        $0 > 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+          && $0 != UInt8(ascii: "#")
+      }
+    if plain { return word }
     let needsQuotes =
       word.isEmpty
       || word.contains { $0.isWhitespace || $0 == "\"" || $0 == "\\" || $0 == "#" }
