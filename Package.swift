@@ -33,12 +33,17 @@ let package = Package(
       ]
     ),
     .target(name: "StoreCommands", dependencies: ["StoreConfiguration", "StoreSimulation"]),
+    .target(
+      name: "StoreTerminal",
+      dependencies: ["CNcurses", "StoreConfiguration", "StoreSimulation", "StoreCommands"]
+    ),
     .executableTarget(
       name: "storekeeper",
       dependencies: [
         "StoreConfiguration",
         "StoreSimulation",
         "StoreCommands",
+        "StoreTerminal",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -53,6 +58,7 @@ let package = Package(
       ]
     ),
     .testTarget(name: "StoreCommandsTests", dependencies: ["StoreCommands"]),
+    .testTarget(name: "StoreTerminalTests", dependencies: ["StoreTerminal"]),
     .testTarget(name: "CNcursesTests", dependencies: ["CNcurses"]),
     .testTarget(name: "StoreConfigurationTests", dependencies: ["StoreConfiguration"]),
     .testTarget(
@@ -62,6 +68,7 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
-    .testTarget(name: "storekeeperTests", dependencies: ["storekeeper"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "storekeeperTests", dependencies: ["storekeeper"], exclude: ["Fixtures", "Scripts"]),
   ]
 )

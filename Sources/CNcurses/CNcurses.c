@@ -49,3 +49,101 @@ int cn_draw_text(int y, int x, const wchar_t *text) { return mvaddwstr(y, x, tex
 int cn_read_text(int y, int x, wchar_t *buffer, int count) {
   return mvinnwstr(y, x, buffer, count);
 }
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t termination_signal = 0;
+static volatile sig_atomic_t resize_pending = 0;
+static int wake_pipe[2] = {-1, -1};
+
+static void record_signal(int number) {
+  int saved = errno;
+  if (number == SIGWINCH) {
+    resize_pending = 1;
+  } else {
+    termination_signal = number;
+  }
+  if (wake_pipe[1] >= 0) {
+    char byte = 1;
+    ssize_t ignored = write(wake_pipe[1], &byte, 1);
+    (void)ignored;
+  }
+  errno = saved;
+}
+
+int cn_install_signal_handlers(void) {
+  if (wake_pipe[0] < 0) {
+    if (pipe(wake_pipe) != 0) return -1;
+    for (int i = 0; i < 2; i++) {
+      fcntl(wake_pipe[i], F_SETFL, fcntl(wake_pipe[i], F_GETFL) | O_NONBLOCK);
+      fcntl(wake_pipe[i], F_SETFD, FD_CLOEXEC);
+    }
+  }
+  struct sigaction action;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;
+  action.sa_handler = record_signal;
+  int signals[] = {SIGINT, SIGTERM, SIGHUP};
+  for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+    if (sigaction(signals[i], &action, NULL) != 0) return -1;
+  }
+  return 0;
+}
+
+int cn_pending_termination(void) { return termination_signal; }
+
+int cn_take_resize(void) {
+  int pending = resize_pending;
+  resize_pending = 0;
+  return pending;
+}
+
+int cn_wait_for_input(int timeout_ms) {
+  struct pollfd fds[2];
+  fds[0].fd = STDIN_FILENO;
+  fds[0].events = POLLIN;
+  fds[1].fd = wake_pipe[0];
+  fds[1].events = POLLIN;
+  int count = wake_pipe[0] >= 0 ? 2 : 1;
+  int ready = poll(fds, count, timeout_ms);
+  if (ready > 0 && count == 2 && (fds[1].revents & POLLIN)) {
+    char buffer[64];
+    while (read(wake_pipe[0], buffer, sizeof buffer) > 0) {
+    }
+  }
+  return ready > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) ? 1 : 0;
+}
+
+int cn_enable_mouse(void) {
+  mmask_t old;
+  return mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, &old) != 0;
+}
+
+int cn_read_mouse(int *y, int *x) {
+  MEVENT event;
+  if (getmouse(&event) != OK) return 0;
+  *y = event.y;
+  *x = event.x;
+  return (event.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) ? 1 : 0;
+}
+
+SCREEN *cn_open_terminal(void) {
+  SCREEN *screen = newterm(NULL, stdout, stdin);
+  if (screen == NULL) return NULL;
+  set_term(screen);
+  return screen;
+}
+
+int cn_add_text(int y, int x, const wchar_t *text) { return mvaddwstr(y, x, text); }
+
+int cn_read_key(int *is_function_key) {
+  wint_t value = 0;
+  int result = get_wch(&value);
+  if (result == ERR) return -1;
+  *is_function_key = (result == KEY_CODE_YES);
+  return (int)value;
+}

@@ -11,6 +11,7 @@ struct Storekeeper: ParsableCommand {
       accelerated clock, and checks or rewrites configurations the way Xcode does.
       """,
     version: "0.1.0",
-    subcommands: [Run.self, Transactions.self, Validate.self, Format.self]
+    subcommands: [Inspect.self, Run.self, Transactions.self, Validate.self, Format.self],
+    defaultSubcommand: Inspect.self
   )
 }

@@ -52,4 +52,50 @@ int cn_draw_text(int y, int x, const wchar_t *text);
 /// Reads back up to `count` characters drawn at a position of stdscr.
 int cn_read_text(int y, int x, wchar_t *buffer, int count);
 
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP that only record the signal and
+/// wake cn_wait_for_input (endwin is not async-signal-safe; the loop restores the terminal).
+/// Returns 0 on success.
+int cn_install_signal_handlers(void);
+
+/// The last terminating signal received (SIGINT, SIGTERM or SIGHUP), or 0.
+int cn_pending_termination(void);
+
+/// Whether a SIGWINCH arrived since the last call (clears it).
+int cn_take_resize(void);
+
+/// Waits until standard input is readable, a signal arrives or `timeout_ms` passes (-1: no
+/// limit). Returns 1 when input is ready, 0 otherwise.
+int cn_wait_for_input(int timeout_ms);
+
+/// Mouse: enables button-1 presses and clicks; returns 1 when the terminal can report them.
+int cn_enable_mouse(void);
+
+/// The last mouse event's position; returns 1 for a button-1 press or click.
+int cn_read_mouse(int *y, int *x);
+
+static inline int cn_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int cn_key_enter(void) { return KEY_ENTER; }
+static inline int cn_key_up(void) { return KEY_UP; }
+static inline int cn_key_down(void) { return KEY_DOWN; }
+static inline int cn_key_left(void) { return KEY_LEFT; }
+static inline int cn_key_right(void) { return KEY_RIGHT; }
+static inline int cn_key_home(void) { return KEY_HOME; }
+static inline int cn_key_end(void) { return KEY_END; }
+static inline int cn_key_page_up(void) { return KEY_PPAGE; }
+static inline int cn_key_page_down(void) { return KEY_NPAGE; }
+static inline int cn_key_backspace(void) { return KEY_BACKSPACE; }
+static inline int cn_key_delete(void) { return KEY_DC; }
+static inline int cn_key_back_tab(void) { return KEY_BTAB; }
+
+/// Opens the real terminal (stdin/stdout) without exiting on failure; NULL when the terminal
+/// type cannot be used.
+SCREEN *cn_open_terminal(void);
+
+/// Draws UTF-32 text at a position of stdscr.
+int cn_add_text(int y, int x, const wchar_t *text);
+
+/// Reads one key without waiting: a character or a key code (then *is_function_key is 1);
+/// -1 when nothing is pending.
+int cn_read_key(int *is_function_key);
+
 #endif

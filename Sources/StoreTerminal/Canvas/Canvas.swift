@@ -1,0 +1,219 @@
+/// The colors the views use; each is paired with a glyph or a word wherever it carries meaning.
+public enum CellColor: UInt8, Sendable, CaseIterable {
+  case black, red, green, yellow, blue, magenta, cyan, white
+}
+
+/// How a cell looks.
+public struct CellStyle: Equatable, Hashable, Sendable {
+  /// Text color, or the terminal's default.
+  public var foreground: CellColor?
+  /// Background color, or the terminal's default.
+  public var background: CellColor?
+  /// Bold.
+  public var bold = false
+  /// Dimmed.
+  public var dim = false
+  /// Reverse video (selection).
+  public var reverse = false
+  /// Underlined.
+  public var underline = false
+
+  /// A style.
+  public init(
+    foreground: CellColor? = nil, background: CellColor? = nil, bold: Bool = false,
+    dim: Bool = false, reverse: Bool = false, underline: Bool = false
+  ) {
+    self.foreground = foreground
+    self.background = background
+    self.bold = bold
+    self.dim = dim
+    self.reverse = reverse
+    self.underline = underline
+  }
+
+  /// The terminal's default look.
+  public static let plain = CellStyle()
+}
+
+/// One cell of the screen: the text drawn in it (empty for the right half of a wide character)
+/// and its style.
+public struct Cell: Equatable, Sendable {
+  /// What is drawn; `""` when the cell is covered by the wide character on its left.
+  public var text: String
+  /// How it looks.
+  public var style: CellStyle
+
+  /// A blank cell.
+  public static let blank = Cell(text: " ", style: .plain)
+}
+
+/// A rectangle of cells.
+public struct Rect: Equatable, Sendable {
+  /// Left column.
+  public var x: Int
+  /// Top row.
+  public var y: Int
+  /// Width in cells.
+  public var width: Int
+  /// Height in rows.
+  public var height: Int
+
+  /// A rectangle.
+  public init(x: Int, y: Int, width: Int, height: Int) {
+    self.x = x
+    self.y = y
+    self.width = max(0, width)
+    self.height = max(0, height)
+  }
+
+  /// The rectangle inside a one-cell border.
+  public var inner: Rect { Rect(x: x + 1, y: y + 1, width: width - 2, height: height - 2) }
+
+  /// Whether a cell is inside.
+  public func contains(x column: Int, y row: Int) -> Bool {
+    column >= x && column < x + width && row >= y && row < y + height
+  }
+}
+
+/// A grid of cells the views draw into: pure, testable, and drawn to the terminal by one adapter.
+public struct Canvas: Equatable, Sendable {
+  /// Width in cells.
+  public let width: Int
+  /// Height in rows.
+  public let height: Int
+  /// The cells, row by row.
+  public private(set) var cells: [Cell]
+
+  /// A blank canvas.
+  public init(width: Int, height: Int) {
+    self.width = max(0, width)
+    self.height = max(0, height)
+    cells = Array(repeating: .blank, count: self.width * self.height)
+  }
+
+  /// The cell at a position.
+  public subscript(x: Int, y: Int) -> Cell { cells[y * width + x] }
+
+  /// Writes `text` from a position, clipped to `limit` cells and to the canvas; returns the
+  /// column after the last cell written. Wide characters that would straddle the limit are left
+  /// out.
+  @discardableResult
+  public mutating func put(
+    _ text: String, x: Int, y: Int, limit: Int? = nil, style: CellStyle = .plain
+  ) -> Int {
+    guard y >= 0, y < height else { return x }
+    let end = min(width, x + (limit ?? width))
+    var column = x
+    for cluster in TextCells.clusters(text) {
+      guard column + cluster.width <= end else { break }
+      if column >= 0 {
+        if column > 0, cells[y * width + column].text.isEmpty {
+          cells[y * width + column - 1] = Cell(
+            text: " ", style: cells[y * width + column - 1].style)
+        }
+        cells[y * width + column] = Cell(text: cluster.text, style: style)
+        if cluster.width == 2 { cells[y * width + column + 1] = Cell(text: "", style: style) }
+        if column + cluster.width < width, cells[y * width + column + cluster.width].text.isEmpty {
+          cells[y * width + column + cluster.width] = Cell(text: " ", style: style)
+        }
+      }
+      column += cluster.width
+    }
+    return column
+  }
+
+  /// Fills a rectangle with spaces in a style.
+  public mutating func fill(_ rect: Rect, style: CellStyle = .plain) {
+    for row in max(0, rect.y)..<min(height, rect.y + rect.height) {
+      for column in max(0, rect.x)..<min(width, rect.x + rect.width) {
+        cells[row * width + column] = Cell(text: " ", style: style)
+      }
+    }
+  }
+
+  /// Changes the style of a rectangle's cells, keeping their text.
+  public mutating func restyle(_ rect: Rect, _ change: (inout CellStyle) -> Void) {
+    for row in max(0, rect.y)..<min(height, rect.y + rect.height) {
+      for column in max(0, rect.x)..<min(width, rect.x + rect.width) {
+        change(&cells[row * width + column].style)
+      }
+    }
+  }
+
+  /// Draws a border with a title; a focused box is bold.
+  public mutating func box(_ rect: Rect, title: String, focused: Bool, glyphs: Glyphs) {
+    guard rect.width >= 2, rect.height >= 2 else { return }
+    let style = CellStyle(foreground: focused ? .cyan : nil, bold: focused)
+    let right = rect.x + rect.width - 1
+    let bottom = rect.y + rect.height - 1
+    for column in rect.x + 1..<right {
+      put(glyphs.horizontal, x: column, y: rect.y, style: style)
+      put(glyphs.horizontal, x: column, y: bottom, style: style)
+    }
+    for row in rect.y + 1..<bottom {
+      put(glyphs.vertical, x: rect.x, y: row, style: style)
+      put(glyphs.vertical, x: right, y: row, style: style)
+    }
+    put(glyphs.topLeft, x: rect.x, y: rect.y, style: style)
+    put(glyphs.topRight, x: right, y: rect.y, style: style)
+    put(glyphs.bottomLeft, x: rect.x, y: bottom, style: style)
+    put(glyphs.bottomRight, x: right, y: bottom, style: style)
+    if !title.isEmpty && rect.width > 4 {
+      put(" \(title) ", x: rect.x + 1, y: rect.y, limit: rect.width - 2, style: style)
+    }
+  }
+
+  /// The canvas as text, one line per row with trailing spaces removed: what view tests compare.
+  public var text: String {
+    (0..<height).map { row in
+      var line = ""
+      for column in 0..<width { line += cells[row * width + column].text }
+      while line.hasSuffix(" ") { line.removeLast() }
+      return line
+    }.joined(separator: "\n")
+  }
+}
+
+/// The drawing characters, in Unicode or plain ASCII (`--ascii`, `TERM=dumb`).
+public struct Glyphs: Equatable, Sendable {
+  /// The horizontal line.
+  public var horizontal: String
+  /// The vertical line.
+  public var vertical: String
+  /// The top-left corner.
+  public var topLeft: String
+  /// The top-right corner.
+  public var topRight: String
+  /// The bottom-left corner.
+  public var bottomLeft: String
+  /// The bottom-right corner.
+  public var bottomRight: String
+  /// Marks the selected product or row.
+  public var selected: String
+  /// Marks what the customer owns.
+  public var owned: String
+  /// Marks an unfinished transaction or a warning.
+  public var warning: String
+  /// The clock is running.
+  public var running: String
+  /// The clock is paused.
+  public var paused: String
+  /// Separates items in a line.
+  public var separator: String
+  /// Ends cut text.
+  public var ellipsis: String
+  /// Points right, for "then".
+  public var arrow: String
+
+  /// Unicode box drawing and symbols.
+  public static let unicode = Glyphs(
+    horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└",
+    bottomRight: "┘", selected: "▸", owned: "●", warning: "⚠", running: "▶", paused: "■",
+    separator: " · ", ellipsis: "…", arrow: "→")
+
+  /// Plain ASCII.
+  public static let ascii = Glyphs(
+    horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+",
+    bottomRight: "+", selected: ">", owned: "*", warning: "!", running: ">", paused: "=",
+    separator: " | ", ellipsis: "~", arrow: "->")
+}

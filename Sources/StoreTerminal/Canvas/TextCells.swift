@@ -1,0 +1,103 @@
+import StoreConfiguration
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The C library's `wcwidth`, which ncurses measures with, found at run time (Swift's Glibc
+/// module does not export it).
+private let libraryWidth: @convention(c) (Int32) -> Int32 = {
+  #if canImport(Glibc)
+    let handle = dlopen(nil, RTLD_NOW)
+  #else
+    let handle = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+  #endif
+  guard let symbol = dlsym(handle, "wcwidth") else { return { $0 < 0x7F ? 1 : 1 } }
+  return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+}()
+
+/// Text measured and cut in terminal cells, the way the C library's `wcwidth` (and so ncurses)
+/// measures it: CJK characters take two cells, combining marks none.
+public enum TextCells {
+  /// Selects a UTF-8 character type so that `wcwidth` knows wide characters. Returns whether
+  /// one is in force.
+  @discardableResult
+  public static func prepareLocale() -> Bool {
+    for name in ["", "C.UTF-8", "C.utf8", "en_US.UTF-8"] {
+      if let result = setlocale(LC_CTYPE, name),
+        String(cString: result).lowercased().contains("utf")
+      {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// The cells of one character cluster: its text and width (1 or 2).
+  public struct Cluster: Equatable, Sendable {
+    /// What to draw in the cell.
+    public var text: String
+    /// How many cells it takes.
+    public var width: Int
+  }
+
+  /// The clusters of `text` as a terminal shows them. Control and escape characters are made
+  /// visible (`\u{1B}`), joiners and variation selectors are dropped (joined emoji become their
+  /// parts, as wide as `wcwidth` says), and unprintable characters become `?`.
+  public static func clusters(_ text: String) -> [Cluster] {
+    var result: [Cluster] = []
+    result.reserveCapacity(text.utf8.count)
+    for scalar in text.sanitizedForTerminal.unicodeScalars {
+      if scalar.value < 0x80 {
+        result.append(Cluster(text: String(Character(scalar)), width: 1))
+        continue
+      }
+      if scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value) { continue }
+      let width = Int(libraryWidth(Int32(bitPattern: scalar.value)))
+      if width == 0 {
+        if let last = result.indices.last, result[last].text.unicodeScalars.count < 5 {
+          result[last].text.unicodeScalars.append(scalar)
+        }
+        continue
+      }
+      if width < 0 {
+        result.append(Cluster(text: "?", width: 1))
+        continue
+      }
+      result.append(Cluster(text: String(Character(scalar)), width: min(width, 2)))
+    }
+    return result
+  }
+
+  /// How many cells `text` takes.
+  public static func width(_ text: String) -> Int {
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+    return clusters(text).reduce(0) { $0 + $1.width }
+  }
+
+  /// `text` cut to at most `limit` cells, ending with `…` (or `~` in ASCII) when cut. A wide
+  /// character is never split.
+  public static func truncate(_ text: String, to limit: Int, ellipsis: String = "…") -> String {
+    guard limit > 0 else { return "" }
+    let all = clusters(text)
+    let total = all.reduce(0) { $0 + $1.width }
+    if total <= limit { return all.map(\.text).joined() }
+    var used = 0
+    var result = ""
+    for cluster in all {
+      if used + cluster.width > limit - 1 { break }
+      result += cluster.text
+      used += cluster.width
+    }
+    return result + ellipsis
+  }
+
+  /// `text` padded with spaces (or cut) to exactly `width` cells.
+  public static func fit(_ text: String, _ width: Int, alignRight: Bool = false) -> String {
+    let cut = truncate(text, to: width)
+    let padding = String(repeating: " ", count: max(0, width - self.width(cut)))
+    return alignRight ? padding + cut : cut + padding
+  }
+}

@@ -1,0 +1,41 @@
+import StoreSimulation
+
+/// One line per event for the event log, like a `stripe listen` stream.
+enum EventSummary {
+  static func line(_ event: StoreEvent, currencyFormatter: (Int64, String) -> String) -> String {
+    let time = Formatting.clock(event.time).suffix(8)
+    switch event.kind {
+    case .transaction(let t, let delivery):
+      let how = delivery.map { " → \($0.rawValue)" } ?? ""
+      var notes: [String] = [t.reason.rawValue]
+      if let offer = t.offer { notes.append(offer.type.rawValue) }
+      if t.revocationDate != nil { notes.append("refunded") }
+      if t.isUpgraded { notes.append("upgraded") }
+      if t.hasPurchaseIssue { notes.append("issue") }
+      if t.pendingAskToBuyConfirmation { notes.append("pending approval") }
+      if t.state == .failed { notes.append("failed") }
+      return "\(time) transaction \(t.id) \(t.productID) \(notes.joined(separator: ", ")) "
+        + "\(currencyFormatter(t.price, t.currency))\(how)"
+    case .status(let status):
+      return "\(time) status \(status.groupID) \(status.state.rawValue)"
+        + (status.renewalInfo.willAutoRenew ? "" : " (auto-renew off)")
+    case .message(let reason, let productID):
+      return "\(time) message \(reason.rawValue)" + (productID.map { " \($0)" } ?? "")
+    case .paymentQueue(let update):
+      let error = update.error.map { " SKError \($0.rawValue) \($0.name)" } ?? ""
+      return "\(time) SK1 \(update.productID) \(update.state.rawValue)\(error)"
+    case .purchaseResult(let result):
+      let error = result.error.map { " \($0)" } ?? ""
+      return "\(time) purchase() \(result.productID) → \(result.outcome.rawValue)\(error)"
+    case .transactionRemoved(let id):
+      return "\(time) transaction \(id) deleted"
+    case .revokedEntitlements(let productIDs):
+      return "\(time) SK1 revoked \(productIDs.joined(separator: ", "))"
+    case .restoreCompleted(let count):
+      return "\(time) SK1 restore completed: \(count)"
+    case .apiCall(let api, let error, let detail):
+      let outcome = error.map { "failed: \($0)" } ?? (detail ?? "ok")
+      return "\(time) \(api.rawValue) \(outcome)"
+    }
+  }
+}

@@ -1,0 +1,153 @@
+/// A key press or mouse click, as the app sees it.
+public enum Key: Hashable, Sendable {
+  case character(Character)
+  case up, down, left, right, home, end, pageUp, pageDown
+  case enter, escape, tab, backTab, backspace, delete
+  /// The terminal changed size.
+  case resize
+  /// A button-1 click at a cell.
+  case click(x: Int, y: Int)
+
+  /// How the help overlay writes the key.
+  public var label: String {
+    switch self {
+    case .character(" "): "space"
+    case .character(let character): String(character)
+    case .up: "↑"
+    case .down: "↓"
+    case .left: "←"
+    case .right: "→"
+    case .home: "Home"
+    case .end: "End"
+    case .pageUp: "PgUp"
+    case .pageDown: "PgDn"
+    case .enter: "Enter"
+    case .escape: "Esc"
+    case .tab: "Tab"
+    case .backTab: "S-Tab"
+    case .backspace: "Bksp"
+    case .delete: "Del"
+    case .resize: "resize"
+    case .click: "click"
+    }
+  }
+}
+
+/// The panes that take focus.
+public enum Pane: String, CaseIterable, Sendable {
+  case products, transactions, inspector, log
+
+  /// The pane's title.
+  public var title: String {
+    switch self {
+    case .products: "Products"
+    case .transactions: "Transactions"
+    case .inspector: "Inspector"
+    case .log: "Events"
+    }
+  }
+}
+
+/// What a key asks for.
+public enum Action: Hashable, Sendable {
+  case quit, help, filter, prompt, nextPane, previousPane, cancel
+  case toggleClock, nextEvent, fasterRate, slowerRate, toggleLog, settings, zoom
+  case moveUp, moveDown, pageUp, pageDown, moveTop, moveBottom
+  case buy
+  case approve, decline, resolve, refund, toggleAutoRenew, expire, forceRenew, priceIncrease
+  case finish, finishAll, delete, launch
+}
+
+/// One line of the keymap: a key, the pane it works in (`nil`: everywhere), what it does.
+public struct KeyBinding: Sendable {
+  /// The key.
+  public var keys: [Key]
+  /// Where it works; `nil` for every pane.
+  public var pane: Pane?
+  /// What it does.
+  public var action: Action
+  /// What the help overlay says.
+  public var help: String
+}
+
+/// The keymap: one table, shown by `?`. Keys follow lazygit, k9s, htop and tig: `?` help, `/`
+/// filter, `:` command, Tab focus, arrows and hjkl, Enter zoom, Esc cancel, q quit.
+public enum Keymap {
+  /// Every binding.
+  public static let bindings: [KeyBinding] = [
+    KeyBinding(keys: [.character("?")], pane: nil, action: .help, help: "help for this pane"),
+    KeyBinding(
+      keys: [.character("/")], pane: nil, action: .filter, help: "filter transactions (live)"),
+    KeyBinding(keys: [.character(":")], pane: nil, action: .prompt, help: "command prompt"),
+    KeyBinding(keys: [.tab], pane: nil, action: .nextPane, help: "next pane"),
+    KeyBinding(keys: [.backTab], pane: nil, action: .previousPane, help: "previous pane"),
+    KeyBinding(keys: [.character("q")], pane: nil, action: .quit, help: "quit"),
+    KeyBinding(
+      keys: [.escape], pane: nil, action: .cancel, help: "cancel, close, clear the filter"),
+    KeyBinding(
+      keys: [.character(" ")], pane: nil, action: .toggleClock, help: "pause or resume the clock"),
+    KeyBinding(
+      keys: [.character("n")], pane: nil, action: .nextEvent,
+      help: "jump to the next scheduled event"),
+    KeyBinding(
+      keys: [.character("+")], pane: nil, action: .fasterRate, help: "faster renewal rate"),
+    KeyBinding(
+      keys: [.character("-")], pane: nil, action: .slowerRate, help: "slower renewal rate"),
+    KeyBinding(
+      keys: [.character("l")], pane: nil, action: .toggleLog, help: "show or hide the event log"),
+    KeyBinding(
+      keys: [.character("s")], pane: nil, action: .settings, help: "settings (session switches)"),
+    KeyBinding(
+      keys: [.character("L")], pane: nil, action: .launch,
+      help: "launch the app (re-deliver unfinished)"),
+    KeyBinding(keys: [.up, .character("k")], pane: nil, action: .moveUp, help: "up"),
+    KeyBinding(keys: [.down, .character("j")], pane: nil, action: .moveDown, help: "down"),
+    KeyBinding(keys: [.pageUp], pane: nil, action: .pageUp, help: "page up"),
+    KeyBinding(keys: [.pageDown], pane: nil, action: .pageDown, help: "page down"),
+    KeyBinding(keys: [.home, .character("g")], pane: nil, action: .moveTop, help: "first"),
+    KeyBinding(keys: [.end, .character("G")], pane: nil, action: .moveBottom, help: "last"),
+    KeyBinding(keys: [.enter], pane: nil, action: .zoom, help: "zoom the inspector in or out"),
+    KeyBinding(
+      keys: [.character("b")], pane: .products, action: .buy, help: "buy the selected product"),
+    KeyBinding(
+      keys: [.character("a")], pane: .transactions, action: .approve, help: "approve Ask to Buy"),
+    KeyBinding(
+      keys: [.character("D")], pane: .transactions, action: .decline, help: "decline Ask to Buy"),
+    KeyBinding(
+      keys: [.character("r")], pane: .transactions, action: .resolve,
+      help: "resolve an issue (interrupted, billing)"),
+    KeyBinding(
+      keys: [.character("R")], pane: .transactions, action: .refund,
+      help: "refund (asks the reason)"),
+    KeyBinding(
+      keys: [.character("o")], pane: .transactions, action: .toggleAutoRenew,
+      help: "auto-renew off or on"),
+    KeyBinding(
+      keys: [.character("e")], pane: .transactions, action: .expire,
+      help: "expire the subscription now"),
+    KeyBinding(
+      keys: [.character("u")], pane: .transactions, action: .forceRenew,
+      help: "renew the subscription now"),
+    KeyBinding(
+      keys: [.character("p")], pane: .transactions, action: .priceIncrease,
+      help: "price increase: request, consent, decline"),
+    KeyBinding(
+      keys: [.character("f")], pane: .transactions, action: .finish, help: "finish the transaction"),
+    KeyBinding(
+      keys: [.character("F")], pane: .transactions, action: .finishAll,
+      help: "finish all transactions"),
+    KeyBinding(
+      keys: [.character("x")], pane: .transactions, action: .delete, help: "delete (asks first)"),
+  ]
+
+  /// The action of a key in a pane: the pane's own binding first, then the global one.
+  public static func action(for key: Key, in pane: Pane) -> Action? {
+    bindings.first { $0.pane == pane && $0.keys.contains(key) }?.action
+      ?? bindings.first { $0.pane == nil && $0.keys.contains(key) }?.action
+  }
+
+  /// The bindings that work in a pane, its own first.
+  public static func bindings(for pane: Pane) -> [KeyBinding] {
+    bindings.filter { $0.pane == pane } + bindings.filter { $0.pane == nil }
+  }
+}

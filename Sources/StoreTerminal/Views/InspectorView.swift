@@ -1,0 +1,283 @@
+import StoreCommands
+import StoreConfiguration
+import StoreSimulation
+
+/// One line of the inspector: a label and what follows it.
+struct InspectorLine: Equatable {
+  var label: String
+  var text: String
+  var style = CellStyle.plain
+}
+
+extension App {
+  /// The inspector: the selected transaction (or product, when the product list has focus) with
+  /// its renewal info, subscription status, upcoming renewals and SK1 view.
+  func drawInspector(into canvas: inout Canvas, _ rect: Rect, now: Instant) {
+    let lines: [InspectorLine]
+    let title: String
+    if focus == .products, let product = selectedProduct {
+      title = "Inspector · product"
+      lines = productLines(session.catalog.products[product])
+    } else if let row = selectedRow, let transaction = session.transaction(row.id) {
+      title = "Inspector · transaction \(row.id)" + (zoomed ? " (Enter: back)" : " (Enter: zoom)")
+      lines = transactionLines(transaction, row: row, now: now, everyField: zoomed)
+    } else {
+      title = "Inspector"
+      lines = [
+        InspectorLine(
+          label: "", text: "Select a transaction to inspect it.", style: CellStyle(dim: true))
+      ]
+    }
+    canvas.box(rect, title: title, focused: focus == .inspector, glyphs: display.glyphs)
+    let inner = rect.inner
+    let labelWidth = min(14, max(0, inner.width / 4))
+    let top = min(inspectorTop, max(0, lines.count - inner.height))
+    for (offset, line) in lines.dropFirst(top).prefix(inner.height).enumerated() {
+      let y = inner.y + offset
+      canvas.put(line.label, x: inner.x, y: y, limit: labelWidth, style: CellStyle(bold: true))
+      canvas.put(
+        TextCells.truncate(
+          line.text, to: inner.width - labelWidth - 1, ellipsis: display.glyphs.ellipsis),
+        x: inner.x + labelWidth + 1, y: y, style: styled(line.style))
+    }
+  }
+
+  func transactionLines(
+    _ t: Transaction, row: LedgerRow, now: Instant, everyField: Bool
+  ) -> [InspectorLine] {
+    let sep = display.glyphs.separator
+    let product = session.catalog.products[Int(row.product)]
+    var lines: [InspectorLine] = []
+    var summary = ["id \(t.id)", "original \(t.originalID)", t.reason.rawValue]
+    if let offer = t.offer { summary.append("offer " + Formatting.offer(offer)) }
+    summary.append("storefront \(t.storefront)")
+    lines.append(InspectorLine(label: "Transaction", text: summary.joined(separator: sep)))
+    lines.append(
+      InspectorLine(
+        label: "Product",
+        text:
+          "\(t.productID) (\(product.displayName(locale: session.settings.locale)))\(sep)\(t.productType.rawValue)"
+          + (t.subscriptionGroupID.map { "\(sep)group \($0)" } ?? "")))
+    var dates = ["purchased \(Formatting.shortDate(t.purchaseDate))"]
+    if t.originalPurchaseDate != t.purchaseDate {
+      dates.append("original \(Formatting.shortDate(t.originalPurchaseDate))")
+    }
+    if let expiration = t.expirationDate {
+      dates.append(
+        "expires \(Formatting.shortDate(expiration)) (\(Formatting.relative(expiration, now: now)))"
+      )
+    }
+    lines.append(InspectorLine(label: "Dates", text: dates.joined(separator: sep)))
+    lines.append(
+      InspectorLine(
+        label: "Price",
+        text:
+          "\(Formatting.price(t.price, currency: t.currency)) \(t.currency) for \(t.purchasedQuantity)\(sep)environment \(t.environment)"
+      ))
+    var state = [
+      row.state.label, t.isFinished ? "finished" : "\(display.glyphs.warning) unfinished",
+    ]
+    if let revoked = t.revocationDate {
+      state.append(
+        "refunded \(Formatting.shortDate(revoked)) (\(t.revocationReason?.rawValue ?? "other"))")
+    }
+    if t.isUpgraded { state.append("upgraded") }
+    if let failure = t.failure { state.append("failed: \(failure)") }
+    lines.append(
+      InspectorLine(
+        label: "State", text: state.joined(separator: sep),
+        style: CellStyle(foreground: color(of: row.state))))
+    lines.append(InspectorLine(label: "SK1", text: paymentQueueView(t)))
+    if let status = groupStatus(of: product) {
+      lines += statusLines(status, now: now, isCurrent: status.transactionID == t.id)
+    }
+    if everyField { lines += fieldLines(t) }
+    return lines
+  }
+
+  /// SKTestTransaction's view: payment state and flags.
+  func paymentQueueView(_ t: Transaction) -> String {
+    var flags = ["state \(t.state.rawValue)"]
+    if t.hasPurchaseIssue { flags.append("hasPurchaseIssue") }
+    if t.pendingAskToBuyConfirmation { flags.append("pendingAskToBuyConfirmation") }
+    if t.isAskToBuyDeclined { flags.append("declined") }
+    if let error = t.failure?.skErrorCodeName { flags.append("SKErrorDomain \(error)") }
+    return flags.joined(separator: display.glyphs.separator)
+  }
+
+  func statusLines(_ status: SubscriptionStatus, now: Instant, isCurrent: Bool) -> [InspectorLine] {
+    let sep = display.glyphs.separator
+    let info = status.renewalInfo
+    var lines: [InspectorLine] = []
+    var state = [status.state.rawValue, "auto-renew \(info.willAutoRenew ? "on" : "off")"]
+    if info.autoRenewPreference != info.currentProductID {
+      state.append("next: \(info.autoRenewPreference)")
+    }
+    if let reason = info.expirationReason { state.append("reason \(reason.rawValue)") }
+    if !isCurrent { state.append("current period is transaction \(status.transactionID)") }
+    lines.append(InspectorLine(label: "Status", text: state.joined(separator: sep)))
+    var renewal: [String] = []
+    if let grace = info.gracePeriodExpirationDate {
+      renewal.append(
+        "in grace until \(Formatting.shortDate(grace)) (\(Formatting.relative(grace, now: now)))")
+    }
+    if let retry = status.billingRetryExpirationDate {
+      renewal.append(
+        "retry until \(Formatting.shortDate(retry)) (\(Formatting.relative(retry, now: now)))")
+    }
+    if let date = info.renewalDate {
+      renewal.append(
+        "renews \(Formatting.shortDate(date)) (\(Formatting.relative(date, now: now)))")
+    }
+    if info.priceIncreaseStatus != .noIncreasePending {
+      renewal.append("price increase \(info.priceIncreaseStatus.rawValue)")
+    }
+    if !info.eligibleWinBackOfferIDs.isEmpty {
+      renewal.append("win-back eligible: " + info.eligibleWinBackOfferIDs.joined(separator: ", "))
+    }
+    if !renewal.isEmpty {
+      lines.append(InspectorLine(label: "Renewal", text: renewal.joined(separator: sep)))
+    }
+    lines.append(InspectorLine(label: "Upcoming", text: upcomingText(groupID: status.groupID)))
+    return lines
+  }
+
+  /// The WWDC22 inspector's "upcoming renewals": remaining offer periods, then the standard
+  /// price, indefinitely.
+  func upcomingText(groupID: String) -> String {
+    let renewals = session.upcomingRenewals(groupID: groupID, limit: 8)
+    guard let last = renewals.last else { return "none: the subscription will not renew" }
+    var parts: [String] = []
+    var index = 0
+    while index < renewals.count, let offer = renewals[index].offer {
+      var run = 1
+      while index + run < renewals.count, renewals[index + run].offer == offer { run += 1 }
+      let name: String =
+        switch offer.type {
+        case .introductory: "intro"
+        case .promotional: "promo \(offer.id ?? "")"
+        case .code: "code \"\(offer.id ?? "")\""
+        case .winBack: "win-back \(offer.id ?? "")"
+        }
+      parts.append(
+        "\(name) ×\(run) at \(Formatting.price(renewals[index].price, currency: session.settings.storefront.currency))"
+      )
+      index += run
+    }
+    let standard = renewals.dropFirst(index)
+    if let first = standard.first {
+      var every = ""
+      let dates = standard.map(\.date)
+      if dates.count >= 2 {
+        every = " every " + Formatting.duration(dates[1].milliseconds - dates[0].milliseconds)
+      }
+      let price = Formatting.price(first.price, currency: session.settings.storefront.currency)
+      parts.append("then \(first.productID) at \(price)\(every), indefinitely")
+    } else {
+      parts.append("then the standard price after \(Formatting.shortDate(last.date))")
+    }
+    return parts.joined(separator: display.glyphs.separator)
+  }
+
+  /// Every StoreKit 2 field, one per line (the zoomed inspector).
+  func fieldLines(_ t: Transaction) -> [InspectorLine] {
+    let encoder = EventEncoder()
+    let json = encoder.transactionLine(t)
+    guard case .object(let object)? = try? JSONParser.parse(Array(json.utf8)).root else {
+      return []
+    }
+    var lines = [
+      InspectorLine(label: "", text: ""),
+      InspectorLine(label: "Fields", text: "StoreKit 2 Transaction"),
+    ]
+    for member in object.members {
+      let value: String =
+        switch member.value {
+        case .string(let text): text
+        case .number(let number): number.text
+        case .bool(let flag): flag ? "true" : "false"
+        default: JSONWriter.compact(member.value)
+        }
+      lines.append(InspectorLine(label: "", text: "\(member.key): \(value)"))
+    }
+    return lines
+  }
+
+  /// The selected product: prices, offers with eligibility, localizations.
+  func productLines(_ product: CatalogProduct) -> [InspectorLine] {
+    let sep = display.glyphs.separator
+    let currency = session.settings.storefront.currency
+    var lines = [
+      InspectorLine(
+        label: "Product", text: "\(product.productID)\(sep)\(ProductKind(product.type).rawValue)"),
+      InspectorLine(label: "Name", text: product.displayName(locale: session.settings.locale)),
+      InspectorLine(
+        label: "Price",
+        text:
+          "\(Formatting.price(product.price, currency: currency))\(sep)written \"\(product.displayPrice)\""
+          + (product.familyShareable ? "\(sep)family shareable" : "")),
+    ]
+    if let description = product.localizations.best(for: session.settings.locale)?.description,
+      !description.isEmpty
+    {
+      lines.append(InspectorLine(label: "Description", text: description))
+    }
+    if let groupIndex = product.groupIndex, let period = product.period {
+      let group = session.catalog.groups[groupIndex]
+      lines.append(
+        InspectorLine(
+          label: "Subscription",
+          text:
+            "\(period.iso8601)\(sep)level \(product.level)\(sep)group \(group.name) (\(group.id))"))
+      let eligible = session.isEligibleForIntroductoryOffer(groupID: group.id)
+      if let intro = product.introductoryOffer {
+        lines.append(
+          InspectorLine(
+            label: "Intro",
+            text:
+              "\(Self.describe(intro)) at \(Formatting.price(intro.price, currency: currency))\(sep)\(eligible ? "eligible" : "not eligible")"
+          ))
+      }
+      for offer in product.promotionalOffers {
+        lines.append(
+          InspectorLine(
+            label: "Promotional",
+            text:
+              "\(offer.id ?? "")\(sep)\(Self.describe(offer)) at \(Formatting.price(offer.price, currency: currency))"
+          ))
+      }
+      for offer in product.codeOffers {
+        let who = offer.eligibility.map(\.rawValue).joined(separator: "/")
+        lines.append(
+          InspectorLine(
+            label: "Offer code",
+            text:
+              "\"\(offer.id ?? "")\"\(sep)\(Self.describe(offer))\(sep)for \(who)\(offer.isStackable ? "\(sep)stackable" : "")"
+          ))
+      }
+      for offer in product.winBackOffers {
+        lines.append(
+          InspectorLine(label: "Win-back", text: "\(offer.id ?? "")\(sep)\(Self.describe(offer))"))
+      }
+    }
+    lines.append(
+      InspectorLine(
+        label: "Locales", text: product.localizations.map(\.locale).joined(separator: ", ")))
+    lines.append(
+      InspectorLine(
+        label: "", text: "b buys it (choose quantity, offer and origin)",
+        style: CellStyle(dim: true)))
+    return lines
+  }
+}
+
+extension SimulatedError {
+  /// The SK1 error a failed payment carries, by name.
+  var skErrorCodeName: String? {
+    switch self {
+    case .purchase(let code): code.rawValue
+    case .generic(let code): code.rawValue
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import StoreCommands
+import StoreSimulation
+
+extension App {
+  /// The open overlay, drawn over the panes: a text line at the bottom, or a centered box.
+  func drawOverlay(into canvas: inout Canvas, _ layout: Layout) {
+    guard let overlay else { return }
+    switch overlay {
+    case .filter(let input):
+      let hint =
+        filterError.map { "  \(display.glyphs.warning) \($0)" }
+        ?? "  (Enter keep, Esc close, Tab complete)"
+      drawInputLine(
+        into: &canvas, layout.statusBar, prefix: "/", input: input, hint: hint,
+        isError: filterError != nil)
+    case .prompt(let input):
+      let words = input.text.split(separator: " ")
+      let hint =
+        words.isEmpty
+        ? "  " + Command.verbs.joined(separator: " ") : "  (Enter run, Tab complete, ↑↓ history)"
+      drawInputLine(
+        into: &canvas, layout.statusBar, prefix: ":", input: input, hint: hint, isError: false)
+    case .help:
+      var lines: [(String, String)] = Keymap.bindings(for: focus).map { binding in
+        (binding.keys.map(\.label).joined(separator: " "), binding.help)
+      }
+      lines.insert(("", "Keys in \(focus.title) (and everywhere):"), at: 0)
+      drawBox(
+        into: &canvas, layout, title: "Help · \(focus.title)", lines: lines,
+        footer: "any key closes")
+    case .buy(let dialog):
+      let product = session.catalog.products[dialog.product]
+      let marker = { (field: Int) in dialog.field == field ? self.display.glyphs.selected : " " }
+      let lines = [
+        ("", product.productID),
+        ("\(marker(0)) Quantity", product.type == .consumable ? "\(dialog.quantity)  (←/→)" : "1"),
+        ("\(marker(1)) Offer", dialog.offers[dialog.offerIndex].label),
+        (
+          "\(marker(2)) From",
+          dialog.origin == .app ? "the app (purchase())" : "outside the app (Transaction.updates)"
+        ),
+      ]
+      drawBox(
+        into: &canvas, layout, title: "Buy", lines: lines,
+        footer: "↑↓ field · ←→ change · Enter buy · Esc cancel")
+    case .confirm(let question, _):
+      drawBox(
+        into: &canvas, layout, title: "Confirm", lines: [("", question)], footer: "y yes · n no")
+    case .refundReason(let id):
+      drawBox(
+        into: &canvas, layout, title: "Refund transaction \(id)",
+        lines: [("o", "other (the default)"), ("d", "developer issue")], footer: "Esc cancel")
+    case .priceIncrease(let id):
+      drawBox(
+        into: &canvas, layout, title: "Price increase · transaction \(id)",
+        lines: [("r", "request consent (sends the message)"), ("c", "consent"), ("d", "decline")],
+        footer: "Esc cancel")
+    case .settings(let selected):
+      let items = settingsItems
+      let lines = items.enumerated().map { index, item in
+        ((index == selected ? display.glyphs.selected + " " : "  ") + item.label, item.value)
+      }
+      drawBox(
+        into: &canvas, layout, title: "Settings", lines: lines,
+        footer: "↑↓ choose · Enter change · w write to the .storekit file · Esc close",
+        selected: selected + 0)
+    }
+  }
+
+  private func drawInputLine(
+    into canvas: inout Canvas, _ rect: Rect, prefix: String, input: TextInput, hint: String,
+    isError: Bool
+  ) {
+    canvas.fill(rect)
+    let end = canvas.put(prefix + input.text, x: rect.x, y: rect.y, limit: rect.width)
+    let cursorX = rect.x + TextCells.width(prefix + String(input.text.prefix(input.cursor)))
+    if cursorX < rect.width {
+      canvas.restyle(Rect(x: cursorX, y: rect.y, width: 1, height: 1)) { $0.reverse = true }
+    }
+    canvas.put(
+      hint, x: end + 1, y: rect.y, limit: max(0, rect.width - end - 1),
+      style: styled(CellStyle(foreground: isError ? .red : nil, dim: !isError)))
+  }
+
+  private func drawBox(
+    into canvas: inout Canvas, _ layout: Layout, title: String, lines: [(String, String)],
+    footer: String,
+    selected: Int? = nil
+  ) {
+    let labelWidth = min(30, lines.map { TextCells.width($0.0) }.max() ?? 0)
+    let textWidth = lines.map { TextCells.width($0.1) }.max() ?? 0
+    let width = min(
+      layout.width - 2,
+      max(TextCells.width(footer) + 4, labelWidth + textWidth + 5, TextCells.width(title) + 6))
+    let height = min(layout.height - 2, lines.count + 3)
+    let rect = Rect(
+      x: (layout.width - width) / 2, y: max(0, (layout.height - 1 - height) / 2), width: width,
+      height: height)
+    canvas.fill(rect)
+    canvas.box(rect, title: title, focused: true, glyphs: display.glyphs)
+    let inner = rect.inner
+    let visibleCount = inner.height - 1
+    let first = selected.map { max(0, $0 - visibleCount + 1) } ?? 0
+    for (offset, line) in lines.dropFirst(first).prefix(visibleCount).enumerated() {
+      let y = inner.y + offset
+      canvas.put(line.0, x: inner.x + 1, y: y, limit: labelWidth, style: CellStyle(bold: true))
+      canvas.put(line.1, x: inner.x + 2 + labelWidth, y: y, limit: inner.width - labelWidth - 2)
+    }
+    canvas.put(
+      footer, x: inner.x + 1, y: inner.y + inner.height - 1, limit: inner.width - 1,
+      style: CellStyle(dim: true))
+  }
+}

@@ -1,0 +1,54 @@
+import StoreSimulation
+
+extension App {
+  /// The product list: headings for types and groups, the localized name, the price in the
+  /// storefront's currency, offer tags, and marks for what the customer holds.
+  func drawProducts(into canvas: inout Canvas, _ rect: Rect) {
+    let glyphs = display.glyphs
+    canvas.box(rect, title: "Products", focused: focus == .products, glyphs: glyphs)
+    let inner = rect.inner
+    guard inner.height > 0 else { return }
+    let entitled = Set(session.currentEntitlements().map(\.productID))
+    let top = scrollTop(selected: productCursor, height: inner.height)
+    let currency = session.settings.storefront.currency
+    for row in 0..<inner.height {
+      let index = top + row
+      guard productEntries.indices.contains(index) else { break }
+      let y = inner.y + row
+      switch productEntries[index] {
+      case .heading(let title):
+        canvas.put(
+          title, x: inner.x, y: y, limit: inner.width,
+          style: styled(CellStyle(foreground: .blue, bold: true)))
+      case .product(let productIndex):
+        let product = session.catalog.products[productIndex]
+        let selected = index == productCursor
+        let mark =
+          selected ? glyphs.selected : entitled.contains(product.productID) ? glyphs.owned : " "
+        let level = product.groupIndex != nil ? "L\(product.level) " : ""
+        let price = Formatting.price(product.price, currency: currency)
+        var tags: [String] = []
+        if product.introductoryOffer != nil { tags.append("intro") }
+        if !product.promotionalOffers.isEmpty { tags.append("promo") }
+        if !product.codeOffers.isEmpty { tags.append("code") }
+        if !product.winBackOffers.isEmpty { tags.append("win-back") }
+        let name = product.displayName(locale: session.settings.locale)
+        let right = price
+        let nameWidth = inner.width - 2 - TextCells.width(right) - 1
+        let tagText = tags.isEmpty ? "" : " [" + tags.joined(separator: ",") + "]"
+        let title =
+          TextCells.width(level + name + tagText) <= nameWidth
+          ? level + name + tagText : level + name
+        var style = CellStyle(
+          reverse: selected && focus == .products, underline: selected && focus != .products)
+        if entitled.contains(product.productID) { style.bold = true }
+        canvas.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style)
+        canvas.put(mark, x: inner.x, y: y, limit: 2, style: style)
+        canvas.put(
+          TextCells.truncate(title, to: nameWidth, ellipsis: glyphs.ellipsis), x: inner.x + 2, y: y,
+          style: style)
+        canvas.put(right, x: inner.x + inner.width - TextCells.width(right), y: y, style: style)
+      }
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import StoreSimulation
+
+extension App {
+  /// The event log: the newest events at the bottom.
+  func drawLog(into canvas: inout Canvas, _ rect: Rect) {
+    canvas.box(rect, title: "Events", focused: focus == .log, glyphs: display.glyphs)
+    let inner = rect.inner
+    for (offset, line) in logLines.suffix(inner.height).enumerated() {
+      canvas.put(
+        TextCells.truncate(line, to: inner.width, ellipsis: display.glyphs.ellipsis), x: inner.x,
+        y: inner.y + offset)
+    }
+  }
+
+  /// The bottom line: the clock, the rate, the switches that matter, pending counts and help —
+  /// or the message of the last action.
+  func drawStatusBar(into canvas: inout Canvas, _ rect: Rect, now: Instant) {
+    let glyphs = display.glyphs
+    let settings = session.settings
+    var parts = [
+      "\(clock.running ? glyphs.running : glyphs.paused) \(Formatting.clock(now))\(clock.running ? "" : " paused")",
+      settings.timeRate.displayName,
+    ]
+    if settings.askToBuyEnabled { parts.append("ask-to-buy on") }
+    if settings.interruptedPurchasesEnabled { parts.append("interrupted on") }
+    if settings.shouldEnterBillingRetryOnRenewal {
+      parts.append("billing retry on" + (settings.billingGracePeriodIsEnabled ? " + grace" : ""))
+    }
+    if !settings.simulatedErrors.isEmpty || settings.failTransactionsEnabled {
+      parts.append("errors simulated")
+    }
+    let counts = pendingCounts
+    if counts.unfinished > 0 { parts.append("\(counts.unfinished) unfinished") }
+    if counts.awaitingApproval > 0 { parts.append("\(counts.awaitingApproval) awaiting approval") }
+    if counts.withIssues > 0 { parts.append("\(counts.withIssues) with issues") }
+    parts.append("? help")
+    canvas.fill(rect, style: CellStyle(reverse: true))
+    var text = parts.joined(separator: glyphs.separator)
+    var style = CellStyle(reverse: true)
+    if let message {
+      text =
+        parts[0] + glyphs.separator + (message.isError ? "\(glyphs.warning) " : "") + message.text
+      style = styled(
+        CellStyle(foreground: message.isError ? .red : nil, reverse: true, underline: false))
+      style.bold = message.isError
+    }
+    canvas.put(
+      TextCells.truncate(" " + text, to: rect.width, ellipsis: glyphs.ellipsis), x: rect.x,
+      y: rect.y, style: style)
+  }
+}

@@ -1,0 +1,66 @@
+import Testing
+
+@testable import StoreTerminal
+
+@Suite struct CanvasTests {
+  init() { TextCells.prepareLocale() }
+
+  @Test func wideCharactersTakeTwoCells() {
+    #expect(TextCells.width("abc") == 3)
+    #expect(TextCells.width("日本語") == 6)
+    #expect(TextCells.width("コイン100枚") == 11)
+    #expect(TextCells.width("e\u{301}") == 1)
+  }
+
+  @Test func truncationCutsByCellsAndNeverSplitsAWideCharacter() {
+    #expect(TextCells.truncate("日本語テキスト", to: 7) == "日本語…")
+    #expect(TextCells.width(TextCells.truncate("日本語テキスト", to: 6)) <= 6)
+    #expect(TextCells.truncate("short", to: 10) == "short")
+    #expect(TextCells.fit("日本", 6) == "日本  ")
+  }
+
+  @Test func controlAndEscapeSequencesAreMadeVisible() {
+    let clusters = TextCells.clusters("a\u{1B}[2Jb\u{9B}c")
+    #expect(
+      !clusters.contains {
+        $0.text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B }
+      })
+    #expect(clusters.map(\.text).joined() == "a\\u{1B}[2Jb\\u{9B}c")
+  }
+
+  @Test func joinedEmojiBecomeTheirParts() {
+    let family = "👨\u{200D}👩\u{200D}👧"
+    #expect(TextCells.clusters(family).map(\.text) == ["👨", "👩", "👧"])
+    #expect(TextCells.width(family) == 6)
+  }
+
+  @Test func puttingTextOverHalfAWideCharacterClearsTheOtherHalf() {
+    var canvas = Canvas(width: 6, height: 1)
+    canvas.put("日本", x: 0, y: 0)
+    #expect(canvas.text == "日本")
+    canvas.put("x", x: 1, y: 0)
+    #expect(canvas.text == " x本")
+    canvas.put("語", x: 5, y: 0)
+    #expect(canvas.text == " x本")
+  }
+
+  @Test func boxesHaveTitles() {
+    var canvas = Canvas(width: 12, height: 3)
+    canvas.box(Rect(x: 0, y: 0, width: 12, height: 3), title: "Log", focused: false, glyphs: .ascii)
+    #expect(canvas.text == "+ Log -----+\n|          |\n+----------+")
+  }
+
+  @Test func layoutsSideBySideStackedAndTooSmall() {
+    let wide = Layout(width: 100, height: 30, showsLog: false, zoomed: false)
+    #expect(!wide.isStacked)
+    #expect(wide.rect(of: .products)?.y == wide.rect(of: .transactions)?.y)
+    let usable = Layout(width: 80, height: 24, showsLog: true, zoomed: false)
+    #expect(!usable.isStacked)
+    #expect(usable.panes.map(\.0) == [.products, .transactions, .inspector, .log])
+    let narrow = Layout(width: 60, height: 30, showsLog: false, zoomed: false)
+    #expect(narrow.isStacked)
+    #expect(narrow.rect(of: .products)!.y < narrow.rect(of: .transactions)!.y)
+    #expect(Layout(width: 39, height: 20, showsLog: false, zoomed: false).isTooSmall)
+    #expect(Layout(width: 39, height: 20, showsLog: false, zoomed: false).panes.isEmpty)
+  }
+}

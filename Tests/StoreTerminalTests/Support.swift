@@ -1,0 +1,47 @@
+import Foundation
+import StoreCommands
+import StoreConfiguration
+import StoreSimulation
+
+@testable import StoreTerminal
+
+let packageRoot: URL = {
+  var url = URL(fileURLWithPath: #filePath)
+  for _ in 0..<3 { url.deleteLastPathComponent() }
+  return url
+}()
+
+let start = Instant(iso8601: "2026-11-22T02:00:00Z")!
+
+/// An app on a bundled configuration, without a journal, the clock paused at `start`.
+func makeApp(
+  _ name: String = "FoodTruck", configure: (inout StoreKitConfiguration) -> Void = { _ in }
+) -> App {
+  TextCells.prepareLocale()
+  let path = packageRoot.appendingPathComponent("Configs/\(name).storekit").path
+  var configuration = StoreKitConfiguration.load(contentsOf: path).configuration!
+  configure(&configuration)
+  let session = Session(configuration: configuration, start: start)
+  return App(
+    journaled: JournaledSession(session: session, journal: nil), configurationPath: path,
+    configurationBytes: configuration.xcodeFormattedBytes(),
+    display: DisplayOptions(color: true, glyphs: .unicode),
+    clock: ClockState(running: false, offset: 0))
+}
+
+extension App {
+  /// Presses keys at `start`.
+  mutating func press(_ keys: Key...) {
+    for key in keys { handle(key, wall: start) }
+  }
+
+  /// Types text.
+  mutating func type(_ text: String) {
+    for character in text { handle(.character(character), wall: start) }
+  }
+
+  /// The screen as text.
+  func screen(width: Int = 100, height: Int = 30) -> String {
+    render(width: width, height: height, wall: start).text
+  }
+}
