@@ -88,10 +88,14 @@ int cn_install_signal_handlers(void) {
   action.sa_flags = 0;
   action.sa_handler = record_signal;
   int signals[] = {SIGINT, SIGTERM, SIGHUP};
+  sigset_t unblock;
+  sigemptyset(&unblock);
   for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
     if (sigaction(signals[i], &action, NULL) != 0) return -1;
+    sigaddset(&unblock, signals[i]);
   }
-  return 0;
+  // A parent may have blocked them (test runners do); a blocked SIGTERM would never arrive.
+  return sigprocmask(SIG_UNBLOCK, &unblock, NULL);
 }
 
 int cn_pending_termination(void) { return termination_signal; }

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+/// The real binary in a real terminal (tmux): what a person does, and that the terminal comes
+/// back sane on every way out.
+@Suite(.serialized, .enabled(if: tmuxIsAvailable, "tmux is not installed"))
+struct TerminalTests {
+  static let start = ["--start", "2026-11-22T02:00:00Z", "--paused"]
+
+  /// The shell after storekeeper printed its exit status and `stty -a` (wrapped over lines).
+  func expectRestored(_ screen: String, status: String) {
+    let joined = screen.replacingOccurrences(of: "\n", with: "")
+    #expect(joined.contains("EXIT=\(status)"), "\(screen)")
+    #expect(joined.contains("isig icanon iexten echo "), "the terminal was not restored: \(screen)")
+  }
+
+  @Test func buysThroughBAndThroughThePromptThenQuits() throws {
+    let tmux = try TmuxSession(Self.start, width: 120)
+    tmux.waitFor("Products")
+    tmux.send("BTab", "j", "j", "j", "j", "b")
+    tmux.waitFor("Buy")
+    tmux.send("Enter")
+    var screen = tmux.waitFor("  0 socialfeed.monthly")
+    #expect(screen.contains("purchased"))
+    tmux.send(":")
+    tmux.type("buy foodtruck.donuts.box quantity=3")
+    tmux.send("Enter")
+    screen = tmux.waitFor("  1 foodtruck.donuts.box")
+    #expect(screen.contains("paused · buy foodtruck.donuts.box quantity=3"))
+    tmux.send("Tab")
+    screen = tmux.waitFor("2 unfinished")
+    #expect(screen.contains("2 unfinished"))
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
+  @Test func filtersByProductAndByDate() throws {
+    let tmux = try TmuxSession(Self.start, width: 120)
+    tmux.waitFor("Products")
+    for line in ["buy foodtruck.donuts.box", "buy foodtruck.saleshistory", "buy socialfeed.yearly"]
+    {
+      tmux.send(":")
+      tmux.type(line)
+      tmux.send("Enter")
+    }
+    tmux.waitFor("socialfeed.yearly")
+    tmux.send("/")
+    tmux.type("product:foodtruck")
+    var screen = tmux.waitFor("(2 of 3)")
+    #expect(!screen.contains("socialfeed.yearly   "))
+    tmux.send("Enter", "Escape", "/")
+    tmux.type("on:2026-11-21")
+    screen = tmux.waitFor("(0 of 3)")
+    tmux.send("C-u")
+    for _ in 0..<13 { tmux.send("BSpace") }
+    tmux.type("on:2026-11-22")
+    screen = tmux.waitFor("(3 of 3)")
+    #expect(screen.contains("on:2026-11-22"))
+    tmux.send("Enter", "q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
+  @Test func stepsThroughGraceRetryAndResolveWithTheKeyboard() throws {
+    let tmux = try TmuxSession(Self.start, width: 120, height: 34)
+    tmux.waitFor("Products")
+    for line in ["set billing-retry on", "set grace-period on", "buy socialfeed.premium.monthly"] {
+      tmux.send(":")
+      tmux.type(line)
+      tmux.send("Enter")
+    }
+    tmux.waitFor("socialfeed.premium.monthly")
+    tmux.send("n")
+    var screen = tmux.waitFor("in grace until")
+    #expect(screen.contains("in grace"))
+    tmux.send("n")
+    screen = tmux.waitFor("in billing retry")
+    #expect(screen.contains("retry until"))
+    tmux.send("r")
+    screen = tmux.waitFor("renewed")
+    tmux.send("R", "d")
+    screen = tmux.waitFor("refunded")
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
+  @Test func renewalsAppearLiveWhileTheClockRuns() throws {
+    let tmux = try TmuxSession(["--start", "2026-11-22T02:00:00Z"])
+    tmux.waitFor("Products")
+    tmux.send(":")
+    tmux.type("set time-rate oneRenewalEveryTwoSeconds")
+    tmux.send("Enter", ":")
+    tmux.type("buy socialfeed.premium.monthly")
+    tmux.send("Enter")
+    let screen = tmux.waitFor("renewed", timeout: 8)
+    #expect(screen.contains("renewed"))
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
+  @Test func resizesStacksAndSaysWhenTooSmall() throws {
+    let tmux = try TmuxSession(Self.start)
+    tmux.waitFor("Products")
+    tmux.resize(width: 60, height: 30)
+    var screen = tmux.waitFor("\n┌ Transactions")
+    #expect(screen.split(separator: "\n").first?.hasPrefix("┌ Products ────") == true)
+    tmux.resize(width: 30, height: 10)
+    screen = tmux.waitFor("at least 40×12.")
+    #expect(screen.hasPrefix("Terminal too small: 30×10."))
+    tmux.resize(width: 100, height: 30)
+    screen = tmux.waitFor("┐┌ Transactions")
+    #expect(screen.contains("┌ Inspector"))
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
+  @Test func controlCAndSIGTERMRestoreTheTerminal() throws {
+    let first = try TmuxSession(Self.start)
+    first.waitFor("Products")
+    first.send("C-c")
+    expectRestored(first.waitFor("STTY-DONE"), status: "130")
+    let second = try TmuxSession(Self.start)
+    second.waitFor("Products")
+    second.signal(SIGTERM)
+    expectRestored(second.waitFor("STTY-DONE"), status: "143")
+    let third = try TmuxSession(Self.start)
+    third.waitFor("Products")
+    third.signal(SIGHUP)
+    expectRestored(third.waitFor("STTY-DONE"), status: "129")
+  }
+
+  @Test func withoutATerminalItPointsToRun() throws {
+    let result = try storekeeper(["Configs/FoodTruck.storekit"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("needs a terminal"))
+    #expect(result.stderr.contains("storekeeper run Configs/FoodTruck.storekit SCRIPT"))
+  }
+}
