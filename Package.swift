@@ -54,6 +54,7 @@ let package = Package(
         "StoreConfiguration",
         "StoreSimulation",
         "StoreCommands",
+        "StoreTerminal",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -9,7 +9,7 @@ struct Benchmarks: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "storekeeper-benchmarks",
     abstract: "Measure Storekeeper's speed and memory.",
-    subcommands: [LoadConfiguration.self, Renewals.self, Replay.self]
+    subcommands: [LoadConfiguration.self, Renewals.self, Replay.self, Inspector.self]
   )
 }
 

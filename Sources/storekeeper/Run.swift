@@ -118,16 +118,45 @@ final class EventOutput {
   private let encoder = EventEncoder()
   private var buffer: [UInt8] = []
 
-  func add(_ event: StoreEvent) { encoder.append(event, to: &buffer) }
+  /// Where output waits when it outgrows memory: one command can cause millions of events, and
+  /// none may be printed before the command's journal record is on disk.
+  private var spill: FileHandle?
+
+  func add(_ event: StoreEvent) {
+    encoder.append(event, to: &buffer)
+    if buffer.count > 8 << 20 { spillBuffer() }
+  }
+
+  private func spillBuffer() {
+    if spill == nil {
+      let path =
+        NSTemporaryDirectory()
+        + "storekeeper-output-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+      FileManager.default.createFile(
+        atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+      spill = FileHandle(forUpdatingAtPath: path)
+      unlink(path)
+    }
+    spill?.write(Data(buffer))
+    buffer.removeAll(keepingCapacity: true)
+  }
 
   func addError(_ error: CommandError, time: Instant) {
     buffer.append(contentsOf: encoder.errorLine(error, time: time).utf8)
     buffer.append(0x0A)
   }
 
-  var isLarge: Bool { buffer.count > 1 << 20 }
+  var isLarge: Bool { spill != nil || buffer.count > 1 << 20 }
 
   func flush() {
+    if let spill {
+      spill.seek(toFileOffset: 0)
+      while let chunk = try? spill.read(upToCount: 8 << 20), !chunk.isEmpty {
+        FileHandle.standardOutput.write(chunk)
+      }
+      try? spill.close()
+      self.spill = nil
+    }
     guard !buffer.isEmpty else { return }
     FileHandle.standardOutput.write(Data(buffer))
     buffer.removeAll(keepingCapacity: true)

@@ -28,8 +28,7 @@ public struct EventEncoder: Sendable {
 
   /// Appends the event's line and a newline to `bytes`.
   public func append(_ event: StoreEvent, to bytes: inout [UInt8]) {
-    var object = ObjectBuilder(bytes: bytes)
-    bytes = []
+    var object = ObjectBuilder(taking: &bytes)
     object.field("time", event.time)
     switch event.kind {
     case .transaction(let transaction, let delivery):
@@ -82,7 +81,7 @@ public struct EventEncoder: Sendable {
       if let error { object.nested("error") { errorFields(error, &$0) } }
       if let detail { object.field("detail", detail) }
     }
-    bytes = object.finish()
+    object.finish(into: &bytes)
     bytes.append(0x0A)
   }
 
@@ -196,9 +195,22 @@ struct ObjectBuilder {
     self.bytes.append(UInt8(ascii: "{"))
   }
 
+  /// Builds onto a caller's buffer without copying it: the buffer moves in here, and
+  /// ``finish(into:)`` moves it back.
+  init(taking buffer: inout [UInt8]) {
+    bytes = []
+    swap(&bytes, &buffer)
+    bytes.append(UInt8(ascii: "{"))
+  }
+
   mutating func finish() -> [UInt8] {
     bytes.append(UInt8(ascii: "}"))
     return bytes
+  }
+
+  mutating func finish(into buffer: inout [UInt8]) {
+    bytes.append(UInt8(ascii: "}"))
+    swap(&bytes, &buffer)
   }
 
   private mutating func key(_ key: String) {
@@ -254,10 +266,9 @@ struct ObjectBuilder {
 
   mutating func nested(_ name: String, _ body: (inout ObjectBuilder) -> Void) {
     key(name)
-    var inner = ObjectBuilder(bytes: bytes)
-    bytes = []
+    var inner = ObjectBuilder(taking: &bytes)
     body(&inner)
-    bytes = inner.finish()
+    inner.finish(into: &bytes)
   }
 }
 

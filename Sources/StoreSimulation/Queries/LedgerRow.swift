@@ -20,7 +20,7 @@ public enum LedgerState: String, CaseIterable, Sendable {
     case .pending: "pending approval"
     case .grace: "in grace"
     case .retry: "in billing retry"
-    case .priceIncrease: "price increase pending"
+    case .priceIncrease: "price increase"
     default: rawValue
     }
   }

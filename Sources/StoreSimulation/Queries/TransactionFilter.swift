@@ -155,14 +155,16 @@ struct CompiledTerm: Sendable {
   var negated: Bool
   /// Products that match, by index (product, type, bare words).
   var products: [Bool] = []
-  var states: Set<LedgerState> = []
-  var offerKinds: Set<Int8> = []
+  var checksProducts = false
+  /// Matching states, one bit per `LedgerState` case.
+  var states: UInt32 = 0
+  /// Matching offer kinds, one bit per kind index.
+  var offerKinds: UInt8 = 0
   /// (kind, index) pairs of offers named by id.
   var offers: Set<Int32> = []
   var ids: [IDRange] = []
   var originals: [IDRange] = []
   var spans: [DateSpan] = []
-  var checksProducts = false
 
   init(_ term: TransactionFilter.Term, catalog: Catalog) {
     negated = term.negated
@@ -174,6 +176,9 @@ struct CompiledTerm: Sendable {
         self.products[index] = true
       }
     }
+    func addState(_ state: LedgerState) {
+      states |= 1 << UInt32(LedgerState.allCases.firstIndex(of: state)!)
+    }
     for value in term.values {
       let lowered = value.lowercased()
       switch term.field {
@@ -181,10 +186,10 @@ struct CompiledTerm: Sendable {
       case .type?:
         let kind = ProductKind(filterName: value)
         markProducts { ProductKind($0.type) == kind }
-      case .state?: if let state = LedgerState(filterName: value) { states.insert(state) }
+      case .state?: if let state = LedgerState(filterName: value) { addState(state) }
       case .offer?:
         if let kind = OfferKind(filterName: value) {
-          offerKinds.insert(Int8(OfferKind.allCases.firstIndex(of: kind)!))
+          offerKinds |= 1 << UInt8(OfferKind.allCases.firstIndex(of: kind)!)
         }
         for product in products {
           for (kindIndex, kind) in OfferKind.allCases.enumerated() {
@@ -202,7 +207,7 @@ struct CompiledTerm: Sendable {
       case .date?: spans.append(DateSpan(range: value)!)
       case nil:
         if let id = UInt64(value) { ids.append(IDRange(lower: id, upper: id)) }
-        if let state = LedgerState(filterName: value) { states.insert(state) }
+        if let state = LedgerState(filterName: value) { addState(state) }
         let kind = ProductKind(filterName: value)
         markProducts { $0.productID.lowercased().contains(lowered) || ProductKind($0.type) == kind }
       }
@@ -211,20 +216,43 @@ struct CompiledTerm: Sendable {
 
   @inline(__always)
   func matches(_ row: LedgerRow) -> Bool {
-    if checksProducts && row.product >= 0 && Int(row.product) < products.count
-      && products[Int(row.product)]
+    if checksProducts, row.product >= 0, Int(row.product) < products.count,
+      products[Int(row.product)]
     {
       return true
     }
-    if states.contains(row.state) { return true }
+    if states != 0, states & (1 << UInt32(row.state.index)) != 0 { return true }
     if row.offerKind >= 0 {
-      if offerKinds.contains(row.offerKind) { return true }
-      if offers.contains(Int32(row.offerKind) << 16 | Int32(row.offerIndex)) { return true }
+      if offerKinds & (1 << UInt8(row.offerKind)) != 0 { return true }
+      if !offers.isEmpty, offers.contains(Int32(row.offerKind) << 16 | Int32(row.offerIndex)) {
+        return true
+      }
     }
     for range in ids where range.contains(row.id) { return true }
     for range in originals where range.contains(row.originalID) { return true }
     for span in spans where span.contains(row.purchaseDate) { return true }
     return false
+  }
+}
+
+extension LedgerState {
+  /// The case's position, for bit sets.
+  @inline(__always)
+  var index: Int {
+    switch self {
+    case .purchased: 0
+    case .renewed: 1
+    case .pending: 2
+    case .declined: 3
+    case .interrupted: 4
+    case .failed: 5
+    case .refunded: 6
+    case .upgraded: 7
+    case .expired: 8
+    case .grace: 9
+    case .retry: 10
+    case .priceIncrease: 11
+    }
   }
 }
 

@@ -83,9 +83,8 @@ extension App {
     case .transactions:
       guard !visible.isEmpty else { return }
       let current = selectedIndex ?? 0
-      selectedID =
-        rows[visible[clamped(current.addingReportingOverflow(delta).partialValue, visible.count)]]
-        .id
+      select(
+        visibleIndex: clamped(current.addingReportingOverflow(delta).partialValue, visible.count))
       inspectorTop = 0
     case .inspector: inspectorTop = max(0, inspectorTop + max(-1000, min(1000, delta)))
     case .log: break
@@ -213,7 +212,7 @@ extension App {
       case .transactions:
         let tableHeight = rect.inner.height - 1
         let index = scrollTop(selected: selectedIndex ?? 0, height: tableHeight) + row - 1
-        if row >= 1, visible.indices.contains(index) { selectedID = rows[visible[index]].id }
+        if row >= 1 { select(visibleIndex: index) }
       default: break
       }
     }

@@ -157,7 +157,7 @@ extension App {
       options.offer = dialog.offers[dialog.offerIndex].selection
       if perform(.buy(productID: product.productID, options: options)) {
         message = ("bought \(product.productID)", false)
-        if let newest = rows.last { selectedID = newest.id }
+        select(visibleIndex: 0)
       }
       return
     case .up, .character("k"): dialog.field = max(0, dialog.field - 1)

@@ -46,6 +46,8 @@ public struct App {
   var filterError: String?
   var history: [String] = []
   var pendingCounts = PendingCounts()
+  /// Products the customer is entitled to now (recomputed when events arrive, not per frame).
+  var entitledProducts: Set<String> = []
   var configurationBytes: [UInt8]
 
   /// The inspector over a journaled session.
@@ -117,6 +119,7 @@ public struct App {
     if !removed.isEmpty {
       rows.removeAll { removed.contains($0.id) }
     }
+    entitledProducts = Set(session.currentEntitlements().map(\.productID))
     for id in changed.sorted() {
       guard let row = session.ledgerRow(id) else { continue }
       if let last = rows.last, last.id < id {
@@ -157,6 +160,7 @@ public struct App {
   /// Rebuilds every row from the session (after a load or a reload).
   mutating func reloadRows() {
     rows = session.ledgerRows()
+    entitledProducts = Set(session.currentEntitlements().map(\.productID))
     refilter()
   }
 
@@ -166,10 +170,15 @@ public struct App {
     var result: [Int] = []
     result.reserveCapacity(filter.isEmpty ? rows.count : rows.count / 4)
     var counts = PendingCounts()
+    var selectedPosition: Int?
+    let selected = selectedID ?? .max
     var index = rows.count - 1
     while index >= 0 {
       let row = rows[index]
-      if compiledFilter.matches(row) { result.append(index) }
+      if compiledFilter.matches(row) {
+        if row.id == selected { selectedPosition = result.count }
+        result.append(index)
+      }
       switch row.state {
       case .pending: counts.awaitingApproval += 1
       case .interrupted: counts.withIssues += 1
@@ -183,7 +192,12 @@ public struct App {
     }
     visible = result
     pendingCounts = counts
-    if selectedIndex == nil { selectedID = visible.first.map { rows[$0].id } }
+    if let selectedPosition {
+      selectedIndex = selectedPosition
+    } else {
+      selectedIndex = visible.isEmpty ? nil : 0
+      selectedID = visible.first.map { rows[$0].id }
+    }
   }
 
   /// Sets the filter; an invalid one is explained and the last valid one stays.
@@ -201,10 +215,14 @@ public struct App {
   /// The first line shown of a list scrolled so that `selected` is visible.
   func scrollTop(selected: Int, height: Int) -> Int { max(0, selected - max(1, height) + 1) }
 
-  /// The selected transaction's index in `visible`.
-  var selectedIndex: Int? {
-    guard let selectedID else { return nil }
-    return visible.firstIndex { rows[$0].id == selectedID }
+  /// The selected transaction's index in `visible`, kept with `selectedID`.
+  var selectedIndex: Int?
+
+  /// Selects the transaction at an index of `visible`.
+  mutating func select(visibleIndex index: Int) {
+    guard visible.indices.contains(index) else { return }
+    selectedIndex = index
+    selectedID = rows[visible[index]].id
   }
 
   /// The products, grouped by type and subscription group.

@@ -146,7 +146,13 @@ extension App {
   /// price, indefinitely.
   func upcomingText(groupID: String) -> String {
     let renewals = session.upcomingRenewals(groupID: groupID, limit: 8)
-    guard let last = renewals.last else { return "none: the subscription will not renew" }
+    guard let last = renewals.last else {
+      switch session.status(forGroup: groupID)?.state {
+      case .inGracePeriod?, .inBillingRetryPeriod?:
+        return "none until the billing issue is resolved (r)"
+      default: return "none: the subscription will not renew"
+      }
+    }
     var parts: [String] = []
     var index = 0
     while index < renewals.count, let offer = renewals[index].offer {

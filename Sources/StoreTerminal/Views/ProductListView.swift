@@ -8,7 +8,7 @@ extension App {
     canvas.box(rect, title: "Products", focused: focus == .products, glyphs: glyphs)
     let inner = rect.inner
     guard inner.height > 0 else { return }
-    let entitled = Set(session.currentEntitlements().map(\.productID))
+    let entitled = entitledProducts
     let top = scrollTop(selected: productCursor, height: inner.height)
     let currency = session.settings.storefront.currency
     for row in 0..<inner.height {

@@ -81,7 +81,7 @@ extension App {
         row.expirationDate == Int64.min
           ? "" : Formatting.shortDate(Instant(milliseconds: row.expirationDate))
       },
-      TableColumn(title: "State", width: 22) { _, row in row.state.label },
+      TableColumn(title: "State", width: 16) { _, row in row.state.label },
     ]
     func fixed() -> Int { columns.filter { $0.title != "Product" }.reduce(0) { $0 + $1.width + 1 } }
     if width - fixed() < 16 { columns.removeAll { $0.title == "Type" } }

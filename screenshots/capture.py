@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Screenshots of the real TUI: runs the built binary in a private tmux server, drives it with
+keys, captures each situation with colors (`capture-pane -e`) and writes it as an SVG of the cell
+grid. Run from the package root after `swift build`:
+
+    python3 screenshots/capture.py [path/to/storekeeper]
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unicodedata
+
+try:
+    from wcwidth import wcwidth as _wcwidth
+except ImportError:  # pragma: no cover
+    _wcwidth = None
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BINARY = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "storekeeper")
+SOCKET = "sk-shots-%d" % os.getpid()
+WIDTH, HEIGHT = 120, 34
+
+PALETTE = ["#1d1f21", "#cc6666", "#5fae5f", "#d7a83a", "#5f87d7", "#b294bb", "#5fafaf", "#d0d0d0",
+           "#666666", "#ff8787", "#87d787", "#ffd75f", "#87afff", "#d7afff", "#87d7d7", "#ffffff"]
+FOREGROUND, BACKGROUND = "#d0d0d0", "#1d1f21"
+
+
+def tmux(*args):
+    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null", *args], check=False,
+                          capture_output=True, text=True).stdout
+
+
+def width(ch):
+    if _wcwidth is not None:
+        return max(0, _wcwidth(ch))
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def parse(ansi):
+    """The capture as rows of (char, width, style) cells."""
+    rows = []
+    style = {"fg": None, "bg": None, "bold": False, "dim": False, "underline": False, "reverse": False}
+    for line in ansi.split("\n")[:HEIGHT]:
+        cells = []
+        for token in re.split(r"(\x1b\[[0-9;]*m)", line):
+            if token.startswith("\x1b["):
+                codes = [int(c) if c else 0 for c in token[2:-1].split(";")]
+                i = 0
+                while i < len(codes):
+                    code = codes[i]
+                    if code == 0:
+                        style = {"fg": None, "bg": None, "bold": False, "dim": False, "underline": False, "reverse": False}
+                    elif code == 1: style["bold"] = True
+                    elif code == 2: style["dim"] = True
+                    elif code == 4: style["underline"] = True
+                    elif code == 7: style["reverse"] = True
+                    elif code == 22: style["bold"] = style["dim"] = False
+                    elif code == 24: style["underline"] = False
+                    elif code == 27: style["reverse"] = False
+                    elif 30 <= code <= 37: style["fg"] = code - 30
+                    elif 90 <= code <= 97: style["fg"] = code - 90 + 8
+                    elif code == 39: style["fg"] = None
+                    elif 40 <= code <= 47: style["bg"] = code - 40
+                    elif 100 <= code <= 107: style["bg"] = code - 100 + 8
+                    elif code == 49: style["bg"] = None
+                    elif code in (38, 48) and i + 2 < len(codes) and codes[i + 1] == 5:
+                        style["fg" if code == 38 else "bg"] = codes[i + 2] if codes[i + 2] < 16 else 7
+                        i += 2
+                    i += 1
+                continue
+            for ch in token:
+                w = width(ch)
+                if w == 0 and cells:
+                    cells[-1] = (cells[-1][0] + ch, cells[-1][1], cells[-1][2])
+                    continue
+                cells.append((ch, max(1, w), dict(style)))
+        rows.append(cells)
+    return rows
+
+
+def svg(rows, title):
+    cw, ch = 8.4, 18
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="DejaVu Sans Mono, Noto Sans Mono CJK JP, Menlo, monospace" font-size="14">'
+           % (WIDTH * cw + 16, HEIGHT * ch + 16),
+           '<title>%s</title>' % title,
+           '<rect width="100%%" height="100%%" fill="%s"/>' % BACKGROUND]
+    for y, cells in enumerate(rows):
+        # Runs of narrow cells with one style become one text element; wide cells stand alone.
+        runs, x = [], 0
+        for text, w, st in cells:
+            if runs and w == 1 and runs[-1][2] == st and runs[-1][3]:
+                runs[-1][1] += text
+                runs[-1][4] += 1
+            else:
+                runs.append([x, text, st, w == 1, w])
+            x += w
+        for start, text, s_, _, w in runs:
+            fg = PALETTE[s_["fg"]] if s_["fg"] is not None else FOREGROUND
+            bg = PALETTE[s_["bg"]] if s_["bg"] is not None else None
+            if s_["reverse"]:
+                fg, bg = (bg or BACKGROUND), fg
+            px, py = 8 + start * cw, 8 + y * ch
+            if bg:
+                out.append('<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"/>' % (px, py, w * cw, ch, bg))
+            if text.strip():
+                esc = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                attrs = ' font-weight="bold"' if s_["bold"] else ""
+                attrs += ' opacity="0.6"' if s_["dim"] else ""
+                attrs += ' text-decoration="underline"' if s_["underline"] else ""
+                out.append('<text x="%.1f" y="%d" fill="%s"%s xml:space="preserve" textLength="%.1f" lengthAdjust="spacingAndGlyphs">%s</text>'
+                           % (px, py + 14, fg, attrs, w * cw, esc))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def shot(name, title):
+    time.sleep(0.6)
+    ansi = tmux("capture-pane", "-e", "-p", "-t", "0")
+    with open(os.path.join(ROOT, "screenshots", name + ".svg"), "w") as f:
+        f.write(svg(parse(ansi), title))
+    print("wrote screenshots/%s.svg" % name)
+
+
+def keys(*names):
+    for name in names:
+        tmux("send-keys", "-t", "0", name)
+        time.sleep(0.05)
+
+
+def command(line):
+    keys(":")
+    tmux("send-keys", "-t", "0", "-l", line)
+    keys("Enter")
+
+
+def session(config, state):
+    tmux("kill-server")
+    script = ("cd '%s' && XDG_STATE_HOME='%s' LANG=C.UTF-8 TERM=xterm-256color '%s' '%s' --start 2026-11-22T02:00:00Z --paused; sleep 60"
+              % (ROOT, state, BINARY, config))
+    tmux("new-session", "-d", "-x", str(WIDTH), "-y", str(HEIGHT), "bash", "-c", script)
+    time.sleep(1.0)
+
+
+def main():
+    if not shutil.which("tmux"):
+        sys.exit("tmux is needed: apt-get install tmux")
+    state = tempfile.mkdtemp()
+    try:
+        session("Configs/FoodTruck.storekit", state)
+        command("buy socialfeed.monthly")
+        command("buy foodtruck.saleshistory")
+        keys("BTab", "j", "j", "j", "j", "b", "j", "Right")
+        shot("product-list-buy-dialog", "Product list with the buy dialog")
+        keys("Escape", "Tab")
+        command("buy foodtruck.donuts.box quantity=2")
+        command("advance 95s")
+        keys("/")
+        tmux("send-keys", "-t", "0", "-l", "product:socialfeed after:2026-11-22T02:00:20Z")
+        keys("Enter")
+        shot("filtered-table", "Transactions filtered by product and date")
+        keys("Escape")
+        command("set billing-retry on")
+        command("set grace-period on")
+        command("buy socialfeed.monthly offer=code:\"Free Month\" from=store")
+        keys("n", "l")
+        shot("inspector-grace-period", "Inspector of a subscription in its grace period with upcoming renewals")
+        keys("?")
+        shot("help-overlay", "Help overlay")
+        keys("q", "q")
+        state2 = tempfile.mkdtemp()
+        session("Configs/Everything.storekit", state2)
+        command("buy everything.pro.monthly")
+        shot("japanese-catalog", "A Japanese-localized catalog (ja locale, JPN storefront)")
+        keys("q")
+        shutil.rmtree(state2, ignore_errors=True)
+    finally:
+        tmux("kill-server")
+        shutil.rmtree(state, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
