@@ -256,3 +256,21 @@ import Testing
     #expect(app.sleepMilliseconds(wall: start.adding(milliseconds: 59_500)) == 500)
   }
 }
+
+@Suite struct BuyDialogTests {
+  @Test func aBackDatedPurchaseRenewsUntilNowOrOnce() {
+    var app = makeApp()
+    app.perform(line: "advance 1d")
+    app.press(.backTab, .down, .down, .down, .down, .down, .character("b"))
+    app.press(.down, .down, .down, .right, .right)
+    #expect(app.screen(width: 120, height: 40).contains("▸ Date     1 day ago"))
+    app.press(.enter)
+    #expect(app.session.transactionCount > 100)
+    var other = makeApp()
+    other.perform(line: "advance 1d")
+    other.press(.backTab, .down, .down, .down, .down, .down, .character("b"))
+    other.press(.down, .down, .down, .right, .right, .down, .right, .enter)
+    #expect(other.session.transactionCount == 1)
+    #expect(other.session.subscriptionStatuses().first?.state == .expired)
+  }
+}

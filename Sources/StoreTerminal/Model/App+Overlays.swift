@@ -155,13 +155,18 @@ extension App {
       overlay = nil
       var options = PurchaseOptions(quantity: dialog.quantity, origin: dialog.origin)
       options.offer = dialog.offers[dialog.offerIndex].selection
+      let back = BuyDialog.backDates[dialog.backDate].milliseconds
+      if back > 0 {
+        options.purchaseDate = session.now.adding(milliseconds: -back)
+        options.renewal = dialog.renewal
+      }
       if perform(.buy(productID: product.productID, options: options)) {
         message = ("bought \(product.productID)", false)
         select(visibleIndex: 0)
       }
       return
     case .up, .character("k"): dialog.field = max(0, dialog.field - 1)
-    case .down, .tab, .character("j"): dialog.field = min(2, dialog.field + 1)
+    case .down, .tab, .character("j"): dialog.field = min(4, dialog.field + 1)
     case .left, .right, .character("h"), .character("l"), .character(" "):
       let step = key == .left || key == .character("h") ? -1 : 1
       switch dialog.field {
@@ -170,7 +175,11 @@ extension App {
         dialog.quantity = max(1, min(limit, dialog.quantity + step))
       case 1:
         dialog.offerIndex = (dialog.offerIndex + step + dialog.offers.count) % dialog.offers.count
-      default: dialog.origin = dialog.origin == .app ? .store : .app
+      case 2: dialog.origin = dialog.origin == .app ? .store : .app
+      case 3:
+        let count = BuyDialog.backDates.count
+        dialog.backDate = (dialog.backDate + step + count) % count
+      default: dialog.renewal = dialog.renewal == .automatic ? .once : .automatic
       }
     default: break
     }

@@ -65,13 +65,24 @@ public struct BuyDialog: Equatable, Sendable {
   public var offerIndex = 0
   /// Bought in the app or outside it.
   public var origin: PurchaseOrigin = .app
-  /// The field with focus: 0 quantity, 1 offer, 2 origin.
+  /// How far back the purchase is dated (the Transaction Manager's purchase date).
+  public var backDate = 0
+  /// For a back-dated subscription: renew until now, or one period only.
+  public var renewal: RenewalBehavior = .automatic
+  /// The field with focus: 0 quantity, 1 offer, 2 origin, 3 date, 4 renewal.
   public var field = 0
+
+  /// The purchase-date choices: now, or this long ago.
+  static let backDates: [(label: String, milliseconds: Int64)] = [
+    ("now", 0), ("1 hour ago", 3_600_000), ("1 day ago", 86_400_000), ("1 week ago", 604_800_000),
+    ("30 days ago", 2_592_000_000),
+  ]
 
   /// Dialogs are equal when their product, choices and focus are.
   public static func == (lhs: BuyDialog, rhs: BuyDialog) -> Bool {
     lhs.product == rhs.product && lhs.quantity == rhs.quantity && lhs.offerIndex == rhs.offerIndex
-      && lhs.origin == rhs.origin && lhs.field == rhs.field
+      && lhs.origin == rhs.origin && lhs.field == rhs.field && lhs.backDate == rhs.backDate
+      && lhs.renewal == rhs.renewal
       && lhs.offers.map(\.label) == rhs.offers.map(\.label)
   }
 }

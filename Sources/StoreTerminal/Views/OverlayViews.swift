@@ -39,6 +39,8 @@ extension App {
           "\(marker(2)) From",
           dialog.origin == .app ? "the app (purchase())" : "outside the app (Transaction.updates)"
         ),
+        ("\(marker(3)) Date", BuyDialog.backDates[dialog.backDate].label),
+        ("\(marker(4)) Renewal", renewalLabel(dialog, product)),
       ]
       drawBox(
         into: &canvas, layout, title: "Buy", lines: lines,
@@ -65,6 +67,12 @@ extension App {
         footer: "↑↓ choose · Enter change · w write to the .storekit file · Esc close",
         selected: selected + 0)
     }
+  }
+
+  private func renewalLabel(_ dialog: BuyDialog, _ product: CatalogProduct) -> String {
+    guard product.type == .autoRenewableSubscription, dialog.backDate > 0 else { return "-" }
+    return dialog.renewal == .automatic
+      ? "automatically renew (until now)" : "don't renew (one period)"
   }
 
   private func drawInputLine(
