@@ -13,6 +13,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+    .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
   ],
   targets: [
     // The C module map and shim over ncurses' wide-character API. macOS has no libncursesw:
@@ -34,6 +36,15 @@ let package = Package(
     ),
     .target(name: "StoreCommands", dependencies: ["StoreConfiguration", "StoreSimulation"]),
     .target(
+      name: "StoreSigning",
+      dependencies: [
+        "StoreSimulation",
+        "StoreConfiguration",
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "X509", package: "swift-certificates"),
+      ]
+    ),
+    .target(
       name: "StoreTerminal",
       dependencies: ["CNcurses", "StoreConfiguration", "StoreSimulation", "StoreCommands"]
     ),
@@ -44,6 +55,7 @@ let package = Package(
         "StoreSimulation",
         "StoreCommands",
         "StoreTerminal",
+        "StoreSigning",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -60,6 +72,7 @@ let package = Package(
     ),
     .testTarget(name: "StoreCommandsTests", dependencies: ["StoreCommands"]),
     .testTarget(name: "StoreTerminalTests", dependencies: ["StoreTerminal"]),
+    .testTarget(name: "StoreSigningTests", dependencies: ["StoreSigning", "StoreCommands"]),
     .testTarget(name: "CNcursesTests", dependencies: ["CNcurses"]),
     .testTarget(name: "StoreConfigurationTests", dependencies: ["StoreConfiguration"]),
     .testTarget(
@@ -70,6 +83,6 @@ let package = Package(
       ]
     ),
     .testTarget(
-      name: "storekeeperTests", dependencies: ["storekeeper"], exclude: ["Fixtures", "Scripts"]),
+      name: "storekeeperTests", dependencies: ["storekeeper"], exclude: ["Fixtures", "Python", "Scripts"]),
   ]
 )

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoreCommands
 import StoreConfiguration
+import StoreSigning
 import StoreSimulation
 
 /// `storekeeper run CONFIG [SCRIPT|-]`: applies a script and prints the events as JSON lines.
@@ -12,6 +13,10 @@ struct Run: ParsableCommand {
       Each line of the script is a command (buy, advance, refund …; see the README). Events go to
       stdout as JSON lines; messages for people go to stderr. The first command that cannot be
       applied stops the run with exit status 1, after printing its error event.
+
+      With --notifications DIR and/or --notify-url URL, every App Store Server Notification V2
+      the session causes is signed and written as a file and/or POSTed (in order, retried with
+      backoff); the run waits for the POSTs and exits with status 1 if one could not be delivered.
       """
   )
 
@@ -39,6 +44,8 @@ struct Run: ParsableCommand {
   @Option(help: "The most events one command may cause.")
   var maxEvents = 1_000_000
 
+  @OptionGroup var signing: SigningOptions
+
   func validate() throws {
     if journal != nil && start != nil {
       throw ValidationError(
@@ -63,7 +70,9 @@ struct Run: ParsableCommand {
     var journaled = try SessionOpening.open(
       configurationPath: configurationPath, journalPath: journal,
       start: start.flatMap(Instant.init(iso8601:)), options: options)
-    let output = EventOutput()
+    let signer = signing.needsSigner ? try signing.makeSigner() : nil
+    let output = EventOutput(signer: signing.sign || signing.chain ? signer : nil)
+    let pipeline = try signing.makeNotifications(signer: signer, session: journaled.session)
     var failures = 0
     if let rate, let timeRate = TimeRate(name: rate) {
       try journaled.apply(.set(.timeRate(timeRate))) { _ in }
@@ -74,11 +83,18 @@ struct Run: ParsableCommand {
     while let text = lines.next() {
       lineNumber += 1
       var failure: CommandError?
+      var events: [StoreEvent] = []
       do throws(CommandError) {
         guard let command = try Command.parse(text) else { continue }
-        try journaled.apply(command) { output.add($0) }
+        try journaled.apply(command) { event in
+          output.add(event)
+          if pipeline != nil { events.append(event) }
+        }
       } catch {
         failure = error
+      }
+      for line in pipeline?.process(events, session: journaled.session) ?? [] {
+        output.addNotification(line)
       }
       if var located = failure {
         located.line = lineNumber
@@ -98,6 +114,17 @@ struct Run: ParsableCommand {
       }
     }
     try commit(&journaled, output)
+    if let pipeline {
+      let left = pipeline.delivery.waitUntilIdle(timeout: 60)
+      for line in pipeline.delivery.takeResults() {
+        printError("storekeeper: \(line)".sanitizedForTerminal)
+        if line.contains(" failed: ") || line.contains(" dropped: ") { failures += 1 }
+      }
+      if left > 0 {
+        printError("storekeeper: \(left) notifications not POSTed after waiting 60 s")
+        failures += 1
+      }
+    }
     if failures > 0 { throw ExitCode(1) }
   }
 
@@ -115,8 +142,34 @@ struct Run: ParsableCommand {
 
 /// Events waiting to be printed, encoded as JSON lines.
 final class EventOutput {
-  private let encoder = EventEncoder()
+  private let encoder: EventEncoder
   private var buffer: [UInt8] = []
+
+  /// Output for events; with a signer, transactions and renewal infos carry `jwsRepresentation`.
+  init(signer: Signer? = nil) {
+    guard let signer else {
+      encoder = EventEncoder()
+      return
+    }
+    encoder = EventEncoder { decorated, time in
+      let jws: String? =
+        switch decorated {
+        case .transaction(let transaction): try? signer.sign(transaction, signedDate: time)
+        case .renewalInfo(let status): try? signer.sign(status, signedDate: time)
+        }
+      return jws.map { [("jwsRepresentation", $0)] } ?? []
+    }
+  }
+
+  func addNotification(
+    _ line: (time: Instant, type: String, subtype: String?, uuid: String, file: String?)
+  ) {
+    buffer.append(
+      contentsOf: encoder.notificationLine(
+        time: line.time, type: line.type, subtype: line.subtype, uuid: line.uuid, file: line.file
+      ).utf8)
+    buffer.append(0x0A)
+  }
 
   /// Where output waits when it outgrows memory: one command can cause millions of events, and
   /// none may be printed before the command's journal record is on disk.

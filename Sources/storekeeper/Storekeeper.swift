@@ -11,7 +11,10 @@ struct Storekeeper: ParsableCommand {
       accelerated clock, and checks or rewrites configurations the way Xcode does.
       """,
     version: "0.1.0",
-    subcommands: [Inspect.self, Run.self, Transactions.self, Validate.self, Format.self],
+    subcommands: [
+      Inspect.self, Run.self, Transactions.self, Validate.self, Format.self, Decode.self,
+      CertificateCommand.self, AppTransactionCommand.self, Notify.self,
+    ],
     defaultSubcommand: Inspect.self
   )
 }

@@ -71,7 +71,7 @@ import Testing
     var session = Session(configuration: configuration, start: time)
     var events: [StoreEvent] = []
     try session.buy("foodtruck.saleshistory") { events.append($0) }
-    let encoder = EventEncoder { _ in [("jwsRepresentation", "a.b.c")] }
+    let encoder = EventEncoder { _, _ in [("jwsRepresentation", "a.b.c")] }
     let transaction = try #require(
       events.first { if case .transaction = $0.kind { true } else { false } })
     #expect(

@@ -36,6 +36,16 @@ func storekeeper(
   _ arguments: [String], in directory: URL = packageRoot, stdin: String? = nil,
   environment: [String: String] = [:]
 ) throws -> RunResult {
+  try runProcess(
+    productsDirectory.appendingPathComponent("storekeeper").path, arguments, in: directory,
+    stdin: stdin, environment: environment)
+}
+
+/// Runs the program at `path` with `arguments` in `directory`, feeding `stdin`, and waits for it.
+func runProcess(
+  _ path: String, _ arguments: [String], in directory: URL = packageRoot, stdin: String? = nil,
+  environment: [String: String] = [:]
+) throws -> RunResult {
   let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
     "storekeeper-run-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -43,12 +53,12 @@ func storekeeper(
   let outURL = scratch.appendingPathComponent("out")
   let errURL = scratch.appendingPathComponent("err")
   let inURL = scratch.appendingPathComponent("in")
-  FileManager.default.createFile(atPath: outURL.path, contents: nil)
-  FileManager.default.createFile(atPath: errURL.path, contents: nil)
-  FileManager.default.createFile(atPath: inURL.path, contents: Data((stdin ?? "").utf8))
+  _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+  _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+  _ = FileManager.default.createFile(atPath: inURL.path, contents: Data((stdin ?? "").utf8))
 
   let process = Process()
-  process.executableURL = productsDirectory.appendingPathComponent("storekeeper")
+  process.executableURL = URL(fileURLWithPath: path)
   process.arguments = arguments
   process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
   process.currentDirectoryURL = directory

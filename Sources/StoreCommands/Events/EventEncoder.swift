@@ -5,8 +5,9 @@ import StoreSimulation
 /// omitted rather than null, dates ISO-8601 UTC with milliseconds, enum values as StoreKit 2's
 /// case names. Strings are escaped so that the output is safe on a terminal.
 public struct EventEncoder: Sendable {
-  /// Adds fields to transactions and renewal infos (the signer adds `jwsRepresentation`).
-  public typealias Decoration = @Sendable (Decorated) -> [(String, String)]
+  /// Adds fields to transactions and renewal infos (the signer adds `jwsRepresentation`); it is
+  /// told the event's time.
+  public typealias Decoration = @Sendable (Decorated, Instant) -> [(String, String)]
 
   /// What a decoration is asked about.
   public enum Decorated: Sendable {
@@ -34,10 +35,10 @@ public struct EventEncoder: Sendable {
     case .transaction(let transaction, let delivery):
       object.field("event", "transaction")
       if let delivery { object.field("delivery", delivery.rawValue) }
-      object.nested("transaction") { transactionFields(transaction, &$0) }
+      object.nested("transaction") { transactionFields(transaction, time: event.time, &$0) }
     case .status(let status):
       object.field("event", "status")
-      statusFields(status, &object)
+      statusFields(status, time: event.time, &object)
     case .message(let reason, let productID):
       object.field("event", "message")
       object.field("reason", reason.rawValue)
@@ -85,6 +86,20 @@ public struct EventEncoder: Sendable {
     bytes.append(0x0A)
   }
 
+  /// A server notification as a `notification` event line (without the newline).
+  public func notificationLine(
+    time: Instant, type: String, subtype: String?, uuid: String, file: String?
+  ) -> String {
+    var object = ObjectBuilder(bytes: [])
+    object.field("time", time)
+    object.field("event", "notification")
+    object.field("notificationType", type)
+    if let subtype { object.field("subtype", subtype) }
+    object.field("notificationUUID", uuid)
+    if let file { object.field("file", file) }
+    return String(decoding: object.finish(), as: UTF8.self)
+  }
+
   /// A command error as an `error` event line (without the newline).
   public func errorLine(_ error: CommandError, time: Instant) -> String {
     var object = ObjectBuilder(bytes: [])
@@ -102,12 +117,12 @@ public struct EventEncoder: Sendable {
   public func transactionLine(_ transaction: Transaction, extra: [(String, String)] = []) -> String
   {
     var object = ObjectBuilder(bytes: [])
-    transactionFields(transaction, &object)
+    transactionFields(transaction, time: nil, &object)
     for (key, value) in extra { object.field(key, value) }
     return String(decoding: object.finish(), as: UTF8.self)
   }
 
-  private func transactionFields(_ t: Transaction, _ object: inout ObjectBuilder) {
+  private func transactionFields(_ t: Transaction, time: Instant?, _ object: inout ObjectBuilder) {
     object.field("id", t.id)
     object.field("originalID", t.originalID)
     object.field("productID", t.productID)
@@ -138,10 +153,14 @@ public struct EventEncoder: Sendable {
     if let error = t.verificationError {
       object.nested("verificationError") { errorFields(error, &$0) }
     }
-    for (key, value) in decorate?(.transaction(t)) ?? [] { object.field(key, value) }
+    if let time, let decorate {
+      for (key, value) in decorate(.transaction(t), time) { object.field(key, value) }
+    }
   }
 
-  private func statusFields(_ status: SubscriptionStatus, _ object: inout ObjectBuilder) {
+  private func statusFields(
+    _ status: SubscriptionStatus, time: Instant, _ object: inout ObjectBuilder
+  ) {
     object.field("groupID", status.groupID)
     object.field("state", status.state.rawValue)
     object.field("transactionID", status.transactionID)
@@ -168,7 +187,7 @@ public struct EventEncoder: Sendable {
       if !info.eligibleWinBackOfferIDs.isEmpty {
         renewal.strings("eligibleWinBackOfferIDs", info.eligibleWinBackOfferIDs)
       }
-      for (key, value) in decorate?(.renewalInfo(status)) ?? [] { renewal.field(key, value) }
+      for (key, value) in decorate?(.renewalInfo(status), time) ?? [] { renewal.field(key, value) }
     }
   }
 

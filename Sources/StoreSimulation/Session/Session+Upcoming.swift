@@ -43,3 +43,29 @@ extension Session {
     return result
   }
 }
+
+/// An offer redeemed for the renewals to come, with the billing periods it still covers.
+public struct QueuedOffer: Equatable, Sendable {
+  /// The product whose renewals it discounts.
+  public var productID: String
+  /// The offer.
+  public var offer: TransactionOffer
+  /// Billing periods left.
+  public var periods: Int
+}
+
+extension Session {
+  /// The offers queued for a group's coming renewals, first to apply first: the remaining
+  /// introductory periods, then offer codes or promotional offers redeemed by the subscriber.
+  /// Unlike `upcomingRenewals`, it lists them whether or not the subscription will renew.
+  public func queuedOffers(groupID: String) -> [QueuedOffer] {
+    guard let index = catalog.groupIndex(of: groupID) else { return [] }
+    return groups[index].upcoming.compactMap { upcoming in
+      offer(of: upcoming).map {
+        QueuedOffer(
+          productID: product(at: upcoming.product).productID, offer: TransactionOffer($0),
+          periods: Int(upcoming.remaining))
+      }
+    }
+  }
+}

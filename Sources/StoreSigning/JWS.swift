@@ -1,0 +1,82 @@
+import Crypto
+import Foundation
+import StoreConfiguration
+import X509
+
+/// Compact JWS (ES256) as StoreKit and the App Store produce it: a header with `alg`, `kid`,
+/// `typ` and an `x5c` chain, a JSON payload, and the raw 64-byte P-256 signature.
+public enum JWS {
+  /// Signs a JSON payload with an identity.
+  public static func sign(payload: [UInt8], with identity: SigningIdentity) throws -> String {
+    let header = JSONValue.object(
+      JSONObject([
+        JSONMember("alg", .string("ES256")),
+        JSONMember("kid", .string(identity.isChain ? "Storekeeper_Local_Key" : "Apple_Xcode_Key")),
+        JSONMember("typ", .string("JWT")),
+        JSONMember("x5c", .array(identity.chain.map { .string(Data($0).base64EncodedString()) })),
+      ]))
+    let signingInput =
+      base64URL(Array(JSONWriter.compact(header).utf8)) + "." + base64URL(payload)
+    let signature = try identity.signingKey.signature(for: Data(signingInput.utf8))
+    return signingInput + "." + base64URL(Array(signature.rawRepresentation))
+  }
+
+  /// What ``decode(_:)`` found.
+  public struct Decoded: Sendable {
+    /// The header, as JSON.
+    public var header: JSONValue
+    /// The payload, as JSON.
+    public var payload: JSONValue
+    /// Whether the signature verifies with the public key of `x5c[0]`.
+    public var signatureIsValid: Bool
+    /// The subjects of the `x5c` certificates, leaf first.
+    public var certificateSubjects: [String]
+  }
+
+  /// Decodes a compact JWS and checks its signature against its `x5c[0]` certificate.
+  ///
+  /// - Throws: ``SigningError`` when it is not a compact JWS with a P-256 `x5c` certificate.
+  public static func decode(_ text: String) throws -> Decoded {
+    let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(
+      separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3, let headerBytes = fromBase64URL(parts[0]),
+      let payloadBytes = fromBase64URL(parts[1]),
+      let signature = fromBase64URL(parts[2])
+    else {
+      throw SigningError("not a compact JWS: expected three base64url parts separated by dots")
+    }
+    guard let header = try? JSONParser.parse(headerBytes).root,
+      let payload = try? JSONParser.parse(payloadBytes).root
+    else { throw SigningError("the JWS header or payload is not JSON") }
+    guard case .object(let headerObject) = header, case .array(let chain)? = headerObject["x5c"],
+      case .string(let leafText)? = chain.first, let leafDER = Data(base64Encoded: leafText)
+    else { throw SigningError("the JWS header has no x5c certificate to check the signature with") }
+    let certificates = chain.compactMap { value -> Certificate? in
+      guard case .string(let text) = value, let der = Data(base64Encoded: text) else { return nil }
+      return try? Certificate(derEncoded: [UInt8](der))
+    }
+    guard let leaf = try? Certificate(derEncoded: [UInt8](leafDER)),
+      let key = P256.Signing.PublicKey(leaf.publicKey)
+    else { throw SigningError("x5c[0] is not a P-256 certificate") }
+    let input = Data(parts[0].utf8 + [UInt8(ascii: ".")] + parts[1].utf8)
+    let valid =
+      (try? P256.Signing.ECDSASignature(rawRepresentation: signature)).map {
+        key.isValidSignature($0, for: input)
+      } ?? false
+    return Decoded(
+      header: header, payload: payload, signatureIsValid: valid,
+      certificateSubjects: certificates.map { $0.subject.description })
+  }
+
+  static func base64URL(_ bytes: [UInt8]) -> String {
+    Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+  }
+
+  static func fromBase64URL(_ text: Substring) -> [UInt8]? {
+    var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(
+      of: "_", with: "/")
+    while base64.count % 4 != 0 { base64 += "=" }
+    return Data(base64Encoded: base64).map { [UInt8]($0) }
+  }
+}

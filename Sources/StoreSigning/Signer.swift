@@ -1,0 +1,211 @@
+import Crypto
+import Foundation
+import StoreConfiguration
+import StoreSimulation
+
+/// Signs what StoreKit signs: transactions (`JWSTransactionDecodedPayload`), renewal infos
+/// (`JWSRenewalInfoDecodedPayload`), the app transaction, and server notifications — with the
+/// payload keys and encodings of Apple's App Store Server Library (milliseconds since the epoch,
+/// prices in milliunits, enums as Apple's integers and strings).
+public struct Signer: Sendable {
+  /// The payloads' environment.
+  public enum Environment: String, Sendable, CaseIterable {
+    /// Xcode's test environment (`AppStore.Environment.xcode`).
+    case xcode = "Xcode"
+    /// The App Store Server Library's unit-testing environment.
+    case localTesting = "LocalTesting"
+    /// The sandbox: for the three-certificate chain, so servers verify for real.
+    case sandbox = "Sandbox"
+  }
+
+  /// The keys and certificates.
+  public let identity: SigningIdentity
+  /// The payloads' `environment`.
+  public let environment: Environment
+  /// The app's bundle id.
+  public let bundleID: String
+
+  /// The bundle id used when none is given.
+  public static let defaultBundleID = "com.example.storekeeper"
+
+  /// A signer.
+  public init(
+    identity: SigningIdentity, environment: Environment, bundleID: String = defaultBundleID
+  ) {
+    self.identity = identity
+    self.environment = environment
+    self.bundleID = bundleID
+  }
+
+  /// The transaction's `jwsRepresentation`, signed at `signedDate`.
+  public func sign(_ transaction: Transaction, signedDate: Instant) throws -> String {
+    try JWS.sign(
+      payload: Array(
+        JSONWriter.compact(transactionPayload(transaction, signedDate: signedDate)).utf8),
+      with: identity)
+  }
+
+  /// The renewal info's `jwsRepresentation`, signed at `signedDate`.
+  public func sign(_ status: SubscriptionStatus, signedDate: Instant) throws -> String {
+    try JWS.sign(
+      payload: Array(JSONWriter.compact(renewalPayload(status, signedDate: signedDate)).utf8),
+      with: identity)
+  }
+
+  /// The app transaction (`AppTransaction.shared`), signed at `signedDate`.
+  public func signAppTransaction(signedDate: Instant) throws -> String {
+    var payload = JSONObject()
+    payload["receiptType"] = .string(environment.rawValue)
+    payload["bundleId"] = .string(bundleID)
+    payload["applicationVersion"] = .string("1")
+    payload["originalApplicationVersion"] = .string("1")
+    payload["originalPurchaseDate"] = .number(JSONNumber(text: "-62135769600000"))
+    payload["receiptCreationDate"] = milliseconds(signedDate)
+    payload["requestDate"] = milliseconds(signedDate)
+    payload["appTransactionId"] = .string("0")
+    payload["originalPlatform"] = .string("iOS")
+    payload["deviceVerification"] = .string(deviceVerification(seed: "app"))
+    payload["deviceVerificationNonce"] = .string(stableUUID("app-nonce"))
+    return try JWS.sign(payload: Array(JSONWriter.compact(.object(payload)).utf8), with: identity)
+  }
+
+  /// Signs any JSON payload (server notifications).
+  public func sign(payload: JSONValue) throws -> String {
+    try JWS.sign(payload: Array(JSONWriter.compact(payload).utf8), with: identity)
+  }
+
+  /// `JWSTransactionDecodedPayload`.
+  public func transactionPayload(_ t: Transaction, signedDate: Instant) -> JSONValue {
+    var p = JSONObject()
+    p["transactionId"] = .string(String(t.id))
+    p["originalTransactionId"] = .string(String(t.originalID))
+    if t.productType == .autoRenewable { p["webOrderLineItemId"] = .string(String(t.id)) }
+    p["bundleId"] = .string(bundleID)
+    p["productId"] = .string(t.productID)
+    if let group = t.subscriptionGroupID { p["subscriptionGroupIdentifier"] = .string(group) }
+    p["purchaseDate"] = milliseconds(t.purchaseDate)
+    p["originalPurchaseDate"] = milliseconds(t.originalPurchaseDate)
+    if let expiration = t.expirationDate { p["expiresDate"] = milliseconds(expiration) }
+    p["quantity"] = .number(JSONNumber(t.purchasedQuantity))
+    p["type"] = .string(Self.typeName(t.productType))
+    if let token = t.appAccountToken { p["appAccountToken"] = .string(token) }
+    p["inAppOwnershipType"] = .string("PURCHASED")
+    p["signedDate"] = milliseconds(signedDate)
+    if let date = t.revocationDate { p["revocationDate"] = milliseconds(date) }
+    if let reason = t.revocationReason {
+      p["revocationReason"] = .number(JSONNumber(reason == .developerIssue ? 1 : 0))
+    }
+    if t.isUpgraded { p["isUpgraded"] = .bool(true) }
+    if let offer = t.offer { offerFields(offer, into: &p) }
+    p["environment"] = .string(environment.rawValue)
+    p["transactionReason"] = .string(t.reason == .renewal ? "RENEWAL" : "PURCHASE")
+    p["storefront"] = .string(t.storefront)
+    p["storefrontId"] = .string(t.storefrontID)
+    p["price"] = .number(JSONNumber(text: String(t.price)))
+    p["currency"] = .string(t.currency)
+    p["appTransactionId"] = .string("0")
+    p["deviceVerification"] = .string(deviceVerification(seed: "transaction-\(t.id)"))
+    p["deviceVerificationNonce"] = .string(stableUUID("transaction-\(t.id)"))
+    return .object(p)
+  }
+
+  /// `JWSRenewalInfoDecodedPayload`.
+  public func renewalPayload(_ status: SubscriptionStatus, signedDate: Instant) -> JSONValue {
+    let info = status.renewalInfo
+    var p = JSONObject()
+    if let reason = info.expirationReason {
+      p["expirationIntent"] = .number(JSONNumber(Self.expirationIntent(reason)))
+    }
+    p["originalTransactionId"] = .string(String(info.originalTransactionID))
+    p["autoRenewProductId"] = .string(info.autoRenewPreference)
+    p["productId"] = .string(info.currentProductID)
+    p["autoRenewStatus"] = .number(JSONNumber(info.willAutoRenew ? 1 : 0))
+    p["isInBillingRetryPeriod"] = .bool(info.isInBillingRetry)
+    switch info.priceIncreaseStatus {
+    case .pending: p["priceIncreaseStatus"] = .number(JSONNumber(0))
+    case .agreed: p["priceIncreaseStatus"] = .number(JSONNumber(1))
+    case .noIncreasePending: break
+    }
+    if let grace = info.gracePeriodExpirationDate {
+      p["gracePeriodExpiresDate"] = milliseconds(grace)
+    }
+    if let offer = info.offer { offerFields(offer, into: &p) }
+    p["signedDate"] = milliseconds(signedDate)
+    p["environment"] = .string(environment.rawValue)
+    p["recentSubscriptionStartDate"] = milliseconds(info.recentSubscriptionStartDate)
+    if let date = info.renewalDate { p["renewalDate"] = milliseconds(date) }
+    if let price = info.renewalPrice {
+      p["renewalPrice"] = .number(JSONNumber(text: String(price)))
+    }
+    p["currency"] = .string(info.currency)
+    if !info.eligibleWinBackOfferIDs.isEmpty {
+      p["eligibleWinBackOfferIds"] = .array(info.eligibleWinBackOfferIDs.map { .string($0) })
+    }
+    p["appTransactionId"] = .string("0")
+    return .object(p)
+  }
+
+  private func offerFields(_ offer: TransactionOffer, into p: inout JSONObject) {
+    let type: Int =
+      switch offer.type {
+      case .introductory: 1
+      case .promotional: 2
+      case .code: 3
+      case .winBack: 4
+      }
+    p["offerType"] = .number(JSONNumber(type))
+    if let id = offer.id { p["offerIdentifier"] = .string(id) }
+    let discount: String =
+      switch offer.paymentMode {
+      case .freeTrial: "FREE_TRIAL"
+      case .payAsYouGo: "PAY_AS_YOU_GO"
+      case .payUpFront: "PAY_UP_FRONT"
+      }
+    p["offerDiscountType"] = .string(discount)
+    p["offerPeriod"] = .string(offer.period.iso8601)
+  }
+
+  static func typeName(_ kind: ProductKind) -> String {
+    switch kind {
+    case .consumable: "Consumable"
+    case .nonConsumable: "Non-Consumable"
+    case .nonRenewable: "Non-Renewing Subscription"
+    case .autoRenewable: "Auto-Renewable Subscription"
+    }
+  }
+
+  static func expirationIntent(_ reason: ExpirationReason) -> Int {
+    switch reason {
+    case .autoRenewDisabled: 1
+    case .billingError: 2
+    case .didNotConsentToPriceIncrease: 3
+    case .productUnavailable: 4
+    case .unknown: 5
+    }
+  }
+
+  private func milliseconds(_ instant: Instant) -> JSONValue {
+    .number(JSONNumber(text: String(instant.milliseconds)))
+  }
+
+  /// A stable stand-in for the device verification hash (base64 of 48 bytes).
+  private func deviceVerification(seed: String) -> String {
+    let digest = SHA384.hash(data: Data((bundleID + seed).utf8))
+    return Data(digest).base64EncodedString()
+  }
+}
+
+/// A deterministic, UUID-shaped (version 4 layout) identifier derived from a seed.
+public func stableUUID(_ seed: String) -> String {
+  var bytes = Array(SHA256.hash(data: Data(seed.utf8)).prefix(16))
+  bytes[6] = (bytes[6] & 0x0F) | 0x40
+  bytes[8] = (bytes[8] & 0x3F) | 0x80
+  let hex = bytes.map {
+    String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16)
+  }.joined()
+  let parts = [
+    hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4),
+    hex.dropFirst(16).prefix(4), hex.dropFirst(20),
+  ]
+  return parts.joined(separator: "-")
+}

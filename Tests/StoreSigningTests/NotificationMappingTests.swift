@@ -1,0 +1,114 @@
+import StoreCommands
+import StoreConfiguration
+import Testing
+
+@testable import StoreSigning
+@testable import StoreSimulation
+
+@Suite struct NotificationMappingTests {
+  /// The notification names a script causes.
+  func names(
+    _ lines: [String], configure: (inout SessionSettings) -> Void = { _ in }
+  ) throws -> [String] {
+    var session = Session(configuration: foodTruck(), start: start)
+    session.updateSettings(configure)
+    var mapper = NotificationMapper(session: session)
+    var names: [String] = []
+    for line in lines {
+      var events: [StoreEvent] = []
+      try Command.parse(line)!.apply(to: &session) { events.append($0) }
+      names += mapper.notifications(for: events, in: session).map(\.name)
+    }
+    return names
+  }
+
+  @Test func subscribingRenewingAndExpiring() throws {
+    #expect(
+      try names([
+        "buy socialfeed.premium.monthly", "advance next", "auto-renew last off",
+        "auto-renew last on",
+        "auto-renew last off", "advance next", "buy socialfeed.premium.monthly",
+      ]) == [
+        "SUBSCRIBED-INITIAL_BUY", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_DISABLED",
+        "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_ENABLED",
+        "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_DISABLED",
+        "EXPIRED-VOLUNTARY", "SUBSCRIBED-RESUBSCRIBE",
+      ])
+  }
+
+  @Test func billingRetryWithGraceRecoveryAndExpiry() throws {
+    let retry: (inout SessionSettings) -> Void = {
+      $0.shouldEnterBillingRetryOnRenewal = true
+      $0.billingGracePeriodIsEnabled = true
+    }
+    #expect(
+      try names(
+        [
+          "buy socialfeed.premium.monthly", "advance next", "advance next", "resolve last",
+          "advance next", "advance next", "advance next",
+        ],
+        configure: retry) == [
+          "SUBSCRIBED-INITIAL_BUY", "DID_FAIL_TO_RENEW-GRACE_PERIOD", "GRACE_PERIOD_EXPIRED",
+          "DID_RENEW-BILLING_RECOVERY", "DID_FAIL_TO_RENEW-GRACE_PERIOD", "GRACE_PERIOD_EXPIRED",
+          "EXPIRED-BILLING_RETRY",
+        ])
+  }
+
+  @Test func planChangesPriceIncreasesRefundsAndOneTimeCharges() throws {
+    #expect(
+      try names([
+        "buy socialfeed.monthly", "buy socialfeed.premium.monthly", "buy socialfeed.yearly",
+        "buy socialfeed.premium.monthly", "price-increase request last",
+        "price-increase consent last",
+        "buy foodtruck.donuts.box", "refund last",
+      ]) == [
+        "SUBSCRIBED-INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF-UPGRADE",
+        "DID_CHANGE_RENEWAL_PREF-DOWNGRADE",
+        "DID_CHANGE_RENEWAL_PREF", "PRICE_INCREASE-PENDING", "PRICE_INCREASE-ACCEPTED",
+        "ONE_TIME_CHARGE",
+        "REFUND",
+      ])
+  }
+
+  @Test func aDeclinedPriceIncreaseAndARedeemedOfferCode() throws {
+    #expect(
+      try names([
+        "buy socialfeed.monthly", "buy socialfeed.monthly offer=code:\"Free Month\" from=store",
+        "price-increase request last", "price-increase decline last", "advance 1y",
+      ]) == [
+        "SUBSCRIBED-INITIAL_BUY", "OFFER_REDEEMED", "PRICE_INCREASE-PENDING",
+        "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_DISABLED", "EXPIRED-PRICE_INCREASE",
+      ])
+  }
+
+  @Test func offersRedeemedOnAPlanChangeSayUpgradeOrDowngrade() throws {
+    #expect(
+      try names([
+        "buy socialfeed.premium.monthly",
+        "buy socialfeed.monthly offer=promo:socialfeed.monthly.loyalty",
+        "buy socialfeed.premium.monthly", "auto-renew last off", "auto-renew last on",
+      ]) == [
+        "SUBSCRIBED-INITIAL_BUY", "OFFER_REDEEMED-DOWNGRADE", "DID_CHANGE_RENEWAL_PREF",
+        "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_DISABLED",
+        "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_ENABLED",
+      ])
+  }
+
+  @Test func renewalsUsingUpQueuedOffersRedeemNothing() {
+    let code = TransactionOffer(
+      type: .code, id: "Free Month", paymentMode: .freeTrial, period: SubscriptionPeriod(1, .month))
+    let intro = TransactionOffer(
+      type: .introductory, id: nil, paymentMode: .payAsYouGo, period: SubscriptionPeriod(1, .month))
+    let queue = [
+      QueuedOffer(productID: "m", offer: intro, periods: 2),
+      QueuedOffer(productID: "m", offer: code, periods: 1),
+    ]
+    #expect(
+      NotificationMapper.consumed(
+        queue, into: [QueuedOffer(productID: "m", offer: intro, periods: 1)] + queue[1...]))
+    #expect(NotificationMapper.consumed(queue, into: Array(queue[1...])))
+    #expect(NotificationMapper.consumed(queue, into: []))
+    #expect(!NotificationMapper.consumed(Array(queue[..<1]), into: queue))
+    #expect(!NotificationMapper.consumed([], into: queue))
+  }
+}

@@ -1,0 +1,298 @@
+import Foundation
+import Testing
+
+/// The Python of a virtual environment holding Apple's App Store Server Library, made once per
+/// machine in the user's cache folder; `nil` when Python or the package index is unavailable.
+let appleLibraryPython: String? = {
+  let version = "3.1.2"
+  let cache =
+    ProcessInfo.processInfo.environment["XDG_CACHE_HOME"]
+    ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache").path
+  let folder = cache + "/storekeeper-tests/app-store-server-library-\(version)"
+  let python = folder + "/bin/python3"
+  let marker = folder + "/.installed"
+  if FileManager.default.fileExists(atPath: marker) { return python }
+  try? FileManager.default.removeItem(atPath: folder)
+  guard let made = try? runProcess("/usr/bin/env", ["python3", "-m", "venv", folder]),
+    made.status == 0,
+    let installed = try? runProcess(
+      python, ["-m", "pip", "install", "-q", "app-store-server-library==\(version)"]),
+    installed.status == 0
+  else { return nil }
+  _ = FileManager.default.createFile(atPath: marker, contents: nil)
+  return python
+}()
+
+/// Verifies signed items (one JSON object per line) with Apple's library; one result each.
+func verifyWithAppleLibrary(
+  _ items: [String], environment: String, bundleID: String = "com.example.storekeeper",
+  root: URL? = nil
+) throws -> [[String: Any]] {
+  guard let python = appleLibraryPython else {
+    try Test.cancel(
+      "Apple's App Store Server Library could not be installed (python3 -m venv, pip)")
+  }
+  let script = packageRoot.appendingPathComponent("Tests/storekeeperTests/Python/verify.py").path
+  let result = try runProcess(
+    python, [script, environment, bundleID] + (root.map { [$0.path] } ?? []),
+    stdin: items.joined(separator: "\n") + "\n")
+  try #require(result.status == 0, "verify.py failed: \(result.stderr)")
+  return try #require(
+    JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+}
+
+/// A scratch state folder (signing keys, journals) and a run of `storekeeper` inside it.
+struct SigningScratch {
+  let folder: URL
+  init() throws { folder = try temporaryFolder() }
+
+  var environment: [String: String] { ["XDG_STATE_HOME": folder.path] }
+  var notifications: URL { folder.appendingPathComponent("notifications") }
+
+  func run(_ arguments: [String], stdin: String? = nil) throws -> RunResult {
+    try storekeeper(arguments, stdin: stdin, environment: environment)
+  }
+
+  /// The notification files, in order, and their bodies.
+  func notificationFiles() throws -> [(name: String, body: String)] {
+    try FileManager.default.contentsOfDirectory(atPath: notifications.path).sorted().map {
+      ($0, try String(contentsOf: notifications.appendingPathComponent($0), encoding: .utf8))
+    }
+  }
+}
+
+let billingRetryScript = """
+  set billing-retry on
+  set grace-period on
+  buy socialfeed.premium.monthly
+  advance next
+  advance next
+  resolve last
+  advance next
+  advance next
+  advance next
+  buy foodtruck.donuts.box
+  refund last
+  """
+
+let billingRetryNotifications = [
+  "SUBSCRIBED-INITIAL_BUY", "DID_FAIL_TO_RENEW-GRACE_PERIOD", "GRACE_PERIOD_EXPIRED",
+  "DID_RENEW-BILLING_RECOVERY", "DID_FAIL_TO_RENEW-GRACE_PERIOD", "GRACE_PERIOD_EXPIRED",
+  "EXPIRED-BILLING_RETRY", "ONE_TIME_CHARGE", "REFUND",
+]
+
+/// `SUBSCRIBED-INITIAL_BUY` from `0001-SUBSCRIBED-INITIAL_BUY.json`.
+func notificationName(ofFile file: String) -> String {
+  String(file.dropFirst(5).dropLast(5))
+}
+
+func jsonLines(_ text: String) throws -> [[String: Any]] {
+  try text.split(separator: "\n").map {
+    try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+  }
+}
+
+@Suite struct SigningCommandTests {
+  @Test(arguments: ["Xcode", "LocalTesting"])
+  func notificationsOfAScriptDecodeWithApplesLibrary(environment: String) throws {
+    let scratch = try SigningScratch()
+    defer { try? FileManager.default.removeItem(at: scratch.folder) }
+    let run = try scratch.run(
+      [
+        "run", "Configs/FoodTruck.storekit", "-", "--notifications", scratch.notifications.path,
+        "--environment", environment, "--start", "2026-01-01T00:00:00Z",
+      ], stdin: billingRetryScript)
+    try #require(run.status == 0, "\(run.stderr)")
+    let files = try scratch.notificationFiles()
+    #expect(files.map { notificationName(ofFile: $0.name) } == billingRetryNotifications)
+    let announced = try jsonLines(run.stdout).filter { $0["event"] as? String == "notification" }
+    #expect(announced.map { $0["file"] as? String } == files.map(\.name))
+
+    let decoded = try verifyWithAppleLibrary(files.map(\.body), environment: environment)
+    try #require(decoded.count == files.count)
+    for (entry, line) in zip(decoded, announced) {
+      #expect(entry["error"] == nil)
+      #expect(entry["notificationType"] as? String == line["notificationType"] as? String)
+      #expect(entry["subtype"] as? String == line["subtype"] as? String)
+      #expect(entry["notificationUUID"] as? String == line["notificationUUID"] as? String)
+      #expect(entry["environment"] as? String == environment)
+      #expect(entry["bundleId"] as? String == "com.example.storekeeper")
+      let transaction = try #require(entry["transaction"] as? [String: Any])
+      #expect(transaction["environment"] as? String == environment)
+      #expect(transaction["bundleId"] as? String == "com.example.storekeeper")
+    }
+    let first = try #require(decoded.first?["transaction"] as? [String: Any])
+    #expect(first["productId"] as? String == "socialfeed.premium.monthly")
+    #expect(first["type"] as? String == "Auto-Renewable Subscription")
+    #expect(first["transactionReason"] as? String == "PURCHASE")
+    #expect(first["purchaseDate"] as? Int == 1_767_225_600_000)
+    let grace = try #require(decoded[1]["renewal"] as? [String: Any])
+    #expect(grace["isInBillingRetryPeriod"] as? Bool == true)
+    #expect(grace["gracePeriodExpiresDate"] is Int)
+    #expect(decoded[1]["status"] as? Int == 4)
+    let expired = try #require(decoded[6]["renewal"] as? [String: Any])
+    #expect(expired["expirationIntent"] as? Int == 2)
+    #expect(expired["autoRenewStatus"] as? Int == 0)
+    let refund = try #require(decoded[8]["transaction"] as? [String: Any])
+    #expect(refund["type"] as? String == "Consumable")
+    #expect(refund["revocationReason"] as? Int == 0)
+    #expect(refund["revocationDate"] is Int)
+  }
+
+  @Test func chainSignaturesVerifyAgainstTheLocalRootInSandboxMode() throws {
+    let scratch = try SigningScratch()
+    defer { try? FileManager.default.removeItem(at: scratch.folder) }
+    let run = try scratch.run(
+      [
+        "run", "Configs/FoodTruck.storekit", "-", "--chain", "--notifications",
+        scratch.notifications.path,
+      ],
+      stdin: "buy socialfeed.monthly\nadvance next\n")
+    try #require(run.status == 0, "\(run.stderr)")
+    let root = scratch.folder.appendingPathComponent("root.pem")
+    let certificate = try scratch.run(["certificate", "--root"])
+    try #require(certificate.status == 0)
+    try Data(certificate.stdout.utf8).write(to: root)
+    let bodies = try scratch.notificationFiles().map(\.body)
+
+    let verified = try verifyWithAppleLibrary(bodies, environment: "Sandbox", root: root)
+    #expect(verified.map { $0["notificationType"] as? String } == ["SUBSCRIBED", "DID_RENEW"])
+    #expect(verified.allSatisfy { $0["error"] == nil && $0["environment"] as? String == "Sandbox" })
+
+    let otherApp = try verifyWithAppleLibrary(
+      bodies, environment: "Sandbox", bundleID: "com.example.other", root: root)
+    #expect(
+      otherApp.map { $0["error"] as? String } == [
+        "INVALID_APP_IDENTIFIER", "INVALID_APP_IDENTIFIER",
+      ])
+    let selfSigned = scratch.folder.appendingPathComponent("self-signed.pem")
+    try Data(try scratch.run(["certificate"]).stdout.utf8).write(to: selfSigned)
+    let wrongRoot = try verifyWithAppleLibrary(bodies, environment: "Sandbox", root: selfSigned)
+    #expect(wrongRoot.allSatisfy { $0["error"] as? String == "VERIFICATION_FAILURE" })
+  }
+
+  @Test func signedTransactionsRenewalInfosAndTheAppTransactionDecodeWithApplesLibrary() throws {
+    let scratch = try SigningScratch()
+    defer { try? FileManager.default.removeItem(at: scratch.folder) }
+    let run = try scratch.run(
+      ["run", "Configs/FoodTruck.storekit", "-", "--sign", "--bundle-id", "com.example.food"],
+      stdin: "buy socialfeed.monthly\nbuy foodtruck.saleshistory\n")
+    try #require(run.status == 0, "\(run.stderr)")
+    var items: [String] = []
+    var expected: [(id: String?, product: String?)] = []
+    for line in try jsonLines(run.stdout) {
+      if let transaction = line["transaction"] as? [String: Any], line["delivery"] != nil {
+        let jws = try #require(transaction["jwsRepresentation"] as? String)
+        items.append(#"{"transaction": "\#(jws)"}"#)
+        expected.append(
+          ((transaction["id"] as? Int).map(String.init), transaction["productID"] as? String))
+      }
+      if let renewal = line["renewalInfo"] as? [String: Any] {
+        let jws = try #require(renewal["jwsRepresentation"] as? String)
+        items.append(#"{"renewal": "\#(jws)"}"#)
+        expected.append((nil, renewal["autoRenewPreference"] as? String))
+      }
+    }
+    let app = try scratch.run(["app-transaction", "--bundle-id", "com.example.food"])
+    try #require(app.status == 0)
+    items.append(#"{"app": "\#(app.stdout.trimmingCharacters(in: .whitespacesAndNewlines))"}"#)
+
+    let decoded = try verifyWithAppleLibrary(
+      items, environment: "Xcode", bundleID: "com.example.food")
+    try #require(decoded.count == expected.count + 1)
+    for (entry, want) in zip(decoded, expected) {
+      #expect(entry["error"] == nil)
+      if let id = want.id {
+        #expect(entry["transactionId"] as? String == id)
+        #expect(entry["productId"] as? String == want.product)
+      } else {
+        #expect(entry["autoRenewProductId"] as? String == want.product)
+      }
+    }
+    #expect(decoded.last?["bundleId"] as? String == "com.example.food")
+    #expect(decoded.last?["environment"] as? String == "Xcode")
+  }
+
+  @Test func notificationsArePostedInOrderAndRetriedWhenTheServerFails() throws {
+    let server = try WebhookServer(statuses: [500])
+    defer { server.stop() }
+    let scratch = try SigningScratch()
+    defer { try? FileManager.default.removeItem(at: scratch.folder) }
+    let run = try scratch.run(
+      [
+        "run", "Configs/FoodTruck.storekit", "-", "--notify-url",
+        "http://127.0.0.1:\(server.port)/asn",
+      ],
+      stdin: billingRetryScript)
+    try #require(run.status == 0, "\(run.stderr)")
+    #expect(run.stderr.contains("POST SUBSCRIBED-INITIAL_BUY → 200 (attempt 2)"))
+    let requests = server.requests()
+    #expect(requests.count == billingRetryNotifications.count + 1)
+    #expect(requests.allSatisfy { $0.path == "/asn" && $0.contentType == "application/json" })
+    var names: [String] = []
+    for request in requests.dropFirst() {
+      let decoded = try storekeeper(["decode", "-"], stdin: request.body)
+      #expect(decoded.status == 0)
+      #expect(decoded.stderr.contains("signature: valid"))
+      let payload = try #require(
+        (try JSONSerialization.jsonObject(with: Data(decoded.stdout.utf8)) as? [String: Any])?[
+          "payload"]
+          as? [String: Any])
+      let type = try #require(payload["notificationType"] as? String)
+      names.append((payload["subtype"] as? String).map { "\(type)-\($0)" } ?? type)
+    }
+    #expect(names == billingRetryNotifications)
+  }
+
+  @Test func anUnreachableWebhookFailsTheRunButKeepsTheFiles() throws {
+    let closed = try WebhookServer(statuses: [])
+    let port = closed.port
+    closed.stop()
+    let scratch = try SigningScratch()
+    defer { try? FileManager.default.removeItem(at: scratch.folder) }
+    let run = try scratch.run(
+      [
+        "run", "Configs/FoodTruck.storekit", "-", "--notify-url", "http://127.0.0.1:\(port)/",
+        "--notifications", scratch.notifications.path,
+      ], stdin: "buy socialfeed.monthly\nadvance next\n")
+    #expect(run.status == 1)
+    #expect(
+      run.stderr.contains("POST SUBSCRIBED-INITIAL_BUY failed: no connection after 5 attempts"))
+    #expect(run.stderr.contains("POST DID_RENEW failed: no connection after 1 attempt"))
+    #expect(try scratch.notificationFiles().count == 2)
+  }
+
+  @Test func aNotifyURLThatIsNotPlainHTTPIsRefused() throws {
+    let scratch = try SigningScratch()
+    defer { try? FileManager.default.removeItem(at: scratch.folder) }
+    let run = try scratch.run(
+      ["run", "Configs/FoodTruck.storekit", "-", "--notify-url", "https://example.com/asn"],
+      stdin: "")
+    #expect(run.status == 64)
+    #expect(run.stderr.contains("--notify-url must be an http:// URL"))
+  }
+
+  @Test func decodeChecksTheSignatureAndRejectsATamperedPayload() throws {
+    let scratch = try SigningScratch()
+    defer { try? FileManager.default.removeItem(at: scratch.folder) }
+    let test = try scratch.run(["notify", "test", "--notifications", scratch.notifications.path])
+    try #require(test.status == 0)
+    let body = try #require(try scratch.notificationFiles().first)
+    #expect(body.name == "0001-TEST.json")
+    let good = try scratch.run(["decode", "-"], stdin: body.body)
+    #expect(good.status == 0)
+    #expect(good.stdout.contains(#""notificationType" : "TEST""#))
+
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(body.body.utf8)) as? [String: String])
+    let parts = try #require(object["signedPayload"]).split(separator: ".").map(String.init)
+    let forged = Data(#"{"notificationType":"REFUND"}"#.utf8).base64EncodedString()
+      .replacingOccurrences(of: "=", with: "")
+    let bad = try scratch.run(["decode", [parts[0], forged, parts[2]].joined(separator: ".")])
+    #expect(bad.status == 1)
+    #expect(bad.stderr.contains("signature: INVALID"))
+    let garbage = try scratch.run(["decode", "not-a-jws"])
+    #expect(garbage.status == 1)
+    #expect(garbage.stderr.contains("storekeeper:"))
+  }
+}
