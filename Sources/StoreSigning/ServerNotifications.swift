@@ -29,10 +29,17 @@ public struct NotificationMapper: Sendable {
   private var revoked = Set<UInt64>()
   /// Per group, the offers queued for the renewals to come.
   private var queuedOffers: [String: [QueuedOffer]] = [:]
+  /// Where the session stood when the mapper began, and how many notifications it made since:
+  /// with the event, the seed of each `notificationUUID`, unique and the same on every replay.
+  private var origin = "0"
+  private var sequence = 0
 
   /// A mapper that has seen nothing; `session` gives the state it starts from.
   public init(session: Session? = nil) {
     guard let session else { return }
+    var transactions = 0
+    session.forEachTransaction { _ in transactions += 1 }
+    origin = "\(session.now.milliseconds)-\(transactions)"
     for status in session.subscriptionStatuses() {
       statuses[status.groupID] = status
       queuedOffers[status.groupID] = session.queuedOffers(groupID: status.groupID)

@@ -38,6 +38,8 @@ struct Inspect: ParsableCommand {
   @Flag(help: "Plain ASCII drawing characters (also when TERM=dumb).")
   var ascii = false
 
+  @OptionGroup var signing: SigningOptions
+
   func validate() throws {
     if let start, Instant(iso8601: start) == nil {
       throw ValidationError(
@@ -65,6 +67,7 @@ struct Inspect: ParsableCommand {
         "--start applies to a new session; \(journalPath) exists (add --fresh).")
     }
     if fresh { try SessionOpening.setAside(journalPath) }
+    let prepared = try signing.prepare()
 
     let terminal: NcursesTerminal
     do {
@@ -75,7 +78,13 @@ struct Inspect: ParsableCommand {
     }
     let outcome = runInspector(
       on: terminal, configuration: configuration, bytes: bytes, journalPath: journalPath,
-      display: display)
+      display: display, signing: prepared)
+    // After a normal quit, POSTs still queued get a few seconds; a signal does not wait.
+    if case .success(nil) = outcome, let delivery = prepared.delivery, signing.notifyUrl != nil {
+      let left = delivery.waitUntilIdle(timeout: 10)
+      for line in delivery.takeResults() { printError("storekeeper: \(line)".sanitizedForTerminal) }
+      if left > 0 { printError("storekeeper: \(left) notifications not POSTed before quitting") }
+    }
     switch outcome {
     case .failure(let error):
       printError("storekeeper: \(error)".sanitizedForTerminal)
@@ -91,13 +100,14 @@ struct Inspect: ParsableCommand {
   /// every way out.
   private func runInspector(
     on terminal: NcursesTerminal, configuration: StoreKitConfiguration, bytes: [UInt8],
-    journalPath: String, display: DisplayOptions
+    journalPath: String, display: DisplayOptions, signing: PreparedSigning
   ) -> Result<Int32?, CommandError> {
     defer { terminal.end() }
     TerminalLoop.drawLoading("Loading \(journalPath) …", on: terminal)
     do throws(CommandError) {
       var app = try openApp(
-        configuration: configuration, bytes: bytes, journalPath: journalPath, display: display)
+        configuration: configuration, bytes: bytes, journalPath: journalPath, display: display,
+        signing: signing)
       return .success(
         TerminalLoop.run(&app, on: terminal, configurationPath: configurationPath) {
           SessionOpening.wallClock
@@ -118,7 +128,7 @@ struct Inspect: ParsableCommand {
 
   private func openApp(
     configuration: StoreKitConfiguration, bytes: [UInt8], journalPath: String,
-    display: DisplayOptions
+    display: DisplayOptions, signing: PreparedSigning
   ) throws(CommandError) -> App {
     var options = SessionOptions()
     options.maximumEventsPerVerb = 50_000_000
@@ -159,6 +169,7 @@ struct Inspect: ParsableCommand {
       journaled: journaled, configurationPath: configurationPath, configurationBytes: bytes,
       display: display, clock: clock)
     for notice in notices { app.note(notice) }
+    app.hooks = signing.inspectorHooks(session: app.session)
     return app
   }
 }

@@ -70,9 +70,9 @@ struct Run: ParsableCommand {
     var journaled = try SessionOpening.open(
       configurationPath: configurationPath, journalPath: journal,
       start: start.flatMap(Instant.init(iso8601:)), options: options)
-    let signer = signing.needsSigner ? try signing.makeSigner() : nil
-    let output = EventOutput(signer: signing.sign || signing.chain ? signer : nil)
-    let pipeline = try signing.makeNotifications(signer: signer, session: journaled.session)
+    let prepared = try signing.prepare()
+    let output = EventOutput(signer: prepared.eventSigner)
+    let pipeline = prepared.pipeline(session: journaled.session)
     var failures = 0
     if let rate, let timeRate = TimeRate(name: rate) {
       try journaled.apply(.set(.timeRate(timeRate))) { _ in }
@@ -93,8 +93,8 @@ struct Run: ParsableCommand {
       } catch {
         failure = error
       }
-      for line in pipeline?.process(events, session: journaled.session) ?? [] {
-        output.addNotification(line)
+      for (notification, file) in pipeline?.process(events, session: journaled.session) ?? [] {
+        output.add(notification, file: file)
       }
       if var located = failure {
         located.line = lineNumber
@@ -161,12 +161,11 @@ final class EventOutput {
     }
   }
 
-  func addNotification(
-    _ line: (time: Instant, type: String, subtype: String?, uuid: String, file: String?)
-  ) {
+  func add(_ notification: ServerNotification, file: String?) {
     buffer.append(
       contentsOf: encoder.notificationLine(
-        time: line.time, type: line.type, subtype: line.subtype, uuid: line.uuid, file: line.file
+        time: notification.time, type: notification.type, subtype: notification.subtype,
+        uuid: notification.uuid, file: file
       ).utf8)
     buffer.append(0x0A)
   }

@@ -58,17 +58,42 @@ struct SigningOptions: ParsableArguments {
     }
   }
 
-  /// The notification pipeline, when notifications were asked for.
-  func makeNotifications(signer: Signer?, session: Session) throws -> NotificationPipeline? {
-    guard notifications != nil || notifyUrl != nil, let signer else { return nil }
+  /// The signer and the delivery these options ask for, made before any session so that a
+  /// problem (keys, URL) is reported while the terminal is still plain.
+  func prepare() throws -> PreparedSigning {
+    guard needsSigner else {
+      return PreparedSigning(signer: nil, delivery: nil, signsEvents: false)
+    }
+    let signer = try makeSigner()
+    guard notifications != nil || notifyUrl != nil else {
+      return PreparedSigning(signer: signer, delivery: nil, signsEvents: true)
+    }
     do {
       let delivery = try NotificationDelivery(directory: notifications, url: notifyUrl)
-      return NotificationPipeline(
-        signer: signer, delivery: delivery, mapper: NotificationMapper(session: session))
+      return PreparedSigning(signer: signer, delivery: delivery, signsEvents: sign || chain)
     } catch {
       printError("storekeeper: \(error)")
       throw ExitCode(64)
     }
+  }
+}
+
+/// What `SigningOptions` prepared: a signer when anything is signed, a delivery when
+/// notifications were asked for.
+struct PreparedSigning {
+  let signer: Signer?
+  let delivery: NotificationDelivery?
+  /// Whether transactions and renewal infos carry `jwsRepresentation` (--sign, --chain).
+  let signsEvents: Bool
+
+  /// The signer of `jwsRepresentation`s, if they are wanted.
+  var eventSigner: Signer? { signsEvents ? signer : nil }
+
+  /// The notification pipeline, starting from `session`'s state.
+  func pipeline(session: Session) -> NotificationPipeline? {
+    guard let signer, let delivery else { return nil }
+    return NotificationPipeline(
+      signer: signer, delivery: delivery, mapper: NotificationMapper(session: session))
   }
 }
 
@@ -84,19 +109,17 @@ final class NotificationPipeline: @unchecked Sendable {
     self.mapper = mapper
   }
 
-  /// Maps, signs and delivers the notifications of `events`; returns their `notification`
-  /// event lines (and lines for problems).
+  /// Maps, signs and delivers the notifications of `events`; returns each with the name of its
+  /// file, if one was written.
   func process(
     _ events: [StoreEvent], session: Session
-  ) -> [(time: Instant, type: String, subtype: String?, uuid: String, file: String?)] {
-    var lines: [(Instant, String, String?, String, String?)] = []
-    for notification in mapper.notifications(for: events, in: session) {
-      guard let body = try? signer.signedBody(notification, session: session) else { continue }
-      let file = delivery.deliver(name: notification.name, body: body)
-      lines.append(
-        (notification.time, notification.type, notification.subtype, notification.uuid, file))
+  ) -> [(
+    notification: ServerNotification, file: String?
+  )] {
+    mapper.notifications(for: events, in: session).compactMap { notification in
+      guard let body = try? signer.signedBody(notification, session: session) else { return nil }
+      return (notification, delivery.deliver(name: notification.name, body: body))
     }
-    return lines
   }
 }
 
@@ -117,6 +140,15 @@ struct CertificateCommand: ParsableCommand {
   @Flag(help: "Print the whole chain (leaf, intermediate, root).")
   var chain = false
 
+  @Flag(help: "Write the certificate as DER bytes instead of PEM (with --root or alone).")
+  var der = false
+
+  func validate() throws {
+    if der && chain {
+      throw ValidationError("--der writes one certificate; use it without --chain.")
+    }
+  }
+
   func run() throws {
     let identity: SigningIdentity
     do {
@@ -125,8 +157,11 @@ struct CertificateCommand: ParsableCommand {
       printError("storekeeper: cannot prepare the signing keys: \(error)")
       throw ExitCode(1)
     }
-    let text = root ? identity.rootPEM : identity.chainPEM.joined(separator: "\n")
-    print(text)
+    if der {
+      FileHandle.standardOutput.write(Data(root ? identity.chain.last ?? [] : identity.chain[0]))
+      return
+    }
+    print(root ? identity.rootPEM : identity.chainPEM.joined(separator: "\n"))
   }
 }
 

@@ -274,3 +274,47 @@ import Testing
     #expect(other.session.subscriptionStatuses().first?.state == .expired)
   }
 }
+
+@Suite struct InspectorHooksTests {
+  @Test func eventsReachTheHookAndItsLinesTheLog() {
+    var app = makeApp()
+    var seen: [StoreEvent] = []
+    nonisolated(unsafe) var background = [
+      "POST SUBSCRIBED-INITIAL_BUY failed: HTTP 500 after 5 attempts"
+    ]
+    app.hooks.eventsApplied = { events, _ in
+      seen += events
+      return [(events[0].time, "notification SUBSCRIBED-INITIAL_BUY")]
+    }
+    app.hooks.backgroundLines = {
+      defer { background = [] }
+      return background
+    }
+    app.perform(line: "buy socialfeed.monthly")
+    #expect(seen.contains { if case .status = $0.kind { true } else { false } })
+    app.takeBackgroundLines()
+    #expect(app.message?.isError == true)
+    app.press(.character("l"))
+    let screen = app.screen(width: 160, height: 30)
+    #expect(screen.contains("02:00:00 notification SUBSCRIBED-INITIAL_BUY"))
+    #expect(screen.contains("POST SUBSCRIBED-INITIAL_BUY failed: HTTP 500"))
+  }
+
+  @Test func theZoomedInspectorDecodesTheJWSAndWrapsTheRawForm() {
+    var app = makeApp()
+    // {"alg":"ES256"} . {"transactionId":"0"} . signature
+    let jws =
+      "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMCJ9." + String(repeating: "A", count: 200)
+    app.hooks.jwsRepresentation = { subject, _ in
+      if case .transaction = subject { jws } else { nil }
+    }
+    app.perform(line: "buy socialfeed.monthly")
+    #expect(app.screen().contains("JWS            eyJhbGciOiJFUzI1NiJ9"))
+    app.press(.enter)
+    for _ in 0..<30 { app.press(.down) }
+    let screen = app.screen(width: 100, height: 30)
+    #expect(screen.contains(#"header         {"alg":"ES256"}"#))
+    #expect(screen.contains("payload        transactionId: 0"))
+    #expect(screen.contains(String(repeating: "A", count: 60)))
+  }
+}

@@ -153,6 +153,10 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
     let certificate = try scratch.run(["certificate", "--root"])
     try #require(certificate.status == 0)
     try Data(certificate.stdout.utf8).write(to: root)
+    let der = try scratch.run(["certificate", "--root", "--der"])
+    let base64 = certificate.stdout.split(separator: "\n").filter { !$0.hasPrefix("-----") }
+      .joined()
+    #expect(der.stdoutBytes == [UInt8](try #require(Data(base64Encoded: base64))))
     let bodies = try scratch.notificationFiles().map(\.body)
 
     let verified = try verifyWithAppleLibrary(bodies, environment: "Sandbox", root: root)

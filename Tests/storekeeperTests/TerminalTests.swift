@@ -97,6 +97,32 @@ struct TerminalTests {
     expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
   }
 
+  @Test func showsSignedFormsAndPostsNotificationsFromTheInspector() throws {
+    let server = try WebhookServer(statuses: [])
+    defer { server.stop() }
+    let url = "http://127.0.0.1:\(server.port)/asn"
+    let tmux = try TmuxSession(
+      Self.start + ["--sign", "--notify-url", url], width: 120, height: 40)
+    tmux.waitFor("Products")
+    tmux.send(":")
+    tmux.type("buy socialfeed.monthly")
+    tmux.send("Enter", "l")
+    var screen = tmux.waitFor("POST SUBSCRIBED-INITIAL_BUY → 200")
+    #expect(screen.contains("notification SUBSCRIBED-INITIAL_BUY"))
+    #expect(screen.contains("JWS            eyJhbGciOiJFUzI1NiIs"))
+    tmux.send("n")
+    tmux.waitFor("POST DID_RENEW → 200")
+    tmux.send("Enter")
+    for _ in 0..<32 { tmux.send("j") }
+    screen = tmux.waitFor("payload        transactionId: 0")
+    #expect(screen.contains("originalTransactionId: 0"))
+    #expect(screen.contains("transactionReason: PURCHASE"))
+    #expect(screen.contains("raw"))
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+    #expect(server.requests().count == 2)
+  }
+
   @Test func resizesStacksAndSaysWhenTooSmall() throws {
     let tmux = try TmuxSession(Self.start)
     tmux.waitFor("Products")

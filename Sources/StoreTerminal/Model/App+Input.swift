@@ -71,7 +71,8 @@ extension App {
 
   private mutating func move(by delta: Int) {
     func clamped(_ value: Int, _ count: Int) -> Int { max(0, min(count - 1, value)) }
-    switch focus {
+    // Zoomed, the inspector is all there is: the arrows scroll it.
+    switch zoomed ? .inspector : focus {
     case .products:
       let positions = productEntries.indices.filter {
         if case .product = productEntries[$0] { true } else { false }

@@ -28,6 +28,8 @@ public struct App {
   public internal(set) var zoomed = false
   /// Set when the person asked to quit.
   public internal(set) var wantsToQuit = false
+  /// Signing and server notifications, when the binary supplies them.
+  public var hooks = InspectorHooks()
 
   var productEntries: [ProductEntry] = []
   var productCursor = 0
@@ -115,6 +117,9 @@ public struct App {
       default: break
       }
       appendLog(EventSummary.line(event, currencyFormatter: Formatting.price))
+    }
+    for (time, text) in hooks.eventsApplied?(events, session) ?? [] {
+      appendLog("\(Formatting.clock(time).suffix(8)) \(text)")
     }
     if !removed.isEmpty {
       rows.removeAll { removed.contains($0.id) }

@@ -15,6 +15,7 @@ public enum TerminalLoop {
       if let signal = terminal.terminationSignal { return signal }
       let wall = wallClock()
       app.tick(wall: wall)
+      app.takeBackgroundLines()
       if let bytes = watch.changedContents() { app.configurationFileChanged(to: bytes) }
       let size = terminal.size
       app.terminalSize = size

@@ -13,6 +13,9 @@ extension App {
   /// The inspector: the selected transaction (or product, when the product list has focus) with
   /// its renewal info, subscription status, upcoming renewals and SK1 view.
   func drawInspector(into canvas: inout Canvas, _ rect: Rect, now: Instant) {
+    let inner = rect.inner
+    let labelWidth = min(14, max(0, inner.width / 4))
+    let textWidth = inner.width - labelWidth - 1
     let lines: [InspectorLine]
     let title: String
     if focus == .products, let product = selectedProduct {
@@ -20,7 +23,8 @@ extension App {
       lines = productLines(session.catalog.products[product])
     } else if let row = selectedRow, let transaction = session.transaction(row.id) {
       title = "Inspector · transaction \(row.id)" + (zoomed ? " (Enter: back)" : " (Enter: zoom)")
-      lines = transactionLines(transaction, row: row, now: now, everyField: zoomed)
+      lines = transactionLines(
+        transaction, row: row, now: now, everyField: zoomed ? max(8, textWidth) : nil)
     } else {
       title = "Inspector"
       lines = [
@@ -29,21 +33,20 @@ extension App {
       ]
     }
     canvas.box(rect, title: title, focused: focus == .inspector, glyphs: display.glyphs)
-    let inner = rect.inner
-    let labelWidth = min(14, max(0, inner.width / 4))
     let top = min(inspectorTop, max(0, lines.count - inner.height))
     for (offset, line) in lines.dropFirst(top).prefix(inner.height).enumerated() {
       let y = inner.y + offset
       canvas.put(line.label, x: inner.x, y: y, limit: labelWidth, style: CellStyle(bold: true))
       canvas.put(
-        TextCells.truncate(
-          line.text, to: inner.width - labelWidth - 1, ellipsis: display.glyphs.ellipsis),
+        TextCells.truncate(line.text, to: textWidth, ellipsis: display.glyphs.ellipsis),
         x: inner.x + labelWidth + 1, y: y, style: styled(line.style))
     }
   }
 
+  /// The lines of a transaction; `everyField` (the zoomed inspector, with the width to wrap
+  /// raw JWS in) adds every StoreKit 2 field and the decoded signed forms.
   func transactionLines(
-    _ t: Transaction, row: LedgerRow, now: Instant, everyField: Bool
+    _ t: Transaction, row: LedgerRow, now: Instant, everyField wrapWidth: Int?
   ) -> [InspectorLine] {
     let sep = display.glyphs.separator
     let product = session.catalog.products[Int(row.product)]
@@ -88,10 +91,26 @@ extension App {
         label: "State", text: state.joined(separator: sep),
         style: CellStyle(foreground: color(of: row.state))))
     lines.append(InspectorLine(label: "SK1", text: paymentQueueView(t)))
-    if let status = groupStatus(of: product) {
+    let status = groupStatus(of: product)
+    if let status {
       lines += statusLines(status, now: now, isCurrent: status.transactionID == t.id)
     }
-    if everyField { lines += fieldLines(t) }
+    let jws = hooks.jwsRepresentation?(.transaction(t), session)
+    guard let wrapWidth else {
+      if let jws {
+        lines.append(InspectorLine(label: "JWS", text: jws, style: CellStyle(dim: true)))
+      }
+      return lines
+    }
+    lines += fieldLines(t)
+    guard let jws else {
+      let hint = "open with --sign (or --chain) to see jwsRepresentation, decoded and raw"
+      return lines + [InspectorLine(label: "JWS", text: hint, style: CellStyle(dim: true))]
+    }
+    lines += signedLines("Transaction", jws, wrapWidth: wrapWidth)
+    if let status, let renewal = hooks.jwsRepresentation?(.renewalInfo(status), session) {
+      lines += signedLines("RenewalInfo", renewal, wrapWidth: wrapWidth)
+    }
     return lines
   }
 
@@ -187,15 +206,20 @@ extension App {
 
   /// Every StoreKit 2 field, one per line (the zoomed inspector).
   func fieldLines(_ t: Transaction) -> [InspectorLine] {
-    let encoder = EventEncoder()
-    let json = encoder.transactionLine(t)
+    let json = EventEncoder().transactionLine(t)
     guard case .object(let object)? = try? JSONParser.parse(Array(json.utf8)).root else {
       return []
     }
-    var lines = [
+    return [
       InspectorLine(label: "", text: ""),
       InspectorLine(label: "Fields", text: "StoreKit 2 Transaction"),
     ]
+      + memberLines(object)
+  }
+
+  /// One line per member of a JSON object: `key: value`.
+  func memberLines(_ object: JSONObject) -> [InspectorLine] {
+    var lines: [InspectorLine] = []
     for member in object.members {
       let value: String =
         switch member.value {

@@ -1,0 +1,33 @@
+import StoreSimulation
+
+/// What the binary plugs into the inspector beyond the engine. Signing and server notifications
+/// live in their own module; the terminal front end only calls these.
+public struct InspectorHooks {
+  /// What a JWS is wanted for.
+  public enum Signed {
+    case transaction(Transaction)
+    case renewalInfo(SubscriptionStatus)
+  }
+
+  /// The compact JWS (`jwsRepresentation`) of a transaction or renewal info; `nil` when not
+  /// signing. Called while drawing, so it should cache.
+  public var jwsRepresentation: ((Signed, Session) -> String?)?
+  /// Sees each batch of events once applied; returns what to add to the event log (the server
+  /// notifications they caused), each with its time.
+  public var eventsApplied: (([StoreEvent], Session) -> [(Instant, String)])?
+  /// Lines that arrived in the background since the last call (webhook deliveries).
+  public var backgroundLines: (() -> [String])?
+
+  /// No hooks.
+  public init() {}
+}
+
+extension App {
+  /// Moves the lines that arrived in the background into the event log.
+  public mutating func takeBackgroundLines() {
+    guard let lines = hooks.backgroundLines?(), !lines.isEmpty else { return }
+    for line in lines { appendLog(line) }
+    let failed = lines.last { $0.contains(" failed: ") || $0.contains(" dropped: ") }
+    if let failed { message = (failed, true) }
+  }
+}
