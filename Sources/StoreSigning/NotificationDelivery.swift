@@ -147,7 +147,11 @@ public final class NotificationDelivery: @unchecked Sendable {
   private func post(_ body: String, to endpoint: Endpoint) -> Int? {
     var hints = addrinfo()
     hints.ai_family = AF_UNSPEC
-    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    #if os(Linux)
+      hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    #else
+      hints.ai_socktype = SOCK_STREAM
+    #endif
     var info: UnsafeMutablePointer<addrinfo>?
     guard getaddrinfo(endpoint.host, String(endpoint.port), &hints, &info) == 0, let first = info
     else { return nil }

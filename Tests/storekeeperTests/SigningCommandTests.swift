@@ -16,7 +16,11 @@ let appleLibraryPython: String? = {
   guard let made = try? runProcess("/usr/bin/env", ["python3", "-m", "venv", folder]),
     made.status == 0,
     let installed = try? runProcess(
-      python, ["-m", "pip", "install", "-q", "app-store-server-library==\(version)"]),
+      python,
+      [
+        "-m", "pip", "install", "-q", "--timeout", "20", "--retries", "1",
+        "app-store-server-library==\(version)",
+      ]),
     installed.status == 0
   else { return nil }
   _ = FileManager.default.createFile(atPath: marker, contents: nil)
@@ -93,7 +97,12 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
 }
 
 @Suite struct SigningCommandTests {
-  @Test(arguments: ["Xcode", "LocalTesting"])
+  // Not parameterized: a cancelled test case would read as passed in the log.
+  @Test func notificationsOfAScriptDecodeWithApplesLibrary() throws {
+    try notificationsOfAScriptDecodeWithApplesLibrary(environment: "Xcode")
+    try notificationsOfAScriptDecodeWithApplesLibrary(environment: "LocalTesting")
+  }
+
   func notificationsOfAScriptDecodeWithApplesLibrary(environment: String) throws {
     let scratch = try SigningScratch()
     defer { try? FileManager.default.removeItem(at: scratch.folder) }

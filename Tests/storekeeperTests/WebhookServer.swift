@@ -22,7 +22,11 @@ final class WebhookServer: @unchecked Sendable {
 
   init(statuses: [Int]) throws {
     self.statuses = statuses
-    let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #if os(Linux)
+      let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      let socket = Foundation.socket(AF_INET, SOCK_STREAM, 0)
+    #endif
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
