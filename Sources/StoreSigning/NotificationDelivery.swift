@@ -15,8 +15,17 @@ public final class NotificationDelivery: @unchecked Sendable {
   private var unreachable = false
   private var thread: Thread?
 
-  /// The most notifications waiting to be POSTed; the oldest is dropped beyond it.
+  /// The most notifications waiting to be POSTed.
   public static let queueLimit = 1000
+
+  /// What ``deliver(name:body:)`` does when `queueLimit` notifications are waiting.
+  public enum WhenFull: Sendable {
+    /// Wait for room: a batch run, where nothing may be lost.
+    case wait
+    /// Drop the oldest and say so: an interactive front end that must never block.
+    case dropOldest
+  }
+  private let whenFull: WhenFull
 
   struct Endpoint {
     var host: String
@@ -27,8 +36,9 @@ public final class NotificationDelivery: @unchecked Sendable {
   /// A delivery to `directory` (created when missing) and/or `url` (`http://host:port/path`).
   ///
   /// - Throws: ``SigningError`` for a URL that is not plain `http://`.
-  public init(directory: String?, url: String?) throws {
+  public init(directory: String?, url: String?, whenFull: WhenFull = .wait) throws {
     self.directory = directory
+    self.whenFull = whenFull
     if let directory {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
       let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -75,12 +85,13 @@ public final class NotificationDelivery: @unchecked Sendable {
     }
     if endpoint != nil {
       lock.lock()
+      while whenFull == .wait && queue.count >= Self.queueLimit { lock.wait() }
       if queue.count >= Self.queueLimit {
         let dropped = queue.removeFirst()
         results.append("notification \(dropped.name) dropped: the delivery queue is full")
       }
       queue.append((name, body))
-      lock.signal()
+      lock.broadcast()
       lock.unlock()
     }
     return fileName
@@ -115,6 +126,7 @@ public final class NotificationDelivery: @unchecked Sendable {
       while queue.isEmpty { lock.wait() }
       let next = queue.removeFirst()
       busy = true
+      lock.broadcast()  // room for a producer waiting on a full queue
       lock.unlock()
       var delay = 0.25
       var outcome = ""

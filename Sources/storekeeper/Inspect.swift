@@ -67,7 +67,7 @@ struct Inspect: ParsableCommand {
         "--start applies to a new session; \(journalPath) exists (add --fresh).")
     }
     if fresh { try SessionOpening.setAside(journalPath) }
-    let prepared = try signing.prepare()
+    let prepared = try signing.prepare(interactive: true)
 
     let terminal: NcursesTerminal
     do {

@@ -59,8 +59,9 @@ struct SigningOptions: ParsableArguments {
   }
 
   /// The signer and the delivery these options ask for, made before any session so that a
-  /// problem (keys, URL) is reported while the terminal is still plain.
-  func prepare() throws -> PreparedSigning {
+  /// problem (keys, URL) is reported while the terminal is still plain. A full webhook queue
+  /// makes a batch run wait, and the `interactive` inspector drop the oldest.
+  func prepare(interactive: Bool = false) throws -> PreparedSigning {
     guard needsSigner else {
       return PreparedSigning(signer: nil, delivery: nil, signsEvents: false)
     }
@@ -69,7 +70,8 @@ struct SigningOptions: ParsableArguments {
       return PreparedSigning(signer: signer, delivery: nil, signsEvents: true)
     }
     do {
-      let delivery = try NotificationDelivery(directory: notifications, url: notifyUrl)
+      let delivery = try NotificationDelivery(
+        directory: notifications, url: notifyUrl, whenFull: interactive ? .dropOldest : .wait)
       return PreparedSigning(signer: signer, delivery: delivery, signsEvents: sign || chain)
     } catch {
       printError("storekeeper: \(error)")

@@ -140,3 +140,19 @@ func temporaryFolder() throws -> String {
     #expect(Array(uuid)[14] == "4")
   }
 }
+
+@Suite struct Base64URLTests {
+  @Test func encodesWithoutPaddingAndRoundTrips() {
+    #expect(JWS.base64URL(Array("f".utf8)) == "Zg")
+    #expect(JWS.base64URL(Array("fo".utf8)) == "Zm8")
+    #expect(JWS.base64URL(Array("foo".utf8)) == "Zm9v")
+    #expect(JWS.base64URL([0xFB, 0xFF, 0xBF]) == "-_-_")
+    for length in 0..<40 {
+      let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 13) }
+      let expected = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+      #expect(JWS.base64URL(bytes) == expected)
+      #expect(JWS.fromBase64URL(Substring(expected)) == bytes)
+    }
+  }
+}

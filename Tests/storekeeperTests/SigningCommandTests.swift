@@ -257,6 +257,23 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
     #expect(names == billingRetryNotifications)
   }
 
+  @Test func aLongRunWaitsForTheWebhookRatherThanDroppingNotifications() throws {
+    let server = try WebhookServer(statuses: [])
+    defer { server.stop() }
+    let scratch = try SigningScratch()
+    defer { try? FileManager.default.removeItem(at: scratch.folder) }
+    // Half a day of renewals every 30 seconds: 1,441 notifications, more than the queue holds.
+    let run = try scratch.run(
+      [
+        "run", "Configs/FoodTruck.storekit", "-", "--notify-url",
+        "http://127.0.0.1:\(server.port)/",
+      ],
+      stdin: "buy socialfeed.premium.monthly\nadvance 12h\n")
+    #expect(run.status == 0)
+    #expect(!run.stderr.contains("dropped"))
+    #expect(server.requests().count == 1441)
+  }
+
   @Test func anUnreachableWebhookFailsTheRunButKeepsTheFiles() throws {
     let closed = try WebhookServer(statuses: [])
     let port = closed.port
