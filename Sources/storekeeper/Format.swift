@@ -6,8 +6,8 @@ struct Format: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Rewrite a .storekit file in Xcode's exact formatting.",
     discussion: """
-      Prints the file as Xcode would write it (keys in Xcode's order, 2-space indentation,
-      unknown keys kept). With --in-place the file is replaced atomically, and left untouched
+      Prints the file as Xcode would write it (keys in Xcode's order, 2-space indentation, \
+      unknown keys kept). With --in-place the file is replaced atomically, and left untouched \
       when it has errors or anything fails.
       """
   )

@@ -11,8 +11,8 @@ struct Inspect: ParsableCommand {
     commandName: "inspect",
     abstract: "Open the transaction inspector (the default command).",
     discussion: """
-      Opens the configuration's journal, replays it and catches the clock up to now, the way
-      Xcode's environment delivers renewals that fell due while it was closed. Keys: ? help,
+      Opens the configuration's journal, replays it and catches the clock up to now, the way \
+      Xcode's environment delivers renewals that fell due while it was closed. Keys: ? help, \
       / filter, : command, Tab focus, space pause, n next event, q quit.
       """
   )

@@ -10,12 +10,12 @@ struct Run: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Apply a script of commands to a session and print its events as JSON lines.",
     discussion: """
-      Each line of the script is a command (buy, advance, refund …; see the README). Events go to
-      stdout as JSON lines; messages for people go to stderr. The first command that cannot be
+      Each line of the script is a command (buy, advance, refund …; see the README). Events go to \
+      stdout as JSON lines; messages for people go to stderr. The first command that cannot be \
       applied stops the run with exit status 1, after printing its error event.
 
-      With --notifications DIR and/or --notify-url URL, every App Store Server Notification V2
-      the session causes is signed and written as a file and/or POSTed (in order, retried with
+      With --notifications DIR and/or --notify-url URL, every App Store Server Notification V2 \
+      the session causes is signed and written as a file and/or POSTed (in order, retried with \
       backoff); the run waits for the POSTs and exits with status 1 if one could not be delivered.
       """
   )

@@ -131,8 +131,8 @@ struct CertificateCommand: ParsableCommand {
     commandName: "certificate",
     abstract: "Print the certificate Storekeeper signs with (PEM).",
     discussion: """
-      Without options: the self-signed certificate of the Xcode-style signatures (x5c[0] of every
-      JWS). --root: the local root of the --chain signatures, for a server that verifies in
+      Without options: the self-signed certificate of the Xcode-style signatures (x5c[0] of every \
+      JWS). --root: the local root of the --chain signatures, for a server that verifies in \
       Sandbox mode (Apple's App Store Server Library: SignedDataVerifier with this root).
       """)
 

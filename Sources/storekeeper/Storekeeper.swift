@@ -7,8 +7,9 @@ struct Storekeeper: ParsableCommand {
     commandName: "storekeeper",
     abstract: "Xcode's StoreKit Testing environment, rebuilt for the terminal.",
     discussion: """
-      Reads real .storekit configuration files, simulates the App Store's test environment with an
-      accelerated clock, and checks or rewrites configurations the way Xcode does.
+      Reads real .storekit configuration files, simulates the App Store's test environment with an \
+      accelerated clock, signs what it simulates and sends App Store Server Notifications V2, and \
+      checks or rewrites configurations the way Xcode does.
       """,
     version: "0.1.0",
     subcommands: [

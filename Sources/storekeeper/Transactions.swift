@@ -10,8 +10,8 @@ struct Transactions: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "List a session's transactions.",
     discussion: """
-      Reads the configuration's journal (or --journal FILE) without changing it. The filter
-      language: product:, state:, type:, offer:, id:, original:, after:, before:, on:, date:A..B;
+      Reads the configuration's journal (or --journal FILE) without changing it. The filter \
+      language: product:, state:, type:, offer:, id:, original:, after:, before:, on:, date:A..B; \
       terms are ANDed, a comma ORs values, ! negates, bare words match id, product, type or state.
       """
   )

@@ -6,7 +6,7 @@ struct Validate: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Check .storekit files the way Xcode reads them.",
     discussion: """
-      Prints one line per problem (FILE: error: JSON.PATH: message) and a summary. Exits 0 when
+      Prints one line per problem (FILE: error: JSON.PATH: message) and a summary. Exits 0 when \
       no file has errors and 1 when any does.
       """
   )
