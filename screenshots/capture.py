@@ -139,10 +139,10 @@ def command(line):
     keys("Enter")
 
 
-def session(config, state):
+def session(config, state, extra=""):
     tmux("kill-server")
-    script = ("cd '%s' && XDG_STATE_HOME='%s' LANG=C.UTF-8 TERM=xterm-256color '%s' '%s' --start 2026-11-22T02:00:00Z --paused; sleep 60"
-              % (ROOT, state, BINARY, config))
+    script = ("cd '%s' && XDG_STATE_HOME='%s' LANG=C.UTF-8 TERM=xterm-256color '%s' '%s' --start 2026-11-22T02:00:00Z --paused %s; sleep 60"
+              % (ROOT, state, BINARY, config, extra))
     tmux("new-session", "-d", "-x", str(WIDTH), "-y", str(HEIGHT), "bash", "-c", script)
     time.sleep(1.0)
 
@@ -179,6 +179,19 @@ def main():
         shot("japanese-catalog", "A Japanese-localized catalog (ja locale, JPN storefront)")
         keys("q")
         shutil.rmtree(state2, ignore_errors=True)
+        state3 = tempfile.mkdtemp()
+        session("Configs/FoodTruck.storekit", state3,
+                "--sign --notifications '%s'" % os.path.join(state3, "asn"))
+        command("buy socialfeed.monthly")
+        keys("l", "n")
+        time.sleep(0.3)
+        shot("notifications-log", "Server notifications in the event log, with the transaction's JWS")
+        keys("Enter")
+        for _ in range(30):
+            keys("j")
+        shot("signed-transaction", "The zoomed inspector: a transaction's jwsRepresentation decoded and raw")
+        keys("q")
+        shutil.rmtree(state3, ignore_errors=True)
     finally:
         tmux("kill-server")
         shutil.rmtree(state, ignore_errors=True)
