@@ -144,7 +144,11 @@ def session(config, state, extra=""):
     script = ("cd '%s' && XDG_STATE_HOME='%s' LANG=C.UTF-8 TERM=xterm-256color '%s' '%s' --start 2026-11-22T02:00:00Z --paused %s; sleep 60"
               % (ROOT, state, BINARY, config, extra))
     tmux("new-session", "-d", "-x", str(WIDTH), "-y", str(HEIGHT), "bash", "-c", script)
-    time.sleep(1.0)
+    # Wait for the first frame (a cold binary or a big catalog can take a while).
+    deadline = time.time() + 15
+    while "Products" not in tmux("capture-pane", "-p", "-t", "0") and time.time() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.3)
 
 
 def main():
