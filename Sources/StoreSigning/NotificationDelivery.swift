@@ -1,5 +1,13 @@
 import Foundation
 
+/// How one POST ended: delivered or not, and a line for a person.
+public struct DeliveryResult: Equatable, Sendable, CustomStringConvertible {
+  /// Whether the endpoint answered 2xx.
+  public var delivered: Bool
+  /// `POST SUBSCRIBED-INITIAL_BUY → 200`, `POST DID_RENEW failed: HTTP 500 after 5 attempts` …
+  public var description: String
+}
+
 /// Delivers signed notifications: as numbered files (`0001-SUBSCRIBED-INITIAL_BUY.json`) and/or
 /// POSTed to one local endpoint from a background thread, with retries and backoff and a
 /// bounded queue, so that nothing waits for the network. Only the URL given is contacted.
@@ -9,7 +17,7 @@ public final class NotificationDelivery: @unchecked Sendable {
   private var counter = 0
   private let lock = NSCondition()
   private var queue: [(name: String, body: String)] = []
-  private var results: [String] = []
+  private var results: [DeliveryResult] = []
   private var busy = false
   /// Set when a notification failed every attempt: the next ones try once until one gets through.
   private var unreachable = false
@@ -88,7 +96,10 @@ public final class NotificationDelivery: @unchecked Sendable {
       while whenFull == .wait && queue.count >= Self.queueLimit { lock.wait() }
       if queue.count >= Self.queueLimit {
         let dropped = queue.removeFirst()
-        results.append("notification \(dropped.name) dropped: the delivery queue is full")
+        results.append(
+          DeliveryResult(
+            delivered: false,
+            description: "notification \(dropped.name) dropped: the delivery queue is full"))
       }
       queue.append((name, body))
       lock.broadcast()
@@ -97,8 +108,8 @@ public final class NotificationDelivery: @unchecked Sendable {
     return fileName
   }
 
-  /// What deliveries finished since the last call, one line each (`POST SUBSCRIBED … → 200`).
-  public func takeResults() -> [String] {
+  /// What deliveries finished since the last call, in order.
+  public func takeResults() -> [DeliveryResult] {
     lock.lock()
     defer { lock.unlock() }
     let taken = results
@@ -129,19 +140,22 @@ public final class NotificationDelivery: @unchecked Sendable {
       lock.broadcast()  // room for a producer waiting on a full queue
       lock.unlock()
       var delay = 0.25
-      var outcome = ""
+      var outcome = DeliveryResult(delivered: false, description: "")
       let attempts = unreachable ? 1 : 5
       unreachable = true
       for attempt in 1...attempts {
         let status = post(next.body, to: endpoint)
         if let status, (200..<300).contains(status) {
-          outcome = "POST \(next.name) → \(status)" + (attempt > 1 ? " (attempt \(attempt))" : "")
+          outcome = DeliveryResult(
+            delivered: true,
+            description: "POST \(next.name) → \(status)"
+              + (attempt > 1 ? " (attempt \(attempt))" : ""))
           unreachable = false
           break
         }
         let attemptsText = "\(attempt) attempt\(attempt == 1 ? "" : "s")"
-        outcome =
-          "POST \(next.name) failed: \(status.map { "HTTP \($0)" } ?? "no connection") after \(attemptsText)"
+        let reason = status.map { "HTTP \($0)" } ?? "no connection"
+        outcome.description = "POST \(next.name) failed: \(reason) after \(attemptsText)"
         if attempt < attempts {
           Thread.sleep(forTimeInterval: delay)
           delay *= 2

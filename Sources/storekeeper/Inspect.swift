@@ -82,7 +82,9 @@ struct Inspect: ParsableCommand {
     // After a normal quit, POSTs still queued get a few seconds; a signal does not wait.
     if case .success(nil) = outcome, let delivery = prepared.delivery, signing.notifyUrl != nil {
       let left = delivery.waitUntilIdle(timeout: 10)
-      for line in delivery.takeResults() { printError("storekeeper: \(line)".sanitizedForTerminal) }
+      for result in delivery.takeResults() {
+        printError("storekeeper: \(result)".sanitizedForTerminal)
+      }
       if left > 0 { printError("storekeeper: \(left) notifications not POSTed before quitting") }
     }
     switch outcome {

@@ -17,7 +17,9 @@ extension PreparedSigning {
           (notification.time, "notification \(notification.name)" + (file.map { " → \($0)" } ?? ""))
         }
       }
-      hooks.backgroundLines = { pipeline.delivery.takeResults() }
+      hooks.backgroundLines = {
+        pipeline.delivery.takeResults().map { (text: $0.description, isFailure: !$0.delivered) }
+      }
     }
     return hooks
   }

@@ -116,9 +116,9 @@ struct Run: ParsableCommand {
     try commit(&journaled, output)
     if let pipeline {
       let left = pipeline.delivery.waitUntilIdle(timeout: 60)
-      for line in pipeline.delivery.takeResults() {
-        printError("storekeeper: \(line)".sanitizedForTerminal)
-        if line.contains(" failed: ") || line.contains(" dropped: ") { failures += 1 }
+      for result in pipeline.delivery.takeResults() {
+        printError("storekeeper: \(result)".sanitizedForTerminal)
+        if !result.delivered { failures += 1 }
       }
       if left > 0 {
         printError("storekeeper: \(left) notifications not POSTed after waiting 60 s")

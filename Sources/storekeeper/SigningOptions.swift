@@ -255,9 +255,9 @@ struct NotifyTest: ParsableCommand {
     if let file = delivery.deliver(name: "TEST", body: body) { print("wrote \(file)") }
     delivery.waitUntilIdle(timeout: 20)
     var failed = false
-    for line in delivery.takeResults() {
-      print(line)
-      failed = failed || !line.contains("→ 2")
+    for result in delivery.takeResults() {
+      print(result)
+      failed = failed || !result.delivered
     }
     if failed { throw ExitCode(1) }
   }

@@ -280,7 +280,7 @@ import Testing
     var app = makeApp()
     var seen: [StoreEvent] = []
     nonisolated(unsafe) var background = [
-      "POST SUBSCRIBED-INITIAL_BUY failed: HTTP 500 after 5 attempts"
+      (text: "POST SUBSCRIBED-INITIAL_BUY failed: HTTP 500 after 5 attempts", isFailure: true)
     ]
     app.hooks.eventsApplied = { events, _ in
       seen += events

@@ -15,8 +15,9 @@ public struct InspectorHooks {
   /// Sees each batch of events once applied; returns what to add to the event log (the server
   /// notifications they caused), each with its time.
   public var eventsApplied: (([StoreEvent], Session) -> [(Instant, String)])?
-  /// Lines that arrived in the background since the last call (webhook deliveries).
-  public var backgroundLines: (() -> [String])?
+  /// Lines that arrived in the background since the last call (webhook deliveries), failures
+  /// marked.
+  public var backgroundLines: (() -> [(text: String, isFailure: Bool)])?
 
   /// No hooks.
   public init() {}
@@ -26,8 +27,7 @@ extension App {
   /// Moves the lines that arrived in the background into the event log.
   public mutating func takeBackgroundLines() {
     guard let lines = hooks.backgroundLines?(), !lines.isEmpty else { return }
-    for line in lines { appendLog(line) }
-    let failed = lines.last { $0.contains(" failed: ") || $0.contains(" dropped: ") }
-    if let failed { message = (failed, true) }
+    for line in lines { appendLog(line.text) }
+    if let failed = lines.last(where: \.isFailure) { message = (failed.text, true) }
   }
 }
