@@ -9,7 +9,7 @@ extension PreparedSigning {
     var hooks = InspectorHooks()
     if let eventSigner {
       let cache = SignatureCache(signer: eventSigner)
-      hooks.jwsRepresentation = { cache.jws($0, at: $1.now) }
+      hooks.jwsRepresentation = { cache.form($0, at: $1.now) }
     }
     if let pipeline = pipeline(session: session) {
       hooks.eventsApplied = { events, session in
@@ -25,28 +25,34 @@ extension PreparedSigning {
   }
 }
 
-/// Signatures of what the inspector shows, made once per version of a transaction or renewal
-/// info: ECDSA signatures differ each time, and the raw form must not change under the reader.
+/// Signatures of what the inspector shows, made and decoded once per version of a transaction
+/// or renewal info: ECDSA signatures differ each time, and the raw form must not change under
+/// the reader.
 final class SignatureCache {
   private let signer: Signer
-  private var transactions: [UInt64: (Transaction, String)] = [:]
-  private var renewals: [String: (SubscriptionStatus, String)] = [:]
+  private var forms: [String: (subject: InspectorHooks.Signed, form: InspectorHooks.SignedForm)] =
+    [:]
 
   init(signer: Signer) { self.signer = signer }
 
-  func jws(_ subject: InspectorHooks.Signed, at time: Instant) -> String? {
+  func form(_ subject: InspectorHooks.Signed, at time: Instant) -> InspectorHooks.SignedForm? {
+    let key: String
+    let jws: () throws -> String
     switch subject {
     case .transaction(let t):
-      if let cached = transactions[t.id], cached.0 == t { return cached.1 }
-      guard let jws = try? signer.sign(t, signedDate: time) else { return nil }
-      if transactions.count > 1000 { transactions = [:] }
-      transactions[t.id] = (t, jws)
-      return jws
+      key = "transaction \(t.id)"
+      jws = { try self.signer.sign(t, signedDate: time) }
     case .renewalInfo(let status):
-      if let cached = renewals[status.groupID], cached.0 == status { return cached.1 }
-      guard let jws = try? signer.sign(status, signedDate: time) else { return nil }
-      renewals[status.groupID] = (status, jws)
-      return jws
+      key = "renewal \(status.groupID)"
+      jws = { try self.signer.sign(status, signedDate: time) }
     }
+    if let cached = forms[key], cached.subject == subject { return cached.form }
+    guard let raw = try? jws(), let decoded = try? JWS.decode(raw),
+      case .object(let header) = decoded.header, case .object(let payload) = decoded.payload
+    else { return nil }
+    let form = InspectorHooks.SignedForm(raw: raw, header: header, payload: payload)
+    if forms.count > 1000 { forms = [:] }
+    forms[key] = (subject, form)
+    return form
   }
 }

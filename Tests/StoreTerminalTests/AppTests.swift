@@ -303,10 +303,13 @@ import Testing
   @Test func theZoomedInspectorDecodesTheJWSAndWrapsTheRawForm() {
     var app = makeApp()
     // {"alg":"ES256"} . {"transactionId":"0"} . signature
-    let jws =
-      "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMCJ9." + String(repeating: "A", count: 200)
+    let form = InspectorHooks.SignedForm(
+      raw: "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMCJ9."
+        + String(repeating: "A", count: 200),
+      header: JSONObject([JSONMember("alg", .string("ES256"))]),
+      payload: JSONObject([JSONMember("transactionId", .string("0"))]))
     app.hooks.jwsRepresentation = { subject, _ in
-      if case .transaction = subject { jws } else { nil }
+      if case .transaction = subject { form } else { nil }
     }
     app.perform(line: "buy socialfeed.monthly")
     #expect(app.screen().contains("JWS            eyJhbGciOiJFUzI1NiJ9"))

@@ -1,17 +1,35 @@
+import StoreConfiguration
 import StoreSimulation
 
 /// What the binary plugs into the inspector beyond the engine. Signing and server notifications
 /// live in their own module; the terminal front end only calls these.
 public struct InspectorHooks {
   /// What a JWS is wanted for.
-  public enum Signed {
+  public enum Signed: Equatable {
     case transaction(Transaction)
     case renewalInfo(SubscriptionStatus)
   }
 
-  /// The compact JWS (`jwsRepresentation`) of a transaction or renewal info; `nil` when not
-  /// signing. Called while drawing, so it should cache.
-  public var jwsRepresentation: ((Signed, Session) -> String?)?
+  /// A compact JWS and what it says.
+  public struct SignedForm {
+    /// The compact form, as `jwsRepresentation` holds it.
+    public var raw: String
+    /// The decoded header.
+    public var header: JSONObject
+    /// The decoded payload.
+    public var payload: JSONObject
+
+    /// A JWS with its decoded parts.
+    public init(raw: String, header: JSONObject, payload: JSONObject) {
+      self.raw = raw
+      self.header = header
+      self.payload = payload
+    }
+  }
+
+  /// The `jwsRepresentation` of a transaction or renewal info, decoded; `nil` when not signing.
+  /// Called while drawing, so it should cache.
+  public var jwsRepresentation: ((Signed, Session) -> SignedForm?)?
   /// Sees each batch of events once applied; returns what to add to the event log (the server
   /// notifications they caused), each with its time.
   public var eventsApplied: (([StoreEvent], Session) -> [(Instant, String)])?

@@ -98,7 +98,7 @@ extension App {
     let jws = hooks.jwsRepresentation?(.transaction(t), session)
     guard let wrapWidth else {
       if let jws {
-        lines.append(InspectorLine(label: "JWS", text: jws, style: CellStyle(dim: true)))
+        lines.append(InspectorLine(label: "JWS", text: jws.raw, style: CellStyle(dim: true)))
       }
       return lines
     }
