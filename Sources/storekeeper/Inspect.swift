@@ -60,7 +60,7 @@ struct Inspect: ParsableCommand {
     let display = DisplayOptions(
       color: !noColor && environment["NO_COLOR"] == nil && !dumb,
       glyphs: ascii || dumb ? .ascii : .unicode)
-    let journalPath = try journal ?? defaultJournal()
+    let journalPath = try journal ?? SessionOpening.defaultJournal(for: configurationPath)
     let exists = FileManager.default.fileExists(atPath: journalPath)
     if start != nil && exists && !fresh {
       throw ValidationError(
@@ -119,15 +119,6 @@ struct Inspect: ParsableCommand {
     }
   }
 
-  private func defaultJournal() throws -> String {
-    do throws(CommandError) {
-      return try JournalLocation.journalPath(forConfiguration: configurationPath)
-    } catch {
-      printError("storekeeper: \(error)".sanitizedForTerminal)
-      throw ExitCode(1)
-    }
-  }
-
   private func openApp(
     configuration: StoreKitConfiguration, bytes: [UInt8], journalPath: String,
     display: DisplayOptions, signing: PreparedSigning
@@ -135,38 +126,17 @@ struct Inspect: ParsableCommand {
     var options = SessionOptions()
     options.maximumEventsPerVerb = 50_000_000
     let wall = SessionOpening.wallClock
+    let resumed = FileManager.default.fileExists(atPath: journalPath)
     var notices: [String] = []
-    var journaled: JournaledSession
-    var resumed = false
-    if FileManager.default.fileExists(atPath: journalPath) {
-      let opened = try Journal.open(at: journalPath, forWriting: true)
-      notices += opened.notices
-      journaled = try JournaledSession(replaying: opened, options: options)
-      resumed = true
-      let saved =
-        opened.records.reversed().lazy.compactMap { record -> [UInt8]? in
-          if case .configuration(_, let saved) = record { saved } else { nil }
-        }.first ?? opened.header.configuration
-      if saved != bytes {
-        notices.append(
-          "\(configurationPath) changed since the journal last saw it; now using the file on disk")
-        journaled.reload(configuration, bytes: bytes)
-        try journaled.commit()
-      }
-    } else {
-      let first = start.flatMap(Instant.init(iso8601:)) ?? wall
-      let header = JournalHeader(
-        configurationPath: configurationPath, configuration: bytes, start: first)
-      journaled = JournaledSession(
-        session: Session(configuration: configuration, start: first, options: options),
-        journal: try Journal.create(at: journalPath, header: header))
-    }
-    let now = journaled.session.now
+    let journaled = try SessionOpening.journaled(
+      configuration: configuration, bytes: bytes, configurationPath: configurationPath,
+      journalPath: journalPath, start: start.flatMap(Instant.init(iso8601:)) ?? wall,
+      options: options, forWriting: true
+    ) { notices.append($0) }
     // Resuming catches up to the wall clock, as Xcode's environment does; a new session runs on
     // from its start.
-    let offset =
-      resumed ? max(0, wall.milliseconds - now.milliseconds) : wall.milliseconds - now.milliseconds
-    let clock = ClockState(running: !paused, offset: resumed && now < wall ? 0 : offset)
+    let offset = resumed ? 0 : wall.milliseconds - journaled.session.now.milliseconds
+    let clock = ClockState(running: !paused, offset: offset)
     var app = App(
       journaled: journaled, configurationPath: configurationPath, configurationBytes: bytes,
       display: display, clock: clock)

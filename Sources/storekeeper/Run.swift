@@ -130,12 +130,7 @@ struct Run: ParsableCommand {
 
   /// Write-ahead: the journal reaches the disk before the events it explains are printed.
   private func commit(_ journaled: inout JournaledSession, _ output: EventOutput) throws {
-    do throws(CommandError) {
-      try journaled.commit()
-    } catch {
-      printError("storekeeper: \(error)".sanitizedForTerminal)
-      throw ExitCode(1)
-    }
+    try SessionOpening.exitingOnError { () throws(CommandError) in try journaled.commit() }
     output.flush()
   }
 }

@@ -22,15 +22,29 @@ enum SessionOpening {
     return (configuration, [UInt8](data))
   }
 
-  /// Moves a journal aside so that a fresh one starts; tells where the old one went.
-  static func setAside(_ journal: String) throws {
+  /// Runs `body`; a ``CommandError`` is told to the person and becomes exit status 1.
+  static func exitingOnError<T>(_ body: () throws(CommandError) -> T) throws -> T {
     do throws(CommandError) {
-      if let kept = try JournalLocation.setAside(journal) {
-        printError("storekeeper: the previous journal is kept as \(kept)".sanitizedForTerminal)
-      }
+      return try body()
     } catch {
       printError("storekeeper: \(error)".sanitizedForTerminal)
       throw ExitCode(1)
+    }
+  }
+
+  /// The configuration's own journal in the state folder.
+  static func defaultJournal(for configurationPath: String) throws -> String {
+    try exitingOnError { () throws(CommandError) in
+      try JournalLocation.journalPath(forConfiguration: configurationPath)
+    }
+  }
+
+  /// Moves a journal aside so that a fresh one starts; tells where the old one went.
+  static func setAside(_ journal: String) throws {
+    try exitingOnError { () throws(CommandError) in
+      if let kept = try JournalLocation.setAside(journal) {
+        printError("storekeeper: the previous journal is kept as \(kept)".sanitizedForTerminal)
+      }
     }
   }
 
@@ -40,8 +54,7 @@ enum SessionOpening {
   }
 
   /// A session for `configurationPath`: fresh when there is no journal path, else the journal's,
-  /// replayed (or created). A configuration that changed since the journal was written is
-  /// reported and applied as a journaled reload.
+  /// replayed (or created). Problems are printed; they exit with status 1.
   static func open(
     configurationPath: String, journalPath: String?, start: Instant?, options: SessionOptions,
     forWriting: Bool = true
@@ -52,43 +65,49 @@ enum SessionOpening {
         session: Session(configuration: configuration, start: start ?? wallClock, options: options),
         journal: nil)
     }
-    do throws(CommandError) {
-      if !FileManager.default.fileExists(atPath: journalPath) {
-        guard forWriting else {
-          return JournaledSession(
-            session: Session(
-              configuration: configuration, start: start ?? wallClock, options: options),
-            journal: nil)
-        }
-        let header = JournalHeader(
-          configurationPath: configurationPath, configuration: bytes, start: start ?? wallClock,
-          firstTransactionID: options.firstTransactionID)
-        let journal = try Journal.create(at: journalPath, header: header)
-        return JournaledSession(
-          session: Session(configuration: configuration, start: header.start, options: options),
-          journal: journal)
-      }
-      let journal = try Journal.open(at: journalPath, forWriting: forWriting)
-      for notice in journal.notices { printError("storekeeper: \(notice)".sanitizedForTerminal) }
-      var journaled = try JournaledSession(replaying: journal, options: options)
-      let journalBytes =
-        journal.records.reversed().lazy.compactMap { record -> [UInt8]? in
-          if case .configuration(_, let saved) = record { saved } else { nil }
-        }.first ?? journal.header.configuration
-      if journalBytes != bytes {
-        printError(
-          "storekeeper: \(configurationPath) changed since the journal last saw it; replayed with "
-            + "the journal's copy\(forWriting ? ", now using the file on disk" : "")."
-            .sanitizedForTerminal)
-        if forWriting {
-          journaled.reload(configuration, bytes: bytes)
-          try journaled.commit()
-        }
-      }
-      return journaled
-    } catch {
-      printError("storekeeper: \(error)".sanitizedForTerminal)
-      throw ExitCode(1)
+    return try exitingOnError { () throws(CommandError) in
+      try journaled(
+        configuration: configuration, bytes: bytes, configurationPath: configurationPath,
+        journalPath: journalPath, start: start, options: options, forWriting: forWriting
+      ) { printError("storekeeper: \($0)".sanitizedForTerminal) }
     }
+  }
+
+  /// The journal's session, replayed, or a new journal's when there is none (read-only: a
+  /// session without a journal). A configuration that changed since the journal last saw it is
+  /// reported and, when writing, applied as a journaled reload. `report` hears what is worth
+  /// telling.
+  static func journaled(
+    configuration: StoreKitConfiguration, bytes: [UInt8], configurationPath: String,
+    journalPath: String, start: Instant?, options: SessionOptions, forWriting: Bool,
+    report: (String) -> Void
+  ) throws(CommandError) -> JournaledSession {
+    guard FileManager.default.fileExists(atPath: journalPath) else {
+      let start = start ?? wallClock
+      guard forWriting else {
+        return JournaledSession(
+          session: Session(configuration: configuration, start: start, options: options),
+          journal: nil)
+      }
+      let header = JournalHeader(
+        configurationPath: configurationPath, configuration: bytes, start: start,
+        firstTransactionID: options.firstTransactionID)
+      return JournaledSession(
+        session: Session(configuration: configuration, start: start, options: options),
+        journal: try Journal.create(at: journalPath, header: header))
+    }
+    let journal = try Journal.open(at: journalPath, forWriting: forWriting)
+    journal.notices.forEach(report)
+    var journaled = try JournaledSession(replaying: journal, options: options)
+    if journal.latestConfiguration != bytes {
+      report(
+        "\(configurationPath) changed since the journal last saw it; replayed with the journal's "
+          + "copy\(forWriting ? ", now using the file on disk" : "").")
+      if forWriting {
+        journaled.reload(configuration, bytes: bytes)
+        try journaled.commit()
+      }
+    }
+    return journaled
   }
 }

@@ -35,11 +35,8 @@ struct SigningOptions: ParsableArguments {
 
   /// The folder holding the signing keys: `$XDG_STATE_HOME/storekeeper/signing`.
   static func keyFolder() throws -> String {
-    do throws(CommandError) {
-      return try JournalLocation.folder() + "/signing"
-    } catch {
-      printError("storekeeper: \(error)".sanitizedForTerminal)
-      throw ExitCode(1)
+    try SessionOpening.exitingOnError { () throws(CommandError) in
+      try JournalLocation.folder() + "/signing"
     }
   }
 

@@ -43,7 +43,7 @@ struct Transactions: ParsableCommand {
   }
 
   func run() throws {
-    let path = try journal ?? defaultJournal()
+    let path = try journal ?? SessionOpening.defaultJournal(for: configurationPath)
     if !FileManager.default.fileExists(atPath: path) {
       printError("storekeeper: no journal at \(path) yet; nothing to list.".sanitizedForTerminal)
     }
@@ -80,15 +80,6 @@ struct Transactions: ParsableCommand {
       out = TransactionTable.render(rows: rows, catalog: session.catalog)
     }
     FileHandle.standardOutput.write(Data(out.utf8))
-  }
-
-  private func defaultJournal() throws -> String {
-    do throws(CommandError) {
-      return try JournalLocation.journalPath(forConfiguration: configurationPath)
-    } catch {
-      printError("storekeeper: \(error)".sanitizedForTerminal)
-      throw ExitCode(1)
-    }
   }
 
   private func csvField(_ text: String) -> String {

@@ -146,6 +146,13 @@ public final class Journal {
     }
   }
 
+  /// The configuration the session runs on: the last one a record saved, else the header's.
+  public var latestConfiguration: [UInt8] {
+    records.reversed().lazy.compactMap { record -> [UInt8]? in
+      if case .configuration(_, let saved) = record { saved } else { nil }
+    }.first ?? header.configuration
+  }
+
   /// Queues a record; it reaches the disk with the next ``commit()``.
   public func append(_ record: JournalRecord) {
     precondition(writable, "the journal was opened read-only")
