@@ -135,11 +135,88 @@ int cn_read_mouse(int *y, int *x) {
   return (event.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) ? 1 : 0;
 }
 
+// What a crash restores: the terminal modes from before ncurses, and the escape sequences that
+// leave the alternate screen, mouse reporting and keypad mode and show the cursor. Made while
+// opening, so that the handler only calls async-signal-safe functions.
+#include <stdlib.h>
+#include <term.h>
+#include <termios.h>
+
+static struct termios saved_modes;
+static int have_saved_modes = 0;
+static char restore_sequence[512];
+static size_t restore_length = 0;
+static struct sigaction previous_actions[NSIG];
+static const int crash_signals[] = {SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE};
+
+static void append_capability(const char *name) {
+  char *value = tigetstr((char *)name);
+  if (value == NULL || value == (char *)-1) return;
+  size_t length = strlen(value);
+  if (restore_length + length >= sizeof restore_sequence) return;
+  memcpy(restore_sequence + restore_length, value, length);
+  restore_length += length;
+}
+
+static void restore_after_crash(int number) {
+  if (restore_length > 0) {
+    ssize_t ignored = write(STDOUT_FILENO, restore_sequence, restore_length);
+    (void)ignored;
+  }
+  if (have_saved_modes) tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_modes);
+  // Hand the signal to whoever had it before (Swift's crash reporter, or the default action).
+  sigaction(number, &previous_actions[number], NULL);
+  raise(number);
+}
+
+static void install_crash_restore(void) {
+  static const char mouse_off[] = "\033[?1000l\033[?1002l\033[?1003l\033[?1006l";
+  memcpy(restore_sequence, mouse_off, sizeof mouse_off - 1);
+  restore_length = sizeof mouse_off - 1;
+  append_capability("sgr0");
+  append_capability("rmkx");
+  append_capability("cnorm");
+  append_capability("rmcup");
+  static char *alternate_stack = NULL;
+  if (alternate_stack == NULL) {
+    alternate_stack = malloc(65536);
+    if (alternate_stack != NULL) {
+      stack_t stack;
+      stack.ss_sp = alternate_stack;
+      stack.ss_size = 65536;
+      stack.ss_flags = 0;
+      sigaltstack(&stack, NULL);
+    }
+  }
+  struct sigaction action;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_ONSTACK;
+  action.sa_handler = restore_after_crash;
+  for (unsigned i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++) {
+    sigaction(crash_signals[i], &action, &previous_actions[crash_signals[i]]);
+  }
+}
+
 SCREEN *cn_open_terminal(void) {
+  have_saved_modes = tcgetattr(STDIN_FILENO, &saved_modes) == 0;
   SCREEN *screen = newterm(NULL, stdout, stdin);
   if (screen == NULL) return NULL;
   set_term(screen);
+  install_crash_restore();
   return screen;
+}
+
+int cn_terminal_can_address(void) {
+  char *cup = tigetstr("cup");
+  return cup != NULL && cup != (char *)-1;
+}
+
+void cn_forget_crash_restore(void) {
+  for (unsigned i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++) {
+    sigaction(crash_signals[i], &previous_actions[crash_signals[i]], NULL);
+  }
+  restore_length = 0;
+  have_saved_modes = 0;
 }
 
 int cn_add_text(int y, int x, const wchar_t *text) { return mvaddwstr(y, x, text); }

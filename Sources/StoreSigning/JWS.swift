@@ -39,12 +39,21 @@ public enum JWS {
   public static func decode(_ text: String) throws -> Decoded {
     let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(
       separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 3, let headerBytes = fromBase64URL(parts[0]),
-      let payloadBytes = fromBase64URL(parts[1]),
-      let signature = fromBase64URL(parts[2])
-    else {
+    guard parts.count == 3 else {
       throw SigningError("not a compact JWS: expected three base64url parts separated by dots")
     }
+    let names = ["header", "payload", "signature"]
+    let decoded = parts.map(fromBase64URL)
+    if let bad = decoded.firstIndex(where: { $0 == nil }) {
+      let standard = parts[bad].contains { $0 == "+" || $0 == "/" || $0 == "=" }
+      throw SigningError(
+        "not a compact JWS: the \(names[bad]) is not base64url"
+          + (standard
+            ? " (it uses standard base64's + / or =; JWS uses - and _ without padding)" : ""))
+    }
+    let headerBytes = decoded[0]!
+    let payloadBytes = decoded[1]!
+    let signature = decoded[2]!
     guard let header = try? JSONParser.parse(headerBytes).root,
       let payload = try? JSONParser.parse(payloadBytes).root
     else { throw SigningError("the JWS header or payload is not JSON") }
@@ -90,7 +99,15 @@ public enum JWS {
     return String(decoding: output, as: UTF8.self)
   }
 
+  /// Decodes strict base64url: only `A–Z a–z 0–9 - _`, no padding (RFC 7515 §2); `nil` for
+  /// anything else, standard base64's `+ / =` included.
   static func fromBase64URL(_ text: Substring) -> [UInt8]? {
+    guard text.utf8.count % 4 != 1,
+      text.utf8.allSatisfy({
+        ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
+          || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+      })
+    else { return nil }
     var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(
       of: "_", with: "/")
     while base64.count % 4 != 0 { base64 += "=" }

@@ -9,11 +9,15 @@ public struct DeliveryResult: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Delivers signed notifications: as numbered files (`0001-SUBSCRIBED-INITIAL_BUY.json`) and/or
-/// POSTed to one local endpoint from a background thread, with retries and backoff and a
-/// bounded queue, so that nothing waits for the network. Only the URL given is contacted.
+/// POSTed to one endpoint from a background thread, with retries and backoff and a bounded
+/// queue, so that nothing waits for the network. Only the URL given is contacted: no proxies,
+/// no redirects.
+///
+/// `@unchecked Sendable`: the queue, the results and the flags are only touched under `lock`;
+/// the folder's counter only from the caller's thread (``deliver(name:body:)``).
 public final class NotificationDelivery: @unchecked Sendable {
   private let directory: String?
-  private let endpoint: Endpoint?
+  private let webhook: Webhook?
   private var counter = 0
   private let lock = NSCondition()
   private var queue: [(name: String, body: String)] = []
@@ -35,77 +39,114 @@ public final class NotificationDelivery: @unchecked Sendable {
   }
   private let whenFull: WhenFull
 
-  struct Endpoint {
-    var host: String
-    var port: UInt16
-    var path: String
-  }
-
-  /// A delivery to `directory` (created when missing) and/or `url` (`http://host:port/path`).
+  /// A delivery to `directory` (created when missing) and/or `url` (`http://` or `https://`).
   ///
-  /// - Throws: ``SigningError`` for a URL that is not plain `http://`.
-  public init(directory: String?, url: String?, whenFull: WhenFull = .wait) throws {
+  /// - Parameter timeout: how long one attempt may wait for the server's answer.
+  /// - Throws: ``SigningError`` for a URL that is not a complete `http(s)` URL, or a folder
+  ///   that cannot be made or is not a folder.
+  public init(
+    directory: String?, url: String?, whenFull: WhenFull = .wait, timeout: Double = 30
+  ) throws(SigningError) {
     self.directory = directory
     self.whenFull = whenFull
     if let directory {
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      try Self.prepareFolder(directory)
       let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
       counter = existing.compactMap { Int($0.prefix(4)) }.max() ?? 0
     }
-    if let url {
-      guard let parsed = Self.parse(url) else {
-        throw SigningError(
-          "--notify-url must be an http:// URL such as http://127.0.0.1:8080/notifications (got \(url))"
-        )
-      }
-      endpoint = parsed
-      let thread = Thread { [weak self] in self?.work() }
-      thread.name = "storekeeper-notifications"
-      self.thread = thread
-      thread.start()
-    } else {
-      endpoint = nil
+    guard let url else {
+      webhook = nil
+      return
     }
+    webhook = Webhook(url: try WebhookURL(url).text, timeout: timeout)
+    let thread = Thread { [weak self] in self?.work() }
+    thread.name = "storekeeper-notifications"
+    self.thread = thread
+    thread.start()
   }
 
-  static func parse(_ url: String) -> Endpoint? {
-    guard url.hasPrefix("http://") else { return nil }
-    let rest = url.dropFirst(7)
-    let hostPort = rest.prefix { $0 != "/" }
-    let path = rest.dropFirst(hostPort.count)
-    let parts = hostPort.split(separator: ":", maxSplits: 1)
-    guard let host = parts.first, !host.isEmpty else { return nil }
-    let port = parts.count > 1 ? UInt16(parts[1]) : 80
-    guard let port else { return nil }
-    return Endpoint(host: String(host), port: port, path: path.isEmpty ? "/" : String(path))
+  deinit { webhook?.shutdown() }
+
+  private static func prepareFolder(_ directory: String) throws(SigningError) {
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) {
+      guard isFolder.boolValue else {
+        throw SigningError("--notifications \(directory): it is a file, not a folder")
+      }
+      return
+    }
+    do {
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true)
+    } catch {
+      let reason = (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)"
+      throw SigningError("--notifications \(directory): cannot create the folder: \(reason)")
+    }
   }
 
   /// Writes the file (at once) and queues the POST. Returns the file's name, if one was written.
+  ///
+  /// - Throws: ``SigningError`` naming the file and the system's reason when it cannot be
+  ///   written; the POST is queued all the same.
   @discardableResult
-  public func deliver(name: String, body: String) -> String? {
-    var fileName: String?
-    if let directory {
+  public func deliver(name: String, body: String) throws(SigningError) -> String? {
+    if webhook != nil { enqueue(name: name, body: body) }
+    guard let directory else { return nil }
+    return try writeFile(name: name, body: body, in: directory)
+  }
+
+  private func writeFile(
+    name: String, body: String, in directory: String
+  ) throws(SigningError)
+    -> String
+  {
+    while true {
       counter += 1
       let file = String(format: "%04d-%@.json", counter, name)
-      FileManager.default.createFile(
-        atPath: directory + "/" + file, contents: Data((body + "\n").utf8))
-      fileName = file
-    }
-    if endpoint != nil {
-      lock.lock()
-      while whenFull == .wait && queue.count >= Self.queueLimit { lock.wait() }
-      if queue.count >= Self.queueLimit {
-        let dropped = queue.removeFirst()
-        results.append(
-          DeliveryResult(
-            delivered: false,
-            description: "notification \(dropped.name) dropped: the delivery queue is full"))
+      let path = directory + "/" + file
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+      if descriptor < 0 && errno == EEXIST { continue }  // another writer took the number
+      guard descriptor >= 0 else {
+        throw SigningError(
+          "cannot write the notification \(path): \(String(cString: strerror(errno)))")
       }
-      queue.append((name, body))
-      lock.broadcast()
-      lock.unlock()
+      let bytes = Array((body + "\n").utf8)
+      var written = 0
+      var failure: Int32?
+      while written < bytes.count {
+        let result = bytes.withUnsafeBytes {
+          Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written)
+        }
+        if result < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          break
+        }
+        written += result
+      }
+      if close(descriptor) != 0 && failure == nil { failure = errno }
+      if let failure {
+        unlink(path)
+        throw SigningError(
+          "cannot write the notification \(path): \(String(cString: strerror(failure)))")
+      }
+      return file
     }
-    return fileName
+  }
+
+  private func enqueue(name: String, body: String) {
+    lock.lock()
+    while whenFull == .wait && queue.count >= Self.queueLimit { lock.wait() }
+    if queue.count >= Self.queueLimit {
+      let dropped = queue.removeFirst()
+      results.append(
+        DeliveryResult(
+          delivered: false,
+          description: "notification \(dropped.name) dropped: the delivery queue is full"))
+    }
+    queue.append((name, body))
+    lock.broadcast()
+    lock.unlock()
   }
 
   /// What deliveries finished since the last call, in order.
@@ -125,13 +166,13 @@ public final class NotificationDelivery: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     while (!queue.isEmpty || busy) && Date() < deadline {
-      lock.wait(until: min(deadline, Date().addingTimeInterval(0.05)))
+      _ = lock.wait(until: min(deadline, Date().addingTimeInterval(0.05)))
     }
     return queue.count + (busy ? 1 : 0)
   }
 
   private func work() {
-    guard let endpoint else { return }
+    guard let webhook else { return }
     while true {
       lock.lock()
       while queue.isEmpty { lock.wait() }
@@ -144,8 +185,8 @@ public final class NotificationDelivery: @unchecked Sendable {
       let attempts = unreachable ? 1 : 5
       unreachable = true
       for attempt in 1...attempts {
-        let status = post(next.body, to: endpoint)
-        if let status, (200..<300).contains(status) {
+        let answer = webhook.post(next.body)
+        if case .status(let status) = answer, (200..<300).contains(status) {
           outcome = DeliveryResult(
             delivered: true,
             description: "POST \(next.name) → \(status)"
@@ -154,8 +195,8 @@ public final class NotificationDelivery: @unchecked Sendable {
           break
         }
         let attemptsText = "\(attempt) attempt\(attempt == 1 ? "" : "s")"
-        let reason = status.map { "HTTP \($0)" } ?? "no connection"
-        outcome.description = "POST \(next.name) failed: \(reason) after \(attemptsText)"
+        outcome.description = "POST \(next.name) failed: \(answer) after \(attemptsText)"
+        if case .status = answer { unreachable = false }  // it answers, just not with 2xx
         if attempt < attempts {
           Thread.sleep(forTimeInterval: delay)
           delay *= 2
@@ -168,57 +209,68 @@ public final class NotificationDelivery: @unchecked Sendable {
       lock.unlock()
     }
   }
+}
 
-  /// One HTTP/1.1 POST; the response's status code, or `nil` when the connection failed.
-  private func post(_ body: String, to endpoint: Endpoint) -> Int? {
-    var hints = addrinfo()
-    hints.ai_family = AF_UNSPEC
-    #if os(Linux)
-      hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-    #else
-      hints.ai_socktype = SOCK_STREAM
-    #endif
-    var info: UnsafeMutablePointer<addrinfo>?
-    guard getaddrinfo(endpoint.host, String(endpoint.port), &hints, &info) == 0, let first = info
-    else { return nil }
-    defer { freeaddrinfo(info) }
-    let socket = Foundation.socket(
-      first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
-    guard socket >= 0 else { return nil }
-    defer { close(socket) }
-    var timeout = timeval(tv_sec: 5, tv_usec: 0)
-    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    #if os(Linux)
-      let flags = Int32(MSG_NOSIGNAL)  // a server that hangs up must not kill us with SIGPIPE
-    #else
-      let flags: Int32 = 0
-      var one: Int32 = 1
-      setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-    #endif
-    guard connect(socket, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else { return nil }
-    let bytes = Array(body.utf8)
-    let request =
-      "POST \(endpoint.path) HTTP/1.1\r\nHost: \(endpoint.host):\(endpoint.port)\r\n"
-      + "Content-Type: application/json\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n"
-    let message = Array(request.utf8) + bytes
-    var sent = 0
-    while sent < message.count {
-      let result = message.withUnsafeBytes {
-        send(socket, $0.baseAddress! + sent, message.count - sent, flags)
+/// A webhook URL checked the way a person expects: `http` or `https`, a host (a name, an IPv4
+/// address or a bracketed IPv6 literal), an optional port 1–65535, a path; nothing else.
+public struct WebhookURL: Equatable, Sendable {
+  /// The URL as given (it is sent as given).
+  public let text: String
+  /// The scheme, host and port, for messages.
+  public let scheme: String
+  /// The host, without brackets.
+  public let host: String
+  /// The port, explicit or the scheme's default.
+  public let port: Int
+
+  /// Parses and checks a URL.
+  ///
+  /// - Throws: ``SigningError`` saying what is missing or not allowed.
+  public init(_ text: String) throws(SigningError) {
+    func refuse(_ why: String) -> SigningError {
+      SigningError(
+        "--notify-url \(text.debugDescription) is not a complete http(s) URL: \(why); for "
+          + "example http://127.0.0.1:8080/notifications or https://[::1]:8443/asn")
+    }
+    if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+      throw refuse("it contains spaces or control characters")
+    }
+    guard let components = URLComponents(string: text), let scheme = components.scheme else {
+      throw refuse("it does not parse as a URL")
+    }
+    guard ["http", "https"].contains(scheme.lowercased()) else {
+      throw refuse("the scheme must be http or https, not \(scheme)")
+    }
+    guard text.lowercased().hasPrefix(scheme.lowercased() + "://") else {
+      throw refuse("the scheme must be followed by //")
+    }
+    guard let rawHost = components.percentEncodedHost, !rawHost.isEmpty else {
+      throw refuse("it has no host")
+    }
+    guard components.percentEncodedUser == nil, components.percentEncodedPassword == nil else {
+      throw refuse("user names and passwords in the URL are not supported")
+    }
+    if let port = components.port, !(1...65535).contains(port) {
+      throw refuse("the port must be 1 to 65535")
+    }
+    let authority = text.dropFirst(scheme.count + 3).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    if authority.hasSuffix(":") { throw refuse("the port is empty") }
+    let host =
+      rawHost.hasPrefix("[") && rawHost.hasSuffix("]")
+      ? String(rawHost.dropFirst().dropLast()) : rawHost
+    if host.contains(":") {
+      // An IPv6 literal must be bracketed and valid.
+      var address = in6_addr()
+      guard authority.hasPrefix("["), inet_pton(AF_INET6, host, &address) == 1 else {
+        throw refuse("\(host) is not a valid bracketed IPv6 address")
       }
-      if result <= 0 { return nil }
-      sent += result
     }
-    var response: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 1024)
-    while !response.contains(0x0A) {
-      let count = recv(socket, &buffer, buffer.count, 0)
-      if count <= 0 { break }
-      response += buffer[0..<count]
+    guard host.removingPercentEncoding == host else {
+      throw refuse("the host must not be percent-encoded")
     }
-    let line = String(decoding: response.prefix { $0 != 0x0A }, as: UTF8.self)
-    let parts = line.split(separator: " ")
-    return parts.count >= 2 ? Int(parts[1]) : nil
+    self.text = text
+    self.scheme = scheme.lowercased()
+    self.host = host
+    self.port = components.port ?? (self.scheme == "https" ? 443 : 80)
   }
 }

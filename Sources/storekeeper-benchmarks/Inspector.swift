@@ -136,7 +136,7 @@ struct Inspector: ParsableCommand {
     options.maximumEventsPerVerb = Int.max / 4
     var journaled = JournaledSession(
       session: Session(configuration: configuration, start: start, options: options),
-      journal: try Journal.create(
+      journal: try Journal.openOrCreate(
         at: path,
         header: JournalHeader(
           configurationPath: "Configs/FoodTruck.storekit", configuration: bytes, start: start)))

@@ -54,7 +54,7 @@ struct Replay: ParsableCommand {
       configurationPath: "bench.storekit", configuration: bytes, start: start)
     var journaled = JournaledSession(
       session: Session(configuration: configuration, start: start, options: options),
-      journal: try Journal.create(at: path, header: header))
+      journal: try Journal.openOrCreate(at: path, header: header))
     try fill(&journaled)
     try journaled.commit()
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -62,7 +62,7 @@ struct Replay: ParsableCommand {
     var count = 0
     let elapsed = try clock.measure {
       let replayed = try JournaledSession(
-        replaying: try Journal.open(at: path, forWriting: false), options: options)
+        replaying: try Journal.read(at: path)!, options: options)
       count = replayed.session.transactionCount
     }
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

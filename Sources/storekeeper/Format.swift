@@ -49,7 +49,7 @@ struct Format: ParsableCommand {
         throw ExitCode(1)
       }
     } else {
-      StandardStreams.writeOut(bytes)
+      try StandardStreams.writeOut(bytes)
     }
   }
 }

@@ -54,12 +54,12 @@ struct Inspect: ParsableCommand {
           + "use: storekeeper run \(configurationPath) SCRIPT")
       throw ExitCode(1)
     }
-    let (configuration, bytes) = try SessionOpening.loadConfiguration(configurationPath)
     let environment = ProcessInfo.processInfo.environment
-    let dumb = environment["TERM"] == "dumb"
+    let term = environment["TERM"] ?? ""
+    if term.isEmpty || term == "dumb" { try Self.refuseTerminal(term) }
+    let (configuration, bytes) = try SessionOpening.loadConfiguration(configurationPath)
     let display = DisplayOptions(
-      color: !noColor && environment["NO_COLOR"] == nil && !dumb,
-      glyphs: ascii || dumb ? .ascii : .unicode)
+      color: !noColor && environment["NO_COLOR"] == nil, glyphs: ascii ? .ascii : .unicode)
     let journalPath = try journal ?? SessionOpening.defaultJournal(for: configurationPath)
     let exists = FileManager.default.fileExists(atPath: journalPath)
     if start != nil && exists && !fresh {
@@ -73,8 +73,7 @@ struct Inspect: ParsableCommand {
     do {
       terminal = try NcursesTerminal(color: display.color)
     } catch {
-      printError("storekeeper: cannot open the terminal (\(error)); use storekeeper run instead.")
-      throw ExitCode(1)
+      try Self.refuseTerminal(term, reason: "\(error)")
     }
     let outcome = runInspector(
       on: terminal, configuration: configuration, bytes: bytes, journalPath: journalPath,
@@ -98,6 +97,19 @@ struct Inspect: ParsableCommand {
     }
   }
 
+  /// Says that this terminal cannot show the inspector, and what to use instead; exit 1.
+  static func refuseTerminal(_ term: String, reason: String? = nil) throws -> Never {
+    let named = term.isEmpty ? "TERM is not set" : "TERM=\(term)"
+    let why = reason ?? "it cannot move the cursor"
+    printError(
+      "storekeeper: the transaction inspector cannot draw on this terminal (\(named): \(why)). "
+        + "Set TERM to your terminal's type (such as xterm-256color), or work without the "
+        + "inspector: storekeeper run CONFIG SCRIPT applies commands and prints events, "
+        + "storekeeper transactions CONFIG lists the session's transactions."
+        .sanitizedForTerminal)
+    throw ExitCode(1)
+  }
+
   /// Opens the session behind a loading frame and runs the loop; the terminal is restored on
   /// every way out.
   private func runInspector(
@@ -105,43 +117,102 @@ struct Inspect: ParsableCommand {
     journalPath: String, display: DisplayOptions, signing: PreparedSigning
   ) -> Result<Int32?, CommandError> {
     defer { terminal.end() }
-    TerminalLoop.drawLoading("Loading \(journalPath) …", on: terminal)
-    do throws(CommandError) {
-      var app = try openApp(
-        configuration: configuration, bytes: bytes, journalPath: journalPath, display: display,
-        signing: signing)
-      return .success(
-        TerminalLoop.run(&app, on: terminal, configurationPath: configurationPath) {
-          SessionOpening.wallClock
-        })
-    } catch {
-      return .failure(error)
+    TerminalLoop.drawLoading(["Loading \(journalPath) …"], on: terminal, display: display)
+    let app: App
+    switch openApp(
+      configuration: configuration, bytes: bytes, journalPath: journalPath, display: display,
+      signing: signing, terminal: terminal)
+    {
+    case .opened(let opened): app = opened
+    case .stopped(let signal): return .success(signal)
+    case .failed(let error): return .failure(error)
     }
+    var running = app
+    return .success(
+      TerminalLoop.run(&running, on: terminal, configurationPath: configurationPath) {
+        SessionOpening.wallClock
+      })
+  }
+
+  private enum Opening {
+    case opened(App)
+    /// The person stopped the replay (q: nil, or a signal).
+    case stopped(Int32?)
+    case failed(CommandError)
   }
 
   private func openApp(
     configuration: StoreKitConfiguration, bytes: [UInt8], journalPath: String,
-    display: DisplayOptions, signing: PreparedSigning
-  ) throws(CommandError) -> App {
+    display: DisplayOptions, signing: PreparedSigning, terminal: NcursesTerminal
+  ) -> Opening {
     var options = SessionOptions()
     options.maximumEventsPerVerb = 50_000_000
     let wall = SessionOpening.wallClock
-    let resumed = FileManager.default.fileExists(atPath: journalPath)
+    let newStart = start.flatMap(Instant.init(iso8601:)) ?? wall
     var notices: [String] = []
-    let journaled = try SessionOpening.journaled(
-      configuration: configuration, bytes: bytes, configurationPath: configurationPath,
-      journalPath: journalPath, start: start.flatMap(Instant.init(iso8601:)) ?? wall,
-      options: options, forWriting: true
-    ) { notices.append($0) }
-    // Resuming catches up to the wall clock, as Xcode's environment does; a new session runs on
-    // from its start.
-    let offset = resumed ? 0 : wall.milliseconds - journaled.session.now.milliseconds
-    let clock = ClockState(running: !paused, offset: offset)
+    var progress = ReplayProgress(path: journalPath, terminal: terminal, display: display)
+    let journaled: JournaledSession
+    do throws(CommandError) {
+      journaled = try SessionOpening.journaled(
+        configuration: configuration, bytes: bytes, configurationPath: configurationPath,
+        journalPath: journalPath, start: newStart, options: options, forWriting: true,
+        progress: { progress.show(done: $0, of: $1) }
+      ) { notices.append($0) }
+    } catch {
+      if let stop = progress.stop { return .stopped(stop) }
+      return .failed(error)
+    }
+    // A new session runs on from its start. A resumed one catches up to the wall clock, as
+    // Xcode's environment does, or runs on from its last instant when that is ahead.
+    let isNew =
+      journaled.journal?.header.start == newStart && journaled.journal?.records.isEmpty == true
+    let behind = wall.milliseconds - journaled.session.now.milliseconds
+    let clock = ClockState(running: !paused, offset: isNew ? behind : min(0, behind))
     var app = App(
       journaled: journaled, configurationPath: configurationPath, configurationBytes: bytes,
       display: display, clock: clock)
     for notice in notices { app.note(notice) }
     app.hooks = signing.inspectorHooks(session: app.session)
-    return app
+    return .opened(app)
+  }
+}
+
+/// The loading frame while a journal replays: records done, and whether the person asked to
+/// stop (q, Ctrl-C or another terminating signal).
+private struct ReplayProgress {
+  let path: String
+  let terminal: NcursesTerminal
+  let display: DisplayOptions
+  private var lastFrame = Date.distantPast
+  /// Set when the person stopped the replay: the signal, or nil inside for q.
+  private(set) var stop: Int32??
+
+  init(path: String, terminal: NcursesTerminal, display: DisplayOptions) {
+    self.path = path
+    self.terminal = terminal
+    self.display = display
+  }
+
+  /// Draws a frame now and then and looks at the keys; `false` to stop the replay.
+  mutating func show(done: Int, of total: Int) -> Bool {
+    guard done % 4096 == 0 || done == total else { return true }
+    let now = Date()
+    guard now.timeIntervalSince(lastFrame) >= 0.1 else { return true }
+    lastFrame = now
+    if let signal = terminal.terminationSignal {
+      stop = .some(signal)
+      return false
+    }
+    if terminal.readKeys(timeout: 0).contains(where: { $0 == .character("q") }) {
+      stop = .some(nil)
+      return false
+    }
+    let percent = total == 0 ? 100 : done * 100 / total
+    TerminalLoop.drawLoading(
+      [
+        "Loading \(path) …", "Replaying \(done) of \(total) records (\(percent)%)",
+        "q or Ctrl-C stops (nothing is changed)",
+      ], on: terminal, display: display)
+    return true
   }
 }

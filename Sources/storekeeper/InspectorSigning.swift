@@ -14,7 +14,13 @@ extension PreparedSigning {
     if let pipeline = pipeline(session: session) {
       hooks.eventsApplied = { events, session in
         pipeline.process(events, session: session).map { notification, file in
-          (notification.time, "notification \(notification.name)" + (file.map { " → \($0)" } ?? ""))
+          let text =
+            switch file {
+            case .success(let name):
+              "notification \(notification.name)" + (name.map { " → \($0)" } ?? "")
+            case .failure(let error): "notification \(notification.name): \(error)"
+            }
+          return (notification.time, text)
         }
       }
       hooks.backgroundLines = {

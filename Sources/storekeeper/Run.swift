@@ -71,11 +71,13 @@ struct Run: ParsableCommand {
       configurationPath: configurationPath, journalPath: journal,
       start: start.flatMap(Instant.init(iso8601:)), options: options)
     let prepared = try signing.prepare()
-    let output = EventOutput(signer: prepared.eventSigner)
+    let output = EventOutput(signer: prepared.eventSigner, journal: journaled.journal)
     let pipeline = prepared.pipeline(session: journaled.session)
     var failures = 0
     if let rate, let timeRate = TimeRate(name: rate) {
-      try journaled.apply(.set(.timeRate(timeRate))) { _ in }
+      try SessionOpening.exitingOnError { () throws(CommandError) in
+        try journaled.apply(.set(.timeRate(timeRate))) { _ in }
+      }
     }
     let interactive = script == "-"
     let lines = try ScriptLines(path: script)
@@ -93,27 +95,36 @@ struct Run: ParsableCommand {
       } catch {
         failure = error
       }
+      try output.raiseFailure()
+      var notificationFailed = false
       for (notification, file) in pipeline?.process(events, session: journaled.session) ?? [] {
-        output.add(notification, file: file)
+        switch file {
+        case .success(let name): output.add(notification, file: name)
+        case .failure(let error):
+          try output.flush()
+          printError("storekeeper: \(error)".sanitizedForTerminal)
+          notificationFailed = true
+        }
+      }
+      if notificationFailed {
+        failures += 1
+        break
       }
       if var located = failure {
         located.line = lineNumber
         if located.command == nil { located.command = text.trimmingCharacters(in: .whitespaces) }
-        try commit(&journaled, output)
         output.addError(located, time: journaled.session.now)
-        output.flush()
+        try output.flush()
         printError("storekeeper: \(located)".sanitizedForTerminal)
         failures += 1
         if !keepGoing { break }
         continue
       }
-      if interactive || output.isLarge
-        || (journaled.journal?.hasPending ?? false) && lineNumber % 512 == 0
-      {
-        try commit(&journaled, output)
+      if interactive || (journaled.journal?.hasPending ?? false) && lineNumber % 512 == 0 {
+        try output.flush()
       }
     }
-    try commit(&journaled, output)
+    try output.flush()
     if let pipeline {
       let left = pipeline.delivery.waitUntilIdle(timeout: 60)
       for result in pipeline.delivery.takeResults() {
@@ -127,21 +138,26 @@ struct Run: ParsableCommand {
     }
     if failures > 0 { throw ExitCode(1) }
   }
-
-  /// Write-ahead: the journal reaches the disk before the events it explains are printed.
-  private func commit(_ journaled: inout JournaledSession, _ output: EventOutput) throws {
-    try SessionOpening.exitingOnError { () throws(CommandError) in try journaled.commit() }
-    output.flush()
-  }
 }
 
-/// Events waiting to be printed, encoded as JSON lines.
+/// Events on their way to standard output, encoded as JSON lines. Write-ahead: the journal is
+/// committed (one `fsync` for everything queued) before any buffered event is written, so what
+/// was printed is on disk. A command that causes millions of events streams them out while it
+/// runs, a megabyte at a time.
 final class EventOutput {
   private let encoder: EventEncoder
+  private let journal: Journal?
   private var buffer: [UInt8] = []
+  /// A failure while streaming from inside a command; raised by ``raiseFailure()``. Nothing
+  /// more is written after one.
+  private var failure: (any Error)?
+
+  /// The most bytes held before they are written.
+  static let batchSize = 1 << 20
 
   /// Output for events; with a signer, transactions and renewal infos carry `jwsRepresentation`.
-  init(signer: Signer? = nil) {
+  init(signer: Signer? = nil, journal: Journal?) {
+    self.journal = journal
     guard let signer else {
       encoder = EventEncoder()
       return
@@ -165,27 +181,17 @@ final class EventOutput {
     buffer.append(0x0A)
   }
 
-  /// Where output waits when it outgrows memory: one command can cause millions of events, and
-  /// none may be printed before the command's journal record is on disk.
-  private var spill: FileHandle?
-
+  /// Adds an event; a full batch is committed and written at once.
   func add(_ event: StoreEvent) {
+    guard failure == nil else { return }
     encoder.append(event, to: &buffer)
-    if buffer.count > 8 << 20 { spillBuffer() }
-  }
-
-  private func spillBuffer() {
-    if spill == nil {
-      let path =
-        NSTemporaryDirectory()
-        + "storekeeper-output-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-      FileManager.default.createFile(
-        atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-      spill = FileHandle(forUpdatingAtPath: path)
-      unlink(path)
+    if buffer.count >= Self.batchSize {
+      do {
+        try flush()
+      } catch {
+        failure = error
+      }
     }
-    spill?.write(Data(buffer))
-    buffer.removeAll(keepingCapacity: true)
   }
 
   func addError(_ error: CommandError, time: Instant) {
@@ -193,19 +199,20 @@ final class EventOutput {
     buffer.append(0x0A)
   }
 
-  var isLarge: Bool { spill != nil || buffer.count > 1 << 20 }
+  /// Raises what went wrong while streaming, if anything.
+  func raiseFailure() throws {
+    if let failure { throw failure }
+  }
 
-  func flush() {
-    if let spill {
-      spill.seek(toFileOffset: 0)
-      while let chunk = try? spill.read(upToCount: 8 << 20), !chunk.isEmpty {
-        FileHandle.standardOutput.write(chunk)
-      }
-      try? spill.close()
-      self.spill = nil
-    }
+  /// Commits the journal, then writes what waits.
+  ///
+  /// - Throws: ``OutputFailure`` for standard output; `ExitCode(1)` (after saying why) for
+  ///   the journal.
+  func flush() throws {
+    try raiseFailure()
+    try SessionOpening.exitingOnError { () throws(CommandError) in try journal?.commit() }
     guard !buffer.isEmpty else { return }
-    FileHandle.standardOutput.write(Data(buffer))
+    try StandardStreams.writeOut(buffer)
     buffer.removeAll(keepingCapacity: true)
   }
 }

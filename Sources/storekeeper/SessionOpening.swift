@@ -39,10 +39,14 @@ enum SessionOpening {
     }
   }
 
-  /// Moves a journal aside so that a fresh one starts; tells where the old one went.
+  /// The journal's file operations: the system's (a crash test may set a step to die at).
+  static let journalFiles = JournalFiles.fromEnvironment()
+
+  /// Moves a journal aside so that a fresh one starts (after taking its lock); tells where the
+  /// old one went.
   static func setAside(_ journal: String) throws {
     try exitingOnError { () throws(CommandError) in
-      if let kept = try JournalLocation.setAside(journal) {
+      if let kept = try Journal.setAside(journal, files: journalFiles) {
         printError("storekeeper: the previous journal is kept as \(kept)".sanitizedForTerminal)
       }
     }
@@ -80,25 +84,24 @@ enum SessionOpening {
   static func journaled(
     configuration: StoreKitConfiguration, bytes: [UInt8], configurationPath: String,
     journalPath: String, start: Instant?, options: SessionOptions, forWriting: Bool,
-    report: (String) -> Void
+    progress: ((Int, Int) -> Bool)? = nil, report: (String) -> Void
   ) throws(CommandError) -> JournaledSession {
-    guard FileManager.default.fileExists(atPath: journalPath) else {
-      let start = start ?? wallClock
-      guard forWriting else {
-        return JournaledSession(
-          session: Session(configuration: configuration, start: start, options: options),
-          journal: nil)
-      }
+    let start = start ?? wallClock
+    let journal: Journal
+    if forWriting {
       let header = JournalHeader(
         configurationPath: configurationPath, configuration: bytes, start: start,
         firstTransactionID: options.firstTransactionID)
+      journal = try Journal.openOrCreate(at: journalPath, header: header, files: journalFiles)
+    } else if let existing = try Journal.read(at: journalPath, report: report) {
+      journal = existing
+    } else {
       return JournaledSession(
         session: Session(configuration: configuration, start: start, options: options),
-        journal: try Journal.create(at: journalPath, header: header))
+        journal: nil)
     }
-    let journal = try Journal.open(at: journalPath, forWriting: forWriting)
     journal.notices.forEach(report)
-    var journaled = try JournaledSession(replaying: journal, options: options)
+    var journaled = try JournaledSession(replaying: journal, options: options, progress: progress)
     if journal.latestConfiguration != bytes {
       report(
         "\(configurationPath) changed since the journal last saw it; replayed with the journal's "

@@ -30,6 +30,16 @@ struct SigningOptions: ParsableArguments {
   @Option(help: "POST each App Store Server Notification V2 to this http:// URL.")
   var notifyUrl: String?
 
+  func validate() throws {
+    if let notifyUrl {
+      do throws(SigningError) {
+        _ = try WebhookURL(notifyUrl)
+      } catch {
+        throw ValidationError(error.description)
+      }
+    }
+  }
+
   /// Whether anything needs a signer.
   var needsSigner: Bool { sign || chain || notifications != nil || notifyUrl != nil }
 
@@ -66,13 +76,20 @@ struct SigningOptions: ParsableArguments {
     guard notifications != nil || notifyUrl != nil else {
       return PreparedSigning(signer: signer, delivery: nil, signsEvents: true)
     }
-    do {
-      let delivery = try NotificationDelivery(
-        directory: notifications, url: notifyUrl, whenFull: interactive ? .dropOldest : .wait)
-      return PreparedSigning(signer: signer, delivery: delivery, signsEvents: sign || chain)
+    let delivery = try Self.delivery(
+      directory: notifications, url: notifyUrl, whenFull: interactive ? .dropOldest : .wait)
+    return PreparedSigning(signer: signer, delivery: delivery, signsEvents: sign || chain)
+  }
+
+  /// The delivery, or the problem told and exit status 1 (a folder that cannot be used).
+  static func delivery(
+    directory: String?, url: String?, whenFull: NotificationDelivery.WhenFull = .wait
+  ) throws -> NotificationDelivery {
+    do throws(SigningError) {
+      return try NotificationDelivery(directory: directory, url: url, whenFull: whenFull)
     } catch {
-      printError("storekeeper: \(error)")
-      throw ExitCode(64)
+      printError("storekeeper: \(error)".sanitizedForTerminal)
+      throw ExitCode(1)
     }
   }
 }
@@ -97,6 +114,9 @@ struct PreparedSigning {
 }
 
 /// Events in, signed notifications out (to files and the webhook), lines for the event stream.
+///
+/// `@unchecked Sendable`: it is used from the thread that applies commands only; the delivery
+/// it hands notifications to does its own locking.
 final class NotificationPipeline: @unchecked Sendable {
   let signer: Signer
   let delivery: NotificationDelivery
@@ -108,16 +128,18 @@ final class NotificationPipeline: @unchecked Sendable {
     self.mapper = mapper
   }
 
-  /// Maps, signs and delivers the notifications of `events`; returns each with the name of its
-  /// file, if one was written.
-  func process(
-    _ events: [StoreEvent], session: Session
-  ) -> [(
-    notification: ServerNotification, file: String?
-  )] {
+  /// What became of one notification: its file's name, if one was written, or why it could
+  /// not be written.
+  typealias Outcome = (notification: ServerNotification, file: Result<String?, SigningError>)
+
+  /// Maps, signs and delivers the notifications of `events`.
+  func process(_ events: [StoreEvent], session: Session) -> [Outcome] {
     mapper.notifications(for: events, in: session).compactMap { notification in
       guard let body = try? signer.signedBody(notification, session: session) else { return nil }
-      return (notification, delivery.deliver(name: notification.name, body: body))
+      let file = Result { () throws(SigningError) in
+        try delivery.deliver(name: notification.name, body: body)
+      }
+      return (notification, file)
     }
   }
 }
@@ -157,10 +179,11 @@ struct CertificateCommand: ParsableCommand {
       throw ExitCode(1)
     }
     if der {
-      FileHandle.standardOutput.write(Data(root ? identity.chain.last ?? [] : identity.chain[0]))
+      try StandardStreams.writeOut(root ? identity.chain.last ?? [] : identity.chain[0])
       return
     }
-    print(root ? identity.rootPEM : identity.chainPEM.joined(separator: "\n"))
+    try StandardStreams.printOut(
+      root ? identity.rootPEM : identity.chainPEM.joined(separator: "\n"))
   }
 }
 
@@ -197,7 +220,7 @@ struct Decode: ParsableCommand {
         JSONMember("signature", .string(decoded.signatureIsValid ? "valid" : "invalid")),
         JSONMember("certificates", .array(decoded.certificateSubjects.map { .string($0) })),
       ]))
-    print(
+    try StandardStreams.printOut(
       String(
         decoding: JSONWriter.xcodeFormatted(JSONDocument(root: result, trailingWhitespace: "")),
         as: UTF8.self))
@@ -216,7 +239,8 @@ struct AppTransactionCommand: ParsableCommand {
   @OptionGroup var signing: SigningOptions
 
   func run() throws {
-    print(try signing.makeSigner().signAppTransaction(signedDate: SessionOpening.wallClock))
+    try StandardStreams.printOut(
+      try signing.makeSigner().signAppTransaction(signedDate: SessionOpening.wallClock))
   }
 }
 
@@ -241,20 +265,26 @@ struct NotifyTest: ParsableCommand {
 
   func run() throws {
     let signer = try signing.makeSigner()
-    let delivery: NotificationDelivery
-    do {
-      delivery = try NotificationDelivery(directory: signing.notifications, url: signing.notifyUrl)
-    } catch {
-      printError("storekeeper: \(error)")
-      throw ExitCode(64)
-    }
+    let delivery = try SigningOptions.delivery(
+      directory: signing.notifications, url: signing.notifyUrl)
     let body = try signer.testBody(at: SessionOpening.wallClock)
-    if let file = delivery.deliver(name: "TEST", body: body) { print("wrote \(file)") }
-    delivery.waitUntilIdle(timeout: 20)
     var failed = false
+    var file: String?
+    do throws(SigningError) {
+      file = try delivery.deliver(name: "TEST", body: body)
+    } catch {
+      printError("storekeeper: \(error)".sanitizedForTerminal)
+      failed = true
+    }
+    if let file { try StandardStreams.printOut("wrote \(file)".sanitizedForTerminal) }
+    let left = delivery.waitUntilIdle(timeout: 60)
     for result in delivery.takeResults() {
-      print(result)
+      try StandardStreams.printOut(result.description.sanitizedForTerminal)
       failed = failed || !result.delivered
+    }
+    if left > 0 {
+      printError("storekeeper: the TEST notification was not POSTed after waiting 60 s")
+      failed = true
     }
     if failed { throw ExitCode(1) }
   }

@@ -1,18 +1,88 @@
 import Foundation
 
-/// Writes a line for a person to standard error.
+/// Writes a line for a person to standard error. A broken standard error is ignored: there is
+/// nowhere left to tell.
 func printError(_ line: String) {
-  FileHandle.standardError.write(Data((line + "\n").utf8))
+  StandardStreams.write(Array((line + "\n").utf8), to: STDERR_FILENO)
 }
 
+/// Standard output could not take what was written.
+struct OutputFailure: Error, CustomStringConvertible {
+  /// The reader went away (`| head`): the program ends quietly, as Unix tools do.
+  var readerClosed: Bool
+  /// The system's reason.
+  var reason: String
+
+  var description: String { "cannot write to standard output: \(reason)" }
+}
+
+/// The program's standard streams, written through one checked path: every failed write is
+/// noticed (a full disk, a closed descriptor, a file-size limit), and a reader that went away
+/// ends the program quietly.
 enum StandardStreams {
+  /// Set when the program started with standard output closed: descriptor 1 then holds
+  /// `/dev/null` (so that no file opened later takes its number) and every write fails.
+  nonisolated(unsafe) private static var outputWasClosed = false
+
+  /// Run once at start: writes past a size limit or to a closed pipe fail with an error instead
+  /// of a signal, and closed standard descriptors are held by `/dev/null`.
+  static func prepare() {
+    signal(SIGPIPE, SIG_IGN)
+    signal(SIGXFSZ, SIG_IGN)
+    for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]
+    where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+      let null = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+      if null >= 0 && null != descriptor {
+        dup2(null, descriptor)
+        close(null)
+      }
+      if descriptor == STDOUT_FILENO { outputWasClosed = true }
+    }
+  }
+
   /// Writes raw bytes to standard output.
-  static func writeOut(_ bytes: [UInt8]) {
-    FileHandle.standardOutput.write(Data(bytes))
+  ///
+  /// - Throws: ``OutputFailure`` with the system's reason.
+  static func writeOut(_ bytes: [UInt8]) throws(OutputFailure) {
+    guard !outputWasClosed else {
+      throw OutputFailure(readerClosed: false, reason: "it is closed (Bad file descriptor)")
+    }
+    guard let error = write(bytes, to: STDOUT_FILENO) else { return }
+    throw OutputFailure(readerClosed: error == EPIPE, reason: String(cString: strerror(error)))
+  }
+
+  /// Writes a line to standard output.
+  static func printOut(_ line: String) throws(OutputFailure) {
+    try writeOut(Array((line + "\n").utf8))
+  }
+
+  /// Writes all of `bytes`; the `errno` of a failure, if any.
+  @discardableResult
+  static func write(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    var written = 0
+    while written < bytes.count {
+      let result = bytes.withUnsafeBytes {
+        Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written)
+      }
+      if result < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      written += result
+    }
+    return nil
   }
 
   /// The bytes of a file, or `nil` when it cannot be read.
   static func contents(of path: String) -> [UInt8]? {
     FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+  }
+
+  /// The exit status for an output failure: 141 (128 + SIGPIPE, what a shell reports for a
+  /// Unix tool whose reader went away) without a word, else 1 with the reason.
+  static func exitStatus(for failure: OutputFailure) -> Int32 {
+    if failure.readerClosed { return 128 + SIGPIPE }
+    printError("storekeeper: \(failure)")
+    return 1
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `storekeeper` command: Xcode's StoreKit Testing environment, in a terminal.
 @main
@@ -18,4 +19,32 @@ struct Storekeeper: ParsableCommand {
     ],
     defaultSubcommand: Inspect.self
   )
+
+  /// Parses, runs, and ends with an honest status: output that could not be written (help
+  /// included) is an error, a reader that went away ends quietly.
+  static func main() {
+    StandardStreams.prepare()
+    var status: Int32 = 0
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch let failure as OutputFailure {
+      status = StandardStreams.exitStatus(for: failure)
+    } catch {
+      let text = fullMessage(for: error)
+      status = exitCode(for: error).rawValue
+      if !text.isEmpty {
+        if status == 0 {
+          do throws(OutputFailure) {
+            try StandardStreams.printOut(text)
+          } catch {
+            status = StandardStreams.exitStatus(for: error)
+          }
+        } else {
+          printError(text)
+        }
+      }
+    }
+    Foundation.exit(status)
+  }
 }

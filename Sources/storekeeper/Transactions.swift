@@ -79,7 +79,7 @@ struct Transactions: ParsableCommand {
     case .table:
       out = TransactionTable.render(rows: rows, catalog: session.catalog)
     }
-    FileHandle.standardOutput.write(Data(out.utf8))
+    try StandardStreams.writeOut(Array(out.utf8))
   }
 
   private func csvField(_ text: String) -> String {

@@ -42,7 +42,9 @@ struct Validate: ParsableCommand {
       if fileErrors > 0 || (strict && fileWarnings > 0) { failedFiles += 1 }
       switch format {
       case .text:
-        for diagnostic in diagnostics { print(diagnostic.formatted(file: file)) }
+        for diagnostic in diagnostics {
+          try StandardStreams.printOut(diagnostic.formatted(file: file))
+        }
       case .json:
         reports.append(
           .object(
@@ -56,9 +58,10 @@ struct Validate: ParsableCommand {
     }
     switch format {
     case .text:
-      print(summary(errors: errors, warnings: warnings, failedFiles: failedFiles))
+      try StandardStreams.printOut(
+        summary(errors: errors, warnings: warnings, failedFiles: failedFiles))
     case .json:
-      print(
+      try StandardStreams.printOut(
         JSONWriter.compact(
           .object(
             JSONObject([

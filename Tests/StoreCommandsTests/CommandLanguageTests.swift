@@ -67,7 +67,7 @@ import Testing
       "unknown command \"frobnicate\"; the commands are advance, approve, auto-renew, buy, call, clear, decline, delete, expire, finish, launch, price-increase, refund, renew, reset, resolve, restore, set"
     ),
     ("buy", "buy needs a product ID"),
-    ("buy coins quantity=0", "quantity must be a whole number of 1 or more, not \"0\""),
+    ("buy coins quantity=0", "quantity must be a whole number from 1 to 1000000, not \"0\""),
     (
       "buy coins color=red",
       "buy has no option \"color\"; its options are quantity, offer, token, date, renew, from"
@@ -131,13 +131,41 @@ import Testing
 
   @Test func durationsAddCalendarMonthsInUTC() throws {
     let start = Instant(iso8601: "2026-01-31T10:00:00Z")!
-    #expect(parseDuration("1mo")?.after(start).iso8601 == "2026-02-28T10:00:00.000Z")
-    #expect(parseDuration("1y")?.after(start).iso8601 == "2027-01-31T10:00:00.000Z")
+    #expect(try parseDuration("1mo")?.after(start).iso8601 == "2026-02-28T10:00:00.000Z")
+    #expect(try parseDuration("1y")?.after(start).iso8601 == "2027-01-31T10:00:00.000Z")
     #expect(
-      parseDuration("P1DT2H30M") == CommandDuration(milliseconds: Int64(26 * 60 + 30) * 60_000))
-    #expect(parseDuration("PT0.5S")?.milliseconds == 500)
-    for bad in ["P", "PT", "P1.5M", "1x", "P1H", "-5s", "s", "P1MT"] {
-      #expect(parseDuration(bad) == nil, "\(bad)")
+      try parseDuration("P1DT2H30M")
+        == CommandDuration(milliseconds: Int64(26 * 60 + 30) * 60_000))
+    #expect(try parseDuration("PT0.5S")?.milliseconds == 500)
+    for bad in ["P", "PT", "P1.5M", "1x", "P1H", "-5s", "s", "P1MT", "P١M"] {
+      #expect(try parseDuration(bad) == nil, "\(bad)")
     }
+  }
+
+  @Test(arguments: [
+    "advance 99999999999999w", "advance PT99999999999999999999S", "advance 99999999999999mo",
+    "advance 9999999999999y", "advance 10001y", "advance P120001M", "advance PT1e400S",
+    "advance 999999999999999999999999999999ms", "advance P9999Y9999Y",
+  ])
+  func durationsTooLongForTheClockAreErrorsNamingTheLimit(line: String) {
+    do {
+      _ = try Command.parse(line)
+      Issue.record("\(line) was accepted")
+    } catch {
+      #expect(
+        error.message.contains("limited to 10000 years")
+          || error.message.contains("not a duration"),
+        "\(line): \(error.message)")
+    }
+  }
+
+  @Test func quantitiesAreLimited() {
+    #expect(throws: CommandError.self) {
+      try Command.parse("buy foodtruck.donuts.box quantity=99999999999999 from=store")
+    }
+    #expect(throws: CommandError.self) {
+      try Command.parse("buy foodtruck.donuts.box quantity=1000001")
+    }
+    #expect(throws: Never.self) { try Command.parse("buy foodtruck.donuts.box quantity=1000000") }
   }
 }

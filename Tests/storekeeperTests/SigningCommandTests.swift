@@ -287,19 +287,95 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
       ], stdin: "buy socialfeed.monthly\nadvance next\n")
     #expect(run.status == 1)
     #expect(
-      run.stderr.contains("POST SUBSCRIBED-INITIAL_BUY failed: no connection after 5 attempts"))
-    #expect(run.stderr.contains("POST DID_RENEW failed: no connection after 1 attempt"))
+      run.stderr.contains(
+        "POST SUBSCRIBED-INITIAL_BUY failed: no connection (connection refused) after 5 attempts"))
+    #expect(
+      run.stderr.contains(
+        "POST DID_RENEW failed: no connection (connection refused) after 1 attempt"))
     #expect(try scratch.notificationFiles().count == 2)
   }
 
-  @Test func aNotifyURLThatIsNotPlainHTTPIsRefused() throws {
+  @Test(arguments: [
+    "http://:18501/asn", "ftp://127.0.0.1/asn", "127.0.0.1:8080/asn", "http://127.0.0.1:0/",
+    "http://127.0.0.1:99999/", "http://127.0.0.1/a\r\nX-Injected: 1", "http://[::1/asn",
+    "http://::1:8080/asn", "http://user:secret@127.0.0.1/", "http:/127.0.0.1/",
+    "http://127.0.0.1:/",
+  ])
+  func aNotifyURLThatIsNotACompleteHTTPURLIsRefused(url: String) throws {
     let scratch = try SigningScratch()
     defer { try? FileManager.default.removeItem(at: scratch.folder) }
     let run = try scratch.run(
-      ["run", "Configs/FoodTruck.storekit", "-", "--notify-url", "https://example.com/asn"],
-      stdin: "")
-    #expect(run.status == 64)
-    #expect(run.stderr.contains("--notify-url must be an http:// URL"))
+      ["run", "Configs/FoodTruck.storekit", "-", "--notify-url", url], stdin: "")
+    #expect(run.status == 64, "\(url.debugDescription): \(run.stderr)")
+    #expect(run.stderr.contains("is not a complete http(s) URL"), "\(run.stderr)")
+  }
+
+  /// Each server answers the one notification of a purchase; exactly one POST arrives.
+  @Test(arguments: [
+    WebhookServer.Reply.withoutReasonPhrase, .after(seconds: 6), .endlessBody,
+  ])
+  func serversThatAnswerOddlyOrSlowlyGetEachNotificationOnce(reply: WebhookServer.Reply) throws {
+    let server = try WebhookServer(statuses: [], reply: reply)
+    defer { server.stop() }
+    let scratch = try SigningScratch()
+    defer { try? FileManager.default.removeItem(at: scratch.folder) }
+    let run = try scratch.run(
+      [
+        "run", "Configs/FoodTruck.storekit", "-", "--notify-url",
+        "http://127.0.0.1:\(server.port)/asn",
+      ], stdin: "buy foodtruck.saleshistory\n")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stderr.contains("POST ONE_TIME_CHARGE → 200"), "\(run.stderr)")
+    #expect(server.requests().count == 1)
+  }
+
+  @Test func anIPv6LoopbackWebhookIsReached() throws {
+    let server: WebhookServer
+    do {
+      server = try WebhookServer(statuses: [], ipv6: true)
+    } catch {
+      return  // no IPv6 on this machine
+    }
+    defer { server.stop() }
+    let scratch = try SigningScratch()
+    defer { try? FileManager.default.removeItem(at: scratch.folder) }
+    let run = try scratch.run(
+      ["run", "Configs/FoodTruck.storekit", "-", "--notify-url", "http://[::1]:\(server.port)/v6"],
+      stdin: "buy foodtruck.saleshistory\n")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(server.requests().map(\.path) == ["/v6"])
+  }
+
+  @Test func aNotificationFolderThatCannotBeWrittenFailsTheRunNamingTheFile() throws {
+    let scratch = try SigningScratch()
+    defer { try? FileManager.default.removeItem(at: scratch.folder) }
+    let file = scratch.folder.appendingPathComponent("not-a-folder")
+    FileManager.default.createFile(atPath: file.path, contents: Data("x".utf8))
+    let onAFile = try scratch.run(
+      ["run", "Configs/FoodTruck.storekit", "-", "--notifications", file.path],
+      stdin: "buy foodtruck.saleshistory\n")
+    #expect(onAFile.status == 1)
+    #expect(onAFile.stderr.contains("--notifications \(file.path): it is a file, not a folder"))
+    #expect(!onAFile.stderr.contains("NSError") && !onAFile.stderr.contains("Domain="))
+    let locked = scratch.folder.appendingPathComponent("locked")
+    try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+    try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: locked.path)
+    defer {
+      try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: locked.path)
+    }
+    guard access(locked.path, W_OK) != 0 else { return }  // root writes anywhere
+    let run = try scratch.run(
+      ["run", "Configs/FoodTruck.storekit", "-", "--notifications", locked.path],
+      stdin: "buy foodtruck.saleshistory\n")
+    #expect(run.status == 1)
+    #expect(
+      run.stderr.contains(
+        "cannot write the notification \(locked.path)/0001-ONE_TIME_CHARGE.json: Permission denied")
+    )
+    #expect(!run.stdout.contains(#""file""#))
+    let test = try scratch.run(["notify", "test", "--notifications", locked.path])
+    #expect(test.status == 1)
+    #expect(!test.stdout.contains("wrote"))
   }
 
   @Test func decodeChecksTheSignatureAndRejectsATamperedPayload() throws {

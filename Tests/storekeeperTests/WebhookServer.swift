@@ -13,38 +13,70 @@ final class WebhookServer: @unchecked Sendable {
     var body: String
   }
 
+  /// How the server answers.
+  enum Reply {
+    /// `HTTP/1.1 <status> X`, an empty body, and the connection closed.
+    case normal
+    /// `HTTP/1.1 <status>` with no reason phrase.
+    case withoutReasonPhrase
+    /// A normal answer after a wait.
+    case after(seconds: Double)
+    /// The status line and headers, then a body that never ends.
+    case endlessBody
+  }
+
   let port: UInt16
   private let socket: Int32
   private let lock = NSLock()
   private var received: [Request] = []
   private var statuses: [Int]
   private var stopped = false
+  private let reply: Reply
 
-  init(statuses: [Int]) throws {
+  /// A server on 127.0.0.1, or on ::1 with `ipv6`.
+  init(statuses: [Int], reply: Reply = .normal, ipv6: Bool = false) throws {
     self.statuses = statuses
+    self.reply = reply
     #if os(Linux)
-      let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      let socket = Foundation.socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
-      let socket = Foundation.socket(AF_INET, SOCK_STREAM, 0)
+      let socket = Foundation.socket(ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0)
     #endif
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    var one: Int32 = 1
+    setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+    var storage = sockaddr_storage()
+    var length: socklen_t
+    if ipv6 {
+      var address = sockaddr_in6()
+      address.sin6_family = sa_family_t(AF_INET6)
+      address.sin6_addr = in6addr_loopback
+      withUnsafeBytes(of: &address) { source in
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
       }
+      length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+    } else {
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      withUnsafeBytes(of: &address) { source in
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
+      }
+      length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    }
+    let bound = withUnsafePointer(to: &storage) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
     }
     guard socket >= 0, bound == 0, listen(socket, 16) == 0 else {
       throw CocoaError(.fileWriteUnknown)
     }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
+    _ = withUnsafeMutablePointer(to: &storage) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
     }
     self.socket = socket
-    port = UInt16(bigEndian: address.sin_port)
+    port = withUnsafeBytes(of: &storage) { bytes in
+      // sin_port and sin6_port sit at the same offset, in network order.
+      UInt16(bytes[2]) << 8 | UInt16(bytes[3])
+    }
     Thread { [self] in serve() }.start()
   }
 
@@ -103,9 +135,33 @@ final class WebhookServer: @unchecked Sendable {
         path: path, contentType: type, body: String(decoding: data[headerEnd!...], as: UTF8.self)))
     let status = statuses.isEmpty ? 200 : statuses.removeFirst()
     lock.unlock()
-    let response = Array(
-      "HTTP/1.1 \(status) X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
-    _ = response.withUnsafeBytes { send(client, $0.baseAddress!, $0.count, 0) }
+    func send(_ text: String) -> Bool {
+      let bytes = Array(text.utf8)
+      #if os(Linux)
+        let flags = Int32(MSG_NOSIGNAL)  // a client that hung up must not kill the test runner
+      #else
+        let flags: Int32 = 0
+        var one: Int32 = 1
+        setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+      #endif
+      return bytes.withUnsafeBytes { Foundation.send(client, $0.baseAddress!, $0.count, flags) } > 0
+    }
+    switch reply {
+    case .normal:
+      _ = send("HTTP/1.1 \(status) X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    case .withoutReasonPhrase:
+      _ = send("HTTP/1.1 \(status)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    case .after(let seconds):
+      Thread.sleep(forTimeInterval: seconds)
+      _ = send("HTTP/1.1 \(status) OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    case .endlessBody:
+      guard send("HTTP/1.1 \(status) OK\r\nContent-Type: text/plain\r\n\r\n") else { return }
+      // Body bytes without end, until the client hangs up (or 20 s pass).
+      for _ in 0..<400 {
+        guard send(String(repeating: "x", count: 1024)) else { return }
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+    }
   }
 
   private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

@@ -88,8 +88,15 @@ static inline int cn_key_delete(void) { return KEY_DC; }
 static inline int cn_key_back_tab(void) { return KEY_BTAB; }
 
 /// Opens the real terminal (stdin/stdout) without exiting on failure; NULL when the terminal
-/// type cannot be used.
+/// type cannot be used. Also installs handlers for crash signals (SIGILL, SIGTRAP, SIGABRT,
+/// SIGSEGV, SIGBUS, SIGFPE) that put the terminal back as it was before passing the signal on.
 SCREEN *cn_open_terminal(void);
+
+/// Whether the open terminal can move its cursor (a `dumb` one cannot show a screen).
+int cn_terminal_can_address(void);
+
+/// Removes the crash handlers once the terminal is restored the normal way.
+void cn_forget_crash_restore(void);
 
 /// Draws UTF-32 text at a position of stdscr.
 int cn_add_text(int y, int x, const wchar_t *text);

@@ -1,10 +1,12 @@
 import Foundation
 
 /// A session's memory on disk: a header, then one line per accepted command, clock advance or
-/// configuration change. Appended, never rewritten; flushed to disk before anything it records
-/// is reported; replayed to rebuild the session exactly.
+/// configuration change, each sealed with a check. Appended, never rewritten; flushed to disk
+/// before anything it records is reported; replayed to rebuild the session exactly.
 ///
-/// One writer at a time: opening for writing takes an exclusive lock on the file.
+/// One writer at a time: opening for writing takes an exclusive lock on the file. A journal is
+/// created whole (written and flushed under a temporary name, then named), so a journal that
+/// exists always has its header.
 public final class Journal {
   /// The file.
   public let path: String
@@ -12,139 +14,93 @@ public final class Journal {
   public let header: JournalHeader
   /// The records read when the journal was opened, in order.
   public private(set) var records: [JournalRecord]
-  /// What opening it found worth telling (a torn last line moved aside).
-  public private(set) var notices: [String]
+  /// What opening it found worth telling (a torn last line moved aside, a header that never
+  /// reached the disk).
+  public internal(set) var notices: [String]
 
-  private let descriptor: Int32
+  let descriptor: Int32
+  let files: JournalFiles
   private var pending: [UInt8] = []
   private let writable: Bool
+  /// The file's length after the last successful commit: a failed one is cut back to it.
+  private var committedLength: Int
 
-  private init(
+  init(
     path: String, header: JournalHeader, records: [JournalRecord], notices: [String],
-    descriptor: Int32, writable: Bool
+    descriptor: Int32, writable: Bool, files: JournalFiles, length: Int
   ) {
+    self.committedLength = length
     self.path = path
     self.header = header
     self.records = records
     self.notices = notices
     self.descriptor = descriptor
     self.writable = writable
+    self.files = files
   }
 
   deinit { if descriptor >= 0 { close(descriptor) } }
 
-  /// Creates a journal at `path` (mode 0600), which must not exist, and takes its lock.
-  public static func create(at path: String, header: JournalHeader) throws(CommandError) -> Journal
-  {
-    let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw CommandError("cannot create the journal \(path): \(String(cString: strerror(errno)))")
-    }
-    let journal = Journal(
-      path: path, header: header, records: [], notices: [], descriptor: descriptor, writable: true)
-    try lock(descriptor, path)
-    journal.pending = header.line
-    try journal.commit()
-    return journal
-  }
-
-  /// Opens an existing journal. For writing, it takes the lock and moves a torn last line (the
-  /// process died mid-write) to a sidecar file; read-only, a torn line is only skipped.
+  /// Reads a journal without changing it or taking its lock.
   ///
-  /// - Throws: ``CommandError`` naming the line of any other corruption, a journal from a newer
-  ///   storekeeper, or a journal another storekeeper holds.
-  public static func open(at path: String, forWriting: Bool) throws(CommandError) -> Journal {
-    let flags = (forWriting ? O_RDWR | O_APPEND : O_RDONLY) | O_CLOEXEC
-    let descriptor = Foundation.open(path, flags)
+  /// - Returns: `nil` when there is no journal at `path`, or when the file holds no complete
+  ///   header (its creation was cut off, so nothing from it was ever shown; `report` hears it).
+  /// - Throws: ``CommandError`` when the file cannot be read, or naming the line of damage.
+  public static func read(
+    at path: String, report: (String) -> Void = { _ in }
+  ) throws(CommandError) -> Journal? {
+    let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw CommandError("cannot open the journal \(path): \(String(cString: strerror(errno)))")
+      if errno == ENOENT { return nil }
+      throw CommandError("cannot open the journal \(path): \(systemError())")
     }
-    var handedOver = false
-    defer { if !handedOver { close(descriptor) } }
-    if forWriting { try lock(descriptor, path) }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw CommandError("cannot read the journal \(path)")
-    }
-    let bytes = [UInt8](data)
-    var lines: [ArraySlice<UInt8>] = []
-    var lineStart = 0
-    for index in bytes.indices where bytes[index] == 0x0A {
-      lines.append(bytes[lineStart..<index])
-      lineStart = index + 1
+    defer { close(descriptor) }
+    let bytes = try readAll(descriptor, path)
+    let contents = try JournalContents(bytes, path: path)
+    guard let header = contents.header else {
+      report(
+        "\(path) holds no complete header (\(bytes.count) bytes; its creation was cut off); "
+          + "nothing from it was ever shown, so it is read as a new session")
+      return nil
     }
     var notices: [String] = []
-    if lineStart < bytes.count {
-      // The last write was cut off before its newline.
+    if let torn = contents.tornTailStart {
       notices.append(
-        try setAside(
-          bytes[lineStart...], of: path, keeping: lineStart, writable: forWriting,
-          descriptor: descriptor))
+        "\(path): the last line is incomplete (\(bytes.count - torn) bytes) and was skipped")
     }
-    guard let first = lines.first else {
-      throw CommandError("\(path) is empty; it is not a Storekeeper journal")
-    }
-    let header: JournalHeader
-    do throws(CommandError) {
-      header = try JournalHeader(parsing: first)
-    } catch {
-      throw CommandError("\(path):1: \(error.message)")
-    }
-    var records: [JournalRecord] = []
-    records.reserveCapacity(lines.count)
-    var dates = DateCache()
-    for (offset, line) in lines.enumerated().dropFirst() {
-      if let record = JournalRecord(parsing: line, dates: &dates) {
-        records.append(record)
-        continue
-      }
-      if offset == lines.count - 1 {
-        notices.append(
-          try setAside(
-            bytes[line.startIndex...], of: path, keeping: line.startIndex, writable: forWriting,
-            descriptor: descriptor))
-        continue
-      }
-      throw CommandError("\(path):\(offset + 1): not a journal record; the journal is damaged here")
-    }
-    handedOver = true
     return Journal(
-      path: path, header: header, records: records, notices: notices, descriptor: descriptor,
-      writable: forWriting)
+      path: path, header: header, records: contents.records, notices: notices, descriptor: -1,
+      writable: false, files: .system, length: bytes.count)
   }
 
-  /// Moves a torn tail to `PATH.torn` (or `.torn.N`) and cuts the journal back to its last
-  /// whole line. Read-only, only reports it.
-  private static func setAside(
-    _ tail: ArraySlice<UInt8>, of path: String, keeping length: Int, writable: Bool,
-    descriptor: Int32
-  ) throws(CommandError) -> String {
-    guard writable else {
-      return "\(path): the last line is incomplete (\(tail.count) bytes) and was skipped"
-    }
-    var sidecar = path + ".torn"
-    var counter = 1
-    while FileManager.default.fileExists(atPath: sidecar) {
-      sidecar = path + ".torn.\(counter)"
-      counter += 1
-    }
-    guard
-      FileManager.default.createFile(
-        atPath: sidecar, contents: Data(tail), attributes: [.posixPermissions: 0o600])
-    else { throw CommandError("cannot write \(sidecar) to keep the torn last line of \(path)") }
-    guard ftruncate(descriptor, off_t(length)) == 0, fsync(descriptor) == 0 else {
-      throw CommandError(
-        "cannot cut the torn last line off \(path): \(String(cString: strerror(errno)))")
-    }
-    return "\(path): the last line was cut off mid-write (\(tail.count) bytes); moved to \(sidecar)"
-  }
-
-  private static func lock(_ descriptor: Int32, _ path: String) throws(CommandError) {
+  static func lock(_ descriptor: Int32, _ path: String) throws(CommandError) {
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
       throw CommandError(
         "\(path) is in use by another storekeeper; close it, or pick another journal with --journal"
       )
     }
   }
+
+  static func readAll(_ descriptor: Int32, _ path: String) throws(CommandError) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    var offset: off_t = 0
+    while true {
+      let count = chunk.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress!, $0.count, offset)
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw CommandError("cannot read the journal \(path): \(systemError())")
+      }
+      if count == 0 { return bytes }
+      bytes.append(contentsOf: chunk[0..<count])
+      offset += off_t(count)
+      if chunk.count < 1 << 24 { chunk = [UInt8](repeating: 0, count: chunk.count * 4) }
+    }
+  }
+
+  static func systemError() -> String { String(cString: strerror(errno)) }
 
   /// The configuration the session runs on: the last one a record saved, else the header's.
   public var latestConfiguration: [UInt8] {
@@ -164,22 +120,20 @@ public final class Journal {
   public var hasPending: Bool { !pending.isEmpty }
 
   /// Writes the queued records and flushes them to disk (`fsync`).
+  ///
+  /// - Throws: ``CommandError`` naming the journal and the system's reason. The records stay
+  ///   queued and the file is cut back to its last committed length, so a later commit (once
+  ///   the disk has room again) writes them whole.
   public func commit() throws(CommandError) {
     guard !pending.isEmpty else { return }
-    var written = 0
-    while written < pending.count {
-      let result = pending.withUnsafeBytes {
-        write(descriptor, $0.baseAddress! + written, $0.count - written)
-      }
-      if result < 0 {
-        if errno == EINTR { continue }
-        throw CommandError("cannot write the journal \(path): \(String(cString: strerror(errno)))")
-      }
-      written += result
+    do throws(CommandError) {
+      try files.write(pending, to: descriptor, path: path)
+      try files.sync(descriptor, path: path)
+    } catch {
+      if !(files.faults?.hasStopped ?? false) { ftruncate(descriptor, off_t(committedLength)) }
+      throw error
     }
-    guard fsync(descriptor) == 0 else {
-      throw CommandError("cannot flush the journal \(path): \(String(cString: strerror(errno)))")
-    }
+    committedLength += pending.count
     pending.removeAll(keepingCapacity: true)
   }
 }

@@ -43,20 +43,4 @@ public enum JournalLocation {
     let padded = String(repeating: "0", count: 8 - suffix.count) + suffix
     return try folder(environment: environment) + "/\(safeName)-\(padded).journal"
   }
-
-  /// Moves an existing journal aside (`NAME.1.journal`, `NAME.2.journal` …) so that a fresh one
-  /// can take its place; the old one is kept. Returns where it went.
-  public static func setAside(_ path: String) throws(CommandError) -> String? {
-    guard FileManager.default.fileExists(atPath: path) else { return nil }
-    let base = path.hasSuffix(".journal") ? String(path.dropLast(8)) : path
-    var counter = 1
-    while FileManager.default.fileExists(atPath: "\(base).\(counter).journal") { counter += 1 }
-    let target = "\(base).\(counter).journal"
-    do {
-      try FileManager.default.moveItem(atPath: path, toPath: target)
-    } catch {
-      throw CommandError("cannot move \(path) aside: \(error.localizedDescription)")
-    }
-    return target
-  }
 }

@@ -3,8 +3,9 @@ import StoreSimulation
 
 /// The first line of a journal: what the session started from.
 public struct JournalHeader: Equatable, Sendable {
-  /// The journal format this build writes.
-  public static let currentFormat = 1
+  /// The journal format this build writes. Format 2 seals every line with a CRC-32 check;
+  /// format 1 journals (without checks) still open, and lines appended to them are checked.
+  public static let currentFormat = 2
 
   /// The journal's format version.
   public var format: Int
@@ -48,13 +49,15 @@ extension JournalHeader {
     object.field("firstTransactionID", firstTransactionID)
     object.field("configurationPath", configurationPath)
     object.field("configuration", String(decoding: configuration, as: UTF8.self))
-    return object.finish() + [0x0A]
+    return JournalLine.sealed(object.finish())
   }
 
-  init(parsing bytes: ArraySlice<UInt8>) throws(CommandError) {
-    guard let document = try? JSONParser.parse(Array(bytes)),
+  /// Reads a header from its members (the object without its closing brace).
+  init(parsing members: ArraySlice<UInt8>) throws(CommandError) {
+    guard let document = try? JSONParser.parse(Array(members) + [UInt8(ascii: "}")]),
       case .object(let object) = document.root,
-      case .number(let format)? = object["storekeeperJournal"], let version = format.intValue
+      case .number(let format)? = object["storekeeperJournal"], let version = format.intValue,
+      version >= 1
     else {
       throw CommandError("not a Storekeeper journal: the first line is not a journal header")
     }
@@ -89,17 +92,17 @@ extension JournalRecord {
       object.field("at", at)
       object.field("configuration", String(decoding: bytes, as: UTF8.self))
     }
-    return object.finish() + [0x0A]
+    return JournalLine.sealed(object.finish())
   }
 
-  /// Reads a record line; `nil` when it is not one. `dates` remembers the last date read, since
-  /// consecutive records often share one.
-  init?(parsing bytes: ArraySlice<UInt8>, dates: inout DateCache) {
-    if let fast = Self.fastCommand(bytes, dates: &dates) {
+  /// Reads a record from its members (the object without its closing brace); `nil` when it is
+  /// not one. `dates` remembers the last date read, since consecutive records often share one.
+  init?(parsing members: ArraySlice<UInt8>, dates: inout DateCache) {
+    if let fast = Self.fastCommand(members, dates: &dates) {
       self = fast
       return
     }
-    guard let document = try? JSONParser.parse(Array(bytes)),
+    guard let document = try? JSONParser.parse(Array(members) + [UInt8(ascii: "}")]),
       case .object(let object) = document.root
     else { return nil }
     func instant(_ key: String) -> Instant? {
@@ -116,27 +119,24 @@ extension JournalRecord {
     }
   }
 
-  /// The common shape, `{"at":"<24 characters>","command":"<text without escapes>"}`, read
+  /// The common shape, `{"at":"<24 characters>","command":"<text without escapes>"`, read
   /// without building a JSON tree: replay reads millions of these.
   private static func fastCommand(
     _ bytes: ArraySlice<UInt8>, dates: inout DateCache
-  )
-    -> JournalRecord?
-  {
+  ) -> JournalRecord? {
     let prefix = Array(#"{"at":""#.utf8)
     let middle = Array(#"","command":""#.utf8)
     let dateLength = 24
     let start = bytes.startIndex
-    guard bytes.count > prefix.count + dateLength + middle.count + 2,
+    guard bytes.count > prefix.count + dateLength + middle.count,
       bytes[start..<start + prefix.count].elementsEqual(prefix)
     else { return nil }
     let dateStart = start + prefix.count
     let middleStart = dateStart + dateLength
     guard bytes[middleStart..<middleStart + middle.count].elementsEqual(middle),
-      bytes[bytes.endIndex - 2] == UInt8(ascii: "\""),
-      bytes[bytes.endIndex - 1] == UInt8(ascii: "}")
+      bytes[bytes.endIndex - 1] == UInt8(ascii: "\"")
     else { return nil }
-    let textRange = (middleStart + middle.count)..<(bytes.endIndex - 2)
+    let textRange = (middleStart + middle.count)..<(bytes.endIndex - 1)
     guard
       !bytes[textRange].contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }),
       let at = dates.instant(bytes[dateStart..<middleStart])

@@ -1,26 +1,37 @@
 import StoreConfiguration
 import StoreSimulation
 
-/// A session with its memory: every accepted command, clock advance and configuration change is
-/// queued in the journal before its events are handed out, and reaches the disk with
+/// A session with its memory: every accepted command, eventful clock advance and configuration
+/// change is queued in the journal before its events are handed out, and reaches the disk with
 /// ``commit()`` before the caller reports them.
 public struct JournaledSession {
   /// The session.
   public private(set) var session: Session
   /// The journal, or `nil` for a session that is not remembered.
   public let journal: Journal?
+  /// The session's clock as the journal last recorded it. A live clock that moves without
+  /// anything happening is not recorded until something happens (``recordClock()``).
+  public private(set) var recordedNow: Instant
 
   /// A fresh session, remembered in `journal` when one is given (its header must match).
   public init(session: Session, journal: Journal?) {
     self.session = session
     self.journal = journal
+    self.recordedNow = session.now
   }
 
   /// Rebuilds the session a journal describes by replaying it, then keeps appending to it.
+  /// What was written reads back whatever limit `options` sets: the limit on events per
+  /// command guards new commands only.
   ///
+  /// - Parameter progress: told after each record how far the replay got (records done, of
+  ///   all); returning `false` stops it (``CommandError`` "stopped").
   /// - Throws: ``CommandError`` when the journal's configuration no longer loads or a record no
   ///   longer applies (naming its line).
-  public init(replaying journal: Journal, options: SessionOptions = .init()) throws(CommandError) {
+  public init(
+    replaying journal: Journal, options: SessionOptions = .init(),
+    progress: ((Int, Int) -> Bool)? = nil
+  ) throws(CommandError) {
     let loaded = StoreKitConfiguration.load(journal.header.configuration)
     guard let configuration = loaded.usableConfiguration else {
       throw CommandError("\(journal.path): the configuration saved in the journal does not load")
@@ -30,16 +41,23 @@ public struct JournaledSession {
     var session = Session(
       configuration: configuration, start: journal.header.start, options: options)
     session.isMuted = true
+    session.maximumEventsPerVerb = .max / 4
+    let count = journal.records.count
     for (index, record) in journal.records.enumerated() {
       do throws(CommandError) {
         try Self.replay(record, on: &session)
       } catch {
         throw CommandError("\(journal.path):\(index + 2): \(error)")
       }
+      if let progress, !progress(index + 1, count) {
+        throw CommandError("stopped while replaying \(journal.path)")
+      }
     }
     session.isMuted = false
+    session.maximumEventsPerVerb = options.maximumEventsPerVerb
     self.session = session
     self.journal = journal
+    self.recordedNow = session.now
   }
 
   private static func replay(
@@ -48,13 +66,13 @@ public struct JournaledSession {
     let ignore: EventSink = { _ in }
     switch record {
     case .command(let at, let text):
-      if at > session.now { try advance(&session, to: at) }
+      if at > session.now { try advance(&session, to: at, ignore) }
       guard let command = try Command.parse(text) else { return }
       try command.apply(to: &session, ignore)
     case .advance(let to):
-      try advance(&session, to: to)
+      try advance(&session, to: to, ignore)
     case .configuration(let at, let bytes):
-      if at > session.now { try advance(&session, to: at) }
+      if at > session.now { try advance(&session, to: at, ignore) }
       guard let configuration = StoreKitConfiguration.load(bytes).usableConfiguration else {
         throw CommandError("a configuration saved in the journal does not load")
       }
@@ -62,39 +80,74 @@ public struct JournaledSession {
     }
   }
 
-  private static func advance(_ session: inout Session, to instant: Instant) throws(CommandError) {
-    do throws(SessionError) {
-      try session.advance(to: instant) { _ in }
-    } catch {
-      throw CommandError(error.message)
-    }
-  }
-
-  /// Applies a command at the session's present. On success it is queued in the journal.
-  ///
-  /// - Throws: ``CommandError`` when the session refuses it; nothing changes or is journaled.
-  public mutating func apply(_ command: Command, _ sink: EventSink) throws(CommandError) {
-    let at = session.now
-    try command.apply(to: &session, sink)
-    journal?.append(.command(at: at, text: command.description))
-  }
-
-  /// Moves a live clock to `instant` and queues the advance in the journal (the caller commits
-  /// before showing the events).
-  public mutating func advanceClock(to instant: Instant, _ sink: EventSink) throws(CommandError) {
-    guard instant > session.now else { return }
+  private static func advance(
+    _ session: inout Session, to instant: Instant, _ sink: EventSink
+  ) throws(CommandError) {
     do throws(SessionError) {
       try session.advance(to: instant, sink)
     } catch {
       throw CommandError(error.message)
     }
-    journal?.append(.advance(to: instant))
+  }
+
+  /// Applies a command at the session's present. Its record is queued in the journal before
+  /// its first event reaches `sink` (a refused command emits nothing), so a caller may commit
+  /// and print events while a long command still runs.
+  ///
+  /// - Throws: ``CommandError`` when the session refuses it; nothing changes or is journaled.
+  public mutating func apply(_ command: Command, _ sink: EventSink) throws(CommandError) {
+    let record = JournalRecord.command(at: session.now, text: command.description)
+    var queued = false
+    let journal = self.journal
+    try command.apply(to: &session) { event in
+      if !queued {
+        journal?.append(record)
+        queued = true
+      }
+      sink(event)
+    }
+    if !queued { journal?.append(record) }
+    recordedNow = session.now
+  }
+
+  /// Moves a live clock to `instant`. The advance is queued in the journal (the caller commits
+  /// before showing the events) only when something happened on the way; a quiet advance is
+  /// recorded with the next record, or by ``recordClock()``.
+  ///
+  /// - Returns: whether anything happened.
+  @discardableResult
+  public mutating func advanceClock(
+    to instant: Instant, _ sink: EventSink
+  ) throws(CommandError)
+    -> Bool
+  {
+    guard instant > session.now else { return false }
+    var eventful = false
+    let journal = self.journal
+    try Self.advance(&session, to: instant) { event in
+      if !eventful {
+        journal?.append(.advance(to: instant))
+        eventful = true
+      }
+      sink(event)
+    }
+    if eventful { recordedNow = instant }
+    return eventful
+  }
+
+  /// Queues the clock's position in the journal, when it moved since the last record (the
+  /// inspector pauses or quits).
+  public mutating func recordClock() {
+    guard session.now > recordedNow else { return }
+    journal?.append(.advance(to: session.now))
+    recordedNow = session.now
   }
 
   /// Switches to a changed configuration (reloaded from disk or written back), journaling it.
   public mutating func reload(_ configuration: StoreKitConfiguration, bytes: [UInt8]) {
     journal?.append(.configuration(at: session.now, bytes: bytes))
     session.reload(configuration)
+    recordedNow = session.now
   }
 
   /// Flushes the queued records to disk.

@@ -162,8 +162,11 @@ private struct Arguments {
     let given = try options(allowed: ["quantity", "offer", "token", "date", "renew", "from"])
     var options = PurchaseOptions()
     if let text = given["quantity"] {
-      guard let quantity = Int(text), quantity >= 1 else {
-        throw CommandError("quantity must be a whole number of 1 or more, not \"\(text)\"")
+      guard let quantity = Int(text), (1...PurchaseOptions.maximumQuantity).contains(quantity)
+      else {
+        throw CommandError(
+          "quantity must be a whole number from 1 to \(PurchaseOptions.maximumQuantity), "
+            + "not \"\(text)\"")
       }
       options.quantity = quantity
     }
@@ -212,7 +215,7 @@ private struct Arguments {
   mutating func advance() throws(CommandError) -> Advance {
     let text = try word("a duration (30s, 5m, 2h, 3d, 1w, 1mo, 1y, P1M), next or an ISO-8601 date")
     if text == "next" { return .next }
-    if let duration = parseDuration(text) { return .by(duration) }
+    if let duration = try parseDuration(text) { return .by(duration) }
     if let instant = Instant(iso8601: text) { return .to(instant) }
     throw CommandError(
       "\"\(text)\" is not a duration (30s, 5m, 2h, 3d, 1w, 1mo, 1y, P1M, PT30S), next or a date")
@@ -280,58 +283,109 @@ private struct Arguments {
   }
 }
 
-/// Parses `30s 5m 2h 3d 1w 1mo 1y 500ms` and ISO-8601 durations (`P1M`, `PT30S`, `P1DT12H`).
-func parseDuration(_ text: String) -> CommandDuration? {
-  if text.hasPrefix("P") { return parseISODuration(text) }
-  let digits = text.prefix { $0.isASCII && $0.isNumber }
-  guard !digits.isEmpty, let value = Int64(digits), digits.count < 15 else { return nil }
-  switch text.dropFirst(digits.count) {
-  case "mo": return CommandDuration(months: value)
-  case "y": return CommandDuration(months: value * 12)
-  case let unit:
-    guard let length = CommandDuration.units.first(where: { $0.0 == unit })?.1 else { return nil }
-    return CommandDuration(milliseconds: value * length)
+/// Parses `30s 5m 2h 3d 1w 1mo 1y 500ms` and ISO-8601 durations (`P1M`, `PT30S`, `P1DT12H`);
+/// `nil` when the text is not a duration.
+///
+/// - Throws: ``CommandError`` for a duration longer than ``CommandDuration/maximumYears``.
+func parseDuration(_ text: String) throws(CommandError) -> CommandDuration? {
+  var total = DurationTotal()
+  if text.hasPrefix("P") {
+    guard try parseISODuration(text, into: &total) else { return nil }
+  } else {
+    let digits = text.prefix { $0.isASCII && $0.isNumber }
+    guard !digits.isEmpty else { return nil }
+    let unit = text.dropFirst(digits.count)
+    let value = Int64(digits)
+    switch unit {
+    case "mo": try total.addMonths(value, 1)
+    case "y": try total.addMonths(value, 12)
+    default:
+      guard let length = CommandDuration.units.first(where: { $0.0 == unit })?.1 else {
+        return nil
+      }
+      try total.addMilliseconds(value, length)
+    }
+  }
+  return CommandDuration(months: total.months, milliseconds: total.milliseconds)
+}
+
+/// Months and milliseconds added up with every step checked against the longest duration.
+private struct DurationTotal {
+  var months: Int64 = 0
+  var milliseconds: Int64 = 0
+
+  func tooLong() -> CommandError {
+    CommandError(
+      "durations are limited to \(CommandDuration.maximumYears) years; advance in smaller steps "
+        + "or to a date")
+  }
+
+  /// Adds `count` (nil: too many digits for a number) times `unit` months.
+  mutating func addMonths(_ count: Int64?, _ unit: Int64) throws(CommandError) {
+    guard let count, case (let product, false) = count.multipliedReportingOverflow(by: unit),
+      case (let sum, false) = months.addingReportingOverflow(product),
+      sum <= CommandDuration.maximumYears * 12
+    else { throw tooLong() }
+    months = sum
+  }
+
+  /// Adds `count` (nil: too many digits for a number) times `unit` milliseconds.
+  mutating func addMilliseconds(_ count: Int64?, _ unit: Int64) throws(CommandError) {
+    guard let count, case (let product, false) = count.multipliedReportingOverflow(by: unit),
+      case (let sum, false) = milliseconds.addingReportingOverflow(product),
+      sum <= CommandDuration.maximumMilliseconds
+    else { throw tooLong() }
+    milliseconds = sum
   }
 }
 
-private func parseISODuration(_ text: String) -> CommandDuration? {
-  var months: Int64 = 0
-  var milliseconds: Int64 = 0
+/// Reads an ISO-8601 duration into `total`; `false` when the text is not one.
+private func parseISODuration(
+  _ text: String, into total: inout DurationTotal
+) throws(CommandError)
+  -> Bool
+{
   var inTime = false
   var number = ""
   var sawComponent = false
   var sawTimeComponent = false
   for character in text.dropFirst() {
     if character == "T" {
-      guard !inTime, number.isEmpty else { return nil }
+      guard !inTime, number.isEmpty else { return false }
       inTime = true
       continue
     }
-    if character.isNumber || character == "." {
+    if character.isASCII && (character.isNumber || character == ".") {
       number.append(character)
       continue
     }
-    guard !number.isEmpty else { return nil }
-    if number.contains(".") && !(inTime && character == "S") { return nil }
-    let whole = Int64(number)
-    let seconds = Double(number)
-    switch (inTime, character) {
-    case (false, "Y"): months += (whole ?? -1) * 12
-    case (false, "M"): months += whole ?? -1
-    case (false, "W"): milliseconds += (whole ?? -1) * 604_800_000
-    case (false, "D"): milliseconds += (whole ?? -1) * 86_400_000
-    case (true, "H"): milliseconds += (whole ?? -1) * 3_600_000
-    case (true, "M"): milliseconds += (whole ?? -1) * 60_000
-    case (true, "S"): milliseconds += Int64(((seconds ?? -1) * 1000).rounded())
-    default: return nil
+    guard !number.isEmpty else { return false }
+    if number.contains(".") && !(inTime && character == "S") { return false }
+    if number.contains(".") {
+      // Fractional seconds: whole milliseconds.
+      guard let seconds = Double(number), seconds.isFinite else { return false }
+      guard seconds * 1000 <= Double(CommandDuration.maximumMilliseconds) else {
+        throw total.tooLong()
+      }
+      try total.addMilliseconds(Int64((seconds * 1000).rounded()), 1)
+    } else {
+      let whole = Int64(number)
+      switch (inTime, character) {
+      case (false, "Y"): try total.addMonths(whole, 12)
+      case (false, "M"): try total.addMonths(whole, 1)
+      case (false, "W"): try total.addMilliseconds(whole, 604_800_000)
+      case (false, "D"): try total.addMilliseconds(whole, 86_400_000)
+      case (true, "H"): try total.addMilliseconds(whole, 3_600_000)
+      case (true, "M"): try total.addMilliseconds(whole, 60_000)
+      case (true, "S"): try total.addMilliseconds(whole, 1000)
+      default: return false
+      }
     }
-    if months < 0 || milliseconds < 0 { return nil }
     number = ""
     sawComponent = true
     if inTime { sawTimeComponent = true }
   }
-  guard number.isEmpty, sawComponent, !(inTime && !sawTimeComponent) else { return nil }
-  return CommandDuration(months: months, milliseconds: milliseconds)
+  return number.isEmpty && sawComponent && !(inTime && !sawTimeComponent)
 }
 
 private func isUUID(_ text: String) -> Bool {

@@ -94,6 +94,11 @@ public struct CommandDuration: Equatable, Sendable, CustomStringConvertible {
   /// Milliseconds on top of the months.
   public var milliseconds: Int64
 
+  /// The longest duration a command takes, in years (a month is a twelfth of one).
+  public static let maximumYears: Int64 = 10_000
+  /// The longest duration in milliseconds: ``maximumYears`` years of 365.25 days.
+  public static let maximumMilliseconds: Int64 = maximumYears * 36_525 * 864_000
+
   /// Creates a duration.
   public init(months: Int64 = 0, milliseconds: Int64 = 0) {
     self.months = months

@@ -20,11 +20,13 @@ public enum AtomicFile {
     public var description: String
   }
 
-  /// Replaces the contents of `path` with `bytes` through a temporary file and a rename.
+  /// Replaces the contents of `path` with `bytes` through a temporary file and a rename. A
+  /// symbolic link is written through: the file it points to changes, the link stays.
   ///
   /// - Returns: whether the file changed.
   @discardableResult
   public static func write(_ bytes: [UInt8], to path: String) throws -> Bool {
+    let path = resolvingLinks(path)
     if let existing = FileManager.default.contents(atPath: path), [UInt8](existing) == bytes {
       return false
     }
@@ -77,4 +79,12 @@ public enum AtomicFile {
   }
 
   private static func systemError() -> String { String(cString: strerror(errno)) }
+
+  /// The file a path finally names, through symbolic links (the path itself when it does not
+  /// exist yet).
+  private static func resolvingLinks(_ path: String) -> String {
+    guard let resolved = realpath(path, nil) else { return path }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
 }

@@ -19,6 +19,12 @@ extension Session {
         .invalidAction,
         "the clock cannot go back (it is \(now.iso8601), asked for \(target.iso8601))")
     }
+    guard target <= .latest else {
+      throw SessionError(
+        .invalidAction,
+        "the clock cannot pass \(Instant.latest.iso8601), the latest instant a session reaches "
+          + "(asked for \(target.iso8601))")
+    }
     try checkEventBudget(until: target.milliseconds)
     runScheduled(until: target.milliseconds, timeFloor: nil, sink)
     now = target
@@ -164,6 +170,19 @@ extension Session {
             + "advance in smaller steps or raise the limit")
       }
     }
+  }
+
+  /// About how many transitions (renewals, ends of grace and retry periods, expiries) fall due
+  /// from now until `limit`, counted no further than `atMost`; each causes a few events.
+  ///
+  /// - Complexity: O(*g*) for *g* groups at a rate with fixed periods, else up to `atMost`.
+  public func transitionsDue(until limit: Instant, atMost: Int) -> Int {
+    var transitions = 0
+    for index in groups.indices where transitions <= atMost {
+      transitions += transitionCount(
+        group: index, until: limit.milliseconds, stopAfter: atMost - transitions)
+    }
+    return transitions
   }
 
   private func transitionCount(group index: Int, until limit: Int64, stopAfter budget: Int) -> Int {

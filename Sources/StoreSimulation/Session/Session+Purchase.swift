@@ -32,8 +32,10 @@ public enum OfferSelection: Equatable, Sendable {
 
 /// `Product.PurchaseOption`s and the Transaction Manager's purchase fields.
 public struct PurchaseOptions: Equatable, Sendable {
-  /// How many (consumables; at most 10).
+  /// How many (consumables; a purchase in the app fails above 10, as StoreKit's does).
   public var quantity = 1
+  /// The most a purchase may ask for (Int32 in the ledger; totals that stay exact).
+  public static let maximumQuantity = 1_000_000
   /// The offer to apply.
   public var offer: OfferSelection?
   /// The app's account token (a UUID).
@@ -74,8 +76,14 @@ extension Session {
     let index = try requireProduct(productID)
     let product = catalog.products[index]
     let date = options.purchaseDate?.milliseconds ?? now.milliseconds
-    guard options.quantity >= 1 else {
-      throw SessionError(.invalidAction, "the quantity must be 1 or more")
+    guard (1...PurchaseOptions.maximumQuantity).contains(options.quantity) else {
+      throw SessionError(
+        .invalidAction, "the quantity must be 1 to \(PurchaseOptions.maximumQuantity)")
+    }
+    guard !product.price.multipliedReportingOverflow(by: Int64(options.quantity)).overflow else {
+      throw SessionError(
+        .invalidAction,
+        "\(options.quantity) × the price of \(productID) is more than a price can hold")
     }
     guard date <= now.milliseconds else {
       throw SessionError(

@@ -45,7 +45,14 @@ public struct Session: Sendable {
   private var storage: SessionStorage
 
   /// The options the session was made with.
-  public let options: SessionOptions
+  public private(set) var options: SessionOptions
+
+  /// The most events one verb may cause (``SessionOptions/maximumEventsPerVerb``). The limit
+  /// guards commands as they are typed; a replay of what was already accepted lifts it.
+  public var maximumEventsPerVerb: Int {
+    get { options.maximumEventsPerVerb }
+    set { options.maximumEventsPerVerb = max(1, newValue) }
+  }
 
   /// A fresh session: no transactions, the configuration's settings, the clock at `start`.
   public init(

@@ -12,6 +12,10 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// Creates an instant from seconds since the Unix epoch.
   public init(seconds: Int64) { self.milliseconds = seconds * 1000 }
 
+  /// The latest instant a session reaches: 9999-12-31T23:59:59.999Z, the last one ISO-8601's
+  /// four-digit years can write.
+  public static let latest = Instant(milliseconds: 253_402_300_799_999)
+
   /// Orders instants in time.
   public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.milliseconds < rhs.milliseconds }
 

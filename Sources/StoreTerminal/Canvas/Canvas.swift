@@ -83,11 +83,14 @@ public struct Canvas: Equatable, Sendable {
   public let height: Int
   /// The cells, row by row.
   public private(set) var cells: [Cell]
+  /// Whether everything drawn is made plain ASCII first (`--ascii`, `TERM` without Unicode).
+  public let asciiOnly: Bool
 
-  /// A blank canvas.
-  public init(width: Int, height: Int) {
+  /// A blank canvas; with `asciiOnly`, text is transliterated to ASCII as it is put.
+  public init(width: Int, height: Int, asciiOnly: Bool = false) {
     self.width = max(0, width)
     self.height = max(0, height)
+    self.asciiOnly = asciiOnly
     cells = Array(repeating: .blank, count: self.width * self.height)
   }
 
@@ -104,7 +107,7 @@ public struct Canvas: Equatable, Sendable {
     guard y >= 0, y < height else { return x }
     let end = min(width, x + (limit ?? width))
     var column = x
-    for cluster in TextCells.clusters(text) {
+    for cluster in TextCells.clusters(asciiOnly ? TextCells.ascii(text) : text) {
       guard column + cluster.width <= end else { break }
       if column >= 0 {
         if column > 0, cells[y * width + column].text.isEmpty {

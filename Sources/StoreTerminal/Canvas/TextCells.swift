@@ -35,6 +35,36 @@ public enum TextCells {
     return false
   }
 
+  /// Plain ASCII for `text`: the symbols the views use become their ASCII forms (`→` `->`,
+  /// `·` `-`, `×` `x`, `…` `...`, box lines `-|+`, currency signs their codes), anything else
+  /// outside ASCII a `?` per cell.
+  public static func ascii(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.value >= 0x80 }) else { return text }
+    var result = ""
+    for scalar in text.unicodeScalars {
+      if scalar.value < 0x80 {
+        result.unicodeScalars.append(scalar)
+      } else if let replacement = asciiForms[scalar] {
+        result += replacement
+      } else if scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value)
+        || libraryWidth(Int32(bitPattern: scalar.value)) == 0
+      {
+        continue
+      } else {
+        result += libraryWidth(Int32(bitPattern: scalar.value)) == 2 ? "??" : "?"
+      }
+    }
+    return result
+  }
+
+  private static let asciiForms: [Unicode.Scalar: String] = [
+    "→": "->", "←": "<-", "↑": "^", "↓": "v", "·": "-", "×": "x", "…": "...", "▶": ">",
+    "▸": ">", "■": "=", "●": "*", "◆": "*", "⚠": "!", "✓": "v", "✗": "x", "─": "-", "│": "|",
+    "┌": "+", "┐": "+", "└": "+", "┘": "+", "├": "+", "┤": "+", "£": "GBP ", "€": "EUR ",
+    "¥": "JPY ", "₩": "KRW ", "₹": "INR ", "“": "\"", "”": "\"", "‘": "'", "’": "'", "–": "-",
+    "—": "-", "\u{A0}": " ",
+  ]
+
   /// The cells of one character cluster: its text and width (1 or 2).
   public struct Cluster: Equatable, Sendable {
     /// What to draw in the cell.

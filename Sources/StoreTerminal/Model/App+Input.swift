@@ -10,7 +10,12 @@ extension App {
       click(x: x, y: y)
       return
     }
+    self.wall = wall
     message = nil
+    if catchUp != nil {
+      handleDuringCatchUp(key)
+      return
+    }
     if overlay != nil {
       handleOverlay(key, wall: wall)
       return
@@ -40,8 +45,8 @@ extension App {
         applyFilter("")
         message = ("filter cleared", false)
       }
-    case .toggleClock: toggleClock(wall: wall)
-    case .nextEvent: jumpToNextEvent(wall: wall)
+    case .toggleClock: toggleClock()
+    case .nextEvent: jumpToNextEvent()
     case .fasterRate: changeRate(by: 1)
     case .slowerRate: changeRate(by: -1)
     case .toggleLog:
@@ -60,6 +65,15 @@ extension App {
     case .moveBottom: move(by: Int.max / 2)
     case .buy: openBuyDialog()
     default: transactionAction(action)
+    }
+  }
+
+  /// While catching up only quitting and pausing mean something.
+  private mutating func handleDuringCatchUp(_ key: Key) {
+    switch Keymap.action(for: key, in: focus) {
+    case .quit: wantsToQuit = true
+    case .toggleClock: pauseCatchUp()
+    default: message = ("catching up: space pauses here, q quits (what is done is kept)", true)
     }
   }
 
@@ -90,81 +104,6 @@ extension App {
     case .inspector: inspectorTop = max(0, inspectorTop + max(-1000, min(1000, delta)))
     case .log: break
     }
-  }
-
-  // MARK: - The clock
-
-  mutating func toggleClock(wall: Instant) {
-    if clock.running {
-      tick(wall: wall)
-      clock.running = false
-      message = ("clock paused at \(Formatting.clock(session.now))", false)
-    } else {
-      clock.running = true
-      clock.offset = wall.milliseconds - session.now.milliseconds
-      message = ("clock running", false)
-    }
-  }
-
-  mutating func jumpToNextEvent(wall: Instant) {
-    guard let next = session.nextScheduledEvent else {
-      message = ("nothing is scheduled: no subscription is renewing", true)
-      return
-    }
-    if perform(.advance(.next)) {
-      if clock.running { clock.offset = wall.milliseconds - session.now.milliseconds }
-      message = ("jumped to \(Formatting.clock(next)), the next scheduled event", false)
-    }
-  }
-
-  /// Rates from slowest to fastest.
-  static let rateLadder: [TimeRate] = [
-    .realTime, .monthlyRenewalEveryHour, .monthlyRenewalEveryThirtyMinutes,
-    .monthlyRenewalEveryFifteenMinutes, .monthlyRenewalEveryFiveMinutes,
-    .oneRenewalEveryFifteenMinutes, .oneRenewalEveryFiveMinutes, .oneRenewalEveryMinute,
-    .monthlyRenewalEveryThirtySeconds, .oneRenewalEveryThirtySeconds, .oneRenewalEveryTenSeconds,
-    .oneRenewalEveryTwoSeconds,
-  ]
-
-  private mutating func changeRate(by delta: Int) {
-    let current = Self.rateLadder.firstIndex(of: session.settings.timeRate) ?? 0
-    let next = max(0, min(Self.rateLadder.count - 1, current + delta))
-    guard next != current else {
-      message = ("already the \(delta > 0 ? "fastest" : "slowest") rate", true)
-      return
-    }
-    if perform(.set(.timeRate(Self.rateLadder[next]))) {
-      message = (
-        "time rate: \(Self.rateLadder[next].displayName) (applies from the next period)", false
-      )
-    }
-  }
-
-  /// Moves a running clock to the wall clock's moment; renewals due meanwhile happen.
-  public mutating func tick(wall: Instant) {
-    guard clock.running else { return }
-    let target = clock.simulated(at: wall, current: session.now)
-    guard target > session.now else { return }
-    var events: [StoreEvent] = []
-    do throws(CommandError) {
-      try journaled.advanceClock(to: target) { events.append($0) }
-      try journaled.commit()
-    } catch {
-      message = ("clock: \(error.explanation)", true)
-      clock.running = false
-      return
-    }
-    absorb(events)
-  }
-
-  /// How long the loop may sleep: until the clock's next second, the next due event or the next
-  /// look at the configuration file, whichever comes first.
-  public func sleepMilliseconds(wall: Instant) -> Int {
-    guard clock.running else { return 1000 }
-    let now = clock.simulated(at: wall, current: session.now).milliseconds
-    var wait = 1000 - (now % 1000)
-    if let next = session.nextScheduledEvent?.milliseconds { wait = min(wait, max(0, next - now)) }
-    return Int(max(1, min(1000, wait)))
   }
 
   // MARK: - The configuration file

@@ -30,6 +30,10 @@ public struct App {
   public internal(set) var wantsToQuit = false
   /// Signing and server notifications, when the binary supplies them.
   public var hooks = InspectorHooks()
+  /// The wall clock at the last tick or key.
+  public internal(set) var wall: Instant
+  /// The catch-up in progress, if the clock is far behind.
+  public internal(set) var catchUp: CatchUp?
 
   var productEntries: [ProductEntry] = []
   var productCursor = 0
@@ -66,6 +70,7 @@ public struct App {
     self.configurationBytes = configurationBytes
     self.display = display
     self.clock = clock
+    self.wall = journaled.session.now.adding(milliseconds: clock.offset)
     self.compiledFilter = TransactionFilter.all.compiled(for: journaled.session.catalog)
     rebuildProducts()
     reloadRows()
@@ -89,6 +94,7 @@ public struct App {
       return false
     }
     absorb(events)
+    keepClockAhead()
     if case .set = command { rebuildProducts() }
     if case .reset = command { rebuildProducts() }
     return true
@@ -104,8 +110,9 @@ public struct App {
     }
   }
 
-  /// Updates the rows and the log from events.
-  mutating func absorb(_ events: [StoreEvent]) {
+  /// Updates the rows and the log from events. While catching up (`refiltering` false) the
+  /// visible rows and entitlements wait for the end.
+  mutating func absorb(_ events: [StoreEvent], refiltering: Bool = true) {
     guard !events.isEmpty else { return }
     var changed = Set<UInt64>()
     var removed = Set<UInt64>()
@@ -116,6 +123,9 @@ public struct App {
       case .transactionRemoved(let id): removed.insert(id)
       default: break
       }
+    }
+    // Only the lines the log keeps are worth formatting.
+    for event in events.suffix(Self.logLimit) {
       appendLog(EventSummary.line(event, currencyFormatter: Formatting.price))
     }
     for (time, text) in hooks.eventsApplied?(events, session) ?? [] {
@@ -124,7 +134,7 @@ public struct App {
     if !removed.isEmpty {
       rows.removeAll { removed.contains($0.id) }
     }
-    entitledProducts = Set(session.currentEntitlements().map(\.productID))
+    if refiltering { entitledProducts = Set(session.currentEntitlements().map(\.productID)) }
     for id in changed.sorted() {
       guard let row = session.ledgerRow(id) else { continue }
       if let last = rows.last, last.id < id {
@@ -136,7 +146,7 @@ public struct App {
         rows.sort { $0.id < $1.id }
       }
     }
-    refilter()
+    if refiltering { refilter() }
   }
 
   /// Shows a notice in the status line and the event log.
@@ -145,9 +155,12 @@ public struct App {
     appendLog(text)
   }
 
+  /// The most lines the event log keeps.
+  static let logLimit = 2000
+
   mutating func appendLog(_ line: String) {
     logLines.append(line)
-    if logLines.count > 2000 { logLines.removeFirst(logLines.count - 2000) }
+    if logLines.count > Self.logLimit * 2 { logLines.removeFirst(logLines.count - Self.logLimit) }
   }
 
   /// The index in `rows` of a transaction id.

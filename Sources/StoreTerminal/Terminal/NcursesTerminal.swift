@@ -24,9 +24,15 @@ public final class NcursesTerminal {
   public init(color: Bool) throws {
     TextCells.prepareLocale()
     guard let screen = cn_open_terminal() else {
-      throw OpenError(description: "this terminal type cannot be used by ncurses")
+      throw OpenError(description: "ncurses does not know this terminal type")
     }
     self.screen = screen
+    guard cn_terminal_can_address() != 0 else {
+      endwin()
+      delscreen(screen)
+      cn_forget_crash_restore()
+      throw OpenError(description: "it cannot move the cursor")
+    }
     cbreak()
     noecho()
     nonl()
@@ -50,6 +56,7 @@ public final class NcursesTerminal {
     isOpen = false
     endwin()
     delscreen(screen)
+    cn_forget_crash_restore()
   }
 
   /// The terminal's size in cells.

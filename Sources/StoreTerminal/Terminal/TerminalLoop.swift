@@ -11,12 +11,15 @@ public enum TerminalLoop {
     wallClock: () -> Instant
   ) -> Int32? {
     var watch = FileWatch(path: configurationPath)
+    defer { app.prepareToQuit() }
     while true {
       if let signal = terminal.terminationSignal { return signal }
       let wall = wallClock()
       app.tick(wall: wall)
       app.takeBackgroundLines()
-      if let bytes = watch.changedContents() { app.configurationFileChanged(to: bytes) }
+      if app.catchUp == nil, let bytes = watch.changedContents() {
+        app.configurationFileChanged(to: bytes)
+      }
       let size = terminal.size
       app.terminalSize = size
       terminal.draw(app.render(width: size.width, height: size.height, wall: wall))
@@ -28,11 +31,15 @@ public enum TerminalLoop {
     }
   }
 
-  /// A frame that says what is loading, drawn before a long replay.
-  public static func drawLoading(_ text: String, on terminal: NcursesTerminal) {
+  /// A frame that says what is loading (lines, top to bottom), drawn while a journal replays.
+  public static func drawLoading(
+    _ lines: [String], on terminal: NcursesTerminal, display: DisplayOptions
+  ) {
     let size = terminal.size
-    var canvas = Canvas(width: size.width, height: size.height)
-    canvas.put(text, x: 1, y: 1, limit: max(0, size.width - 2))
+    var canvas = Canvas(width: size.width, height: size.height, asciiOnly: display.glyphs == .ascii)
+    for (row, line) in lines.enumerated() {
+      canvas.put(line, x: 1, y: 1 + row, limit: max(0, size.width - 2))
+    }
     terminal.draw(canvas)
   }
 }

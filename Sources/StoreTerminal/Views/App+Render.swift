@@ -3,7 +3,7 @@ import StoreSimulation
 extension App {
   /// The whole screen for a terminal size: panes, status bar and any open overlay.
   public func render(width: Int, height: Int, wall: Instant) -> Canvas {
-    var canvas = Canvas(width: width, height: height)
+    var canvas = Canvas(width: width, height: height, asciiOnly: display.glyphs == .ascii)
     let layout = Layout(width: width, height: height, showsLog: showsLog, zoomed: zoomed)
     guard !layout.isTooSmall else {
       let lines = [
@@ -26,7 +26,11 @@ extension App {
       }
     }
     drawStatusBar(into: &canvas, layout.statusBar, now: now)
-    drawOverlay(into: &canvas, layout)
+    if let catchUp {
+      drawCatchUp(catchUp, into: &canvas, layout)
+    } else {
+      drawOverlay(into: &canvas, layout)
+    }
     return canvas
   }
 

@@ -90,7 +90,7 @@ extension App {
       style: styled(CellStyle(foreground: isError ? .red : nil, dim: !isError)))
   }
 
-  private func drawBox(
+  func drawBox(
     into canvas: inout Canvas, _ layout: Layout, title: String, lines: [(String, String)],
     footer: String,
     selected: Int? = nil
@@ -117,5 +117,28 @@ extension App {
     canvas.put(
       footer, x: inner.x + 1, y: inner.y + inner.height - 1, limit: inner.width - 1,
       style: CellStyle(dim: true))
+  }
+
+  /// The progress of a catch-up: where the clock got, what it made, how long is left.
+  func drawCatchUp(_ progress: CatchUp, into canvas: inout Canvas, _ layout: Layout) {
+    let span = max(1, progress.target.milliseconds - progress.from.milliseconds)
+    let done = session.now.milliseconds - progress.from.milliseconds
+    let fraction = min(1, max(0, Double(done) / Double(span)))
+    let elapsed = Double(wall.milliseconds - progress.startedAt.milliseconds) / 1000
+    var estimate = "estimating the time left"
+    if fraction > 0.01 && elapsed > 0.2 {
+      let left = elapsed / fraction * (1 - fraction)
+      estimate = left < 1 ? "less than a second left" : "about \(Int(left.rounded())) s left"
+    }
+    let lines: [(String, String)] = [
+      ("", "Renewals that fell due while the session was closed happen now."),
+      ("Reached", "\(Formatting.clock(session.now)) (\(Int(fraction * 100))%)"),
+      ("Until", Formatting.clock(progress.target)),
+      ("Made", "\(progress.renewals) renewals, \(progress.events) events"),
+      ("", estimate),
+    ]
+    drawBox(
+      into: &canvas, layout, title: "Catching up", lines: lines,
+      footer: "space: pause here \(display.glyphs.separator)q: quit (what is done is kept)")
   }
 }
