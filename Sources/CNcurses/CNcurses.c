@@ -158,14 +158,20 @@ static void append_capability(const char *name) {
   restore_length += length;
 }
 
-static void restore_after_crash(int number) {
+static void restore_after_crash(int number, siginfo_t *info, void *context) {
   if (restore_length > 0) {
     ssize_t ignored = write(STDOUT_FILENO, restore_sequence, restore_length);
     (void)ignored;
   }
   if (have_saved_modes) tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_modes);
-  // Hand the signal to whoever had it before (Swift's crash reporter, or the default action).
-  sigaction(number, &previous_actions[number], NULL);
+  // Let whoever had the signal before report it (Swift's crash reporter), then die of it.
+  struct sigaction *previous = &previous_actions[number];
+  if (previous->sa_flags & SA_SIGINFO) {
+    if (previous->sa_sigaction != NULL) previous->sa_sigaction(number, info, context);
+  } else if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
+    previous->sa_handler(number);
+  }
+  signal(number, SIG_DFL);
   raise(number);
 }
 
@@ -190,8 +196,8 @@ static void install_crash_restore(void) {
   }
   struct sigaction action;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_ONSTACK;
-  action.sa_handler = restore_after_crash;
+  action.sa_flags = SA_ONSTACK | SA_SIGINFO;
+  action.sa_sigaction = restore_after_crash;
   for (unsigned i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++) {
     sigaction(crash_signals[i], &action, &previous_actions[crash_signals[i]]);
   }

@@ -32,7 +32,9 @@ struct Run: ParsableCommand {
   @Flag(help: "With --journal: move the existing journal aside (it is kept) and start a new one.")
   var fresh = false
 
-  @Option(help: "The session's start instant (ISO-8601); default: now. Not with --journal.")
+  @Option(
+    help:
+      "A new session's start instant (ISO-8601); default: now. An existing journal keeps its own.")
   var start: String?
 
   @Option(help: "Override the configuration's time rate (name or raw value).")
@@ -47,10 +49,6 @@ struct Run: ParsableCommand {
   @OptionGroup var signing: SigningOptions
 
   func validate() throws {
-    if journal != nil && start != nil {
-      throw ValidationError(
-        "--start cannot be used with --journal: the journal's header fixes the start.")
-    }
     if fresh && journal == nil { throw ValidationError("--fresh needs --journal.") }
     if let start, Instant(iso8601: start) == nil {
       throw ValidationError(
@@ -66,6 +64,12 @@ struct Run: ParsableCommand {
   func run() throws {
     var options = SessionOptions()
     options.maximumEventsPerVerb = maxEvents
+    if let journal, start != nil, !fresh, FileManager.default.fileExists(atPath: journal) {
+      printError(
+        "storekeeper: --start applies to a new session; \(journal) exists (add --fresh)"
+          .sanitizedForTerminal)
+      throw ExitCode(64)
+    }
     if fresh, let journal { try SessionOpening.setAside(journal) }
     var journaled = try SessionOpening.open(
       configurationPath: configurationPath, journalPath: journal,

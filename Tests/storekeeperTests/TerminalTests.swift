@@ -154,6 +154,102 @@ struct TerminalTests {
     expectRestored(third.waitFor("STTY-DONE"), status: "129")
   }
 
+  @Test func aDumbTerminalIsRefusedAtOnceNamingTERM() throws {
+    for environment in ["TERM=dumb", "-u TERM"] {
+      let tmux = try TmuxSession(
+        Self.start, environment: environment == "-u TERM" ? "TERM=" : environment)
+      let screen = tmux.waitFor("STTY-DONE")
+      expectRestored(screen, status: "1")
+      let joined = screen.replacingOccurrences(of: "\n", with: "")
+      #expect(joined.contains("cannot draw on this terminal"), "\(screen)")
+      #expect(joined.contains(environment == "TERM=dumb" ? "TERM=dumb" : "TERM is not set"))
+      #expect(joined.contains("storekeeper run CONFIG SCRIPT"))
+      #expect(joined.contains("storekeeper transactions CONFIG"))
+    }
+  }
+
+  @Test func asciiMeansOnlyASCII() throws {
+    let tmux = try TmuxSession(Self.start + ["--ascii"], width: 120, height: 34)
+    tmux.waitFor("Products")
+    tmux.send(":")
+    tmux.type("buy socialfeed.monthly")
+    tmux.send("Enter", "?")
+    let screen = tmux.waitFor("Help")
+    #expect(screen.unicodeScalars.allSatisfy { $0.value < 0x80 }, "\(screen)")
+    #expect(screen.contains("= 2026-11-22 02:00:00 paused"))
+    tmux.send("Escape", "q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
+  @Test func numbersTooBigAtThePromptAreErrorsAndTheInspectorGoesOn() throws {
+    let tmux = try TmuxSession(Self.start, width: 200)
+    tmux.waitFor("Products")
+    tmux.send(":")
+    tmux.type("advance 99999999999999w")
+    tmux.send("Enter")
+    let screen = tmux.waitFor("limited to 10000")
+    #expect(screen.contains("advance 99999999999999w: durations are limited to 10000"), "\(screen)")
+    #expect(screen.contains("⚠"))
+    tmux.send(":")
+    tmux.type("buy foodtruck.donuts.box quantity=99999999999999 from=store")
+    tmux.send("Enter")
+    #expect(tmux.waitFor("from 1 to 1000000").contains("from 1 to 1000000"))
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
+  @Test func aCrashSignalStillRestoresTheTerminal() throws {
+    // Swift's crash reporter takes the signal after the terminal is restored; not interactive
+    // here, so that it ends at once.
+    let tmux = try TmuxSession(Self.start, environment: "SWIFT_BACKTRACE=interactive=no")
+    tmux.waitFor("Products")
+    tmux.signal(SIGILL)
+    let screen = tmux.waitFor("STTY-DONE", timeout: 20)
+    let joined = screen.replacingOccurrences(of: "\n", with: "")
+    #expect(joined.contains("EXIT=132"), "\(screen)")
+    #expect(joined.contains("isig icanon iexten echo "), "the terminal was not restored: \(screen)")
+    #expect(!screen.contains("┌ Products"), "still on the alternate screen: \(screen)")
+  }
+
+  @Test func aLongCatchUpShowsProgressAndQuitsCleanlyKeepingWhatWasDone() throws {
+    let state = try temporaryFolder()
+    let journal = state.appendingPathComponent("behind.journal").path
+    let weekAgo = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-7 * 86_400))
+    let made = try storekeeper(
+      ["run", "Configs/FoodTruck.storekit", "--journal", journal, "--start", weekAgo],
+      stdin: "set time-rate oneRenewalEveryTwoSeconds\nbuy socialfeed.premium.monthly\n"
+        + "buy socialfeed.monthly\n")
+    try #require(made.status == 0, "\(made.stderr)")
+    let tmux = try TmuxSession(["--journal", journal], width: 100, height: 30, state: state)
+    var screen = tmux.waitFor("Catching up", timeout: 10)
+    #expect(screen.contains("renewals"), "\(screen)")
+    screen = tmux.waitFor("s left", timeout: 10)
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE", timeout: 10), status: "0")
+    let listed = try storekeeper(
+      ["transactions", "Configs/FoodTruck.storekit", "--journal", journal, "--format", "csv"])
+    #expect(listed.status == 0, "\(listed.stderr)")
+    #expect(listed.stdout.split(separator: "\n").count > 3, "nothing of the catch-up was kept")
+  }
+
+  @Test func anIdleInspectorWritesNothingToItsJournal() throws {
+    let state = try temporaryFolder()
+    let journal = state.appendingPathComponent("idle.journal").path
+    let tmux = try TmuxSession(
+      ["--journal", journal, "--start", "2026-11-22T02:00:00Z"], state: state)
+    tmux.waitFor("Products")
+    tmux.send(":")
+    tmux.type("buy foodtruck.donuts.box")
+    tmux.send("Enter")
+    tmux.waitFor("foodtruck.donuts.box")
+    let before = try String(contentsOfFile: journal, encoding: .utf8)
+    sleep(3)
+    #expect(try String(contentsOfFile: journal, encoding: .utf8) == before)
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+    #expect(try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n").count == 3)
+  }
+
   @Test func withoutATerminalItPointsToRun() throws {
     let result = try storekeeper(["Configs/FoodTruck.storekit"])
     #expect(result.status == 1)

@@ -42,13 +42,17 @@ final class TmuxSession {
 
   /// Starts `storekeeper ARGUMENTS` in a shell that, when it ends, prints its exit status and
   /// the terminal's mode, then waits (so the pane can be read).
-  init(_ arguments: [String], width: Int = 100, height: Int = 30) throws {
-    state = try temporaryFolder()
+  init(
+    _ arguments: [String], width: Int = 100, height: Int = 30, environment: String = "",
+    state: URL? = nil
+  ) throws {
+    self.state = try state ?? temporaryFolder()
     let binary = productsDirectory.appendingPathComponent("storekeeper").path
     let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
     let script =
-      "cd '\(packageRoot.path)' && XDG_STATE_HOME='\(state.path)' LANG=C.UTF-8 TERM=xterm-256color "
-      + "'\(binary)' \(quoted); echo \"EXIT=$?\"; stty -a | tr '\\n' ' '; echo; echo STTY-DONE; sleep 120"
+      "cd '\(packageRoot.path)' && XDG_STATE_HOME='\(self.state.path)' LANG=C.UTF-8 "
+      + "TERM=xterm-256color \(environment) '\(binary)' \(quoted); echo \"EXIT=$?\"; "
+      + "stty -a | tr '\\n' ' '; echo; echo STTY-DONE; sleep 120"
     spawn([
       "tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y",
       "\(height)",

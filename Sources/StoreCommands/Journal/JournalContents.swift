@@ -70,12 +70,16 @@ struct JournalContents {
         "\(path):1: the journal's header is damaged (\(reason)); nothing in it can be trusted. "
           + "Start a new journal with --fresh (the damaged one is kept beside it).")
     }
+    return CommandError(
+      "\(path):\(line): the journal is damaged here (\(reason)). \(recovery(path, line: line))")
+  }
+
+  /// How to go on from the records before `line`: they are intact, and a shell line keeps them.
+  static func recovery(_ path: String, line: Int) -> String {
     let kept = line - 1
     let quoted = "'\(path.replacingOccurrences(of: "'", with: "'\\''"))'"
     let damaged = "'\(path.replacingOccurrences(of: "'", with: "'\\''")).damaged'"
-    return CommandError(
-      "\(path):\(line): the journal is damaged here (\(reason)). The \(kept - 1) record"
-        + "\(kept - 1 == 1 ? "" : "s") before it are intact; to go on from them: "
-        + "mv \(quoted) \(damaged) && head -n \(kept) \(damaged) > \(quoted)")
+    return "The \(kept - 1) record\(kept - 1 == 1 ? "" : "s") before it are intact; to go on from "
+      + "them: mv \(quoted) \(damaged) && head -n \(kept) \(damaged) > \(quoted)"
   }
 }

@@ -47,7 +47,9 @@ public struct JournaledSession {
       do throws(CommandError) {
         try Self.replay(record, on: &session)
       } catch {
-        throw CommandError("\(journal.path):\(index + 2): \(error)")
+        throw CommandError(
+          "\(journal.path):\(index + 2): \(error). "
+            + JournalContents.recovery(journal.path, line: index + 2))
       }
       if let progress, !progress(index + 1, count) {
         throw CommandError("stopped while replaying \(journal.path)")
