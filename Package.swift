@@ -66,6 +66,16 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // Fuzz targets for everything that reads untrusted input, with seeds and a mutator.
+    .target(
+      name: "StoreFuzzing",
+      dependencies: ["StoreConfiguration", "StoreSimulation", "StoreCommands", "StoreSigning"]
+    ),
+    // Long fuzz runs: `swift run -c release storekeeper-fuzz --inputs 1000000`.
+    .executableTarget(
+      name: "storekeeper-fuzz",
+      dependencies: ["StoreFuzzing", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+    ),
     // Speed and memory figures, run with `swift run -c release storekeeper-benchmarks`.
     .executableTarget(
       name: "storekeeper-benchmarks",
@@ -81,6 +91,7 @@ let package = Package(
     .testTarget(name: "StoreTerminalTests", dependencies: ["StoreTerminal"]),
     .testTarget(name: "StoreSigningTests", dependencies: ["StoreSigning", "StoreCommands"]),
     .testTarget(name: "CNcursesTests", dependencies: ["CNcurses"]),
+    .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
     .testTarget(name: "StoreConfigurationTests", dependencies: ["StoreConfiguration"]),
     .testTarget(
       name: "StoreSimulationTests",

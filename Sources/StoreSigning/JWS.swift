@@ -33,6 +33,19 @@ public enum JWS {
     public var certificateSubjects: [String]
   }
 
+  /// Decodes a compact JWS, or the body of a server notification (`{"signedPayload": "…"}`),
+  /// and checks its signature.
+  ///
+  /// - Throws: ``SigningError`` as ``decode(_:)`` does.
+  public static func decode(jwsOrNotificationBody text: String) throws -> Decoded {
+    if let parsed = try? JSONParser.parse(Array(text.utf8)).root, case .object(let object) = parsed,
+      case .string(let inner)? = object["signedPayload"]
+    {
+      return try decode(inner)
+    }
+    return try decode(text)
+  }
+
   /// Decodes a compact JWS and checks its signature against its `x5c[0]` certificate.
   ///
   /// - Throws: ``SigningError`` when it is not a compact JWS with a P-256 `x5c` certificate.

@@ -24,7 +24,7 @@ struct Inspector: ParsableCommand {
     let firstFrame = clock.measure {
       let loaded = StoreKitConfiguration.load(contentsOf: "Configs/FoodTruck.storekit")
       let configuration = loaded.usableConfiguration!
-      var built = App(
+      let built = App(
         journaled: JournaledSession(
           session: Session(configuration: configuration, start: start), journal: nil),
         configurationPath: "Configs/FoodTruck.storekit",

@@ -200,15 +200,9 @@ struct Decode: ParsableCommand {
     if jws == "-" {
       text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
     }
-    // A notification body {"signedPayload": "…"} is accepted too.
-    if let parsed = try? JSONParser.parse(Array(text.utf8)).root, case .object(let object) = parsed,
-      case .string(let inner)? = object["signedPayload"]
-    {
-      text = inner
-    }
     let decoded: JWS.Decoded
     do {
-      decoded = try JWS.decode(text)
+      decoded = try JWS.decode(jwsOrNotificationBody: text)
     } catch {
       printError("storekeeper: \(error)")
       throw ExitCode(1)

@@ -55,7 +55,14 @@ public final class Journal {
       throw CommandError("cannot open the journal \(path): \(systemError())")
     }
     defer { close(descriptor) }
-    let bytes = try readAll(descriptor, path)
+    return try read(contents: try readAll(descriptor, path), path: path, report: report)
+  }
+
+  /// Reads a journal's bytes (as ``read(at:report:)`` reads its file); `path` names it in
+  /// messages.
+  public static func read(
+    contents bytes: [UInt8], path: String, report: (String) -> Void = { _ in }
+  ) throws(CommandError) -> Journal? {
     let contents = try JournalContents(bytes, path: path)
     guard let header = contents.header else {
       report(

@@ -1,14 +1,14 @@
 /// The integrity check every journal line carries from format 2 on: the line's JSON object ends
-/// with `,"check":"XXXXXXXX"}`, eight lowercase hex digits of the CRC-32 of every byte before
-/// that member. A flipped digit anywhere in the line no longer matches.
-enum JournalLine {
+/// with `,"check":"XXXXXXXX"}`, eight lowercase hex digits of the CRC-32 (IEEE, zlib's) of every
+/// byte before that member. A flipped digit anywhere in the line no longer matches.
+public enum JournalLine {
   /// `,"check":"`
   private static let marker = Array(#","check":""#.utf8)
   /// The marker, eight hex digits, `"}`.
   private static let suffixLength = marker.count + 8 + 2
 
-  /// Seals a JSON object (`{…}`) with its check.
-  static func sealed(_ object: [UInt8]) -> [UInt8] {
+  /// Seals a JSON object (`{…}`, one line) with its check; the result ends with a newline.
+  public static func sealed(_ object: [UInt8]) -> [UInt8] {
     var line = object
     line.removeLast()  // "}"
     let sum = CRC32.checksum(line[...])

@@ -42,7 +42,8 @@ public enum JournalRecord: Equatable, Sendable {
 }
 
 extension JournalHeader {
-  var line: [UInt8] {
+  /// The header as the journal's first line, sealed, with its newline.
+  public var line: [UInt8] {
     var object = ObjectBuilder(bytes: [])
     object.field("storekeeperJournal", Int64(format))
     object.field("start", start)
@@ -80,7 +81,8 @@ extension JournalHeader {
 }
 
 extension JournalRecord {
-  var line: [UInt8] {
+  /// The record as one journal line, sealed, with its newline.
+  public var line: [UInt8] {
     var object = ObjectBuilder(bytes: [])
     switch self {
     case .command(let at, let text):

@@ -24,12 +24,15 @@ public struct JournaledSession {
   /// What was written reads back whatever limit `options` sets: the limit on events per
   /// command guards new commands only.
   ///
-  /// - Parameter progress: told after each record how far the replay got (records done, of
-  ///   all); returning `false` stops it (``CommandError`` "stopped").
+  /// - Parameters:
+  ///   - replayLimit: the most events one record may cause while replaying; unbounded unless a
+  ///     caller must bound its work (a fuzzer reading untrusted journals).
+  ///   - progress: told after each record how far the replay got (records done, of all);
+  ///     returning `false` stops it (``CommandError`` "stopped").
   /// - Throws: ``CommandError`` when the journal's configuration no longer loads or a record no
   ///   longer applies (naming its line).
   public init(
-    replaying journal: Journal, options: SessionOptions = .init(),
+    replaying journal: Journal, options: SessionOptions = .init(), replayLimit: Int = .max / 4,
     progress: ((Int, Int) -> Bool)? = nil
   ) throws(CommandError) {
     let loaded = StoreKitConfiguration.load(journal.header.configuration)
@@ -41,7 +44,7 @@ public struct JournaledSession {
     var session = Session(
       configuration: configuration, start: journal.header.start, options: options)
     session.isMuted = true
-    session.maximumEventsPerVerb = .max / 4
+    session.maximumEventsPerVerb = replayLimit
     let count = journal.records.count
     for (index, record) in journal.records.enumerated() {
       do throws(CommandError) {

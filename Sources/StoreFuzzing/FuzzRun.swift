@@ -1,0 +1,134 @@
+import Foundation
+
+/// Runs a target over generated inputs. A crash ends the process (the input is written to
+/// standard error first); an input that runs longer than the hang limit is reported by a
+/// watchdog, which then ends the process too.
+public struct FuzzRun: Sendable {
+  /// What a run did.
+  public struct Report: Sendable, CustomStringConvertible {
+    /// The target's name.
+    public var target: String
+    /// Inputs tried.
+    public var inputs: Int
+    /// Seconds it took.
+    public var seconds: Double
+    /// The slowest input, in seconds.
+    public var slowest: Double
+
+    /// One line: inputs, speed, the slowest input, and that nothing crashed or hung.
+    public var description: String {
+      "\(target): \(inputs) inputs in \(String(format: "%.1f", seconds)) s "
+        + "(\(Int(Double(inputs) / max(seconds, 0.001))) a second; slowest "
+        + "\(String(format: "%.1f", slowest * 1000)) ms); 0 crashes, 0 hangs"
+    }
+  }
+
+  /// The target.
+  public let target: FuzzTarget
+  /// The seed of the input generator.
+  public let seed: UInt64
+  /// How long one input may run before it counts as a hang.
+  public var hangLimit: Double = 10
+
+  /// A run of `target` from `seed`.
+  public init(target: FuzzTarget, seed: UInt64) {
+    self.target = target
+    self.seed = seed
+  }
+
+  /// Tries `count` inputs: the seeds themselves first, then mutations of them.
+  public func run(inputs count: Int, progress: ((Int) -> Void)? = nil) -> Report {
+    var random = SplitMix64(seed: seed)
+    let mutator = Mutator()
+    let watchdog = Watchdog(target: target.name, limit: hangLimit)
+    let started = Date()
+    var slowest = 0.0
+    for index in 0..<count {
+      let input =
+        index < target.seeds.count
+        ? target.seeds[index]
+        : mutator.input(from: target.seeds, tokens: target.tokens, using: &random)
+      CurrentInput.set(target.name, input)
+      let began = Date()
+      watchdog.begin(input)
+      target.run(input)
+      watchdog.end()
+      slowest = max(slowest, Date().timeIntervalSince(began))
+      if let progress, index % 100_000 == 99_999 { progress(index + 1) }
+    }
+    watchdog.stop()
+    return Report(
+      target: target.name, inputs: count, seconds: Date().timeIntervalSince(started),
+      slowest: slowest)
+  }
+}
+
+/// Ends the process when one input runs longer than the limit, printing it.
+private final class Watchdog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var current: [UInt8]?
+  private var since = Date()
+  private var stopped = false
+
+  init(target: String, limit: Double) {
+    Thread { [self] in
+      while true {
+        Thread.sleep(forTimeInterval: min(1, limit / 4))
+        lock.lock()
+        let done = stopped
+        let input = current
+        let elapsed = Date().timeIntervalSince(since)
+        lock.unlock()
+        if done { return }
+        if let input, elapsed > limit {
+          FileHandle.standardError.write(
+            Data(
+              ("storekeeper-fuzz: \(target): an input ran for more than \(limit) s (a hang): "
+                + "\(Data(input).base64EncodedString())\n").utf8))
+          exit(2)
+        }
+      }
+    }.start()
+  }
+
+  func begin(_ input: [UInt8]) {
+    lock.lock()
+    current = input
+    since = Date()
+    lock.unlock()
+  }
+
+  func end() {
+    lock.lock()
+    current = nil
+    lock.unlock()
+  }
+
+  func stop() {
+    lock.lock()
+    stopped = true
+    lock.unlock()
+  }
+}
+
+/// The input being run, written to standard error if the process crashes on it.
+public enum CurrentInput {
+  nonisolated(unsafe) private static var text: [UInt8] = []
+
+  static func set(_ target: String, _ input: [UInt8]) {
+    text =
+      Array("storekeeper-fuzz: \(target) crashed on the input (base64): ".utf8)
+      + Array(Data(input).base64EncodedString().utf8) + [0x0A]
+  }
+
+  /// Installs handlers that print the current input on a crash, then let the crash go on.
+  public static func reportCrashes() {
+    for signal in [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE] {
+      Foundation.signal(signal) { number in
+        CurrentInput.text.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+        Foundation.signal(number, SIG_DFL)
+        raise(number)
+      }
+    }
+  }
+}
