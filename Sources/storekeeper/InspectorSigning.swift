@@ -14,13 +14,13 @@ extension PreparedSigning {
     if let pipeline = pipeline(session: session) {
       hooks.eventsApplied = { events, session in
         pipeline.process(events, session: session).map { notification, file in
-          let text =
-            switch file {
-            case .success(let name):
-              "notification \(notification.name)" + (name.map { " → \($0)" } ?? "")
-            case .failure(let error): "notification \(notification.name): \(error)"
-            }
-          return (notification.time, text)
+          switch file {
+          case .success(let name):
+            let text = "notification \(notification.name)" + (name.map { " → \($0)" } ?? "")
+            return (notification.time, text, false)
+          case .failure(let error):
+            return (notification.time, "notification \(notification.name): \(error)", true)
+          }
         }
       }
       hooks.backgroundLines = {

@@ -284,7 +284,7 @@ import Testing
     ]
     app.hooks.eventsApplied = { events, _ in
       seen += events
-      return [(events[0].time, "notification SUBSCRIBED-INITIAL_BUY")]
+      return [(events[0].time, "notification SUBSCRIBED-INITIAL_BUY", false)]
     }
     app.hooks.backgroundLines = {
       defer { background = [] }

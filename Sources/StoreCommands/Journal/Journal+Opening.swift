@@ -14,11 +14,7 @@ extension Journal {
     // Each turn either settles or sees the file change under it (created, moved aside or
     // replaced by another storekeeper at that moment), which cannot go on for long.
     for _ in 0..<8 {
-      let descriptor = Foundation.open(path, O_RDWR | O_APPEND | O_CLOEXEC)
-      guard descriptor >= 0 else {
-        guard errno == ENOENT else {
-          throw CommandError("cannot open the journal \(path): \(systemError())")
-        }
+      guard let descriptor = try openIfPresent(path, O_RDWR | O_APPEND) else {
         if let created = try create(at: path, header: header, files: files, replacing: false) {
           created.removeStaleTemporaries()
           return created
@@ -102,11 +98,7 @@ extension Journal {
   public static func setAside(
     _ path: String, files: JournalFiles = .system
   ) throws(CommandError) -> String? {
-    let descriptor = Foundation.open(path, O_RDWR | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      if errno == ENOENT { return nil }
-      throw CommandError("cannot open the journal \(path): \(systemError())")
-    }
+    guard let descriptor = try openIfPresent(path, O_RDWR) else { return nil }
     defer { close(descriptor) }
     try lock(descriptor, path)
     let base = path.hasSuffix(".journal") ? String(path.dropLast(8)) : path

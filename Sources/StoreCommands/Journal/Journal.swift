@@ -49,13 +49,19 @@ public final class Journal {
   public static func read(
     at path: String, report: (String) -> Void = { _ in }
   ) throws(CommandError) -> Journal? {
-    let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+    guard let descriptor = try openIfPresent(path, O_RDONLY) else { return nil }
+    defer { close(descriptor) }
+    return try read(contents: try readAll(descriptor, path), path: path, report: report)
+  }
+
+  /// Opens an existing journal file; `nil` when there is none.
+  static func openIfPresent(_ path: String, _ flags: Int32) throws(CommandError) -> Int32? {
+    let descriptor = Foundation.open(path, flags | O_CLOEXEC)
     guard descriptor >= 0 else {
       if errno == ENOENT { return nil }
       throw CommandError("cannot open the journal \(path): \(systemError())")
     }
-    defer { close(descriptor) }
-    return try read(contents: try readAll(descriptor, path), path: path, report: report)
+    return descriptor
   }
 
   /// Reads a journal's bytes (as ``read(at:report:)`` reads its file); `path` names it in

@@ -128,8 +128,9 @@ public struct App {
     for event in events.suffix(Self.logLimit) {
       appendLog(EventSummary.line(event, currencyFormatter: Formatting.price))
     }
-    for (time, text) in hooks.eventsApplied?(events, session) ?? [] {
-      appendLog("\(Formatting.clock(time).suffix(8)) \(text)")
+    for line in hooks.eventsApplied?(events, session) ?? [] {
+      appendLog("\(Formatting.clock(line.time).suffix(8)) \(line.text)")
+      if line.isFailure { message = (line.text, true) }
     }
     if !removed.isEmpty {
       rows.removeAll { removed.contains($0.id) }

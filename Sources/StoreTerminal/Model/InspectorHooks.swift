@@ -31,8 +31,9 @@ public struct InspectorHooks {
   /// Called while drawing, so it should cache.
   public var jwsRepresentation: ((Signed, Session) -> SignedForm?)?
   /// Sees each batch of events once applied; returns what to add to the event log (the server
-  /// notifications they caused), each with its time.
-  public var eventsApplied: (([StoreEvent], Session) -> [(Instant, String)])?
+  /// notifications they caused), each with its time, failures (a file not written) marked.
+  public var eventsApplied:
+    (([StoreEvent], Session) -> [(time: Instant, text: String, isFailure: Bool)])?
   /// Lines that arrived in the background since the last call (webhook deliveries), failures
   /// marked.
   public var backgroundLines: (() -> [(text: String, isFailure: Bool)])?
