@@ -82,10 +82,23 @@ import Testing
     #expect(try storekeeper(["run"]).status == 64)
     #expect(try storekeeper(["run", "Configs/FoodTruck.storekit", "--start", "soon"]).status == 64)
     #expect(try storekeeper(["run", "Configs/FoodTruck.storekit", "--rate", "warp"]).status == 64)
+  }
+
+  @Test func startSetsANewJournalsStartAndIsRefusedForAnExistingOne() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let journal = folder.appendingPathComponent("s.journal").path
+    let arguments = [
+      "run", "Configs/FoodTruck.storekit", "--journal", journal, "--start", "2026-01-01",
+    ]
+    let first = try storekeeper(arguments, stdin: "buy foodtruck.donuts.box\n")
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains(#""purchaseDate":"2026-01-01T00:00:00.000Z""#))
+    let again = try storekeeper(arguments, stdin: "")
+    #expect(again.status == 64)
     #expect(
-      try storekeeper([
-        "run", "Configs/FoodTruck.storekit", "--journal", "/tmp/x", "--start", "2026-01-01",
-      ]).status == 64)
+      again.stderr.contains("--start applies to a new session; \(journal) exists (add --fresh)"))
+    #expect(try storekeeper(arguments + ["--fresh"], stdin: "").status == 0)
   }
 
   @Test func aBrokenConfigurationIsReportedNotSimulated() throws {
