@@ -34,7 +34,7 @@ import Testing
   ) -> (shown: [UInt64], finished: Bool) {
     var shown: [UInt64] = []
     do {
-      let journal = try Journal.openOrCreate(at: path, header: header, files: files)
+      let journal = try openForWriting(path, header: header, files: files)
       var journaled = try JournaledSession(replaying: journal)
       for line in commands {
         var created: [UInt64] = []
@@ -60,7 +60,7 @@ import Testing
   ) throws {
     let reader = try Journal.read(at: path)
     if let reader { _ = try JournaledSession(replaying: reader) }
-    let journal = try Journal.openOrCreate(at: path, header: header)
+    let journal = try openForWriting(path, header: header)
     var journaled = try JournaledSession(replaying: journal)
     let ids = Set(journaled.session.allTransactions().map(\.id))
     #expect(

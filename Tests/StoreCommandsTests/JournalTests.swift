@@ -26,7 +26,7 @@ import Testing
 
   /// A journaled session with some history, committed to `path`.
   func makeJournal(at path: String, commands: [String]) throws -> [StoreEvent] {
-    let journal = try Journal.openOrCreate(at: path, header: header)
+    let journal = try openForWriting(path, header: header)
     let configuration = StoreKitConfiguration.load(configurationBytes).configuration!
     var journaled = JournaledSession(
       session: Session(configuration: configuration, start: start), journal: journal)
@@ -106,7 +106,7 @@ import Testing
     let readOnly = try #require(try Journal.read(at: path))
     #expect(readOnly.notices.first?.contains("incomplete") == true)
     #expect(!FileManager.default.fileExists(atPath: path + ".torn"))
-    let journal = try Journal.openOrCreate(at: path, header: header)
+    let journal = try openForWriting(path, header: header)
     #expect(journal.notices.first?.contains("moved to \(path).torn") == true)
     #expect(
       try String(contentsOfFile: path + ".torn", encoding: .utf8)
@@ -179,7 +179,7 @@ import Testing
       + #"{"at":"2026-11-22T02:00:00.000Z","command":"buy socialfeed.monthly"}"# + "\n"
       + #"{"advance":"2026-11-22T02:00:50.000Z"}"# + "\n"
     try text.write(toFile: path, atomically: false, encoding: .utf8)
-    let journal = try Journal.openOrCreate(at: path, header: header)
+    let journal = try openForWriting(path, header: header)
     #expect(journal.header.format == 1)
     var journaled = try JournaledSession(replaying: journal)
     #expect(journaled.session.transactionCount == 2)
@@ -207,7 +207,7 @@ import Testing
   @Test func oneWriterAtATime() throws {
     let path = try folder() + "/f.journal"
     _ = try makeJournal(at: path, commands: [])
-    let first = try Journal.openOrCreate(at: path, header: header)
+    let first = try openForWriting(path, header: header)
     #expect(
       throws: CommandError(
         "\(path) is in use by another storekeeper; close it, or pick another journal with --journal"
@@ -241,7 +241,7 @@ import Testing
   @Test func configurationChangesReplay() throws {
     let path = try folder() + "/h.journal"
     _ = try makeJournal(at: path, commands: [])
-    let journal = try Journal.openOrCreate(at: path, header: header)
+    let journal = try openForWriting(path, header: header)
     var journaled = try JournaledSession(replaying: journal)
     var changed = journaled.session.configuration
     changed.products?.removeAll { $0.productID == "foodtruck.donuts.box" }

@@ -34,20 +34,20 @@ public struct JournalFiles: Sendable {
     CommandError("cannot \(what) \(path): \(String(cString: strerror(errno)))")
   }
 
-  /// Creates and opens `folder/.NAME.creating-XXXXXX` (mode 0600, appending) beside `path`.
+  /// Creates and opens `folder/.NAME.creating-XXXXXXXX` (mode 0600, appending, closed on exec
+  /// from the start, so a child started meanwhile never holds it) beside `path`.
   func createTemporary(beside path: String) throws(CommandError) -> (String, Int32) {
     try step("create a temporary file")
     let url = URL(fileURLWithPath: path)
-    let template =
-      url.deletingLastPathComponent().path
-      + "/.\(url.lastPathComponent)\(Self.temporaryMarker)XXXXXX"
-    var bytes = Array(template.utf8CString)
-    let descriptor = bytes.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else { throw failure("create a journal beside", path) }
-    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_APPEND)
-    fchmod(descriptor, 0o600)
-    return (String(cString: bytes), descriptor)
+    let prefix = url.deletingLastPathComponent().path
+      + "/.\(url.lastPathComponent)\(Self.temporaryMarker)"
+    while true {
+      let temporary = prefix + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+      let descriptor = open(
+        temporary, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
+      if descriptor >= 0 { return (temporary, descriptor) }
+      guard errno == EEXIST else { throw failure("create a journal beside", path) }
+    }
   }
 
   /// What names a temporary file of a journal being created.
