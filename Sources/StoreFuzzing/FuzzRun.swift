@@ -29,6 +29,9 @@ public struct FuzzRun: Sendable {
   public let seed: UInt64
   /// How long one input may run before it counts as a hang.
   public var hangLimit: Double = 10
+  /// Whether each input is kept where a crash handler can print it (``CurrentInput``); only for
+  /// one run at a time in a process.
+  public var keepsInputForCrashes = false
 
   /// A run of `target` from `seed`.
   public init(target: FuzzTarget, seed: UInt64) {
@@ -48,7 +51,7 @@ public struct FuzzRun: Sendable {
         index < target.seeds.count
         ? target.seeds[index]
         : mutator.input(from: target.seeds, tokens: target.tokens, using: &random)
-      CurrentInput.set(target.name, input)
+      if keepsInputForCrashes { CurrentInput.set(target.name, input) }
       let began = Date()
       watchdog.begin(input)
       target.run(input)

@@ -58,6 +58,7 @@
       for fuzzTarget in targets {
         var run = FuzzRun(target: fuzzTarget, seed: seed)
         run.hangLimit = hangLimit
+        run.keepsInputForCrashes = true
         let report = run.run(inputs: inputs) { done in
           FileHandle.standardError.write(Data("  \(fuzzTarget.name): \(done) inputs\n".utf8))
         }

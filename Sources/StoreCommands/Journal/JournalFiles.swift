@@ -39,7 +39,8 @@ public struct JournalFiles: Sendable {
   func createTemporary(beside path: String) throws(CommandError) -> (String, Int32) {
     try step("create a temporary file")
     let url = URL(fileURLWithPath: path)
-    let prefix = url.deletingLastPathComponent().path
+    let prefix =
+      url.deletingLastPathComponent().path
       + "/.\(url.lastPathComponent)\(Self.temporaryMarker)"
     while true {
       let temporary = prefix + String(UInt32.random(in: 0...UInt32.max), radix: 16)
