@@ -151,6 +151,35 @@ def session(config, state, extra=""):
     time.sleep(0.3)
 
 
+def catch_up():
+    """A journal left a week behind at one renewal every two seconds, reopened."""
+    state = tempfile.mkdtemp()
+    try:
+        journal = os.path.join(state, "behind.journal")
+        week_ago = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - 7 * 86400))
+        subprocess.run([BINARY, "run", "Configs/FoodTruck.storekit", "--journal", journal,
+                        "--start", week_ago], cwd=ROOT, capture_output=True, text=True,
+                       input="set time-rate oneRenewalEveryTwoSeconds\n"
+                             "buy socialfeed.premium.monthly\nbuy socialfeed.monthly\n",
+                       env=dict(os.environ, XDG_STATE_HOME=state))
+        tmux("kill-server")
+        time.sleep(0.5)  # the previous server lets go of the socket
+        script = ("cd '%s' && XDG_STATE_HOME='%s' LANG=C.UTF-8 TERM=xterm-256color '%s' "
+                  "Configs/FoodTruck.storekit --journal '%s'; sleep 60" % (ROOT, state, BINARY, journal))
+        tmux("new-session", "-d", "-x", str(WIDTH), "-y", str(HEIGHT), "bash", "-c", script)
+        deadline = time.time() + 20
+        while "s left" not in tmux("capture-pane", "-p", "-t", "0") and time.time() < deadline:
+            time.sleep(0.05)
+        ansi = tmux("capture-pane", "-e", "-p", "-t", "0")
+        with open(os.path.join(ROOT, "screenshots", "catching-up.svg"), "w") as f:
+            f.write(svg(parse(ansi), "Reopening a journal a week behind: the catch-up's progress"))
+        print("wrote screenshots/catching-up.svg")
+        keys("q")
+    finally:
+        tmux("kill-server")
+        shutil.rmtree(state, ignore_errors=True)
+
+
 def main():
     if not shutil.which("tmux"):
         sys.exit("tmux is needed: apt-get install tmux")
@@ -196,6 +225,7 @@ def main():
         shot("signed-transaction", "The zoomed inspector: a transaction's jwsRepresentation decoded and raw")
         keys("q")
         shutil.rmtree(state3, ignore_errors=True)
+        catch_up()
     finally:
         tmux("kill-server")
         shutil.rmtree(state, ignore_errors=True)

@@ -139,6 +139,6 @@ extension App {
     ]
     drawBox(
       into: &canvas, layout, title: "Catching up", lines: lines,
-      footer: "space: pause here \(display.glyphs.separator)q: quit (what is done is kept)")
+      footer: "space: pause here\(display.glyphs.separator)q: quit (what is done is kept)")
   }
 }
