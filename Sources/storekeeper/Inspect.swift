@@ -48,14 +48,16 @@ struct Inspect: ParsableCommand {
   }
 
   func run() throws {
-    guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
-      printError(
-        "storekeeper: the transaction inspector needs a terminal. To drive a session from a script, "
-          + "use: storekeeper run \(configurationPath) SCRIPT")
-      throw ExitCode(1)
-    }
     let environment = ProcessInfo.processInfo.environment
     let term = environment["TERM"] ?? ""
+    guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
+      let dumb = term == "dumb" ? " (and TERM=dumb cannot show one)" : ""
+      printError(
+        "storekeeper: the transaction inspector needs a terminal\(dumb). To drive a session from "
+          + "a script, use: storekeeper run \(configurationPath) SCRIPT; to list its "
+          + "transactions: storekeeper transactions \(configurationPath)".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
     if term.isEmpty || term == "dumb" { try Self.refuseTerminal(term) }
     let (configuration, bytes) = try SessionOpening.loadConfiguration(configurationPath)
     let display = DisplayOptions(

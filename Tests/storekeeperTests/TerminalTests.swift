@@ -255,5 +255,9 @@ struct TerminalTests {
     #expect(result.status == 1)
     #expect(result.stderr.contains("needs a terminal"))
     #expect(result.stderr.contains("storekeeper run Configs/FoodTruck.storekit SCRIPT"))
+    #expect(result.stderr.contains("storekeeper transactions Configs/FoodTruck.storekit"))
+    let dumb = try storekeeper(["Configs/FoodTruck.storekit"], environment: ["TERM": "dumb"])
+    #expect(dumb.status == 1)
+    #expect(dumb.stderr.contains("TERM=dumb"))
   }
 }
