@@ -166,6 +166,9 @@ enum FuzzSeeds {
     "call products", "call status", "call sync", "call app-transaction",
     "call refund-request last reason=other", "call manage-subscriptions", "call redeem-sheet",
     "# a comment", "buy \"fuzz.coins\" quantity=2 # trailing",
+    "refund last percentage=33.333", "refund-request last reason=unintendedPurchase",
+    "refund-decline last", "refund-reverse 0", "extend last days=30 reason=serviceIssueOrOutage",
+    "extend-all fuzz.monthly days=5 request=r-1",
   ]
 
   /// Filters with every field and form.

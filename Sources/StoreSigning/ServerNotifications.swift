@@ -1,7 +1,10 @@
+import Crypto
+import Foundation
 import StoreConfiguration
 import StoreSimulation
 
-/// An App Store Server Notification V2, before signing.
+/// An App Store Server Notification V2, before signing: what it says and the state it carries,
+/// as of the event that caused it.
 public struct ServerNotification: Equatable, Sendable {
   /// `notificationType`: `SUBSCRIBED`, `DID_RENEW` …
   public var type: String
@@ -9,12 +12,24 @@ public struct ServerNotification: Equatable, Sendable {
   public var subtype: String?
   /// When it happened (its `signedDate`).
   public var time: Instant
-  /// The transaction it is about.
-  public var transactionID: UInt64?
-  /// The subscription group, for subscriptions.
-  public var groupID: String?
-  /// `notificationUUID`, derived from the event so the same session gives the same ids.
+  /// The transaction it carries (`signedTransactionInfo`), as it was right after the event.
+  public var transaction: Transaction?
+  /// The subscription's status and renewal info (`status`, `signedRenewalInfo`), as they were
+  /// right after the event.
+  public var status: SubscriptionStatus?
+  /// `data.consumptionRequestReason` of a `CONSUMPTION_REQUEST`.
+  public var consumptionRequestReason: RefundRequestReason?
+  /// The `summary` of a `RENEWAL_EXTENSION` `SUMMARY` (which has no `data`).
+  public var summary: RenewalExtensionSummary?
+  /// `notificationUUID`: an RFC 4122 name-based (version 5) UUID of the session, the event's
+  /// place in its history and the notification's place among the event's, so that it is
+  /// unique, and the same on every replay.
   public var uuid: String
+
+  /// The transaction's id.
+  public var transactionID: UInt64? { transaction?.id }
+  /// The subscription group's id.
+  public var groupID: String? { status?.groupID ?? transaction?.subscriptionGroupID }
 
   /// `SUBSCRIBED-INITIAL_BUY`.
   public var name: String { subtype.map { "\(type)-\($0)" } ?? type }
@@ -22,26 +37,28 @@ public struct ServerNotification: Equatable, Sendable {
 
 /// Turns the engine's events into the notifications the App Store would send, following the
 /// spec's event table. Keeps what it needs to tell an initial buy from a resubscription, a
-/// renewal from a billing recovery, an upgrade from a downgrade.
+/// renewal from a billing recovery, an upgrade from a downgrade, a refund from its reversal.
 public struct NotificationMapper: Sendable {
   private var statuses: [String: SubscriptionStatus] = [:]
+  /// Per group, its current transaction as last seen.
+  private var currentTransactions: [String: Transaction] = [:]
   private var purchased = Set<UInt64>()
   private var revoked = Set<UInt64>()
   /// Per group, the offers queued for the renewals to come.
   private var queuedOffers: [String: [QueuedOffer]] = [:]
-  /// Where the session stood when the mapper began, and how many notifications it made since:
-  /// with the event, the seed of each `notificationUUID`, unique and the same on every replay.
-  private var origin = "0"
-  private var sequence = 0
+  /// What makes this session's notification UUIDs its own: the signer's bundle id and
+  /// environment and the session's identity.
+  private let namespace: String
 
-  /// A mapper that has seen nothing; `session` gives the state it starts from.
-  public init(session: Session? = nil) {
+  /// A mapper that has seen nothing; `session` gives the state it starts from. `namespace`
+  /// keeps the UUIDs of different sessions, apps and environments apart (see
+  /// ``Signer/notificationNamespace(session:)``).
+  public init(session: Session? = nil, namespace: String = "") {
+    self.namespace = namespace
     guard let session else { return }
-    var transactions = 0
-    session.forEachTransaction { _ in transactions += 1 }
-    origin = "\(session.now.milliseconds)-\(transactions)"
     for status in session.subscriptionStatuses() {
       statuses[status.groupID] = status
+      currentTransactions[status.groupID] = session.transaction(status.transactionID)
       queuedOffers[status.groupID] = session.queuedOffers(groupID: status.groupID)
     }
     session.forEachTransaction { transaction in
@@ -50,59 +67,101 @@ public struct NotificationMapper: Sendable {
     }
   }
 
-  /// The notifications that `events`, in order, cause; `session` is the state after them, which
-  /// tells an offer redeemed for the renewals to come (an offer code, a promotional offer on a
-  /// downgrade) from a plain change of plan.
+  /// The notifications that `events` cause. `events` are the latest the session emitted, all
+  /// of them and in order; `session` is the state after them, which tells an offer redeemed
+  /// for the renewals to come from a plain change of plan. Each notification carries the
+  /// transaction and status as they were right after its event.
   public mutating func notifications(
     for events: [StoreEvent], in session: Session
-  )
-    -> [ServerNotification]
-  {
+  ) -> [ServerNotification] {
     var result: [ServerNotification] = []
     var redeemedIn = Set<String>()
-    func add(
-      _ type: String, _ subtype: String?, _ event: StoreEvent, transaction: UInt64?, group: String?
-    ) {
-      let seed =
-        "\(type)|\(subtype ?? "")|\(event.time.milliseconds)|\(transaction ?? 0)|\(group ?? "")|\(result.count)"
-      result.append(
-        ServerNotification(
-          type: type, subtype: subtype, time: event.time, transactionID: transaction,
-          groupID: group,
-          uuid: stableUUID(seed)))
-    }
-    for event in events {
+    /// The latest snapshot of each transaction seen in this batch.
+    var seen: [UInt64: Transaction] = [:]
+    let first = session.emittedEventCount - UInt64(events.count)
+    for (index, event) in events.enumerated() {
+      var made = 0
+      func add(
+        _ type: String, _ subtype: String?, transaction: Transaction?,
+        status: SubscriptionStatus?, reason: RefundRequestReason? = nil,
+        summary: RenewalExtensionSummary? = nil
+      ) {
+        // The event's place in the session's history makes the name unique within a session;
+        // what the notification is about keeps apart sessions that began alike.
+        let name =
+          "\(namespace)|\(first + UInt64(index))|\(made)|\(type)|\(subtype ?? "")|"
+          + "\(event.time.milliseconds)|\(transaction.map { "\($0.id) \($0.productID)" } ?? "")|"
+          + (status.map { "\($0.groupID) \($0.state.rawValue)" } ?? "")
+        made += 1
+        result.append(
+          ServerNotification(
+            type: type, subtype: subtype, time: event.time, transaction: transaction,
+            status: status, consumptionRequestReason: reason, summary: summary,
+            uuid: nameBasedUUID(name)))
+      }
+      /// The status right after event `index` for `group`: the next status event of the
+      /// group at the same instant, unless another of its transactions comes first; else the
+      /// latest seen.
+      func statusAfter(group: String?) -> SubscriptionStatus? {
+        guard let group else { return nil }
+        for later in events[(index + 1)...] {
+          guard later.time == event.time else { break }
+          switch later.kind {
+          case .status(let status) where status.groupID == group: return status
+          case .transaction(let t, _) where t.subscriptionGroupID == group: return statuses[group]
+          default: continue
+          }
+        }
+        return statuses[group]
+      }
+      func transaction(_ id: UInt64) -> Transaction? { seen[id] ?? session.transaction(id) }
+
       switch event.kind {
       case .transaction(let t, _):
+        seen[t.id] = t
+        if let group = t.subscriptionGroupID,
+          statuses[group]?.transactionID == t.id
+            || currentTransactions[group]?.id == t.id
+        {
+          currentTransactions[group] = t
+        }
         if t.revocationDate != nil && !revoked.contains(t.id) {
           revoked.insert(t.id)
-          add("REFUND", nil, event, transaction: t.id, group: t.subscriptionGroupID)
+          add("REFUND", nil, transaction: t, status: statusAfter(group: t.subscriptionGroupID))
+          continue
+        }
+        if t.revocationDate == nil && revoked.contains(t.id) {
+          revoked.remove(t.id)
+          add(
+            "REFUND_REVERSED", nil, transaction: t,
+            status: statusAfter(group: t.subscriptionGroupID))
           continue
         }
         guard t.state == .purchased, !purchased.contains(t.id) else { continue }
         purchased.insert(t.id)
         guard let group = t.subscriptionGroupID else {
-          add("ONE_TIME_CHARGE", nil, event, transaction: t.id, group: nil)
+          add("ONE_TIME_CHARGE", nil, transaction: t, status: nil)
           continue
         }
+        currentTransactions[group] = t
         let previous = statuses[group]
+        let after = statusAfter(group: group)
         if t.reason == .renewal {
           let recovering =
             previous.map { [.inGracePeriod, .inBillingRetryPeriod].contains($0.state) } ?? false
           add(
-            "DID_RENEW", recovering ? "BILLING_RECOVERY" : nil, event, transaction: t.id,
-            group: group)
+            "DID_RENEW", recovering ? "BILLING_RECOVERY" : nil, transaction: t, status: after)
         } else if let previous,
           [.subscribed, .inGracePeriod, .inBillingRetryPeriod].contains(previous.state)
         {
           let redeemed = t.offer.map { $0.type != .introductory } ?? false
           add(
-            redeemed ? "OFFER_REDEEMED" : "DID_CHANGE_RENEWAL_PREF", "UPGRADE", event,
-            transaction: t.id, group: group)
+            redeemed ? "OFFER_REDEEMED" : "DID_CHANGE_RENEWAL_PREF", "UPGRADE", transaction: t,
+            status: after)
         } else {
           add(
-            "SUBSCRIBED", previous == nil ? "INITIAL_BUY" : "RESUBSCRIBE", event, transaction: t.id,
-            group: group)
+            "SUBSCRIBED", previous == nil ? "INITIAL_BUY" : "RESUBSCRIBE", transaction: t,
+            status: after)
         }
       case .status(let status):
         let previous = statuses[status.groupID]
@@ -115,7 +174,33 @@ public struct NotificationMapper: Sendable {
           previous.transactionID == status.transactionID && !redeemedIn.contains(status.groupID)
           && !Self.consumed(queuedOffers[status.groupID] ?? [], into: queued)
         if redeemed { redeemedIn.insert(status.groupID) }
-        statusChange(from: previous, to: status, redeemed: redeemed, event, add)
+        let current =
+          seen[status.transactionID] ?? currentTransactions[status.groupID]
+          ?? session.transaction(status.transactionID)
+        for (type, subtype) in Self.statusChange(from: previous, to: status, redeemed: redeemed) {
+          add(type, subtype, transaction: current, status: status)
+        }
+      case .refundRequested(let id, let reason):
+        let t = transaction(id)
+        add(
+          "CONSUMPTION_REQUEST", nil, transaction: t,
+          status: statusAfter(group: t?.subscriptionGroupID), reason: reason)
+      case .refundDeclined(let id):
+        let t = transaction(id)
+        add(
+          "REFUND_DECLINED", nil, transaction: t,
+          status: statusAfter(group: t?.subscriptionGroupID))
+      case .renewalExtension(let extended):
+        let t = transaction(extended.transactionID)
+        let group = t?.subscriptionGroupID
+        if extended.failure == nil {
+          add("RENEWAL_EXTENDED", nil, transaction: t, status: group.flatMap { statuses[$0] })
+        } else {
+          add(
+            "RENEWAL_EXTENSION", "FAILURE", transaction: t, status: group.flatMap { statuses[$0] })
+        }
+      case .renewalExtensionSummary(let summary):
+        add("RENEWAL_EXTENSION", "SUMMARY", transaction: nil, status: nil, summary: summary)
       default:
         continue
       }
@@ -138,21 +223,17 @@ public struct NotificationMapper: Sendable {
     }
   }
 
-  private func statusChange(
-    from previous: SubscriptionStatus, to status: SubscriptionStatus, redeemed: Bool,
-    _ event: StoreEvent,
-    _ add: (String, String?, StoreEvent, UInt64?, String?) -> Void
-  ) {
-    let id = status.transactionID
-    let group = status.groupID
+  /// The notifications a status change causes, as (type, subtype).
+  private static func statusChange(
+    from previous: SubscriptionStatus, to status: SubscriptionStatus, redeemed: Bool
+  ) -> [(String, String?)] {
     let old = previous.renewalInfo
     let new = status.renewalInfo
     if previous.state != status.state {
       switch (previous.state, status.state) {
-      case (.subscribed, .inGracePeriod): add("DID_FAIL_TO_RENEW", "GRACE_PERIOD", event, id, group)
-      case (.subscribed, .inBillingRetryPeriod): add("DID_FAIL_TO_RENEW", nil, event, id, group)
-      case (.inGracePeriod, .inBillingRetryPeriod):
-        add("GRACE_PERIOD_EXPIRED", nil, event, id, group)
+      case (.subscribed, .inGracePeriod): return [("DID_FAIL_TO_RENEW", "GRACE_PERIOD")]
+      case (.subscribed, .inBillingRetryPeriod): return [("DID_FAIL_TO_RENEW", nil)]
+      case (.inGracePeriod, .inBillingRetryPeriod): return [("GRACE_PERIOD_EXPIRED", nil)]
       case (_, .expired):
         let subtype: String? =
           switch new.expirationReason {
@@ -162,46 +243,108 @@ public struct NotificationMapper: Sendable {
           case .productUnavailable?: "PRODUCT_NOT_FOR_SALE"
           default: nil
           }
-        add("EXPIRED", subtype, event, id, group)
-      default: break
+        return [("EXPIRED", subtype)]
+      default: return []
       }
-      return
     }
+    var made: [(String, String?)] = []
     if old.willAutoRenew != new.willAutoRenew && status.state != .expired {
-      add(
-        "DID_CHANGE_RENEWAL_STATUS",
-        new.willAutoRenew ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED", event, id, group)
+      made.append(
+        (
+          "DID_CHANGE_RENEWAL_STATUS",
+          new.willAutoRenew ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED"
+        ))
     }
     let preferenceChanged =
-      old.autoRenewPreference != new.autoRenewPreference && previous.transactionID == id
+      old.autoRenewPreference != new.autoRenewPreference
+      && previous.transactionID == status.transactionID
     if preferenceChanged || redeemed {
       let reverted = new.autoRenewPreference == new.currentProductID
-      add(
-        redeemed ? "OFFER_REDEEMED" : "DID_CHANGE_RENEWAL_PREF", reverted ? nil : "DOWNGRADE",
-        event, id, group)
+      made.append(
+        (redeemed ? "OFFER_REDEEMED" : "DID_CHANGE_RENEWAL_PREF", reverted ? nil : "DOWNGRADE"))
     }
     if old.priceIncreaseStatus != new.priceIncreaseStatus {
       switch new.priceIncreaseStatus {
-      case .pending: add("PRICE_INCREASE", "PENDING", event, id, group)
-      case .agreed: add("PRICE_INCREASE", "ACCEPTED", event, id, group)
+      case .pending: made.append(("PRICE_INCREASE", "PENDING"))
+      case .agreed: made.append(("PRICE_INCREASE", "ACCEPTED"))
       case .noIncreasePending: break
       }
     }
+    return made
   }
 }
 
+/// An RFC 4122 name-based UUID (version 5: SHA-1 of a namespace UUID and the name), lowercase.
+public func nameBasedUUID(_ name: String) -> String {
+  // Storekeeper's namespace, a fixed random UUID: 5f1d8b0e-7c2a-4e59-9b6d-3a0c4e2f8d17.
+  let namespace: [UInt8] = [
+    0x5F, 0x1D, 0x8B, 0x0E, 0x7C, 0x2A, 0x4E, 0x59, 0x9B, 0x6D, 0x3A, 0x0C, 0x4E, 0x2F, 0x8D, 0x17,
+  ]
+  var bytes = Array(Insecure.SHA1.hash(data: Data(namespace + Array(name.utf8))).prefix(16))
+  bytes[6] = (bytes[6] & 0x0F) | 0x50
+  bytes[8] = (bytes[8] & 0x3F) | 0x80
+  return uuidText(bytes)
+}
+
+/// Sixteen bytes in the 8-4-4-4-12 form.
+func uuidText(_ bytes: [UInt8]) -> String {
+  let hex = bytes.map { byte in
+    let text = String(byte, radix: 16)
+    return text.count == 1 ? "0" + text : text
+  }.joined()
+  let parts = [
+    hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4),
+    hex.dropFirst(16).prefix(4), hex.dropFirst(20),
+  ]
+  return parts.joined(separator: "-")
+}
+
 extension Signer {
+  /// The namespace of a session's notification UUIDs: this signer's bundle id and environment
+  /// and the session's identity (a journal's session id, or its start and configuration).
+  public func notificationNamespace(session identity: String) -> String {
+    "\(bundleID)|\(environment.rawValue)|\(identity)"
+  }
+
   /// The notification as the App Store POSTs it: `{"signedPayload": "<JWS>"}`, the JWS holding a
-  /// `ResponseBodyV2DecodedPayload` with the signed transaction and renewal info.
-  public func signedBody(_ notification: ServerNotification, session: Session) throws -> String {
+  /// `ResponseBodyV2DecodedPayload` with the transaction and renewal info it carries, signed at
+  /// its moment.
+  public func signedBody(_ notification: ServerNotification) throws -> String {
+    var payload = JSONObject()
+    payload["notificationType"] = .string(notification.type)
+    if let subtype = notification.subtype { payload["subtype"] = .string(subtype) }
+    payload["notificationUUID"] = .string(notification.uuid)
+    if let summary = notification.summary {
+      payload["summary"] = .object(
+        JSONObject([
+          JSONMember("environment", .string(environment.rawValue)),
+          JSONMember("bundleId", .string(bundleID)),
+          JSONMember("productId", .string(summary.productID)),
+          JSONMember("requestIdentifier", .string(summary.requestIdentifier)),
+          JSONMember(
+            "storefrontCountryCodes", .array(summary.storefrontCountryCodes.map { .string($0) })),
+          JSONMember("succeededCount", .number(JSONNumber(summary.succeededCount))),
+          JSONMember("failedCount", .number(JSONNumber(summary.failedCount))),
+        ]))
+    } else {
+      payload["data"] = .object(try data(of: notification))
+    }
+    payload["version"] = .string("2.0")
+    payload["signedDate"] = .number(JSONNumber(text: String(notification.time.milliseconds)))
+    let jws = try sign(payload: .object(payload))
+    return JSONWriter.compact(.object(JSONObject([JSONMember("signedPayload", .string(jws))])))
+  }
+
+  /// The `data` object: app metadata, the signed transaction and renewal info, the status.
+  private func data(of notification: ServerNotification) throws -> JSONObject {
     var data = JSONObject()
     data["environment"] = .string(environment.rawValue)
     data["bundleId"] = .string(bundleID)
     data["bundleVersion"] = .string("1")
-    if let id = notification.transactionID, let transaction = session.transaction(id) {
+    if let transaction = notification.transaction {
       data["signedTransactionInfo"] = .string(try sign(transaction, signedDate: notification.time))
     }
-    if let group = notification.groupID, let status = session.status(forGroup: group) {
+    if let status = notification.status {
       data["signedRenewalInfo"] = .string(try sign(status, signedDate: notification.time))
       let code: Int =
         switch status.state {
@@ -213,33 +356,25 @@ extension Signer {
         }
       data["status"] = .number(JSONNumber(code))
     }
-    var payload = JSONObject()
-    payload["notificationType"] = .string(notification.type)
-    if let subtype = notification.subtype { payload["subtype"] = .string(subtype) }
-    payload["notificationUUID"] = .string(notification.uuid)
-    payload["data"] = .object(data)
-    payload["version"] = .string("2.0")
-    payload["signedDate"] = .number(JSONNumber(text: String(notification.time.milliseconds)))
-    let jws = try sign(payload: .object(payload))
-    return JSONWriter.compact(.object(JSONObject([JSONMember("signedPayload", .string(jws))])))
+    if let reason = notification.consumptionRequestReason {
+      let name: String =
+        switch reason {
+        case .unintendedPurchase: "UNINTENDED_PURCHASE"
+        case .fulfillmentIssue: "FULFILLMENT_ISSUE"
+        case .unsatisfiedWithPurchase: "UNSATISFIED_WITH_PURCHASE"
+        case .legal: "LEGAL"
+        case .other: "OTHER"
+        }
+      data["consumptionRequestReason"] = .string(name)
+    }
+    return data
   }
 
   /// A `TEST` notification.
   public func testBody(at time: Instant) throws -> String {
     let notification = ServerNotification(
-      type: "TEST", subtype: nil, time: time, transactionID: nil, groupID: nil,
-      uuid: stableUUID("TEST|\(time.milliseconds)"))
-    var payload = JSONObject()
-    payload["notificationType"] = .string(notification.type)
-    payload["notificationUUID"] = .string(notification.uuid)
-    payload["data"] = .object(
-      JSONObject([
-        JSONMember("environment", .string(environment.rawValue)),
-        JSONMember("bundleId", .string(bundleID)),
-      ]))
-    payload["version"] = .string("2.0")
-    payload["signedDate"] = .number(JSONNumber(text: String(time.milliseconds)))
-    let jws = try sign(payload: .object(payload))
-    return JSONWriter.compact(.object(JSONObject([JSONMember("signedPayload", .string(jws))])))
+      type: "TEST", subtype: nil, time: time,
+      uuid: nameBasedUUID(notificationNamespace(session: "test") + "|\(time.milliseconds)"))
+    return try signedBody(notification)
   }
 }

@@ -95,6 +95,12 @@ public struct Signer: Sendable {
     if let reason = t.revocationReason {
       p["revocationReason"] = .number(JSONNumber(reason == .developerIssue ? 1 : 0))
     }
+    if let type = t.revocationType {
+      p["revocationType"] = .string(type == .refundProrated ? "REFUND_PRORATED" : "REFUND_FULL")
+    }
+    if let share = t.revocationPercentage {
+      p["revocationPercentage"] = .number(JSONNumber(share))
+    }
     if t.isUpgraded { p["isUpgraded"] = .bool(true) }
     if let offer = t.offer { offerFields(offer, into: &p) }
     p["environment"] = .string(environment.rawValue)
@@ -141,6 +147,7 @@ public struct Signer: Sendable {
     if !info.eligibleWinBackOfferIDs.isEmpty {
       p["eligibleWinBackOfferIds"] = .array(info.eligibleWinBackOfferIDs.map { .string($0) })
     }
+    if let token = info.appAccountToken { p["appAccountToken"] = .string(token) }
     p["appTransactionId"] = .string("0")
     return .object(p)
   }
@@ -195,17 +202,11 @@ public struct Signer: Sendable {
   }
 }
 
-/// A deterministic, UUID-shaped (version 4 layout) identifier derived from a seed.
+/// A deterministic, UUID-shaped (version 4 layout) identifier derived from a seed: the stand-in
+/// for the nonces StoreKit makes at random.
 public func stableUUID(_ seed: String) -> String {
   var bytes = Array(SHA256.hash(data: Data(seed.utf8)).prefix(16))
   bytes[6] = (bytes[6] & 0x0F) | 0x40
   bytes[8] = (bytes[8] & 0x3F) | 0x80
-  let hex = bytes.map {
-    String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16)
-  }.joined()
-  let parts = [
-    hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4),
-    hex.dropFirst(16).prefix(4), hex.dropFirst(20),
-  ]
-  return parts.joined(separator: "-")
+  return uuidText(bytes)
 }

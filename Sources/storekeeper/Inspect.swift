@@ -174,7 +174,7 @@ struct Inspect: ParsableCommand {
       journaled: journaled, configurationPath: configurationPath, configurationBytes: bytes,
       display: display, clock: clock)
     for notice in notices { app.note(notice) }
-    app.hooks = signing.inspectorHooks(session: app.session)
+    app.hooks = signing.inspectorHooks(app.journaled)
     return .opened(app)
   }
 }

@@ -1,3 +1,4 @@
+import StoreCommands
 import StoreSigning
 import StoreSimulation
 import StoreTerminal
@@ -5,13 +6,13 @@ import StoreTerminal
 extension PreparedSigning {
   /// The inspector's hooks: cached `jwsRepresentation`s with --sign or --chain; notifications
   /// mapped, signed and delivered as events arrive, each delivery in the event log.
-  func inspectorHooks(session: Session) -> InspectorHooks {
+  func inspectorHooks(_ journaled: JournaledSession) -> InspectorHooks {
     var hooks = InspectorHooks()
     if let eventSigner {
       let cache = SignatureCache(signer: eventSigner)
       hooks.jwsRepresentation = { cache.form($0, at: $1.now) }
     }
-    if let pipeline = pipeline(session: session) {
+    if let pipeline = pipeline(journaled) {
       hooks.eventsApplied = { events, session in
         pipeline.process(events, session: session).map { notification, file in
           switch file {

@@ -75,8 +75,9 @@ struct Run: ParsableCommand {
       configurationPath: configurationPath, journalPath: journal,
       start: start.flatMap(Instant.init(iso8601:)), options: options)
     let prepared = try signing.prepare()
-    let output = EventOutput(signer: prepared.eventSigner, journal: journaled.journal)
-    let pipeline = prepared.pipeline(session: journaled.session)
+    let output = EventOutput(
+      signer: prepared.eventSigner, environment: prepared.environment, journal: journaled.journal)
+    let pipeline = prepared.pipeline(journaled)
     var failures = 0
     if let rate, let timeRate = TimeRate(name: rate) {
       try SessionOpening.exitingOnError { () throws(CommandError) in
@@ -160,13 +161,13 @@ final class EventOutput {
   static let batchSize = 1 << 20
 
   /// Output for events; with a signer, transactions and renewal infos carry `jwsRepresentation`.
-  init(signer: Signer? = nil, journal: Journal?) {
+  init(signer: Signer? = nil, environment: String = "Xcode", journal: Journal?) {
     self.journal = journal
     guard let signer else {
-      encoder = EventEncoder()
+      encoder = EventEncoder(environment: environment)
       return
     }
-    encoder = EventEncoder { decorated, time in
+    encoder = EventEncoder(environment: environment) { decorated, time in
       let jws: String? =
         switch decorated {
         case .transaction(let transaction): try? signer.sign(transaction, signedDate: time)

@@ -65,9 +65,10 @@ enum SessionOpening {
   ) throws -> JournaledSession {
     let (configuration, bytes) = try loadConfiguration(configurationPath)
     guard let journalPath else {
+      // A session of its own: its notifications' UUIDs repeat no other run's.
       return JournaledSession(
         session: Session(configuration: configuration, start: start ?? wallClock, options: options),
-        journal: nil)
+        journal: nil, identity: UUID().uuidString.lowercased())
     }
     return try exitingOnError { () throws(CommandError) in
       try journaled(
@@ -91,7 +92,8 @@ enum SessionOpening {
     if forWriting {
       let header = JournalHeader(
         configurationPath: configurationPath, configuration: bytes, start: start,
-        firstTransactionID: options.firstTransactionID)
+        firstTransactionID: options.firstTransactionID,
+        session: UUID().uuidString.lowercased())
       journal = try Journal.openOrCreate(at: journalPath, header: header, files: journalFiles)
     } else if let existing = try Journal.read(at: journalPath, report: report) {
       journal = existing

@@ -105,12 +105,17 @@ struct PreparedSigning {
   /// The signer of `jwsRepresentation`s, if they are wanted.
   var eventSigner: Signer? { signsEvents ? signer : nil }
 
-  /// The notification pipeline, starting from `session`'s state.
-  func pipeline(session: Session) -> NotificationPipeline? {
+  /// The notification pipeline, starting from the session's state.
+  func pipeline(_ journaled: JournaledSession) -> NotificationPipeline? {
     guard let signer, let delivery else { return nil }
-    return NotificationPipeline(
-      signer: signer, delivery: delivery, mapper: NotificationMapper(session: session))
+    let mapper = NotificationMapper(
+      session: journaled.session,
+      namespace: signer.notificationNamespace(session: journaled.identity))
+    return NotificationPipeline(signer: signer, delivery: delivery, mapper: mapper)
   }
+
+  /// The environment transactions report in the event stream: the signer's, else StoreKit's.
+  var environment: String { signer?.environment.rawValue ?? "Xcode" }
 }
 
 /// Events in, signed notifications out (to files and the webhook), lines for the event stream.
@@ -135,7 +140,7 @@ final class NotificationPipeline: @unchecked Sendable {
   /// Maps, signs and delivers the notifications of `events`.
   func process(_ events: [StoreEvent], session: Session) -> [Outcome] {
     mapper.notifications(for: events, in: session).compactMap { notification in
-      guard let body = try? signer.signedBody(notification, session: session) else { return nil }
+      guard let body = try? signer.signedBody(notification) else { return nil }
       let file = Result { () throws(SigningError) in
         try delivery.deliver(name: notification.name, body: body)
       }

@@ -24,7 +24,12 @@ import Testing
     "set error purchase purchase.productUnavailable", "set error verification off",
     "set time-rate monthlyRenewalEveryThirtySeconds", "set storefront JPN", "set locale ja",
     "set winback-eligible wb.1 off", "reset", "launch", "call products", "call status",
-    "call refund-request 3 reason=developerIssue", "call redeem-sheet",
+    "call refund-request 3 reason=fulfillmentIssue", "call redeem-sheet",
+    "refund 3 percentage=33.333", "refund last reason=developerIssue percentage=50",
+    "refund-request last reason=unintendedPurchase", "refund-request 2", "refund-decline 4",
+    "refund-reverse last:foodtruck.saleshistory", "extend 0 days=30 reason=serviceIssueOrOutage",
+    "extend last days=1",
+    "extend-all socialfeed.monthly days=90 reason=customerSatisfaction request=r-1",
   ]
 
   @Test(arguments: lines)
@@ -64,9 +69,22 @@ import Testing
   @Test(arguments: [
     (
       "frobnicate",
-      "unknown command \"frobnicate\"; the commands are advance, approve, auto-renew, buy, call, clear, decline, delete, expire, finish, launch, price-increase, refund, renew, reset, resolve, restore, set"
+      "unknown command \"frobnicate\"; the commands are advance, approve, auto-renew, buy, call, clear, decline, delete, expire, extend, extend-all, finish, launch, price-increase, refund, refund-decline, refund-request, refund-reverse, renew, reset, resolve, restore, set"
     ),
     ("buy", "buy needs a product ID"),
+    ("extend 0", "extend needs days=N (1 to 90)"),
+    ("extend 0 days=91", "days must be a whole number from 1 to 90, not \"91\""),
+    ("extend-all socialfeed.monthly days=0", "days must be a whole number from 1 to 90, not \"0\""),
+    ("refund 1 percentage=0", "percentage must be above 0 and at most 100, not \"0\""),
+    ("refund 1 percentage=100.001", "percentage must be above 0 and at most 100, not \"100.001\""),
+    (
+      "refund 1 percentage=50%",
+      "percentage must be a number above 0 and at most 100 with up to three decimals, such as 50 or 33.333, not \"50%\""
+    ),
+    (
+      "refund-request 1 reason=legl",
+      "\"legl\" is not a refund request's reason: unintendedPurchase, fulfillmentIssue, unsatisfiedWithPurchase, legal, other"
+    ),
     ("buy coins quantity=0", "quantity must be a whole number from 1 to 1000000, not \"0\""),
     (
       "buy coins color=red",
@@ -167,5 +185,15 @@ import Testing
       try Command.parse("buy foodtruck.donuts.box quantity=1000001")
     }
     #expect(throws: Never.self) { try Command.parse("buy foodtruck.donuts.box quantity=1000000") }
+  }
+
+  @Test func theRefundSheetStillTakesTheReasonsScriptsWroteBefore() throws {
+    #expect(
+      try Command.parse("call refund-request 3 reason=developerIssue")
+        == .call(.refundRequest, .id(3), reason: .fulfillmentIssue))
+    #expect(try Command.parse("refund 3 percentage=40")?.description == "refund 3 percentage=40")
+    #expect(
+      try Command.parse("refund 3 percentage=40.500")
+        == .refund(.id(3), reason: nil, share: 40_500))
   }
 }

@@ -111,4 +111,65 @@ import Testing
     #expect(!NotificationMapper.consumed(Array(queue[..<1]), into: queue))
     #expect(!NotificationMapper.consumed([], into: queue))
   }
+
+  @Test func refundRequestsDecisionsReversalsAndExtensions() throws {
+    #expect(
+      try names([
+        "buy socialfeed.premium.monthly", "refund-request last reason=legal", "refund-decline last",
+        "extend last days=30", "extend-all socialfeed.premium.monthly days=3 request=r",
+        "extend-all socialfeed.premium.monthly days=3 request=r2", "refund last",
+        "refund-reverse last",
+      ]) == [
+        "SUBSCRIBED-INITIAL_BUY", "CONSUMPTION_REQUEST",
+        "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_DISABLED", "REFUND_DECLINED", "RENEWAL_EXTENDED",
+        "RENEWAL_EXTENDED", "RENEWAL_EXTENSION-SUMMARY", "RENEWAL_EXTENSION-FAILURE",
+        "RENEWAL_EXTENSION-SUMMARY", "REFUND", "REFUND_REVERSED",
+      ])
+  }
+
+  @Test func eachNotificationCarriesTheStateRightAfterItsEvent() throws {
+    var session = Session(configuration: foodTruck(), start: start)
+    var mapper = NotificationMapper(session: session, namespace: "test")
+    var events: [StoreEvent] = []
+    try Command.parse("buy socialfeed.premium.monthly")!.apply(to: &session) { events.append($0) }
+    try Command.parse("auto-renew last off")!.apply(to: &session) { _ in }
+    events = []
+    try Command.parse("auto-renew last on")!.apply(to: &session) { events.append($0) }
+    _ = mapper.notifications(for: events, in: session)
+    // One advance: two renewals, then (auto-renew off at the second) an expiry.
+    events = []
+    try Command.parse("advance 31s")!.apply(to: &session) { events.append($0) }
+    try Command.parse("auto-renew last off")!.apply(to: &session) { events.append($0) }
+    try Command.parse("advance 1m")!.apply(to: &session) { events.append($0) }
+    let notifications = mapper.notifications(for: events, in: session)
+    #expect(
+      notifications.map(\.name) == [
+        "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_DISABLED", "EXPIRED-VOLUNTARY",
+      ])
+    let renewal = notifications[0]
+    #expect(renewal.status?.state == .subscribed)
+    #expect(renewal.status?.renewalInfo.willAutoRenew == true)
+    #expect(renewal.status?.renewalInfo.renewalDate == renewal.transaction?.expirationDate)
+    #expect(notifications[2].status?.state == .expired)
+    #expect(Set(notifications.map(\.uuid)).count == 3)
+  }
+
+  @Test func notificationsAtOneInstantGetTheirOwnUUIDs() throws {
+    var session = Session(configuration: foodTruck(), start: start)
+    var mapper = NotificationMapper(session: session, namespace: "a")
+    var uuids: [String] = []
+    for line in [
+      "buy socialfeed.premium.monthly", "auto-renew last off", "auto-renew last on",
+      "auto-renew last off", "auto-renew last on",
+    ] {
+      var events: [StoreEvent] = []
+      try Command.parse(line)!.apply(to: &session) { events.append($0) }
+      uuids += mapper.notifications(for: events, in: session).map(\.uuid)
+    }
+    #expect(uuids.count == 5 && Set(uuids).count == 5)
+    let other = NotificationMapper(session: session, namespace: "b")
+    _ = other
+    #expect(nameBasedUUID("a") != nameBasedUUID("b"))
+    #expect(nameBasedUUID("a") == nameBasedUUID("a"))
+  }
 }

@@ -77,7 +77,7 @@ func temporaryFolder() throws -> String {
     #expect(object["environment"] == .string("LocalTesting"))
     #expect(object["offerType"] == .number(JSONNumber(1)))
     #expect(object["offerDiscountType"] == .string("PAY_AS_YOU_GO"))
-    #expect(object["offerPeriod"] == .string("P1M"))
+    #expect(object["offerPeriod"] == .string("P3M"))
     #expect(object["revocationReason"] == .number(JSONNumber(1)))
     #expect(object["revocationDate"] == .number(JSONNumber(text: "1795312800000")))
   }

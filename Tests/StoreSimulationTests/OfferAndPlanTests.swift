@@ -13,7 +13,8 @@ import Testing
     let transaction = try #require(bought.transactions.first?.0)
     #expect(transaction.offer?.type == .introductory)
     #expect(transaction.offer?.paymentMode == .payAsYouGo)
-    #expect(transaction.offer?.period == SubscriptionPeriod(1, .month))
+    // offerPeriod is the whole offer: three monthly pay-as-you-go periods.
+    #expect(transaction.offer?.period == SubscriptionPeriod(3, .month))
     #expect(transaction.price == 990)
     #expect(!session.isEligibleForIntroductoryOffer(groupID: "G1"))
     let renewals = try events { try session.advance(to: t0.plus(seconds: 95), $0) }.transactions

@@ -37,7 +37,17 @@ import Testing
       case 6: try session.approveAskToBuy(id, sink)
       case 7: try session.declineAskToBuy(id, sink)
       case 8: try session.resolveIssue(id, sink)
-      case 9: try session.refund(id, reason: parameter % 2 == 0 ? .other : .developerIssue, sink)
+      case 9:
+        switch parameter % 6 {
+        case 0: try session.requestRefund(id, reason: .unintendedPurchase, sink)
+        case 1: try session.declineRefund(id, sink)
+        case 2: try session.reverseRefund(id, sink)
+        case 3:
+          try session.extendRenewalDate(id, days: 1 + parameter % 90, sink)
+        case 4: try session.refund(id, share: 1 + parameter % 100_000, sink)
+        default:
+          try session.refund(id, reason: parameter % 2 == 0 ? .other : .developerIssue, sink)
+        }
       case 10: try session.setAutoRenew(id, enabled: parameter % 2 == 0, sink)
       case 11: try session.expireSubscription(product, sink)
       case 12: try session.forceRenewal(product, sink)

@@ -143,15 +143,32 @@ import Testing
     #expect(fine.first?.kind == .apiCall(.appStoreSync, error: nil, detail: "synced"))
   }
 
-  @Test func theRefundSheetRefundsWithItsReasonAndRefusesDuplicates() throws {
+  @Test func theRefundSheetSubmitsARequestThatWaitsAndRefusesDuplicates() throws {
     var session = makeSession()
     try session.buy("pro", PurchaseOptions()) { _ in }
-    try session.call(.refundRequest, transaction: 0, reason: .developerIssue) { _ in }
-    #expect(session.transaction(0)?.revocationReason == .developerIssue)
+    let submitted = try events {
+      try session.call(.refundRequest, transaction: 0, reason: .fulfillmentIssue, $0)
+    }
+    #expect(
+      submitted.contains {
+        $0.kind == .refundRequested(transactionID: 0, reason: .fulfillmentIssue)
+      })
+    #expect(session.transaction(0)?.revocationDate == nil)
+    #expect(session.transaction(0)?.hasRefundRequest == true)
     let again = try events { try session.call(.refundRequest, transaction: 0, $0) }
     #expect(
       again.first?.kind
         == .apiCall(.refundRequest, error: .refundRequest(.duplicateRequest), detail: nil))
+  }
+
+  @Test func xcodesRefundSheetRefundsAtOnceWhenTheFidelityChoiceSaysSo() throws {
+    var options = SessionOptions()
+    options.fidelity.refundSheetOutcome = .refundAtOnce
+    var session = Session(configuration: testConfiguration, start: t0, options: options)
+    try session.buy("pro", PurchaseOptions()) { _ in }
+    try session.call(.refundRequest, transaction: 0, reason: .fulfillmentIssue) { _ in }
+    #expect(session.transaction(0)?.revocationReason == .developerIssue)
+    #expect(session.transaction(0)?.revocationType == .refundFull)
   }
 
   @Test func settingsComeFromTheFileAndResetBackToIt() {

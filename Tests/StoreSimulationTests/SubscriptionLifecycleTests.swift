@@ -60,7 +60,19 @@ import Testing
     #expect(transaction.reason == .purchase)
     #expect(transaction.originalPurchaseDate == t0)
     #expect(again.statuses.last?.state == .subscribed)
-    #expect(again.statuses.last?.renewalInfo.recentSubscriptionStartDate == t0.plus(seconds: 40))
+    // A lapse shorter than Apple's 60 days (at this rate, 60 days of 1 s) keeps the run's start.
+    #expect(again.statuses.last?.renewalInfo.recentSubscriptionStartDate == t0)
+  }
+
+  @Test func aLapseOfSixtyDaysOrMoreStartsANewRun() throws {
+    var session = makeSession(rate: .monthlyRenewalEveryThirtySeconds)
+    try session.buy("solo.monthly", PurchaseOptions()) { _ in }
+    try session.expireSubscription("solo.monthly") { _ in }
+    let limit = TimeRate.monthlyRenewalEveryThirtySeconds.end(
+      of: SubscriptionPeriod(60, .day), startingAt: t0)
+    try session.advance(to: limit) { _ in }
+    let again = try events { try session.buy("solo.monthly", PurchaseOptions(), $0) }
+    #expect(again.statuses.last?.renewalInfo.recentSubscriptionStartDate == limit)
   }
 
   @Test func buyingTheSameSubscriptionHandsBackTheCurrentTransaction() throws {

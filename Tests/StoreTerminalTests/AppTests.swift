@@ -136,8 +136,8 @@ import Testing
     #expect(app.message?.text == "transaction 0 is not awaiting approval (it is purchased)")
     app.press(.character("R"), .character("d"))
     #expect(app.session.transaction(0)?.revocationReason == .developerIssue)
-    app.press(.character("R"))
-    #expect(app.message?.text == "transaction 0 cannot be refunded (it is refunded)")
+    app.press(.character("R"), .character("o"))
+    #expect(app.message?.text == "refund 0 reason=other: transaction 0 is already refunded")
     app.press(.character("x"), .character("y"))
     #expect(app.session.transactionCount == 0)
   }
@@ -319,5 +319,37 @@ import Testing
     #expect(screen.contains(#"header         {"alg":"ES256"}"#))
     #expect(screen.contains("payload        transactionId: 0"))
     #expect(screen.contains(String(repeating: "A", count: 60)))
+  }
+}
+
+@Suite struct RefundMenuTests {
+  @Test func theRefundMenuAsksDeclinesRefundsInPartAndReverses() {
+    var app = makeApp()
+    app.perform(line: "buy socialfeed.monthly")
+    app.press(.character("R"))
+    #expect(app.screen().contains("the customer asks Apple (CONSUMPTION_REQUEST)"))
+    app.press(.character("a"))
+    #expect(app.session.transaction(0)?.hasRefundRequest == true)
+    #expect(app.session.subscriptionStatuses().first?.renewalInfo.willAutoRenew == false)
+    #expect(
+      app.screen(width: 140, height: 40).contains("refund requested, awaiting Apple's decision"))
+    app.press(.character("R"), .character("n"))
+    #expect(app.session.transaction(0)?.hasRefundRequest == false)
+    app.press(.character("R"), .character("h"))
+    #expect(app.session.transaction(0)?.revocationPercentage == 50_000)
+    #expect(app.screen(width: 140, height: 40).contains("refunded 50%"))
+    app.press(.character("R"), .character("v"))
+    #expect(app.session.transaction(0)?.revocationDate == nil)
+    #expect(app.session.subscriptionStatuses().first?.state == .subscribed)
+  }
+
+  @Test func extendingMovesTheRenewalDate() {
+    var app = makeApp()
+    app.perform(line: "buy socialfeed.premium.monthly")
+    let before = app.session.subscriptionStatuses().first?.renewalInfo.renewalDate
+    app.press(.character("E"), .character("7"))
+    let after = app.session.subscriptionStatuses().first?.renewalInfo.renewalDate
+    #expect(before != nil && after != nil && after! > before!)
+    #expect(app.message?.text == "extend 0 days=7 done")
   }
 }

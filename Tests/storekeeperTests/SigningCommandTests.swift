@@ -41,8 +41,13 @@ func verifyWithAppleLibrary(
     python, [script, environment, bundleID] + (root.map { [$0.path] } ?? []),
     stdin: items.joined(separator: "\n") + "\n")
   try #require(result.status == 0, "verify.py failed: \(result.stderr)")
-  return try #require(
+  let decoded = try #require(
     JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+  // A notification's data fields are also at its top level, for brevity in checks.
+  return decoded.map { entry in
+    guard let data = entry["data"] as? [String: Any] else { return entry }
+    return entry.merging(data) { current, _ in current }
+  }
 }
 
 /// A scratch state folder (signing keys, journals) and a run of `storekeeper` inside it.

@@ -16,9 +16,15 @@ public struct EventEncoder: Sendable {
   }
 
   private let decorate: Decoration?
+  /// The `environment` transactions report: StoreKit's `Xcode`, or what the signer signs for
+  /// (`LocalTesting`, `Sandbox` with the local chain).
+  private let environment: String
 
   /// An encoder; `decorate` may add string fields to transactions and renewal infos.
-  public init(decorate: Decoration? = nil) { self.decorate = decorate }
+  public init(environment: String = "Xcode", decorate: Decoration? = nil) {
+    self.environment = environment
+    self.decorate = decorate
+  }
 
   /// The event as one JSON line, without the newline.
   public func line(_ event: StoreEvent) -> String {
@@ -81,6 +87,30 @@ public struct EventEncoder: Sendable {
       object.field("result", error == nil ? "success" : "failed")
       if let error { object.nested("error") { errorFields(error, &$0) } }
       if let detail { object.field("detail", detail) }
+    case .refundRequested(let id, let reason):
+      object.field("event", "refundRequested")
+      object.field("transactionID", id)
+      object.field("reason", reason.rawValue)
+    case .refundDeclined(let id):
+      object.field("event", "refundDeclined")
+      object.field("transactionID", id)
+    case .renewalExtension(let extended):
+      object.field("event", "renewalExtension")
+      object.field("originalTransactionID", extended.originalTransactionID)
+      object.field("transactionID", extended.transactionID)
+      object.field("productID", extended.productID)
+      object.field("days", Int64(extended.days))
+      object.field("reason", extended.reason.rawValue)
+      if let request = extended.requestIdentifier { object.field("requestIdentifier", request) }
+      object.field("result", extended.failure == nil ? "extended" : "failed")
+      if let date = extended.newExpirationDate { object.field("expirationDate", date) }
+      if let failure = extended.failure { object.field("failure", failure) }
+    case .renewalExtensionSummary(let summary):
+      object.field("event", "renewalExtensionSummary")
+      object.field("productID", summary.productID)
+      object.field("requestIdentifier", summary.requestIdentifier)
+      object.field("succeededCount", Int64(summary.succeededCount))
+      object.field("failedCount", Int64(summary.failedCount))
     }
     object.finish(into: &bytes)
     bytes.append(0x0A)
@@ -138,9 +168,12 @@ public struct EventEncoder: Sendable {
     if let offer = t.offer { offerFields(offer, &object) }
     if let date = t.revocationDate { object.field("revocationDate", date) }
     if let reason = t.revocationReason { object.field("revocationReason", reason.rawValue) }
+    if let type = t.revocationType { object.field("revocationType", type.rawValue) }
+    if let share = t.revocationPercentage { object.field("revocationPercentage", Int64(share)) }
+    if t.hasRefundRequest { object.field("hasRefundRequest", true) }
     if t.isUpgraded { object.field("isUpgraded", true) }
     if let token = t.appAccountToken { object.field("appAccountToken", token) }
-    object.field("environment", t.environment)
+    object.field("environment", environment)
     object.field("storefront", t.storefront)
     object.field("storefrontID", t.storefrontID)
     object.field("ownershipType", t.ownershipType)
@@ -187,6 +220,7 @@ public struct EventEncoder: Sendable {
       if !info.eligibleWinBackOfferIDs.isEmpty {
         renewal.strings("eligibleWinBackOfferIDs", info.eligibleWinBackOfferIDs)
       }
+      if let token = info.appAccountToken { renewal.field("appAccountToken", token) }
       for (key, value) in decorate?(.renewalInfo(status), time) ?? [] { renewal.field(key, value) }
     }
   }

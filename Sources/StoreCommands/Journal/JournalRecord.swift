@@ -17,17 +17,29 @@ public struct JournalHeader: Equatable, Sendable {
   public var start: Instant
   /// The first transaction id.
   public var firstTransactionID: UInt64
+  /// The session's own id (a random UUID made with the journal), which keeps its server
+  /// notifications' UUIDs apart from any other session's; absent in older journals.
+  public var session: String?
 
   /// Creates a header in the current format.
   public init(
     configurationPath: String, configuration: [UInt8], start: Instant,
-    firstTransactionID: UInt64 = 0
+    firstTransactionID: UInt64 = 0, session: String? = nil
   ) {
     self.format = Self.currentFormat
     self.configurationPath = configurationPath
     self.configuration = configuration
     self.start = start
     self.firstTransactionID = firstTransactionID
+    self.session = session
+  }
+
+  /// What tells this session from others: its id, or (without one) its start, first id and
+  /// configuration.
+  public var identity: String {
+    session
+      ?? "\(start.milliseconds)-\(firstTransactionID)-"
+      + String(CRC32.checksum(configuration[...]), radix: 16)
   }
 }
 
@@ -48,6 +60,7 @@ extension JournalHeader {
     object.field("storekeeperJournal", Int64(format))
     object.field("start", start)
     object.field("firstTransactionID", firstTransactionID)
+    if let session { object.field("session", session) }
     object.field("configurationPath", configurationPath)
     object.field("configuration", String(decoding: configuration, as: UTF8.self))
     return JournalLine.sealed(object.finish())
@@ -77,6 +90,7 @@ extension JournalHeader {
     self.configuration = Array(configuration.utf8)
     self.start = start
     self.firstTransactionID = firstID
+    if case .string(let session)? = object["session"] { self.session = session }
   }
 }
 

@@ -12,12 +12,25 @@ public struct JournaledSession {
   /// The session's clock as the journal last recorded it. A live clock that moves without
   /// anything happening is not recorded until something happens (``recordClock()``).
   public private(set) var recordedNow: Instant
+  /// What tells this session from any other (``JournalHeader/identity``): the journal's, or
+  /// one made of the session's start, first id and configuration.
+  public let identity: String
 
   /// A fresh session, remembered in `journal` when one is given (its header must match).
-  public init(session: Session, journal: Journal?) {
+  ///
+  /// - Parameter identity: what tells this session from others; by default the journal's, or
+  ///   one made of the session's start, first id and configuration (a session without a
+  ///   journal that must not repeat another's should pass its own).
+  public init(session: Session, journal: Journal?, identity: String? = nil) {
     self.session = session
     self.journal = journal
     self.recordedNow = session.now
+    self.identity =
+      identity ?? journal?.header.identity
+      ?? JournalHeader(
+        configurationPath: "", configuration: session.configuration.xcodeFormattedBytes(),
+        start: session.now, firstTransactionID: session.options.firstTransactionID
+      ).identity
   }
 
   /// Rebuilds the session a journal describes by replaying it, then keeps appending to it.
@@ -41,6 +54,8 @@ public struct JournaledSession {
     }
     var options = options
     options.firstTransactionID = journal.header.firstTransactionID
+    // Journals of the first format were written when the refund sheet refunded at once.
+    if journal.header.format < 2 { options.fidelity.refundSheetOutcome = .refundAtOnce }
     var session = Session(
       configuration: configuration, start: journal.header.start, options: options)
     session.isMuted = true
@@ -63,6 +78,7 @@ public struct JournaledSession {
     self.session = session
     self.journal = journal
     self.recordedNow = session.now
+    self.identity = journal.header.identity
   }
 
   private static func replay(

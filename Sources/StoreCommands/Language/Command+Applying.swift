@@ -23,8 +23,19 @@ extension Command {
     case .approve(let reference): try session.approveAskToBuy(try id(reference), sink)
     case .decline(let reference): try session.declineAskToBuy(try id(reference), sink)
     case .resolve(let reference): try session.resolveIssue(try id(reference), sink)
-    case .refund(let reference, let reason):
-      try session.refund(try id(reference), reason: reason ?? .other, sink)
+    case .refund(let reference, let reason, let share):
+      try session.refund(try id(reference), reason: reason ?? .other, share: share, sink)
+    case .refundRequest(let reference, let reason):
+      try session.requestRefund(try id(reference), reason: reason ?? .other, sink)
+    case .refundDecline(let reference): try session.declineRefund(try id(reference), sink)
+    case .refundReverse(let reference): try session.reverseRefund(try id(reference), sink)
+    case .extend(let reference, let days, let reason):
+      try session.extendRenewalDate(
+        try id(reference), days: days, reason: reason ?? .undeclared, sink)
+    case .extendAll(let productID, let days, let reason, let request):
+      try session.extendRenewalDates(
+        of: productID, days: days, reason: reason ?? .undeclared, requestIdentifier: request,
+        sink)
     case .autoRenew(let reference, let enabled):
       try session.setAutoRenew(try id(reference), enabled: enabled, sink)
     case .expire(let productID): try session.expireSubscription(productID, sink)

@@ -47,8 +47,28 @@ private struct Arguments {
     case "delete": return .delete(try transaction())
     case "refund":
       let reference = try transaction()
+      let options = try options(allowed: ["reason", "percentage"])
+      return .refund(
+        reference, reason: try options["reason"].map(reason),
+        share: try options["percentage"].map(percentage))
+    case "refund-request":
+      let reference = try transaction()
       let options = try options(allowed: ["reason"])
-      return .refund(reference, reason: try options["reason"].map(reason))
+      return .refundRequest(reference, reason: try options["reason"].map(requestReason))
+    case "refund-decline": return .refundDecline(try transaction())
+    case "refund-reverse": return .refundReverse(try transaction())
+    case "extend":
+      let reference = try transaction()
+      let options = try options(allowed: ["days", "reason"])
+      return .extend(
+        reference, days: try days(options["days"]),
+        reason: try options["reason"].map(extendReason))
+    case "extend-all":
+      let productID = try word("a product ID")
+      let options = try options(allowed: ["days", "reason", "request"])
+      return .extendAll(
+        productID: productID, days: try days(options["days"]),
+        reason: try options["reason"].map(extendReason), request: options["request"])
     case "auto-renew":
       let reference = try transaction()
       return .autoRenew(reference, enabled: try onOff(try word("on or off")))
@@ -75,7 +95,7 @@ private struct Arguments {
       var reference: TransactionReference?
       if let next = peek, !next.contains("=") { reference = try transaction() }
       let options = try options(allowed: ["reason"])
-      return .call(api, reference, reason: try options["reason"].map(reason))
+      return .call(api, reference, reason: try options["reason"].map(sheetReason))
     default:
       let close = Command.verbs.filter { closeEnough($0, verb) }
       throw CommandError(
@@ -132,9 +152,68 @@ private struct Arguments {
 
   func reason(_ text: String) throws(CommandError) -> RevocationReason {
     guard let reason = RevocationReason(rawValue: text) else {
-      throw CommandError("\"\(text)\" is not a refund reason: developerIssue or other")
+      throw CommandError(
+        "\"\(text)\" is not a refund reason: developerIssue or other",
+        suggestions: RevocationReason.allCases.map(\.rawValue).filter { closeEnough($0, text) })
     }
     return reason
+  }
+
+  func requestReason(_ text: String) throws(CommandError) -> RefundRequestReason {
+    guard let reason = RefundRequestReason(rawValue: text) else {
+      let names = RefundRequestReason.allCases.map(\.rawValue)
+      throw CommandError(
+        "\"\(text)\" is not a refund request's reason: \(names.joined(separator: ", "))",
+        suggestions: names.filter { closeEnough($0, text) })
+    }
+    return reason
+  }
+
+  /// The refund sheet's reason: a request's, or (as scripts wrote it before requests waited
+  /// for a decision) `developerIssue`, an issue with the app.
+  func sheetReason(_ text: String) throws(CommandError) -> RefundRequestReason {
+    text == "developerIssue" ? .fulfillmentIssue : try requestReason(text)
+  }
+
+  func extendReason(_ text: String) throws(CommandError) -> ExtendReason {
+    guard let reason = ExtendReason(rawValue: text) else {
+      let names = ExtendReason.allCases.map(\.rawValue)
+      throw CommandError(
+        "\"\(text)\" is not an extension's reason: \(names.joined(separator: ", "))",
+        suggestions: names.filter { closeEnough($0, text) })
+    }
+    return reason
+  }
+
+  /// `days=N`, required: 1 to 90 (Apple's limit).
+  func days(_ text: String?) throws(CommandError) -> Int {
+    guard let text else { throw CommandError("\(verb) needs days=N (1 to 90)") }
+    guard let days = Int(text), (1...90).contains(days) else {
+      throw CommandError("days must be a whole number from 1 to 90, not \"\(text)\"")
+    }
+    return days
+  }
+
+  /// `percentage=P`: more than 0 and at most 100, up to three decimals; in thousandths.
+  func percentage(_ text: String) throws(CommandError) -> Int {
+    let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    guard let whole = parts.first, !whole.isEmpty, whole.count <= 3,
+      whole.allSatisfy({ $0.isASCII && $0.isNumber }),
+      parts.count == 1
+        || (1...3).contains(parts[1].count) && parts[1].allSatisfy({ $0.isASCII && $0.isNumber }),
+      let units = Int(whole)
+    else {
+      throw CommandError(
+        "percentage must be a number above 0 and at most 100 with up to three decimals, "
+          + "such as 50 or 33.333, not \"\(text)\"")
+    }
+    let decimals = parts.count == 2 ? String(parts[1]) : ""
+    let thousandths = Int(decimals.padding(toLength: 3, withPad: "0", startingAt: 0)) ?? 0
+    let share = units * 1000 + thousandths
+    guard (1...100_000).contains(share) else {
+      throw CommandError("percentage must be above 0 and at most 100, not \"\(text)\"")
+    }
+    return share
   }
 
   /// The remaining `key=value` words.

@@ -21,8 +21,20 @@ extension Command: CustomStringConvertible {
     case .decline(let reference): return ["decline", "\(reference)"]
     case .resolve(let reference): return ["resolve", "\(reference)"]
     case .delete(let reference): return ["delete", "\(reference)"]
-    case .refund(let reference, let reason):
+    case .refund(let reference, let reason, let share):
       return ["refund", "\(reference)"] + (reason.map { ["reason=\($0.rawValue)"] } ?? [])
+        + (share.map { ["percentage=\(percentageText($0))"] } ?? [])
+    case .refundRequest(let reference, let reason):
+      return ["refund-request", "\(reference)"] + (reason.map { ["reason=\($0.rawValue)"] } ?? [])
+    case .refundDecline(let reference): return ["refund-decline", "\(reference)"]
+    case .refundReverse(let reference): return ["refund-reverse", "\(reference)"]
+    case .extend(let reference, let days, let reason):
+      return ["extend", "\(reference)", "days=\(days)"]
+        + (reason.map { ["reason=\($0.rawValue)"] } ?? [])
+    case .extendAll(let productID, let days, let reason, let request):
+      return ["extend-all", productID, "days=\(days)"]
+        + (reason.map { ["reason=\($0.rawValue)"] } ?? [])
+        + (request.map { ["request=\($0)"] } ?? [])
     case .autoRenew(let reference, let enabled):
       return ["auto-renew", "\(reference)", enabled ? "on" : "off"]
     case .expire(let productID): return ["expire", productID]
@@ -44,6 +56,16 @@ extension Command: CustomStringConvertible {
         + (reason.map { ["reason=\($0.rawValue)"] } ?? [])
     }
   }
+}
+
+/// Thousandths of a percent as the shortest decimal: 50000 → `50`, 33333 → `33.333`.
+public func percentageText(_ share: Int) -> String {
+  let whole = share / 1000
+  var fraction = String(share % 1000)
+  guard fraction != "0" else { return String(whole) }
+  fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+  while fraction.hasSuffix("0") { fraction.removeLast() }
+  return "\(whole).\(fraction)"
 }
 
 extension SettingChange {

@@ -10,7 +10,19 @@ public enum Command: Equatable, Sendable {
   case approve(TransactionReference)
   case decline(TransactionReference)
   case resolve(TransactionReference)
-  case refund(TransactionReference, reason: RevocationReason?)
+  /// `refund <txn> [reason=…] [percentage=P]`: a full refund, or a prorated one of P percent
+  /// (`share` in thousandths of a percent).
+  case refund(TransactionReference, reason: RevocationReason?, share: Int? = nil)
+  /// `refund-request <txn> [reason=…]`: the customer asks Apple for a refund.
+  case refundRequest(TransactionReference, reason: RefundRequestReason?)
+  /// `refund-decline <txn>`: Apple declines the request.
+  case refundDecline(TransactionReference)
+  /// `refund-reverse <txn>`: Apple reverses a refund it granted.
+  case refundReverse(TransactionReference)
+  /// `extend <txn> days=N [reason=…]`: the App Store Server API extends one renewal date.
+  case extend(TransactionReference, days: Int, reason: ExtendReason?)
+  /// `extend-all <productID> days=N [reason=…] [request=ID]`: every subscriber of a product.
+  case extendAll(productID: String, days: Int, reason: ExtendReason?, request: String?)
   case autoRenew(TransactionReference, enabled: Bool)
   case expire(productID: String)
   case renew(productID: String)
@@ -24,12 +36,14 @@ public enum Command: Equatable, Sendable {
   case set(SettingChange)
   case reset
   case launch
-  case call(StoreKitAPI, TransactionReference?, reason: RevocationReason?)
+  /// `call <api> [<txn>] [reason=…]`; the reason is the refund sheet's.
+  case call(StoreKitAPI, TransactionReference?, reason: RefundRequestReason?)
 
   /// The verbs, for help and suggestions.
   public static let verbs = [
     "advance", "approve", "auto-renew", "buy", "call", "clear", "decline", "delete", "expire",
-    "finish", "launch", "price-increase", "refund", "renew", "reset", "resolve", "restore", "set",
+    "extend", "extend-all", "finish", "launch", "price-increase", "refund", "refund-decline",
+    "refund-request", "refund-reverse", "renew", "reset", "resolve", "restore", "set",
   ]
 
   /// The command's verb.
@@ -40,6 +54,11 @@ public enum Command: Equatable, Sendable {
     case .decline: "decline"
     case .resolve: "resolve"
     case .refund: "refund"
+    case .refundRequest: "refund-request"
+    case .refundDecline: "refund-decline"
+    case .refundReverse: "refund-reverse"
+    case .extend: "extend"
+    case .extendAll: "extend-all"
     case .autoRenew: "auto-renew"
     case .expire: "expire"
     case .renew: "renew"

@@ -44,6 +44,12 @@ public struct CatalogOffer: Equatable, Sendable {
   /// How many billing periods the offer spans: pay as you go one per period; pay up front and
   /// free trials one period of `period`.
   public var billedPeriods: Int { paymentMode == .payAsYouGo ? periodCount : 1 }
+
+  /// How long the whole offer lasts: `period` times the billed periods (`P3M` for three
+  /// monthly pay-as-you-go periods).
+  public var duration: SubscriptionPeriod {
+    SubscriptionPeriod(period.value * billedPeriods, period.unit)
+  }
 }
 
 /// A product as the simulator sells it. Immutable and shared: the engine's hot paths pass

@@ -35,6 +35,65 @@ public struct StoreEvent: Equatable, Sendable {
     case restoreCompleted(count: Int)
     /// The app called a StoreKit API; `error` when a simulated error made it fail.
     case apiCall(StoreKitAPI, error: SimulatedError?, detail: String?)
+    /// The customer asked Apple for a refund; the App Store asks the app's server about it
+    /// (`CONSUMPTION_REQUEST`).
+    case refundRequested(transactionID: UInt64, reason: RefundRequestReason)
+    /// Apple declined a refund request (`REFUND_DECLINED`).
+    case refundDeclined(transactionID: UInt64)
+    /// A subscription's renewal date was extended, or an extension for it failed
+    /// (`RENEWAL_EXTENDED`, `RENEWAL_EXTENSION` `FAILURE`).
+    case renewalExtension(RenewalExtension)
+    /// An extension for every subscriber of a product finished (`RENEWAL_EXTENSION` `SUMMARY`).
+    case renewalExtensionSummary(RenewalExtensionSummary)
+  }
+}
+
+/// One subscription's renewal-date extension (App Store Server API).
+public struct RenewalExtension: Equatable, Sendable {
+  /// The subscription's original transaction.
+  public var originalTransactionID: UInt64
+  /// Its current transaction, whose expiration moved.
+  public var transactionID: UInt64
+  /// The subscription's product.
+  public var productID: String
+  /// Days asked for (1 to 90).
+  public var days: Int
+  /// Why.
+  public var reason: ExtendReason
+  /// The mass extension's request identifier, when it was one.
+  public var requestIdentifier: String?
+  /// The new expiration date, or `nil` when the subscription could not be extended.
+  public var newExpirationDate: Instant?
+  /// Why it could not be extended.
+  public var failure: String?
+}
+
+/// A finished mass extension: Apple's `summary`.
+public struct RenewalExtensionSummary: Equatable, Sendable {
+  /// The product whose subscribers were extended.
+  public var productID: String
+  /// The request's identifier.
+  public var requestIdentifier: String
+  /// The storefronts it was limited to (none: all).
+  public var storefrontCountryCodes: [String]
+  /// How many subscriptions were extended.
+  public var succeededCount: Int
+  /// How many could not be.
+  public var failedCount: Int
+}
+
+/// `extendReasonCode`.
+public enum ExtendReason: String, Sendable, CaseIterable {
+  case undeclared, customerSatisfaction, other, serviceIssueOrOutage
+
+  /// Apple's integer code.
+  public var code: Int {
+    switch self {
+    case .undeclared: 0
+    case .customerSatisfaction: 1
+    case .other: 2
+    case .serviceIssueOrOutage: 3
+    }
   }
 }
 

@@ -33,7 +33,8 @@ public struct RenewalInfo: Equatable, Sendable {
   public var priceIncreaseStatus: PriceIncreaseStatus
   /// The offer that applies to the next renewal.
   public var offer: TransactionOffer?
-  /// When the next renewal happens.
+  /// When the next renewal happens, or would have happened: present whether or not the
+  /// subscription renews, as Apple's `renewalDate` always is.
   public var renewalDate: Instant?
   /// The start of the latest uninterrupted run of periods.
   public var recentSubscriptionStartDate: Instant
@@ -43,6 +44,8 @@ public struct RenewalInfo: Equatable, Sendable {
   public var currency: String
   /// Win-back offers the customer may redeem, best first.
   public var eligibleWinBackOfferIDs: [String]
+  /// The app account token the subscription was bought with.
+  public var appAccountToken: String?
 }
 
 /// `Product.SubscriptionInfo.Status`: a group's state with its latest transaction and renewal

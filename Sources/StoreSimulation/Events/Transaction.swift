@@ -37,6 +37,13 @@ public struct Transaction: Equatable, Sendable {
   public var revocationDate: Instant?
   /// Why it was refunded.
   public var revocationReason: RevocationReason?
+  /// A full or a prorated refund.
+  public var revocationType: RevocationType?
+  /// How much was refunded, in thousandths of a percent (100,000 is everything), as Apple's
+  /// `revocationPercentage` says it.
+  public var revocationPercentage: Int?
+  /// Whether the customer asked Apple for a refund that is not yet decided.
+  public var hasRefundRequest: Bool = false
   /// Whether a higher-level subscription of the group replaced it.
   public var isUpgraded: Bool
   /// The app's account token, if the purchase carried one.
@@ -86,6 +93,19 @@ public enum RevocationReason: String, Sendable, CaseIterable {
   case developerIssue, other
 }
 
+/// `Transaction.RevocationType` (Apple's `revocationType`): how much a refund returned.
+public enum RevocationType: String, Sendable, CaseIterable {
+  /// `REFUND_FULL`.
+  case refundFull
+  /// `REFUND_PRORATED`: part of it (``Transaction/revocationPercentage``).
+  case refundProrated
+}
+
+/// Why a customer asks Apple for a refund (Apple's `consumptionRequestReason`).
+public enum RefundRequestReason: String, Sendable, CaseIterable {
+  case unintendedPurchase, fulfillmentIssue, unsatisfiedWithPurchase, legal, other
+}
+
 /// SK1's `SKPaymentTransactionState`, as `SKTestTransaction.state` reports it.
 public enum PaymentTransactionState: String, Sendable {
   case purchasing, purchased, failed, restored, deferred
@@ -99,7 +119,8 @@ public struct TransactionOffer: Equatable, Sendable {
   public var id: String?
   /// How it is paid.
   public var paymentMode: OfferPaymentMode
-  /// One offer period (`offer.period`).
+  /// How long the whole offer lasts (`offer.period`, Apple's `offerPeriod`): one period times
+  /// the number of periods, `P3M` for three monthly pay-as-you-go periods.
   public var period: SubscriptionPeriod
 }
 

@@ -21,8 +21,10 @@ struct TransactionRecord {
   var storefront: UInt8
   var state: State
   var flags: Flags = []
-  /// Index into the ledger's details table, or -1.
+  /// Index into the ledger's details table, or -1 (renewals share their purchase's).
   var details: Int32 = -1
+  /// A prorated refund's share in thousandths of a percent; 0 for a full one.
+  var refundedShare: Int32 = 0
 
   enum State: UInt8 {
     case purchased, failed, deferred
@@ -39,6 +41,8 @@ struct TransactionRecord {
     static let pendingApproval = Flags(rawValue: 1 << 6)
     static let declined = Flags(rawValue: 1 << 7)
     static let unverified = Flags(rawValue: 1 << 8)
+    /// The customer asked Apple for a refund, not yet decided.
+    static let refundRequested = Flags(rawValue: 1 << 9)
   }
 
   var isDeleted: Bool { flags.contains(.deleted) }

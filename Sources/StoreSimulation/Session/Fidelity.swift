@@ -29,6 +29,18 @@ public struct FidelityChoices: Equatable, Sendable {
     case renew
   }
 
+  /// What the app's refund sheet (`Transaction.beginRefundRequest`) leads to once submitted.
+  public enum RefundSheetOutcome: String, Sendable {
+    /// A request that waits for Apple's decision, as in production: `CONSUMPTION_REQUEST`, then
+    /// `refund` or `refund-decline`.
+    case request
+    /// Granted at once, as Xcode's test environment does (and journals of the first format).
+    case refundAtOnce
+  }
+
+  /// The refund sheet submits a request that waits for a decision.
+  public var refundSheetOutcome: RefundSheetOutcome = .request
+
   /// Interrupted purchases: `.pending` (macOS, measured) by default.
   public var interruptedPurchaseOutcome: InterruptedPurchaseOutcome = .pending
   /// Resubscribing in a group keeps the group's original transaction id (production; measured

@@ -1,7 +1,9 @@
 extension Session {
   /// The app calls a StoreKit API. With a simulated error for it, the call fails with that error;
-  /// otherwise it succeeds: `status` reports every group's status, `refundRequest` refunds the
-  /// transaction with the reason chosen in the sheet.
+  /// otherwise it succeeds: `status` reports every group's status, `refundRequest` submits the
+  /// customer's refund request with the reason chosen in the sheet (granted at once when
+  /// ``FidelityChoices/refundSheetOutcome`` says so, an issue with the app then being the
+  /// developer's).
   ///
   /// - Parameters:
   ///   - transaction: for `refundRequest`, the transaction the sheet is for.
@@ -9,7 +11,7 @@ extension Session {
   /// - Throws: ``SessionError`` when `refundRequest` names no transaction, or `purchase` or
   ///   `verification` is called (they happen through `buy`).
   public mutating func call(
-    _ api: StoreKitAPI, transaction: UInt64? = nil, reason: RevocationReason = .other,
+    _ api: StoreKitAPI, transaction: UInt64? = nil, reason: RefundRequestReason = .other,
     _ sink: EventSink
   ) throws(SessionError) {
     let stamp = now.milliseconds
@@ -27,13 +29,18 @@ extension Session {
         emit(.apiCall(api, error: error, detail: nil), at: stamp, sink)
         return
       }
-      if ledger[position].isRevoked {
+      if ledger[position].isRevoked || ledger[position].flags.contains(.refundRequested) {
         emit(.apiCall(api, error: .refundRequest(.duplicateRequest), detail: nil), at: stamp, sink)
         return
       }
       emit(
         .apiCall(api, error: nil, detail: "refund requested: \(reason.rawValue)"), at: stamp, sink)
-      try refund(transaction, reason: reason, sink)
+      switch options.fidelity.refundSheetOutcome {
+      case .request: try requestRefund(transaction, reason: reason, sink)
+      case .refundAtOnce:
+        try refund(
+          transaction, reason: reason == .fulfillmentIssue ? .developerIssue : .other, sink)
+      }
     default:
       if let error = settings.simulatedErrors[api] {
         emit(.apiCall(api, error: error, detail: nil), at: stamp, sink)

@@ -61,6 +61,9 @@ extension Session {
         expire(
           group: index, reason: declined ? .didNotConsentToPriceIncrease : .autoRenewDisabled,
           at: stamp, sink)
+      } else if !product(at: groups[index].renewalProduct).isAvailable {
+        // The product left the configuration: it is no longer for sale.
+        expire(group: index, reason: .productUnavailable, at: stamp, sink)
       } else if groups[index].priceIncrease == .pending
         && options.fidelity.unansweredPriceIncrease == .expire
       {
@@ -128,6 +131,10 @@ extension Session {
       record.offerKind = offer.kind
       record.offerIndex = offer.index
     }
+    // A renewal carries its purchase's details (the app account token).
+    if let current = ledger.position(of: groups[index].current) {
+      record.details = ledger[current].details
+    }
     let id = ledger.append(record)
     groups[index].renewed(as: id, product: productIndex, until: expiration)
     emitTransaction(ledger.records.count - 1, delivery: .updates, at: stamp, sink)
@@ -191,6 +198,7 @@ extension Session {
     if group.phase != .subscribed || !group.willAutoRenew
       || (group.priceIncrease == .pending && options.fidelity.unansweredPriceIncrease == .expire)
       || settings.shouldEnterBillingRetryOnRenewal
+      || !product(at: group.renewalProduct).isAvailable
     {
       return 3
     }

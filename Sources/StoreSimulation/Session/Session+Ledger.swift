@@ -96,7 +96,7 @@ extension Session {
 
   /// The app starts and listens to `Transaction.updates`: every unfinished transaction is
   /// delivered again, newest first.
-  public func launch(_ sink: EventSink) {
+  public mutating func launch(_ sink: EventSink) {
     let stamp = now.milliseconds
     for position in ledger.records.indices.reversed() {
       let record = ledger[position]
@@ -108,7 +108,7 @@ extension Session {
 
   /// SK1 `restoreCompletedTransactions()`: every non-consumable and subscription transaction is
   /// reported `restored`, then completion.
-  public func restore(_ sink: EventSink) {
+  public mutating func restore(_ sink: EventSink) {
     let stamp = now.milliseconds
     var count = 0
     for record in ledger.records

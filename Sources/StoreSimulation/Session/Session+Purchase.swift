@@ -211,7 +211,7 @@ extension Session {
   }
 
   /// A purchase StoreKit refuses before any transaction exists (bad quantity, ineligible offer).
-  private func refuse(
+  private mutating func refuse(
     _ productIndex: Int, _ options: PurchaseOptions, error: SimulatedError, _ sink: EventSink
   ) {
     let productID = catalog.products[productIndex].productID
@@ -282,7 +282,7 @@ extension Session {
   }
 
   /// The events of a completed purchase: the transaction, SK1's `purchased`, the purchase result.
-  func announcePurchase(
+  mutating func announcePurchase(
     _ position: Int, delivery: Delivery, options: PurchaseOptions, _ sink: EventSink
   ) {
     let stamp = now.milliseconds

@@ -81,45 +81,6 @@ extension Session {
     verify()
   }
 
-  /// Refunds a transaction at once: it is re-emitted with `revocationDate` and
-  /// `revocationReason` and leaves the entitlements. Refunding a subscription's current period
-  /// revokes the subscription; refunding a past period revokes only that transaction.
-  ///
-  /// - Throws: ``SessionError`` when it was never purchased or is already refunded.
-  public mutating func refund(
-    _ id: UInt64, reason: RevocationReason = .other, _ sink: EventSink
-  ) throws(SessionError) {
-    let position = try requireTransaction(id)
-    let record = ledger[position]
-    guard record.state == .purchased else {
-      throw SessionError(
-        .invalidAction, "transaction \(id) was never purchased, so it cannot be refunded")
-    }
-    guard !record.isRevoked else {
-      throw SessionError(.invalidAction, "transaction \(id) is already refunded")
-    }
-    let stamp = now.milliseconds
-    ledger.update(position) {
-      $0.revocationDate = stamp
-      if reason == .developerIssue { $0.flags.insert(.revokedForDeveloperIssue) }
-    }
-    emitTransaction(position, delivery: .updates, at: stamp, sink)
-    let product = product(at: record.product)
-    if let groupIndex = product.groupIndex {
-      if groups[groupIndex].current == id && groups[groupIndex].isActive {
-        groups[groupIndex].phase = .revoked
-        groups[groupIndex].willAutoRenew = false
-        groups[groupIndex].upcoming = []
-        reschedule(group: groupIndex)
-        emitStatus(group: groupIndex, at: stamp, sink)
-        emit(.revokedEntitlements(productIDs: [product.productID]), at: stamp, sink)
-      }
-    } else if product.type != .consumable {
-      emit(.revokedEntitlements(productIDs: [product.productID]), at: stamp, sink)
-    }
-    verify()
-  }
-
   /// The position of a transaction that was purchased (and so can be refunded, unless it was).
   func refundablePosition(_ id: UInt64) throws(SessionError) -> Int {
     let position = try requireTransaction(id)

@@ -36,6 +36,11 @@ extension Session {
       revocationDate: record.isRevoked ? Instant(milliseconds: record.revocationDate) : nil,
       revocationReason: record.isRevoked
         ? (record.flags.contains(.revokedForDeveloperIssue) ? .developerIssue : .other) : nil,
+      revocationType: record.isRevoked
+        ? (record.refundedShare > 0 ? .refundProrated : .refundFull) : nil,
+      revocationPercentage: record.isRevoked
+        ? (record.refundedShare > 0 ? Int(record.refundedShare) : 100_000) : nil,
+      hasRefundRequest: record.flags.contains(.refundRequested),
       isUpgraded: record.flags.contains(.upgraded), appAccountToken: details?.appAccountToken,
       state: state, isFinished: record.flags.contains(.finished),
       hasPurchaseIssue: record.flags.contains(.purchaseIssue),
@@ -63,10 +68,14 @@ extension Session {
       gracePeriodExpirationDate: group.phase == .gracePeriod
         ? Instant(milliseconds: group.graceEnd) : nil,
       priceIncreaseStatus: group.priceIncrease, offer: nextOffer.map(TransactionOffer.init),
-      renewalDate: renews ? Instant(milliseconds: group.periodEnd) : nil,
+      renewalDate: group.periodEnd == TransactionRecord.none
+        ? nil : Instant(milliseconds: group.periodEnd),
       recentSubscriptionStartDate: Instant(milliseconds: group.recentStart),
       renewalPrice: renews ? (nextOffer?.price ?? renewal.price) : nil,
-      currency: storefront.currency, eligibleWinBackOfferIDs: eligibleWinBackOfferIDs(group: index))
+      currency: storefront.currency, eligibleWinBackOfferIDs: eligibleWinBackOfferIDs(group: index),
+      appAccountToken: ledger.position(of: group.current).flatMap {
+        ledger.details(of: ledger[$0])?.appAccountToken
+      })
     return SubscriptionStatus(
       groupID: catalog.groups[index].id, state: state, transactionID: group.current,
       renewalInfo: info,
@@ -81,9 +90,10 @@ extension Session {
 
   // MARK: - Emitting
 
-  func emitTransaction(
+  mutating func emitTransaction(
     _ position: Int, delivery: Delivery?, at time: Int64, _ sink: EventSink
   ) {
+    emittedEventCount += 1
     guard !isMuted else { return }
     sink(
       StoreEvent(
@@ -91,14 +101,17 @@ extension Session {
         kind: .transaction(snapshot(position, verification: delivery != nil), delivery: delivery)))
   }
 
-  func emitStatus(group index: Int, at time: Int64, _ sink: EventSink) {
+  mutating func emitStatus(group index: Int, at time: Int64, _ sink: EventSink) {
+    guard groups[index].renewalState != nil else { return }
+    emittedEventCount += 1
     guard !isMuted, let status = status(ofGroup: index) else { return }
     sink(StoreEvent(time: Instant(milliseconds: time), kind: .status(status)))
   }
 
-  func emit(_ kind: @autoclosure () -> StoreEvent.Kind, at time: Int64, _ sink: EventSink) {
+  mutating func emit(_ kind: StoreEvent.Kind, at time: Int64, _ sink: EventSink) {
+    emittedEventCount += 1
     guard !isMuted else { return }
-    sink(StoreEvent(time: Instant(milliseconds: time), kind: kind()))
+    sink(StoreEvent(time: Instant(milliseconds: time), kind: kind))
   }
 }
 
@@ -106,6 +119,6 @@ extension TransactionOffer {
   init(_ offer: CatalogOffer) {
     self.init(
       type: OfferType(offer.kind), id: offer.id, paymentMode: OfferPaymentMode(offer.paymentMode),
-      period: offer.period)
+      period: offer.duration)
   }
 }

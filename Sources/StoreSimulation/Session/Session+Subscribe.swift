@@ -8,6 +8,7 @@ extension Session {
     delivery: Delivery, reusing request: Int?, _ sink: EventSink
   ) {
     var group = groups[index]
+    let continuesRun = resubscriptionContinuesRun(group, at: date)
     let resubscribing = group.phase != .none && self.options.fidelity.resubscriptionKeepsOriginalID
     let position = openPeriod(
       group: &group, product: productIndex, options, start: date,
@@ -19,7 +20,7 @@ extension Session {
     group.retryEnd = TransactionRecord.none
     group.priceIncrease = .noIncreasePending
     group.declinedPriceIncrease = false
-    group.recentStart = date
+    if !continuesRun { group.recentStart = date }
     groups[index] = group
     reschedule(group: index)
     announcePurchase(position, delivery: delivery, options: options, sink)
@@ -28,6 +29,29 @@ extension Session {
       runScheduled(until: now.milliseconds, timeFloor: now.milliseconds, sink)
     }
   }
+
+  /// Whether a resubscription at `date` continues the group's latest run of paid service
+  /// (`recentSubscriptionStartDate` stays): the lapse since the service ended (the last
+  /// period's end, or a refund) is shorter than Apple's 60 days, at the session's rate.
+  func resubscriptionContinuesRun(_ group: GroupState, at date: Int64) -> Bool {
+    let ended: Int64
+    switch group.phase {
+    case .expired: ended = group.periodEnd
+    case .revoked:
+      guard let position = ledger.position(of: group.current), ledger[position].isRevoked else {
+        return false
+      }
+      ended = min(group.periodEnd, ledger[position].revocationDate)
+    default: return false
+    }
+    let limit = settings.timeRate.end(
+      of: SubscriptionPeriod(Self.resubscriptionGapDays, .day),
+      startingAt: Instant(milliseconds: ended))
+    return date < limit.milliseconds
+  }
+
+  /// Apple's threshold: a lapse shorter than this many days keeps `recentSubscriptionStartDate`.
+  static let resubscriptionGapDays = 60
 
   /// Buying a product of a group the customer is subscribed in: the same product hands back
   /// the current transaction (and cancels a pending downgrade, or queues an offer); a higher

@@ -151,6 +151,17 @@ public struct Session: Sendable {
     }
   }
 
+  /// How many events the session has caused since it started, muted ones (a replay) counted
+  /// too: the events a caller just received are the last ones of this count, so the count
+  /// names each event's place in the session's history the same way on every replay.
+  public internal(set) var emittedEventCount: UInt64 {
+    get { storage.eventCount }
+    _modify {
+      makeUnique()
+      yield &storage.eventCount
+    }
+  }
+
   /// When set, verbs build no events and call no sink: replaying a journal needs the state, not
   /// the events.
   public var isMuted: Bool {
@@ -220,6 +231,7 @@ final class SessionStorage: @unchecked Sendable {
   @exclusivity(unchecked) var storefronts: [Storefront] = [.unitedStates]
   @exclusivity(unchecked) var winBackEligibility: [String: Bool] = [:]
   @exclusivity(unchecked) var muted = false
+  @exclusivity(unchecked) var eventCount: UInt64 = 0
 
   init(
     configuration: StoreKitConfiguration, catalog: Catalog, settings: SessionSettings,
@@ -241,6 +253,7 @@ final class SessionStorage: @unchecked Sendable {
     copy.storefronts = storefronts
     copy.winBackEligibility = winBackEligibility
     copy.muted = muted
+    copy.eventCount = eventCount
     return copy
   }
 }

@@ -42,6 +42,8 @@ struct GroupState {
   var recentStart: Int64 = 0
   /// Offers for the renewals to come, in order.
   var upcoming: [UpcomingOffer] = []
+  /// When the renewal date was extended (the latest two count against Apple's limit).
+  var extensions: [Int64] = []
   /// Live purchased transactions of the group (introductory offer eligibility).
   var purchasedCount = 0
   /// Bumped whenever the next scheduled transition changes; stale heap entries are skipped.

@@ -35,10 +35,15 @@ extension App {
       }
       perform(.resolve(id))
     case .refund:
-      guard ![.failed, .interrupted, .pending, .declined, .refunded].contains(row.state) else {
+      guard ![.failed, .interrupted, .pending, .declined].contains(row.state) else {
         return refuse("cannot be refunded (it is \(row.state.label))")
       }
       overlay = .refundReason(row.id)
+    case .extend:
+      guard isSubscription, let status = groupStatus(of: product),
+        [.subscribed, .inGracePeriod, .inBillingRetryPeriod].contains(status.state)
+      else { return refuse("is not part of a running subscription") }
+      overlay = .extend(row.id)
     case .toggleAutoRenew:
       guard isSubscription, let status = groupStatus(of: product), status.state != .expired,
         status.state != .revoked

@@ -58,12 +58,28 @@ extension App {
       default: break
       }
     case .refundReason(let id):
-      let reasons: [Key: RevocationReason] = [
-        .character("o"): .other, .character("d"): .developerIssue,
+      let choices: [Key: Command] = [
+        .character("o"): .refund(.id(id), reason: .other),
+        .character("d"): .refund(.id(id), reason: .developerIssue),
+        .character("h"): .refund(.id(id), reason: nil, share: 50_000),
+        .character("a"): .refundRequest(.id(id), reason: nil),
+        .character("n"): .refundDecline(.id(id)),
+        .character("v"): .refundReverse(.id(id)),
       ]
-      if let reason = reasons[key] {
+      if let command = choices[key] {
         overlay = nil
-        perform(.refund(.id(id), reason: reason))
+        if perform(command) { message = ("\(command) done", false) }
+      } else if key == .escape {
+        overlay = nil
+      }
+    case .extend(let id):
+      let choices: [Key: Int] = [
+        .character("1"): 1, .character("7"): 7, .character("3"): 30, .character("9"): 90,
+      ]
+      if let days = choices[key] {
+        overlay = nil
+        let command = Command.extend(.id(id), days: days, reason: nil)
+        if perform(command) { message = ("\(command) done", false) }
       } else if key == .escape {
         overlay = nil
       }

@@ -14,8 +14,10 @@ public enum Overlay: Equatable, Sendable {
   case buy(BuyDialog)
   /// A question before something destructive.
   case confirm(String, Command)
-  /// Choosing a refund's reason.
+  /// Refunding, asking for a refund, declining or reversing one.
   case refundReason(UInt64)
+  /// Extending a subscription's renewal date.
+  case extend(UInt64)
   /// Choosing a price-increase step.
   case priceIncrease(UInt64)
   /// The session's switches.

@@ -1,3 +1,4 @@
+import StoreCommands
 import StoreSimulation
 
 /// One line per event for the event log, like a `stripe listen` stream.
@@ -9,7 +10,12 @@ enum EventSummary {
       let how = delivery.map { " → \($0.rawValue)" } ?? ""
       var notes: [String] = [t.reason.rawValue]
       if let offer = t.offer { notes.append(offer.type.rawValue) }
-      if t.revocationDate != nil { notes.append("refunded") }
+      if t.revocationDate != nil {
+        notes.append(
+          t.revocationType == .refundProrated
+            ? "refunded \(percentageText(t.revocationPercentage ?? 0))%" : "refunded")
+      }
+      if t.hasRefundRequest { notes.append("refund requested") }
       if t.isUpgraded { notes.append("upgraded") }
       if t.hasPurchaseIssue { notes.append("issue") }
       if t.pendingAskToBuyConfirmation { notes.append("pending approval") }
@@ -36,6 +42,19 @@ enum EventSummary {
     case .apiCall(let api, let error, let detail):
       let outcome = error.map { "failed: \($0)" } ?? (detail ?? "ok")
       return "\(time) \(api.rawValue) \(outcome)"
+    case .refundRequested(let id, let reason):
+      return "\(time) refund requested for transaction \(id): \(reason.rawValue)"
+    case .refundDeclined(let id):
+      return "\(time) refund declined for transaction \(id)"
+    case .renewalExtension(let extended):
+      if let failure = extended.failure {
+        return "\(time) extension of transaction \(extended.transactionID) failed: \(failure)"
+      }
+      let until = extended.newExpirationDate.map { " to \(Formatting.clock($0))" } ?? ""
+      return "\(time) transaction \(extended.transactionID) extended \(extended.days) d\(until)"
+    case .renewalExtensionSummary(let summary):
+      return "\(time) extension of \(summary.productID): \(summary.succeededCount) extended, "
+        + "\(summary.failedCount) failed"
     }
   }
 }

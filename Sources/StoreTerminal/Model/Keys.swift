@@ -55,6 +55,7 @@ public enum Action: Hashable, Sendable {
   case moveUp, moveDown, pageUp, pageDown, moveTop, moveBottom
   case buy
   case approve, decline, resolve, refund, toggleAutoRenew, expire, forceRenew, priceIncrease
+  case extend
   case finish, finishAll, delete, launch
 }
 
@@ -118,7 +119,10 @@ public enum Keymap {
       help: "resolve an issue (interrupted, billing)"),
     KeyBinding(
       keys: [.character("R")], pane: .transactions, action: .refund,
-      help: "refund (asks the reason)"),
+      help: "refund, refund request, decline or reverse (asks)"),
+    KeyBinding(
+      keys: [.character("E")], pane: .transactions, action: .extend,
+      help: "extend the renewal date (asks the days)"),
     KeyBinding(
       keys: [.character("o")], pane: .transactions, action: .toggleAutoRenew,
       help: "auto-renew off or on"),

@@ -81,9 +81,14 @@ extension App {
       row.state.label, t.isFinished ? "finished" : "\(display.glyphs.warning) unfinished",
     ]
     if let revoked = t.revocationDate {
+      let share =
+        t.revocationType == .refundProrated
+        ? " \(percentageText(t.revocationPercentage ?? 0))%" : ""
       state.append(
-        "refunded \(Formatting.shortDate(revoked)) (\(t.revocationReason?.rawValue ?? "other"))")
+        "refunded\(share) \(Formatting.shortDate(revoked)) "
+          + "(\(t.revocationReason?.rawValue ?? "other"))")
     }
+    if t.hasRefundRequest { state.append("refund requested, awaiting Apple's decision") }
     if t.isUpgraded { state.append("upgraded") }
     if let failure = t.failure { state.append("failed: \(failure)") }
     lines.append(

@@ -51,7 +51,17 @@ extension App {
     case .refundReason(let id):
       drawBox(
         into: &canvas, layout, title: "Refund transaction \(id)",
-        lines: [("o", "other (the default)"), ("d", "developer issue")], footer: "Esc cancel")
+        lines: [
+          ("o", "refund (reason: other)"), ("d", "refund (reason: developer issue)"),
+          ("h", "refund half (prorated, 50%)"),
+          ("a", "the customer asks Apple (CONSUMPTION_REQUEST)"),
+          ("n", "Apple declines the request"), ("v", "Apple reverses the refund"),
+        ], footer: "Esc cancel")
+    case .extend(let id):
+      drawBox(
+        into: &canvas, layout, title: "Extend the renewal date · transaction \(id)",
+        lines: [("1", "1 day"), ("7", "7 days"), ("3", "30 days"), ("9", "90 days")],
+        footer: "days at the session's rate · Esc cancel")
     case .priceIncrease(let id):
       drawBox(
         into: &canvas, layout, title: "Price increase · transaction \(id)",

@@ -2,12 +2,15 @@
 
 Usage: verify.py ENVIRONMENT BUNDLE_ID [ROOT.pem]
 Reads one item per line on stdin: a notification body {"signedPayload": ...} or
-{"transaction" | "renewal" | "app": JWS}. Prints a JSON list with one entry per line:
-the decoded fields, or {"error": STATUS}.
+{"transaction" | "renewal" | "app": JWS}. Prints a JSON list with one entry per line: every
+field of what the library decoded (the JSON keys Apple documents: enums by their raw values,
+nested signed data decoded too), or {"error": STATUS}.
 """
+import enum
 import json
 import sys
 
+import attr
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
 from cryptography import x509
@@ -26,53 +29,43 @@ environment = {
 verifier = SignedDataVerifier(roots, False, environment, bundle, None)
 
 
-def transaction(jws):
-    t = verifier.verify_and_decode_signed_transaction(jws)
-    return {
-        "transactionId": t.transactionId, "originalTransactionId": t.originalTransactionId,
-        "productId": t.productId, "bundleId": t.bundleId, "price": t.price,
-        "currency": t.currency, "type": t.rawType, "transactionReason": t.rawTransactionReason,
-        "environment": t.rawEnvironment, "storefront": t.storefront,
-        "storefrontId": t.storefrontId, "purchaseDate": t.purchaseDate,
-        "expiresDate": t.expiresDate, "revocationDate": t.revocationDate,
-        "revocationReason": t.rawRevocationReason, "offerType": t.rawOfferType,
-        "offerDiscountType": t.rawOfferDiscountType, "quantity": t.quantity,
-        "inAppOwnershipType": t.rawInAppOwnershipType,
-        "subscriptionGroupIdentifier": t.subscriptionGroupIdentifier,
-    }
-
-
-def renewal(jws):
-    r = verifier.verify_and_decode_renewal_info(jws)
-    return {
-        "originalTransactionId": r.originalTransactionId, "autoRenewStatus": r.rawAutoRenewStatus,
-        "autoRenewProductId": r.autoRenewProductId, "productId": r.productId,
-        "expirationIntent": r.rawExpirationIntent,
-        "isInBillingRetryPeriod": r.isInBillingRetryPeriod,
-        "gracePeriodExpiresDate": r.gracePeriodExpiresDate,
-        "priceIncreaseStatus": r.rawPriceIncreaseStatus, "environment": r.rawEnvironment,
-        "renewalDate": r.renewalDate,
-    }
+def fields(model):
+    """The model's fields under Apple's JSON keys: a raw value where the library keeps one."""
+    if model is None:
+        return None
+    result = {}
+    names = [f.name for f in attr.fields(type(model))]
+    for name in names:
+        if name.startswith("raw"):
+            continue
+        raw = "raw" + name[0].upper() + name[1:]
+        value = getattr(model, raw) if raw in names else getattr(model, name)
+        if isinstance(value, enum.Enum):
+            value = value.value
+        if attr.has(type(value)):
+            value = fields(value)
+        if value is not None:
+            result[name] = value
+    return result
 
 
 def decode(item):
     if "signedPayload" in item:
         n = verifier.verify_and_decode_notification(item["signedPayload"])
-        entry = {"notificationType": n.rawNotificationType, "subtype": n.rawSubtype,
-                 "notificationUUID": n.notificationUUID}
-        if n.data:
-            entry["environment"] = n.data.rawEnvironment
-            entry["bundleId"] = n.data.bundleId
-            entry["status"] = n.data.rawStatus
-            if n.data.signedTransactionInfo:
-                entry["transaction"] = transaction(n.data.signedTransactionInfo)
-            if n.data.signedRenewalInfo:
-                entry["renewal"] = renewal(n.data.signedRenewalInfo)
+        entry = fields(n)
+        data = entry.get("data")
+        if data:
+            if data.get("signedTransactionInfo"):
+                data["transaction"] = fields(
+                    verifier.verify_and_decode_signed_transaction(data["signedTransactionInfo"]))
+            if data.get("signedRenewalInfo"):
+                data["renewal"] = fields(
+                    verifier.verify_and_decode_renewal_info(data["signedRenewalInfo"]))
         return entry
     if "transaction" in item:
-        return transaction(item["transaction"])
+        return fields(verifier.verify_and_decode_signed_transaction(item["transaction"]))
     if "renewal" in item:
-        return renewal(item["renewal"])
+        return fields(verifier.verify_and_decode_renewal_info(item["renewal"]))
     a = verifier.verify_and_decode_app_transaction(item["app"])
     return {"bundleId": a.bundleId, "environment": a.rawReceiptType,
             "applicationVersion": a.applicationVersion}

@@ -1,0 +1,132 @@
+import StoreConfiguration
+
+extension Session {
+  /// Extends a subscription's renewal date, as the App Store Server API's "Extend a
+  /// Subscription Renewal Date" does: the current period ends `days` days later (days at the
+  /// session's rate), and so does every renewal after it.
+  ///
+  /// - Parameter id: any transaction of the subscription (Apple takes the original one).
+  /// - Throws: ``SessionError`` when `days` is not 1 to 90, the transaction is not of a
+  ///   subscription, or the subscription is not eligible (Apple's list: in a free offer period,
+  ///   in billing retry or grace, extended twice in the past year, expired or refunded).
+  public mutating func extendRenewalDate(
+    _ id: UInt64, days: Int, reason: ExtendReason = .undeclared, _ sink: EventSink
+  ) throws(SessionError) {
+    try checkExtensionDays(days)
+    let position = try requireTransaction(id)
+    guard let groupIndex = product(at: ledger[position].product).groupIndex,
+      groups[groupIndex].phase != .none,
+      groups[groupIndex].originalID == ledger[position].originalID
+        || groups[groupIndex].current == id
+    else {
+      throw SessionError(
+        .invalidAction, "transaction \(id) is not of an auto-renewable subscription's latest run")
+    }
+    if let why = extensionIneligibility(group: groupIndex) {
+      throw SessionError(
+        .invalidAction, "transaction \(id)'s subscription cannot be extended: \(why)")
+    }
+    extend(group: groupIndex, days: days, reason: reason, request: nil, sink)
+    verify()
+  }
+
+  /// Extends the renewal date of every active subscriber of a product, as "Extend Subscription
+  /// Renewal Dates for All Active Subscribers" does: each eligible subscription is extended,
+  /// each ineligible one is reported as a failure, then a summary.
+  ///
+  /// - Parameter requestIdentifier: the request's identifier; by default one made of the
+  ///   product and the moment.
+  /// - Throws: ``SessionError`` when `days` is not 1 to 90 or the product is not an
+  ///   auto-renewable subscription.
+  public mutating func extendRenewalDates(
+    of productID: String, days: Int, reason: ExtendReason = .undeclared,
+    requestIdentifier: String? = nil, _ sink: EventSink
+  ) throws(SessionError) {
+    try checkExtensionDays(days)
+    let productIndex = try requireProduct(productID)
+    guard catalog.products[productIndex].groupIndex != nil else {
+      throw SessionError(.invalidAction, "\(productID) is not an auto-renewable subscription")
+    }
+    let request = requestIdentifier ?? "\(productID)-\(now.milliseconds)"
+    var succeeded = 0
+    var failed = 0
+    for groupIndex in groups.indices
+    where groups[groupIndex].isActive && groups[groupIndex].product == Int32(productIndex) {
+      if let why = extensionIneligibility(group: groupIndex) {
+        failed += 1
+        emit(
+          .renewalExtension(
+            RenewalExtension(
+              originalTransactionID: groups[groupIndex].originalID,
+              transactionID: groups[groupIndex].current, productID: productID, days: days,
+              reason: reason, requestIdentifier: request, newExpirationDate: nil, failure: why)),
+          at: now.milliseconds, sink)
+      } else {
+        succeeded += 1
+        extend(group: groupIndex, days: days, reason: reason, request: request, sink)
+      }
+    }
+    emit(
+      .renewalExtensionSummary(
+        RenewalExtensionSummary(
+          productID: productID, requestIdentifier: request, storefrontCountryCodes: [],
+          succeededCount: succeeded, failedCount: failed)), at: now.milliseconds, sink)
+    verify()
+  }
+
+  private func checkExtensionDays(_ days: Int) throws(SessionError) {
+    guard (1...90).contains(days) else {
+      throw SessionError(.invalidAction, "an extension is 1 to 90 days, not \(days)")
+    }
+  }
+
+  /// Why a group's subscription cannot be extended now, if it cannot (Apple's
+  /// SubscriptionExtensionIneligibleError).
+  func extensionIneligibility(group index: Int) -> String? {
+    let group = groups[index]
+    switch group.phase {
+    case .subscribed: break
+    case .gracePeriod: return "it is in a grace period, its expiration in the past"
+    case .billingRetry: return "it is in billing retry"
+    case .expired: return "it expired"
+    case .revoked: return "it was refunded"
+    case .none: return "it was never bought"
+    }
+    if let current = ledger.position(of: group.current),
+      let offer = snapshot(current).offer, offer.paymentMode == .freeTrial
+    {
+      return "it is in a free offer period"
+    }
+    let rate = settings.timeRate
+    let recent = group.extensions.filter {
+      rate.end(of: SubscriptionPeriod(1, .year), startingAt: Instant(milliseconds: $0)) > now
+    }
+    if recent.count >= 2 { return "it was extended twice in the past year" }
+    return nil
+  }
+
+  /// Moves the group's current period end `days` later and tells it.
+  private mutating func extend(
+    group index: Int, days: Int, reason: ExtendReason, request: String?, _ sink: EventSink
+  ) {
+    let stamp = now.milliseconds
+    let end = settings.timeRate.end(
+      of: SubscriptionPeriod(days, .day), startingAt: Instant(milliseconds: groups[index].periodEnd)
+    )
+    groups[index].periodEnd = end.milliseconds
+    groups[index].anchorDay = Int8(CivilDateTime(end).day)
+    groups[index].extensions = Array((groups[index].extensions + [stamp]).suffix(2))
+    reschedule(group: index)
+    if let position = ledger.position(of: groups[index].current) {
+      ledger.update(position) { $0.expirationDate = end.milliseconds }
+      emitTransaction(position, delivery: .updates, at: stamp, sink)
+    }
+    emitStatus(group: index, at: stamp, sink)
+    emit(
+      .renewalExtension(
+        RenewalExtension(
+          originalTransactionID: groups[index].originalID, transactionID: groups[index].current,
+          productID: product(at: groups[index].product).productID, days: days, reason: reason,
+          requestIdentifier: request, newExpirationDate: end, failure: nil)), at: stamp, sink)
+  }
+}
