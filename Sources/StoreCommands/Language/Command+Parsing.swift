@@ -150,23 +150,25 @@ private struct Arguments {
     }
   }
 
-  func reason(_ text: String) throws(CommandError) -> RevocationReason {
-    guard let reason = RevocationReason(rawValue: text) else {
+  /// One of an enumeration's cases by its name; `what` names the kind in the error.
+  func named<Value: RawRepresentable & CaseIterable>(
+    _ text: String, _ what: String
+  ) throws(CommandError) -> Value where Value.RawValue == String {
+    guard let value = Value(rawValue: text) else {
+      let names = Value.allCases.map(\.rawValue)
       throw CommandError(
-        "\"\(text)\" is not a refund reason: developerIssue or other",
-        suggestions: RevocationReason.allCases.map(\.rawValue).filter { closeEnough($0, text) })
+        "\"\(text)\" is not \(what): \(names.joined(separator: ", "))",
+        suggestions: names.filter { closeEnough($0, text) })
     }
-    return reason
+    return value
+  }
+
+  func reason(_ text: String) throws(CommandError) -> RevocationReason {
+    try named(text, "a refund reason")
   }
 
   func requestReason(_ text: String) throws(CommandError) -> RefundRequestReason {
-    guard let reason = RefundRequestReason(rawValue: text) else {
-      let names = RefundRequestReason.allCases.map(\.rawValue)
-      throw CommandError(
-        "\"\(text)\" is not a refund request's reason: \(names.joined(separator: ", "))",
-        suggestions: names.filter { closeEnough($0, text) })
-    }
-    return reason
+    try named(text, "a refund request's reason")
   }
 
   /// The refund sheet's reason: a request's, or (as scripts wrote it before requests waited
@@ -176,13 +178,7 @@ private struct Arguments {
   }
 
   func extendReason(_ text: String) throws(CommandError) -> ExtendReason {
-    guard let reason = ExtendReason(rawValue: text) else {
-      let names = ExtendReason.allCases.map(\.rawValue)
-      throw CommandError(
-        "\"\(text)\" is not an extension's reason: \(names.joined(separator: ", "))",
-        suggestions: names.filter { closeEnough($0, text) })
-    }
-    return reason
+    try named(text, "an extension's reason")
   }
 
   /// `days=N`, required: 1 to 90 (Apple's limit).
