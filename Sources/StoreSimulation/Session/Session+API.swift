@@ -14,16 +14,12 @@ extension Session {
     _ api: StoreKitAPI, transaction: UInt64? = nil, reason: RefundRequestReason = .other,
     _ sink: EventSink
   ) throws(SessionError) {
+    try check(.call(api, transaction: transaction, reason: reason))
     let stamp = now.milliseconds
     switch api {
-    case .purchase, .verification:
-      throw SessionError(
-        .invalidAction, "\(api.rawValue) is exercised by buying: its simulated error applies to buy"
-      )
+    case .purchase, .verification: return
     case .refundRequest:
-      guard let transaction else {
-        throw SessionError(.invalidAction, "a refund request needs the transaction it is for")
-      }
+      guard let transaction else { return }
       let position = try refundablePosition(transaction)
       if let error = settings.simulatedErrors[api] {
         emit(.apiCall(api, error: error, detail: nil), at: stamp, sink)
@@ -50,6 +46,23 @@ extension Session {
       if api == .subscriptionStatus {
         for index in groups.indices { emitStatus(group: index, at: stamp, sink) }
       }
+    }
+  }
+
+  /// Why the app cannot call `api`: `purchase` and `verification` happen through `buy`, and a
+  /// refund request needs a transaction that was purchased.
+  func checkCall(_ api: StoreKitAPI, transaction: UInt64?) throws(SessionError) {
+    switch api {
+    case .purchase, .verification:
+      throw SessionError(
+        .invalidAction, "\(api.rawValue) is exercised by buying: its simulated error applies to buy"
+      )
+    case .refundRequest:
+      guard let transaction else {
+        throw SessionError(.invalidAction, "a refund request needs the transaction it is for")
+      }
+      _ = try refundablePosition(transaction)
+    default: return
     }
   }
 

@@ -14,6 +14,24 @@ extension Session {
   ///   ``SessionOptions/maximumEventsPerVerb`` events; nothing changes then.
   /// - Complexity: O(*e* log *g*) for *e* transitions in *g* groups, whatever the span.
   public mutating func advance(to target: Instant, _ sink: EventSink) throws(SessionError) {
+    try check(.advance(to: target))
+    runScheduled(until: target.milliseconds, timeFloor: nil, sink)
+    now = target
+    verify()
+  }
+
+  /// Moves the clock to the next scheduled transition and fires it (with any due at the same
+  /// moment).
+  ///
+  /// - Throws: ``SessionError`` when nothing is scheduled.
+  public mutating func advanceToNextEvent(_ sink: EventSink) throws(SessionError) {
+    try check(.advanceToNextEvent)
+    try advance(to: max(nextScheduledEvent ?? now, now), sink)
+  }
+
+  /// Why the clock cannot move to `target`: it is in the past, beyond ``Instant/latest``, or the
+  /// span would cause more events than a verb may.
+  func checkAdvance(to target: Instant) throws(SessionError) {
     guard target >= now else {
       throw SessionError(
         .invalidAction,
@@ -26,20 +44,6 @@ extension Session {
           + "(asked for \(target.iso8601))")
     }
     try checkEventBudget(until: target.milliseconds)
-    runScheduled(until: target.milliseconds, timeFloor: nil, sink)
-    now = target
-    verify()
-  }
-
-  /// Moves the clock to the next scheduled transition and fires it (with any due at the same
-  /// moment).
-  ///
-  /// - Throws: ``SessionError`` when nothing is scheduled.
-  public mutating func advanceToNextEvent(_ sink: EventSink) throws(SessionError) {
-    guard let next = nextScheduledEvent else {
-      throw SessionError(.invalidAction, "nothing is scheduled: no subscription is renewing")
-    }
-    try advance(to: max(next, now), sink)
   }
 
   /// Fires due transitions up to `limit`. With a floor, events are stamped no earlier than it

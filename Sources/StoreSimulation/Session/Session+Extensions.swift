@@ -12,20 +12,8 @@ extension Session {
   public mutating func extendRenewalDate(
     _ id: UInt64, days: Int, reason: ExtendReason = .undeclared, _ sink: EventSink
   ) throws(SessionError) {
-    try checkExtensionDays(days)
-    let position = try requireTransaction(id)
-    guard let groupIndex = product(at: ledger[position].product).groupIndex,
-      groups[groupIndex].phase != .none,
-      groups[groupIndex].originalID == ledger[position].originalID
-        || groups[groupIndex].current == id
-    else {
-      throw SessionError(
-        .invalidAction, "transaction \(id) is not of an auto-renewable subscription's latest run")
-    }
-    if let why = extensionIneligibility(group: groupIndex) {
-      throw SessionError(
-        .invalidAction, "transaction \(id)'s subscription cannot be extended: \(why)")
-    }
+    try check(.extendRenewalDate(id, days: days, reason: reason))
+    let groupIndex = try extensionGroup(id, days: days)
     extend(group: groupIndex, days: days, reason: reason, request: nil, sink)
     verify()
   }
@@ -42,11 +30,10 @@ extension Session {
     of productID: String, days: Int, reason: ExtendReason = .undeclared,
     requestIdentifier: String? = nil, _ sink: EventSink
   ) throws(SessionError) {
-    try checkExtensionDays(days)
+    try check(
+      .extendRenewalDates(
+        productID: productID, days: days, reason: reason, requestIdentifier: requestIdentifier))
     let productIndex = try requireProduct(productID)
-    guard catalog.products[productIndex].groupIndex != nil else {
-      throw SessionError(.invalidAction, "\(productID) is not an auto-renewable subscription")
-    }
     let request = requestIdentifier ?? "\(productID)-\(now.milliseconds)"
     var succeeded = 0
     var failed = 0
@@ -74,7 +61,27 @@ extension Session {
     verify()
   }
 
-  private func checkExtensionDays(_ days: Int) throws(SessionError) {
+  /// The group of the subscription a transaction belongs to, when `days` is a valid extension
+  /// and the subscription is eligible for one.
+  func extensionGroup(_ id: UInt64, days: Int) throws(SessionError) -> Int {
+    try checkExtensionDays(days)
+    let position = try requireTransaction(id)
+    guard let groupIndex = product(at: ledger[position].product).groupIndex,
+      groups[groupIndex].phase != .none,
+      groups[groupIndex].originalID == ledger[position].originalID
+        || groups[groupIndex].current == id
+    else {
+      throw SessionError(
+        .invalidAction, "transaction \(id) is not of an auto-renewable subscription's latest run")
+    }
+    if let why = extensionIneligibility(group: groupIndex) {
+      throw SessionError(
+        .invalidAction, "transaction \(id)'s subscription cannot be extended: \(why)")
+    }
+    return groupIndex
+  }
+
+  func checkExtensionDays(_ days: Int) throws(SessionError) {
     guard (1...90).contains(days) else {
       throw SessionError(.invalidAction, "an extension is 1 to 90 days, not \(days)")
     }

@@ -4,10 +4,8 @@ extension Session {
   ///
   /// - Throws: ``SessionError`` when it is already finished.
   public mutating func finish(_ id: UInt64, _ sink: EventSink) throws(SessionError) {
+    try check(.finish(id))
     let position = try requireTransaction(id)
-    guard !ledger[position].flags.contains(.finished) else {
-      throw SessionError(.invalidAction, "transaction \(id) is already finished")
-    }
     ledger.update(position) { $0.flags.insert(.finished) }
     emitTransaction(position, delivery: nil, at: now.milliseconds, sink)
     verify()
@@ -28,6 +26,7 @@ extension Session {
   /// subscription's original purchase deletes its renewals too; deleting every transaction of a
   /// group restores introductory offer eligibility; a deleted non-consumable can be bought again.
   public mutating func delete(_ id: UInt64, _ sink: EventSink) throws(SessionError) {
+    try check(.delete(id))
     let position = try requireTransaction(id)
     let record = ledger[position]
     let groupIndex = product(at: record.product).groupIndex

@@ -22,6 +22,7 @@ extension Session {
   public mutating func priceIncrease(
     _ action: PriceIncreaseAction, _ id: UInt64, _ sink: EventSink
   ) throws(SessionError) {
+    try check(.priceIncrease(action, id))
     let groupIndex = try activeGroup(ofTransaction: id)
     let stamp = now.milliseconds
     switch action {
@@ -33,11 +34,6 @@ extension Session {
           .priceIncreaseConsent, productID: product(at: groups[groupIndex].product).productID),
         at: stamp, sink)
     case .consent, .decline:
-      guard groups[groupIndex].priceIncrease == .pending else {
-        throw SessionError(
-          .invalidAction,
-          "no price increase is pending for transaction \(id)'s subscription; request one first")
-      }
       if action == .consent {
         groups[groupIndex].priceIncrease = .agreed
       } else {

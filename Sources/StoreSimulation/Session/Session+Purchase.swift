@@ -73,34 +73,10 @@ extension Session {
   public mutating func buy(
     _ productID: String, _ options: PurchaseOptions = .init(), _ sink: EventSink
   ) throws(SessionError) {
+    try check(.buy(productID: productID, options: options))
     let index = try requireProduct(productID)
     let product = catalog.products[index]
     let date = options.purchaseDate?.milliseconds ?? now.milliseconds
-    guard (1...PurchaseOptions.maximumQuantity).contains(options.quantity) else {
-      throw SessionError(
-        .invalidAction, "the quantity must be 1 to \(PurchaseOptions.maximumQuantity)")
-    }
-    guard !product.price.multipliedReportingOverflow(by: Int64(options.quantity)).overflow else {
-      throw SessionError(
-        .invalidAction,
-        "\(options.quantity) × the price of \(productID) is more than a price can hold")
-    }
-    guard date <= now.milliseconds else {
-      throw SessionError(
-        .invalidAction,
-        "the purchase date \(Instant(milliseconds: date).iso8601) is after now "
-          + "(\(now.iso8601)); dates in the future aren't valid")
-    }
-    if let selection = options.offer { try validateOfferReference(selection, of: product) }
-    if options.origin == .store, product.type == .nonConsumable, let owned = ownedPosition(index) {
-      throw SessionError(
-        .invalidAction,
-        "\(productID) is already purchased (transaction \(ledger[owned].id)); "
-          + "delete that transaction to buy it again")
-    }
-    if date < now.milliseconds && options.renewal == .automatic && product.groupIndex != nil {
-      try checkCatchUpBudget(product: index, from: date)
-    }
     let stamp = now.milliseconds
     let app = options.origin == .app
     if app {
@@ -135,6 +111,40 @@ extension Session {
     }
     completePurchase(index, options, date: date, delivery: app ? .purchaseResult : .updates, sink)
     verify()
+  }
+
+  /// Why a purchase cannot be made: an unknown product or offer, a quantity out of range or a
+  /// total that overflows, a future date, a non-consumable bought again from outside the app,
+  /// or a back-dated purchase that would renew too often.
+  func checkPurchase(_ productID: String, _ options: PurchaseOptions) throws(SessionError) {
+    let index = try requireProduct(productID)
+    let product = catalog.products[index]
+    let date = options.purchaseDate?.milliseconds ?? now.milliseconds
+    guard (1...PurchaseOptions.maximumQuantity).contains(options.quantity) else {
+      throw SessionError(
+        .invalidAction, "the quantity must be 1 to \(PurchaseOptions.maximumQuantity)")
+    }
+    guard !product.price.multipliedReportingOverflow(by: Int64(options.quantity)).overflow else {
+      throw SessionError(
+        .invalidAction,
+        "\(options.quantity) × the price of \(productID) is more than a price can hold")
+    }
+    guard date <= now.milliseconds else {
+      throw SessionError(
+        .invalidAction,
+        "the purchase date \(Instant(milliseconds: date).iso8601) is after now "
+          + "(\(now.iso8601)); dates in the future aren't valid")
+    }
+    if let selection = options.offer { try validateOfferReference(selection, of: product) }
+    if options.origin == .store, product.type == .nonConsumable, let owned = ownedPosition(index) {
+      throw SessionError(
+        .invalidAction,
+        "\(productID) is already purchased (transaction \(ledger[owned].id)); "
+          + "delete that transaction to buy it again")
+    }
+    if date < now.milliseconds && options.renewal == .automatic && product.groupIndex != nil {
+      try checkCatchUpBudget(product: index, from: date)
+    }
   }
 
   /// Whether buying the product now would only hand back what the customer holds.

@@ -11,15 +11,9 @@ extension Session {
   public mutating func refund(
     _ id: UInt64, reason: RevocationReason = .other, share: Int? = nil, _ sink: EventSink
   ) throws(SessionError) {
+    try check(.refund(id, reason: reason, share: share))
     let position = try refundablePosition(id)
     let record = ledger[position]
-    guard !record.isRevoked else {
-      throw SessionError(.invalidAction, "transaction \(id) is already refunded")
-    }
-    if let share, !(1...100_000).contains(share) {
-      throw SessionError(
-        .invalidAction, "a refund's percentage must be more than 0 and at most 100")
-    }
     let stamp = now.milliseconds
     ledger.update(position) {
       $0.revocationDate = stamp
@@ -55,16 +49,8 @@ extension Session {
   public mutating func requestRefund(
     _ id: UInt64, reason: RefundRequestReason = .other, _ sink: EventSink
   ) throws(SessionError) {
+    try check(.requestRefund(id, reason: reason))
     let position = try refundablePosition(id)
-    guard !ledger[position].isRevoked else {
-      throw SessionError(.invalidAction, "transaction \(id) is already refunded")
-    }
-    guard !ledger[position].flags.contains(.refundRequested) else {
-      throw SessionError(
-        .invalidAction,
-        "transaction \(id) already has a refund request waiting; decide it with refund or "
-          + "refund-decline")
-    }
     let stamp = now.milliseconds
     ledger.update(position) { $0.flags.insert(.refundRequested) }
     emitTransaction(position, delivery: nil, at: stamp, sink)
@@ -85,11 +71,8 @@ extension Session {
   ///
   /// - Throws: ``SessionError`` when no refund request for it is waiting.
   public mutating func declineRefund(_ id: UInt64, _ sink: EventSink) throws(SessionError) {
-    let position = try requireTransaction(id)
-    guard ledger[position].flags.contains(.refundRequested) else {
-      throw SessionError(
-        .invalidAction, "transaction \(id) has no refund request waiting; refund-request asks")
-    }
+    try check(.declineRefund(id))
+    let position = try requestedRefundPosition(id)
     let stamp = now.milliseconds
     ledger.update(position) { $0.flags.remove(.refundRequested) }
     emitTransaction(position, delivery: nil, at: stamp, sink)
@@ -104,11 +87,8 @@ extension Session {
   ///
   /// - Throws: ``SessionError`` when the transaction is not refunded.
   public mutating func reverseRefund(_ id: UInt64, _ sink: EventSink) throws(SessionError) {
-    let position = try requireTransaction(id)
-    guard ledger[position].isRevoked else {
-      throw SessionError(
-        .invalidAction, "transaction \(id) is not refunded, so there is nothing to reverse")
-    }
+    try check(.reverseRefund(id))
+    let position = try refundedPosition(id)
     let stamp = now.milliseconds
     ledger.update(position) {
       $0.revocationDate = TransactionRecord.none
@@ -131,5 +111,50 @@ extension Session {
       emitStatus(group: groupIndex, at: stamp, sink)
     }
     verify()
+  }
+
+  /// Why a transaction cannot be refunded: never purchased, already refunded, or a share out of
+  /// range.
+  func checkRefund(_ id: UInt64, share: Int?) throws(SessionError) {
+    let position = try refundablePosition(id)
+    guard !ledger[position].isRevoked else {
+      throw SessionError(.invalidAction, "transaction \(id) is already refunded")
+    }
+    if let share, !(1...100_000).contains(share) {
+      throw SessionError(
+        .invalidAction, "a refund's percentage must be more than 0 and at most 100")
+    }
+  }
+
+  /// Why the customer cannot ask for a refund of a transaction: never purchased, already
+  /// refunded, or a request already waiting.
+  func checkRefundRequest(_ id: UInt64) throws(SessionError) {
+    try checkRefund(id, share: nil)
+    guard !ledger[try refundablePosition(id)].flags.contains(.refundRequested) else {
+      throw SessionError(
+        .invalidAction,
+        "transaction \(id) already has a refund request waiting; decide it with refund or "
+          + "refund-decline")
+    }
+  }
+
+  /// The position of a transaction whose refund request is waiting for Apple's decision.
+  func requestedRefundPosition(_ id: UInt64) throws(SessionError) -> Int {
+    let position = try requireTransaction(id)
+    guard ledger[position].flags.contains(.refundRequested) else {
+      throw SessionError(
+        .invalidAction, "transaction \(id) has no refund request waiting; refund-request asks")
+    }
+    return position
+  }
+
+  /// The position of a refunded transaction (whose refund can be reversed).
+  func refundedPosition(_ id: UInt64) throws(SessionError) -> Int {
+    let position = try requireTransaction(id)
+    guard ledger[position].isRevoked else {
+      throw SessionError(
+        .invalidAction, "transaction \(id) is not refunded, so there is nothing to reverse")
+    }
+    return position
   }
 }

@@ -10,10 +10,8 @@ extension Session {
   )
     throws(SessionError)
   {
+    try check(.setAutoRenew(id, enabled: enabled))
     let groupIndex = try activeGroup(ofTransaction: id)
-    guard groups[groupIndex].willAutoRenew != enabled else {
-      throw SessionError(.invalidAction, "auto-renew is already \(enabled ? "on" : "off")")
-    }
     groups[groupIndex].willAutoRenew = enabled
     if enabled { groups[groupIndex].declinedPriceIncrease = false }
     emitStatus(group: groupIndex, at: now.milliseconds, sink)
@@ -30,6 +28,7 @@ extension Session {
   )
     throws(SessionError)
   {
+    try check(.expireSubscription(productID: productID))
     let groupIndex = try activeGroup(ofProduct: productID)
     let stamp = now.milliseconds
     if let position = ledger.position(of: groups[groupIndex].current),
@@ -51,6 +50,7 @@ extension Session {
   ///
   /// - Throws: ``SessionError`` when the product is not the customer's current subscription.
   public mutating func forceRenewal(_ productID: String, _ sink: EventSink) throws(SessionError) {
+    try check(.forceRenewal(productID: productID))
     let groupIndex = try activeGroup(ofProduct: productID)
     let stamp = now.milliseconds
     if let position = ledger.position(of: groups[groupIndex].current) {

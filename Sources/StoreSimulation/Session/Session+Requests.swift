@@ -4,6 +4,7 @@ extension Session {
   ///
   /// - Throws: ``SessionError`` when the transaction is not awaiting approval.
   public mutating func approveAskToBuy(_ id: UInt64, _ sink: EventSink) throws(SessionError) {
+    try check(.approveAskToBuy(id))
     let position = try pendingRequest(id)
     let record = ledger[position]
     let options = PurchaseOptions(
@@ -20,6 +21,7 @@ extension Session {
   ///
   /// - Throws: ``SessionError`` when the transaction is not awaiting approval.
   public mutating func declineAskToBuy(_ id: UInt64, _ sink: EventSink) throws(SessionError) {
+    try check(.declineAskToBuy(id))
     let position = try pendingRequest(id)
     ledger.update(position) {
       $0.flags.remove(.pendingApproval)
@@ -29,7 +31,7 @@ extension Session {
     verify()
   }
 
-  private func pendingRequest(_ id: UInt64) throws(SessionError) -> Int {
+  func pendingRequest(_ id: UInt64) throws(SessionError) -> Int {
     let position = try requireTransaction(id)
     guard ledger[position].flags.contains(.pendingApproval) else {
       let why =
@@ -46,11 +48,9 @@ extension Session {
   /// - Throws: ``SessionError`` when the transaction has no issue (or its subscription already
   ///   left billing retry).
   public mutating func resolveIssue(_ id: UInt64, _ sink: EventSink) throws(SessionError) {
-    let position = try requireTransaction(id)
+    try check(.resolveIssue(id))
+    let position = try issuePosition(id)
     let record = ledger[position]
-    guard record.flags.contains(.purchaseIssue) else {
-      throw SessionError(.invalidAction, "transaction \(id) has no issue to resolve")
-    }
     let stamp = now.milliseconds
     if record.state == .failed {
       ledger.update(position) { $0.flags.remove(.purchaseIssue) }
@@ -63,12 +63,7 @@ extension Session {
       verify()
       return
     }
-    guard let groupIndex = product(at: record.product).groupIndex, groups[groupIndex].current == id,
-      groups[groupIndex].phase == .gracePeriod || groups[groupIndex].phase == .billingRetry
-    else {
-      throw SessionError(
-        .invalidAction, "transaction \(id)'s subscription is no longer in billing retry")
-    }
+    guard let groupIndex = product(at: record.product).groupIndex else { return }
     ledger.update(position) { $0.flags.remove(.purchaseIssue) }
     emitTransaction(position, delivery: nil, at: stamp, sink)
     let missed = groups[groupIndex].periodEnd
@@ -79,6 +74,24 @@ extension Session {
     reschedule(group: groupIndex)
     runScheduled(until: stamp, timeFloor: stamp, sink)
     verify()
+  }
+
+  /// The position of a transaction with an issue `resolve` can settle: an interrupted purchase,
+  /// or a failed renewal of a subscription still in grace or billing retry.
+  func issuePosition(_ id: UInt64) throws(SessionError) -> Int {
+    let position = try requireTransaction(id)
+    let record = ledger[position]
+    guard record.flags.contains(.purchaseIssue) else {
+      throw SessionError(.invalidAction, "transaction \(id) has no issue to resolve")
+    }
+    guard record.state != .failed else { return position }
+    guard let groupIndex = product(at: record.product).groupIndex, groups[groupIndex].current == id,
+      groups[groupIndex].phase == .gracePeriod || groups[groupIndex].phase == .billingRetry
+    else {
+      throw SessionError(
+        .invalidAction, "transaction \(id)'s subscription is no longer in billing retry")
+    }
+    return position
   }
 
   /// The position of a transaction that was purchased (and so can be refunded, unless it was).

@@ -18,6 +18,12 @@ extension Session {
   /// - Throws: ``SessionError`` when no subscription has a win-back offer with that id.
   public mutating func setWinBackEligibility(_ offerID: String, eligible: Bool) throws(SessionError)
   {
+    try check(.setWinBackEligibility(offerID: offerID, eligible: eligible))
+    winBackEligibility[offerID] = eligible
+  }
+
+  /// Why `offerID` names no win-back offer, with the closest ones as suggestions.
+  func checkWinBackOffer(_ offerID: String) throws(SessionError) {
     let known = catalog.products.flatMap(\.winBackOffers).compactMap(\.id)
     guard known.contains(offerID) else {
       throw SessionError(
@@ -26,7 +32,6 @@ extension Session {
           3
         ).map { $0 })
     }
-    winBackEligibility[offerID] = eligible
   }
 
   /// Replaces the configuration (the file changed on disk, or the TUI wrote it back). Products

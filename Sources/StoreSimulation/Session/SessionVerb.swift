@@ -1,0 +1,134 @@
+/// A verb of the session with its arguments resolved: what every way into the engine (a key, a
+/// `:` line, a script line, a journal record, the live clock) comes down to.
+///
+/// ``Session/refusal(_:)`` says whether it can apply now and, if not, why; ``Session/perform(_:_:)``
+/// applies it. Every verb checks its refusal first, so the two never disagree.
+public enum SessionVerb: Equatable, Sendable {
+  case buy(productID: String, options: PurchaseOptions)
+  case approveAskToBuy(UInt64)
+  case declineAskToBuy(UInt64)
+  case resolveIssue(UInt64)
+  /// `share`: a prorated refund in thousandths of a percent; `nil` for a full one.
+  case refund(UInt64, reason: RevocationReason, share: Int?)
+  case requestRefund(UInt64, reason: RefundRequestReason)
+  case declineRefund(UInt64)
+  case reverseRefund(UInt64)
+  case setAutoRenew(UInt64, enabled: Bool)
+  case expireSubscription(productID: String)
+  case forceRenewal(productID: String)
+  case priceIncrease(PriceIncreaseAction, UInt64)
+  case finish(UInt64)
+  case finishAll
+  case delete(UInt64)
+  case clear
+  case restore
+  case launch
+  case advance(to: Instant)
+  case advanceToNextEvent
+  case extendRenewalDate(UInt64, days: Int, reason: ExtendReason)
+  case extendRenewalDates(
+    productID: String, days: Int, reason: ExtendReason, requestIdentifier: String?)
+  case call(StoreKitAPI, transaction: UInt64?, reason: RefundRequestReason)
+  case setWinBackEligibility(offerID: String, eligible: Bool)
+}
+
+extension Session {
+  /// Why `verb` cannot apply now, or `nil` when it can: the reason and, where there is one, a
+  /// suggestion. This is the only place the engine's preconditions are decided.
+  ///
+  /// - Complexity: O(1) for most verbs; a purchase checks its offer, an advance its event budget.
+  public func refusal(_ verb: SessionVerb) -> SessionError? {
+    do throws(SessionError) {
+      try check(verb)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  /// Applies `verb`, handing its events to `sink`.
+  ///
+  /// - Throws: ``refusal(_:)``'s answer; nothing changes then.
+  public mutating func perform(_ verb: SessionVerb, _ sink: EventSink) throws(SessionError) {
+    switch verb {
+    case .buy(let productID, let options): try buy(productID, options, sink)
+    case .approveAskToBuy(let id): try approveAskToBuy(id, sink)
+    case .declineAskToBuy(let id): try declineAskToBuy(id, sink)
+    case .resolveIssue(let id): try resolveIssue(id, sink)
+    case .refund(let id, let reason, let share): try refund(id, reason: reason, share: share, sink)
+    case .requestRefund(let id, let reason): try requestRefund(id, reason: reason, sink)
+    case .declineRefund(let id): try declineRefund(id, sink)
+    case .reverseRefund(let id): try reverseRefund(id, sink)
+    case .setAutoRenew(let id, let enabled): try setAutoRenew(id, enabled: enabled, sink)
+    case .expireSubscription(let productID): try expireSubscription(productID, sink)
+    case .forceRenewal(let productID): try forceRenewal(productID, sink)
+    case .priceIncrease(let action, let id): try priceIncrease(action, id, sink)
+    case .finish(let id): try finish(id, sink)
+    case .finishAll: finishAll(sink)
+    case .delete(let id): try delete(id, sink)
+    case .clear: clear(sink)
+    case .restore: restore(sink)
+    case .launch: launch(sink)
+    case .advance(let target): try advance(to: target, sink)
+    case .advanceToNextEvent: try advanceToNextEvent(sink)
+    case .extendRenewalDate(let id, let days, let reason):
+      try extendRenewalDate(id, days: days, reason: reason, sink)
+    case .extendRenewalDates(let productID, let days, let reason, let request):
+      try extendRenewalDates(
+        of: productID, days: days, reason: reason, requestIdentifier: request, sink)
+    case .call(let api, let transaction, let reason):
+      try call(api, transaction: transaction, reason: reason, sink)
+    case .setWinBackEligibility(let offerID, let eligible):
+      try setWinBackEligibility(offerID, eligible: eligible)
+    }
+  }
+
+  /// Throws why `verb` cannot apply; each verb calls this before it changes anything.
+  func check(_ verb: SessionVerb) throws(SessionError) {
+    switch verb {
+    case .buy(let productID, let options): try checkPurchase(productID, options)
+    case .approveAskToBuy(let id), .declineAskToBuy(let id): _ = try pendingRequest(id)
+    case .resolveIssue(let id): _ = try issuePosition(id)
+    case .refund(let id, _, let share): try checkRefund(id, share: share)
+    case .requestRefund(let id, _): try checkRefundRequest(id)
+    case .declineRefund(let id): _ = try requestedRefundPosition(id)
+    case .reverseRefund(let id): _ = try refundedPosition(id)
+    case .setAutoRenew(let id, let enabled):
+      let groupIndex = try activeGroup(ofTransaction: id)
+      guard groups[groupIndex].willAutoRenew != enabled else {
+        throw SessionError(.invalidAction, "auto-renew is already \(enabled ? "on" : "off")")
+      }
+    case .expireSubscription(let productID), .forceRenewal(let productID):
+      _ = try activeGroup(ofProduct: productID)
+    case .priceIncrease(let action, let id):
+      let groupIndex = try activeGroup(ofTransaction: id)
+      if action != .request && groups[groupIndex].priceIncrease != .pending {
+        throw SessionError(
+          .invalidAction,
+          "no price increase is pending for transaction \(id)'s subscription; request one first")
+      }
+    case .finish(let id):
+      let position = try requireTransaction(id)
+      guard !ledger[position].flags.contains(.finished) else {
+        throw SessionError(.invalidAction, "transaction \(id) is already finished")
+      }
+    case .delete(let id): _ = try requireTransaction(id)
+    case .finishAll, .clear, .restore, .launch: return
+    case .advance(let target): try checkAdvance(to: target)
+    case .advanceToNextEvent:
+      guard let next = nextScheduledEvent else {
+        throw SessionError(.invalidAction, "nothing is scheduled: no subscription is renewing")
+      }
+      try checkAdvance(to: max(next, now))
+    case .extendRenewalDate(let id, let days, _): _ = try extensionGroup(id, days: days)
+    case .extendRenewalDates(let productID, let days, _, _):
+      try checkExtensionDays(days)
+      let productIndex = try requireProduct(productID)
+      guard catalog.products[productIndex].groupIndex != nil else {
+        throw SessionError(.invalidAction, "\(productID) is not an auto-renewable subscription")
+      }
+    case .call(let api, let transaction, _): try checkCall(api, transaction: transaction)
+    case .setWinBackEligibility(let offerID, _): try checkWinBackOffer(offerID)
+    }
+  }
+}
