@@ -209,7 +209,8 @@ enum FuzzSeeds {
   /// Signed payloads from a throwaway identity: a transaction, a renewal info, an app
   /// transaction and a notification body.
   static func signed() throws -> [[UInt8]] {
-    let folder = NSTemporaryDirectory() + "storekeeper-fuzz-keys-\(getpid())"
+    // Its own folder: test cases running at once each make their seeds.
+    let folder = NSTemporaryDirectory() + "storekeeper-fuzz-keys-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let signer = Signer(
       identity: try SigningIdentity.load(in: folder, chain: false), environment: .xcode,
