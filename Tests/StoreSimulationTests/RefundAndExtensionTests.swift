@@ -50,6 +50,18 @@ import Testing
     #expect(end.statuses.last?.renewalInfo.expirationReason == .autoRenewDisabled)
   }
 
+  @Test func aRefundCannotBeReversedOnceTheGroupWasBoughtAgain() throws {
+    // Found by the property tests: the old period and the new one would both run.
+    var session = makeSession(rate: .monthlyRenewalEveryThirtySeconds)
+    try session.buy("solo.monthly", PurchaseOptions()) { _ in }
+    try session.refund(0) { _ in }
+    try session.buy("solo.monthly", PurchaseOptions()) { _ in }
+    let refusal = try #require(session.refusal(.reverseRefund(0)))
+    #expect(refusal.message.contains("transaction 1 is current"))
+    #expect(throws: SessionError.self) { try session.reverseRefund(0) { _ in } }
+    #expect(session.invariantViolation() == nil)
+  }
+
   @Test func aReversedNonConsumableIsOwnedAgain() throws {
     var session = makeSession()
     try session.buy("pro", PurchaseOptions()) { _ in }

@@ -148,12 +148,23 @@ extension Session {
     return position
   }
 
-  /// The position of a refunded transaction (whose refund can be reversed).
+  /// The position of a refunded transaction whose refund can be reversed: a subscription period
+  /// that has not ended must still be its group's current one. [unverified: once the customer
+  /// bought the group again, giving the old period back would make two run at once; we refuse.]
   func refundedPosition(_ id: UInt64) throws(SessionError) -> Int {
     let position = try requireTransaction(id)
-    guard ledger[position].isRevoked else {
+    let record = ledger[position]
+    guard record.isRevoked else {
       throw SessionError(
         .invalidAction, "transaction \(id) is not refunded, so there is nothing to reverse")
+    }
+    if let groupIndex = product(at: record.product).groupIndex, groups[groupIndex].current != id,
+      record.expirationDate > now.milliseconds
+    {
+      throw SessionError(
+        .invalidAction,
+        "transaction \(id)'s subscription was bought again since (transaction "
+          + "\(groups[groupIndex].current) is current), so its refund can no longer be reversed")
     }
     return position
   }
