@@ -74,7 +74,9 @@ let package = Package(
     // Long fuzz runs: `swift run -c release storekeeper-fuzz --inputs 1000000`.
     .executableTarget(
       name: "storekeeper-fuzz",
-      dependencies: ["StoreFuzzing", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: [
+        "StoreFuzzing", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     // Speed and memory figures, run with `swift run -c release storekeeper-benchmarks`.
     .executableTarget(
@@ -87,12 +89,21 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "StoreCommandsTests", dependencies: ["StoreCommands"]),
-    .testTarget(name: "StoreTerminalTests", dependencies: ["StoreTerminal"]),
-    .testTarget(name: "StoreSigningTests", dependencies: ["StoreSigning", "StoreCommands"]),
+    // What the tests share: the package's paths, temporary folders, journals opened despite a
+    // sibling test's fork, and in-memory terminal, clock and file for the inspector's loop.
+    .target(
+      name: "StoreTestSupport",
+      dependencies: ["StoreSimulation", "StoreCommands", "StoreTerminal"],
+      path: "Tests/StoreTestSupport"),
+    .testTarget(name: "StoreCommandsTests", dependencies: ["StoreCommands", "StoreTestSupport"]),
+    .testTarget(name: "StoreTerminalTests", dependencies: ["StoreTerminal", "StoreTestSupport"]),
+    .testTarget(
+      name: "StoreSigningTests",
+      dependencies: ["StoreSigning", "StoreCommands", "StoreTestSupport"]),
     .testTarget(name: "CNcursesTests", dependencies: ["CNcurses"]),
     .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
-    .testTarget(name: "StoreConfigurationTests", dependencies: ["StoreConfiguration"]),
+    .testTarget(
+      name: "StoreConfigurationTests", dependencies: ["StoreConfiguration", "StoreTestSupport"]),
     .testTarget(
       name: "StoreSimulationTests",
       dependencies: [
@@ -101,6 +112,7 @@ let package = Package(
       ]
     ),
     .testTarget(
-      name: "storekeeperTests", dependencies: ["storekeeper"], exclude: ["Fixtures", "Python", "Scripts"]),
+      name: "storekeeperTests", dependencies: ["storekeeper", "StoreTestSupport"],
+      exclude: ["Fixtures", "Python", "Scripts"]),
   ]
 )

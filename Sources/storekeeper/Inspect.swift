@@ -130,10 +130,9 @@ struct Inspect: ParsableCommand {
     case .failed(let error): return .failure(error)
     }
     var running = app
+    var watch = FileWatch(path: configurationPath)
     return .success(
-      TerminalLoop.run(&running, on: terminal, configurationPath: configurationPath) {
-        SessionOpening.wallClock
-      })
+      TerminalLoop.run(&running, on: terminal, clock: SystemClock(), watching: &watch))
   }
 
   private enum Opening {

@@ -18,14 +18,18 @@ extension PreparedSigning {
           switch file {
           case .success(let name):
             let text = "notification \(notification.name)" + (name.map { " → \($0)" } ?? "")
-            return (notification.time, text, false)
+            return NotificationLine(time: notification.time, text: text, isFailure: false)
           case .failure(let error):
-            return (notification.time, "notification \(notification.name): \(error)", true)
+            return NotificationLine(
+              time: notification.time, text: "notification \(notification.name): \(error)",
+              isFailure: true)
           }
         }
       }
       hooks.backgroundLines = {
-        pipeline.delivery.takeResults().map { (text: $0.description, isFailure: !$0.delivered) }
+        pipeline.delivery.takeResults().map {
+          NotificationLine(text: $0.description, isFailure: !$0.delivered)
+        }
       }
     }
     return hooks

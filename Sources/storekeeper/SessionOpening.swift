@@ -3,6 +3,7 @@ import Foundation
 import StoreCommands
 import StoreConfiguration
 import StoreSimulation
+import StoreTerminal
 
 /// Loading a configuration and opening, replaying or creating the session it runs in.
 enum SessionOpening {
@@ -53,9 +54,7 @@ enum SessionOpening {
   }
 
   /// The wall clock, in whole milliseconds (only adapters read it).
-  static var wallClock: Instant {
-    Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
-  }
+  static var wallClock: Instant { SystemClock().now() }
 
   /// A session for `configurationPath`: fresh when there is no journal path, else the journal's,
   /// replayed (or created). Problems are printed; they exit with status 1.

@@ -1,6 +1,7 @@
 import Foundation
 import StoreConfiguration
 import StoreSimulation
+import StoreTestSupport
 import Testing
 
 @testable import StoreCommands
@@ -66,7 +67,7 @@ import Testing
 
   @Test func decorationsAddFieldsToTransactions() throws {
     let configuration = StoreKitConfiguration.load(
-      contentsOf: packageRoot + "/Configs/FoodTruck.storekit"
+      contentsOf: bundledConfiguration("FoodTruck").path
     ).configuration!
     var session = Session(configuration: configuration, start: time)
     var events: [StoreEvent] = []
@@ -78,9 +79,3 @@ import Testing
       encoder.line(transaction).hasSuffix(#""isFinished":false,"jwsRepresentation":"a.b.c"}}"#))
   }
 }
-
-let packageRoot: String = {
-  var url = URL(fileURLWithPath: #filePath)
-  for _ in 0..<3 { url.deleteLastPathComponent() }
-  return url.path
-}()

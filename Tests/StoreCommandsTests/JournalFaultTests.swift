@@ -1,6 +1,7 @@
 import Foundation
 import StoreConfiguration
 import StoreSimulation
+import StoreTestSupport
 import Testing
 
 @testable import StoreCommands
@@ -12,7 +13,7 @@ import Testing
   let start = Instant(iso8601: "2026-11-22T02:00:00Z")!
 
   var configurationBytes: [UInt8] {
-    [UInt8](FileManager.default.contents(atPath: packageRoot + "/Configs/FoodTruck.storekit")!)
+    [UInt8](FileManager.default.contents(atPath: bundledConfiguration("FoodTruck").path)!)
   }
 
   var header: JournalHeader {
@@ -44,7 +45,9 @@ import Testing
         try journaled.commit()
         shown += created
       }
-      try journaled.advanceClock(to: journaled.session.now.adding(milliseconds: 40_000)) { _ in }
+      try journaled.apply(
+        .advance(.to(journaled.session.now.adding(milliseconds: 40_000))), from: .clock
+      ) { _ in }
       journaled.recordClock()
       try journaled.commit()
       return (shown, true)

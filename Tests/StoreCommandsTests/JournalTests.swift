@@ -1,6 +1,7 @@
 import Foundation
 import StoreConfiguration
 import StoreSimulation
+import StoreTestSupport
 import Testing
 
 @testable import StoreCommands
@@ -9,7 +10,7 @@ import Testing
   let start = Instant(iso8601: "2026-11-22T02:00:00Z")!
 
   var configurationBytes: [UInt8] {
-    [UInt8](FileManager.default.contents(atPath: packageRoot + "/Configs/FoodTruck.storekit")!)
+    [UInt8](FileManager.default.contents(atPath: bundledConfiguration("FoodTruck").path)!)
   }
 
   func folder() throws -> String {
@@ -34,9 +35,9 @@ import Testing
     for line in commands {
       try journaled.apply(try Command.parse(line)!) { events.append($0) }
     }
-    try journaled.advanceClock(to: journaled.session.now.adding(milliseconds: 45_000)) {
-      events.append($0)
-    }
+    try journaled.apply(
+      .advance(.to(journaled.session.now.adding(milliseconds: 45_000))), from: .clock
+    ) { events.append($0) }
     try journaled.commit()
     return events
   }

@@ -1,15 +1,6 @@
 import Foundation
 import StoreConfiguration
-
-/// The package's root folder, found from this file's location.
-let packageRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// The shared corpus of real `.storekit` files, when it sits beside the package.
-let corpusFolder = packageRoot.deletingLastPathComponent()
-  .appendingPathComponent("shared/fixtures/storekit")
-
-let corpusIsPresent = FileManager.default.fileExists(atPath: corpusFolder.path)
+import StoreTestSupport
 
 /// Loads a configuration from JSON text.
 func load(_ json: String) -> LoadResult {

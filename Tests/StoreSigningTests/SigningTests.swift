@@ -2,16 +2,11 @@ import Foundation
 import StoreCommands
 import StoreConfiguration
 import StoreSimulation
+import StoreTestSupport
 import Testing
 import X509
 
 @testable import StoreSigning
-
-let packageRoot: URL = {
-  var url = URL(fileURLWithPath: #filePath)
-  for _ in 0..<3 { url.deleteLastPathComponent() }
-  return url
-}()
 
 let start = Instant(iso8601: "2026-11-22T02:00:00Z")!
 

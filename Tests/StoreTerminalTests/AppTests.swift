@@ -2,6 +2,7 @@ import Foundation
 import StoreCommands
 import StoreConfiguration
 import StoreSimulation
+import StoreTestSupport
 import Testing
 
 @testable import StoreTerminal
@@ -94,19 +95,19 @@ import Testing
     app.perform(line: "buy foodtruck.saleshistory")
     app.press(.character("/"))
     app.type("product:social")
-    #expect(app.visible.count == 1)
+    #expect(app.table.visible.count == 1)
     #expect(app.screen().contains("Transactions  product:social  (1 of 3)"))
     app.type(" stat:x")
     #expect(
-      app.filterError
+      app.table.filterError
         == "unknown field \"stat:\"; the fields are product: state: type: offer: id: original: after: before: on: date:"
     )
     #expect(app.screen().contains("⚠ unknown field"))
     for _ in 0..<7 { app.press(.backspace) }
     app.type("!id:1")
-    #expect(app.visible.isEmpty)
+    #expect(app.table.visible.isEmpty)
     app.press(.escape, .escape)
-    #expect(app.visible.count == 3)
+    #expect(app.table.visible.count == 3)
   }
 
   @Test func filterCompletesProductIDs() {
@@ -123,10 +124,10 @@ import Testing
     app.perform(line: "buy socialfeed.monthly")
     app.perform(line: "buy foodtruck.saleshistory")
     app.press(.down)
-    #expect(app.selectedID == 0)
+    #expect(app.table.selectedID == 0)
     app.perform(line: "advance 95s")
-    #expect(app.selectedID == 0)
-    #expect(app.rows.count == 5)
+    #expect(app.table.selectedID == 0)
+    #expect(app.table.rows.count == 5)
   }
 
   @Test func actionsTheStateForbidsAreExplained() {
@@ -148,12 +149,12 @@ import Testing
     app.perform(line: "set grace-period on")
     app.perform(line: "buy socialfeed.premium.monthly")
     app.press(.character("n"))
-    #expect(app.rows.last?.state == .grace)
+    #expect(app.table.rows.last?.state == .grace)
     #expect(app.screen().contains("in grace until"))
     app.press(.character("n"))
-    #expect(app.rows.last?.state == .retry)
+    #expect(app.table.rows.last?.state == .retry)
     app.press(.character("r"))
-    #expect(app.rows.last?.state == .renewed)
+    #expect(app.table.rows.last?.state == .renewed)
   }
 
   @Test func theInspectorShowsUpcomingRenewals() {
@@ -252,7 +253,7 @@ import Testing
     app.clock = ClockState(running: true, offset: 0)
     #expect(app.sleepMilliseconds(wall: start.adding(milliseconds: 250)) == 750)
     app.tick(wall: start.adding(milliseconds: 31_000))
-    #expect(app.rows.count == 2)
+    #expect(app.table.rows.count == 2)
     #expect(app.sleepMilliseconds(wall: start.adding(milliseconds: 59_500)) == 500)
   }
 }
@@ -280,11 +281,15 @@ import Testing
     var app = makeApp()
     var seen: [StoreEvent] = []
     nonisolated(unsafe) var background = [
-      (text: "POST SUBSCRIBED-INITIAL_BUY failed: HTTP 500 after 5 attempts", isFailure: true)
+      NotificationLine(
+        text: "POST SUBSCRIBED-INITIAL_BUY failed: HTTP 500 after 5 attempts", isFailure: true)
     ]
     app.hooks.eventsApplied = { events, _ in
       seen += events
-      return [(events[0].time, "notification SUBSCRIBED-INITIAL_BUY", false)]
+      return [
+        NotificationLine(
+          time: events[0].time, text: "notification SUBSCRIBED-INITIAL_BUY", isFailure: false)
+      ]
     }
     app.hooks.backgroundLines = {
       defer { background = [] }

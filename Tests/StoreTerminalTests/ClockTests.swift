@@ -2,6 +2,7 @@ import Foundation
 import StoreCommands
 import StoreConfiguration
 import StoreSimulation
+import StoreTestSupport
 import Testing
 
 @testable import StoreTerminal
@@ -17,11 +18,9 @@ import Testing
 
   /// An app over a new journal in a fresh folder, the clock running from `start`.
   func journaledApp(running: Bool = true) throws -> (App, String) {
-    let folder = NSTemporaryDirectory() + "clock-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let path = folder + "/c.journal"
-    let journal = try Journal.openOrCreate(
-      at: path,
+    let path = try temporaryFolder("clock").appendingPathComponent("c.journal").path
+    let journal = try openForWriting(
+      path,
       header: JournalHeader(
         configurationPath: configurationPath, configuration: configurationBytes, start: start))
     let journaled = try JournaledSession(replaying: journal)
@@ -112,7 +111,7 @@ import Testing
     #expect(app.session.now == wall)
     #expect(app.message?.text.hasPrefix("caught up to") == true)
     // The table shows the newest transaction, selected.
-    #expect(app.selectedID == app.rows.last?.id)
+    #expect(app.table.selectedID == app.table.rows.last?.id)
     let records = try lineCount(path)
     #expect(records > frames / 2, "the steps were not journaled")
     let replayed = try JournaledSession(replaying: try #require(try Journal.read(at: path)))

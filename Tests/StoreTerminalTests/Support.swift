@@ -2,14 +2,9 @@ import Foundation
 import StoreCommands
 import StoreConfiguration
 import StoreSimulation
+import StoreTestSupport
 
 @testable import StoreTerminal
-
-let packageRoot: URL = {
-  var url = URL(fileURLWithPath: #filePath)
-  for _ in 0..<3 { url.deleteLastPathComponent() }
-  return url
-}()
 
 let start = Instant(iso8601: "2026-11-22T02:00:00Z")!
 

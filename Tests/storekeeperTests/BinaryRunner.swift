@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 
 /// What a run of the built `storekeeper` binary produced.
 struct RunResult {
@@ -20,16 +21,8 @@ let productsDirectory: URL = {
   #endif
 }()
 
-let packageRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
 let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .appendingPathComponent("Fixtures")
-
-let corpusFolder = packageRoot.deletingLastPathComponent()
-  .appendingPathComponent("shared/fixtures/storekit")
-
-let corpusIsPresent = FileManager.default.fileExists(atPath: corpusFolder.path)
 
 /// Runs `storekeeper` with `arguments` in `directory`, feeding `stdin`, and waits for it.
 func storekeeper(
@@ -72,12 +65,4 @@ func runProcess(
   return RunResult(
     status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
     stderr: String(decoding: err, as: UTF8.self), stdoutBytes: out)
-}
-
-/// A fresh temporary folder, removed by the caller.
-func temporaryFolder() throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "storekeeper-test-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
 }

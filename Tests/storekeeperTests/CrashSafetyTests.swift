@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Testing
 
 /// `run --journal` is killed with SIGKILL before each of its file-system steps in turn (creating

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Testing
 
 /// One test per defect of "never lose, refuse or silently fail", through the real binary.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Testing
 
 /// Golden end-to-end tests: each script in `Scripts/` runs through the built binary and its JSON

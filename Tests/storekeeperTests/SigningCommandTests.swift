@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Testing
 
 /// The Python of a virtual environment holding Apple's App Store Server Library, made once per

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Testing
 
 /// The real binary in a real terminal (tmux): what a person does, and that the terminal comes
@@ -179,6 +180,25 @@ struct TerminalTests {
     #expect(screen.contains("= 2026-11-22 02:00:00 paused"))
     tmux.send("Escape", "q")
     expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
+  @Test func aKeyTheStateForbidsSaysWhatRunSays() throws {
+    let reason = "transaction 0 is not awaiting approval (it is purchased)"
+    let tmux = try TmuxSession(Self.start, width: 120, height: 34)
+    tmux.waitFor("Products")
+    tmux.send(":")
+    tmux.type("buy foodtruck.saleshistory")
+    tmux.send("Enter")
+    tmux.waitFor("purchased")
+    tmux.send("a")
+    #expect(tmux.waitFor(reason).contains("⚠ \(reason)"))
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+    let run = try storekeeper(
+      ["run", "Configs/FoodTruck.storekit", "-", "--start", "2026-11-22T02:00:00Z"],
+      stdin: "buy foodtruck.saleshistory\napprove 0\n")
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("approve 0: \(reason)"), "\(run.stderr)")
   }
 
   @Test func numbersTooBigAtThePromptAreErrorsAndTheInspectorGoesOn() throws {

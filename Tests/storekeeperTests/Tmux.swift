@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 
 /// Runs a tool with `posix_spawn` and waits for it; returns its status and standard output.
 /// (Starting tmux through Foundation's Process hangs on Linux: the server inherits the descriptor

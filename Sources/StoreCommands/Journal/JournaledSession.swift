@@ -1,6 +1,15 @@
 import StoreConfiguration
 import StoreSimulation
 
+/// Who asked for a command, which decides how it is journaled.
+public enum CommandOrigin: Sendable, Equatable {
+  /// A person, a script or a replayed journal: the command is journaled as written.
+  case person
+  /// The inspector's live clock, moving the session with `advance <instant>`: journaled only
+  /// when something happened on the way.
+  case clock
+}
+
 /// A session with its memory: every accepted command, eventful clock advance and configuration
 /// change is queued in the journal before its events are handed out, and reaches the disk with
 /// ``commit()`` before the caller reports them.
@@ -107,7 +116,7 @@ public struct JournaledSession {
     do throws(SessionError) {
       try session.advance(to: instant, sink)
     } catch {
-      throw CommandError(error.message)
+      throw CommandError(error)
     }
   }
 
@@ -115,9 +124,19 @@ public struct JournaledSession {
   /// its first event reaches `sink` (a refused command emits nothing), so a caller may commit
   /// and print events while a long command still runs.
   ///
+  /// - Parameter origin: who asked. The live clock's `advance to` is journaled only when
+  ///   something happened on the way; a quiet one is recorded with the next record, or by
+  ///   ``recordClock()``.
   /// - Throws: ``CommandError`` when the session refuses it; nothing changes or is journaled.
-  public mutating func apply(_ command: Command, _ sink: EventSink) throws(CommandError) {
-    let record = JournalRecord.command(at: session.now, text: command.description)
+  public mutating func apply(
+    _ command: Command, from origin: CommandOrigin = .person, _ sink: EventSink
+  ) throws(CommandError) {
+    var record = JournalRecord.command(at: session.now, text: command.description)
+    var quiet = false
+    if origin == .clock, case .advance(.to(let instant)) = command {
+      record = .advance(to: instant)
+      quiet = true
+    }
     var queued = false
     let journal = self.journal
     try command.apply(to: &session) { event in
@@ -127,33 +146,9 @@ public struct JournaledSession {
       }
       sink(event)
     }
+    if quiet && !queued { return }
     if !queued { journal?.append(record) }
     recordedNow = session.now
-  }
-
-  /// Moves a live clock to `instant`. The advance is queued in the journal (the caller commits
-  /// before showing the events) only when something happened on the way; a quiet advance is
-  /// recorded with the next record, or by ``recordClock()``.
-  ///
-  /// - Returns: whether anything happened.
-  @discardableResult
-  public mutating func advanceClock(
-    to instant: Instant, _ sink: EventSink
-  ) throws(CommandError)
-    -> Bool
-  {
-    guard instant > session.now else { return false }
-    var eventful = false
-    let journal = self.journal
-    try Self.advance(&session, to: instant) { event in
-      if !eventful {
-        journal?.append(.advance(to: instant))
-        eventful = true
-      }
-      sink(event)
-    }
-    if eventful { recordedNow = instant }
-    return eventful
   }
 
   /// Queues the clock's position in the journal, when it moved since the last record (the

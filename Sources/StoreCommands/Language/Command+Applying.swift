@@ -1,64 +1,90 @@
 import StoreSimulation
 
+/// What a command comes down to in a session once its references are resolved: a verb of the
+/// engine, or a change of settings (which always applies).
+public enum ResolvedCommand: Equatable, Sendable {
+  /// A verb the engine decides on.
+  case verb(SessionVerb)
+  /// A setting changed.
+  case setting(SettingChange)
+  /// Every setting back to the file's.
+  case resetSettings
+}
+
 extension Command {
+  /// What this command means in `session` now: `last` and `last:<product>` resolved to ids, a
+  /// duration to an instant.
+  ///
+  /// - Throws: ``SessionError`` when a reference names nothing.
+  public func resolved(in session: Session) throws(SessionError) -> ResolvedCommand {
+    func id(_ reference: TransactionReference) throws(SessionError) -> UInt64 {
+      try reference.resolve(in: session)
+    }
+    let verb: SessionVerb
+    switch self {
+    case .buy(let productID, let options): verb = .buy(productID: productID, options: options)
+    case .approve(let reference): verb = .approveAskToBuy(try id(reference))
+    case .decline(let reference): verb = .declineAskToBuy(try id(reference))
+    case .resolve(let reference): verb = .resolveIssue(try id(reference))
+    case .refund(let reference, let reason, let share):
+      verb = .refund(try id(reference), reason: reason ?? .other, share: share)
+    case .refundRequest(let reference, let reason):
+      verb = .requestRefund(try id(reference), reason: reason ?? .other)
+    case .refundDecline(let reference): verb = .declineRefund(try id(reference))
+    case .refundReverse(let reference): verb = .reverseRefund(try id(reference))
+    case .extend(let reference, let days, let reason):
+      verb = .extendRenewalDate(try id(reference), days: days, reason: reason ?? .undeclared)
+    case .extendAll(let productID, let days, let reason, let request):
+      verb = .extendRenewalDates(
+        productID: productID, days: days, reason: reason ?? .undeclared, requestIdentifier: request)
+    case .autoRenew(let reference, let enabled):
+      verb = .setAutoRenew(try id(reference), enabled: enabled)
+    case .expire(let productID): verb = .expireSubscription(productID: productID)
+    case .renew(let productID): verb = .forceRenewal(productID: productID)
+    case .restore: verb = .restore
+    case .clear: verb = .clear
+    case .launch: verb = .launch
+    case .reset: return .resetSettings
+    case .priceIncrease(let action, let reference): verb = .priceIncrease(action, try id(reference))
+    case .finish(let reference?): verb = .finish(try id(reference))
+    case .finish(nil): verb = .finishAll
+    case .delete(let reference): verb = .delete(try id(reference))
+    case .advance(.next): verb = .advanceToNextEvent
+    case .advance(.by(let duration)): verb = .advance(to: duration.after(session.now))
+    case .advance(.to(let instant)): verb = .advance(to: instant)
+    case .set(.winBackEligible(let offerID, let eligible)):
+      verb = .setWinBackEligibility(offerID: offerID, eligible: eligible)
+    case .set(let change): return .setting(change)
+    case .call(let api, let reference, let reason):
+      verb = .call(api, transaction: try reference.map(id), reason: reason ?? .other)
+    }
+    return .verb(verb)
+  }
+
+  /// Why the command cannot apply to `session` now, or `nil` when it can: the engine's answer
+  /// (``Session/refusal(_:)``), as `run`, the `:` prompt and the inspector's keys all see it.
+  public func refusal(in session: Session) -> CommandError? {
+    do throws(SessionError) {
+      guard case .verb(let verb) = try resolved(in: session) else { return nil }
+      return session.refusal(verb).map { CommandError($0, command: description) }
+    } catch {
+      return CommandError(error, command: description)
+    }
+  }
+
   /// Applies the command to a session at its present, handing the events to `sink`.
   ///
-  /// - Parameter maximumEvents: not used; the session's own limit applies.
   /// - Throws: ``CommandError`` (with this command's text) when the session refuses it; the
   ///   session is unchanged then.
   public func apply(to session: inout Session, _ sink: EventSink) throws(CommandError) {
     do throws(SessionError) {
-      try perform(on: &session, sink)
-    } catch {
-      throw CommandError(error.message, suggestions: error.suggestions, command: description)
-    }
-  }
-
-  private func perform(on session: inout Session, _ sink: EventSink) throws(SessionError) {
-    func id(_ reference: TransactionReference) throws(SessionError) -> UInt64 {
-      try reference.resolve(in: session)
-    }
-    switch self {
-    case .buy(let productID, let options): try session.buy(productID, options, sink)
-    case .approve(let reference): try session.approveAskToBuy(try id(reference), sink)
-    case .decline(let reference): try session.declineAskToBuy(try id(reference), sink)
-    case .resolve(let reference): try session.resolveIssue(try id(reference), sink)
-    case .refund(let reference, let reason, let share):
-      try session.refund(try id(reference), reason: reason ?? .other, share: share, sink)
-    case .refundRequest(let reference, let reason):
-      try session.requestRefund(try id(reference), reason: reason ?? .other, sink)
-    case .refundDecline(let reference): try session.declineRefund(try id(reference), sink)
-    case .refundReverse(let reference): try session.reverseRefund(try id(reference), sink)
-    case .extend(let reference, let days, let reason):
-      try session.extendRenewalDate(
-        try id(reference), days: days, reason: reason ?? .undeclared, sink)
-    case .extendAll(let productID, let days, let reason, let request):
-      try session.extendRenewalDates(
-        of: productID, days: days, reason: reason ?? .undeclared, requestIdentifier: request,
-        sink)
-    case .autoRenew(let reference, let enabled):
-      try session.setAutoRenew(try id(reference), enabled: enabled, sink)
-    case .expire(let productID): try session.expireSubscription(productID, sink)
-    case .renew(let productID): try session.forceRenewal(productID, sink)
-    case .restore: session.restore(sink)
-    case .clear: session.clear(sink)
-    case .reset: session.resetSettings()
-    case .launch: session.launch(sink)
-    case .priceIncrease(let action, let reference):
-      try session.priceIncrease(action, try id(reference), sink)
-    case .finish(let reference):
-      if let reference {
-        try session.finish(try id(reference), sink)
-      } else {
-        session.finishAll(sink)
+      switch try resolved(in: session) {
+      case .verb(let verb): try session.perform(verb, sink)
+      case .setting(let change): change.apply(to: &session)
+      case .resetSettings: session.resetSettings()
       }
-    case .delete(let reference): try session.delete(try id(reference), sink)
-    case .advance(.next): try session.advanceToNextEvent(sink)
-    case .advance(.by(let duration)): try session.advance(to: duration.after(session.now), sink)
-    case .advance(.to(let instant)): try session.advance(to: instant, sink)
-    case .set(let change): try change.apply(to: &session)
-    case .call(let api, let reference, let reason):
-      try session.call(api, transaction: try reference.map(id), reason: reason ?? .other, sink)
+    } catch {
+      throw CommandError(error, command: description)
     }
   }
 }
@@ -88,7 +114,8 @@ extension TransactionReference {
 }
 
 extension SettingChange {
-  func apply(to session: inout Session) throws(SessionError) {
+  /// Changes the setting; a win-back eligibility goes through the engine's verb instead.
+  func apply(to session: inout Session) {
     switch self {
     case .askToBuy(let flag): session.updateSettings { $0.askToBuyEnabled = flag }
     case .interruptedPurchases(let flag):
@@ -105,14 +132,10 @@ extension SettingChange {
     case .simulatedError(let api, let error):
       session.updateSettings { $0.simulatedErrors[api] = error }
     case .timeRate(let rate): session.updateSettings { $0.timeRate = rate }
-    case .storefront(let code):
-      guard let storefront = Storefront(countryCode: code) else {
-        throw SessionError(.invalidAction, "\"\(code)\" is not a known storefront")
-      }
-      session.updateSettings { $0.storefront = storefront }
+    case .storefront(let storefront): session.updateSettings { $0.storefront = storefront }
     case .locale(let locale): session.updateSettings { $0.locale = locale }
     case .winBackEligible(let offerID, let flag):
-      try session.setWinBackEligibility(offerID, eligible: flag)
+      try? session.setWinBackEligibility(offerID, eligible: flag)
     }
   }
 }

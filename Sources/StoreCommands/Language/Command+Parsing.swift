@@ -340,12 +340,12 @@ private struct Arguments {
       return .timeRate(rate)
     case "storefront":
       let text = try word("an ISO 3166-1 alpha-3 code such as USA")
-      guard Storefront(countryCode: text) != nil else {
+      guard let storefront = Storefront(countryCode: text) else {
         throw CommandError(
           "\"\(text)\" is not a known storefront",
           suggestions: Storefront.knownCountryCodes.filter { closeEnough($0, text.uppercased()) })
       }
-      return .storefront(text.uppercased())
+      return .storefront(storefront)
     case "locale": return .locale(try word("a locale such as en_US or ja"))
     case "winback-eligible":
       let offerID = try word("a win-back offer ID")

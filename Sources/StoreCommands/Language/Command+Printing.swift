@@ -82,7 +82,7 @@ extension SettingChange {
       let name = Command.errorAPINames.first { $0.1 == api }?.0 ?? api.rawValue
       return ["error", name, error.map { "\($0.family).\($0.name)" } ?? "off"]
     case .timeRate(let rate): return ["time-rate", rate.name]
-    case .storefront(let code): return ["storefront", code]
+    case .storefront(let storefront): return ["storefront", storefront.countryCode]
     case .locale(let locale): return ["locale", locale]
     case .winBackEligible(let offerID, let flag): return ["winback-eligible", offerID, onOff(flag)]
     }

@@ -172,7 +172,7 @@ public enum SettingChange: Equatable, Sendable {
   /// `set error <api> off|<error>`.
   case simulatedError(StoreKitAPI, SimulatedError?)
   case timeRate(TimeRate)
-  case storefront(String)
+  case storefront(Storefront)
   case locale(String)
   /// `set winback-eligible <offerID> on|off`.
   case winBackEligible(String, Bool)

@@ -1,3 +1,5 @@
+import StoreSimulation
+
 /// Why a line could not be applied: it is not a command, or the session refused it. Nothing
 /// changed.
 public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -18,6 +20,12 @@ public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible 
     self.suggestions = suggestions
     self.command = command
     self.line = line
+  }
+
+  /// The engine's refusal as a command's error: its message and suggestions, with the command.
+  /// The one place an engine error becomes a command error.
+  public init(_ error: SessionError, command: String? = nil) {
+    self.init(error.message, suggestions: error.suggestions, command: command)
   }
 
   /// The message with its suggestions: `there is no product "x" (did you mean "y"?)`.

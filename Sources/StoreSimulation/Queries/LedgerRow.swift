@@ -62,6 +62,9 @@ extension Session {
     return rows
   }
 
+  /// How the table names a transaction's state (for messages).
+  func stateLabel(_ position: Int) -> String { state(of: ledger[position]).label }
+
   /// The row of one transaction.
   public func ledgerRow(_ id: UInt64) -> LedgerRow? { ledger.position(of: id).map(row) }
 

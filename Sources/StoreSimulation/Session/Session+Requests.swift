@@ -36,7 +36,7 @@ extension Session {
     guard ledger[position].flags.contains(.pendingApproval) else {
       let why =
         ledger[position].flags.contains(.declined)
-        ? "was already declined" : "is not awaiting approval"
+        ? "was already declined" : "is not awaiting approval (it is \(stateLabel(position)))"
       throw SessionError(.invalidAction, "transaction \(id) \(why)")
     }
     return position
@@ -82,7 +82,8 @@ extension Session {
     let position = try requireTransaction(id)
     let record = ledger[position]
     guard record.flags.contains(.purchaseIssue) else {
-      throw SessionError(.invalidAction, "transaction \(id) has no issue to resolve")
+      throw SessionError(
+        .invalidAction, "transaction \(id) has no issue to resolve (it is \(stateLabel(position)))")
     }
     guard record.state != .failed else { return position }
     guard let groupIndex = product(at: record.product).groupIndex, groups[groupIndex].current == id,
@@ -99,7 +100,9 @@ extension Session {
     let position = try requireTransaction(id)
     guard ledger[position].state == .purchased else {
       throw SessionError(
-        .invalidAction, "transaction \(id) was never purchased, so it cannot be refunded")
+        .invalidAction,
+        "transaction \(id) was never purchased (it is \(stateLabel(position))), so it cannot be "
+          + "refunded")
     }
     return position
   }

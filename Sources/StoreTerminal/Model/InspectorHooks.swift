@@ -32,21 +32,11 @@ public struct InspectorHooks {
   public var jwsRepresentation: ((Signed, Session) -> SignedForm?)?
   /// Sees each batch of events once applied; returns what to add to the event log (the server
   /// notifications they caused), each with its time, failures (a file not written) marked.
-  public var eventsApplied:
-    (([StoreEvent], Session) -> [(time: Instant, text: String, isFailure: Bool)])?
+  public var eventsApplied: (([StoreEvent], Session) -> [NotificationLine])?
   /// Lines that arrived in the background since the last call (webhook deliveries), failures
   /// marked.
-  public var backgroundLines: (() -> [(text: String, isFailure: Bool)])?
+  public var backgroundLines: (() -> [NotificationLine])?
 
   /// No hooks.
   public init() {}
-}
-
-extension App {
-  /// Moves the lines that arrived in the background into the event log.
-  public mutating func takeBackgroundLines() {
-    guard let lines = hooks.backgroundLines?(), !lines.isEmpty else { return }
-    for line in lines { appendLog(line.text) }
-    if let failed = lines.last(where: \.isFailure) { message = (failed.text, true) }
-  }
 }

@@ -69,6 +69,16 @@ public struct KeyBinding: Sendable {
   public var action: Action
   /// What the help overlay says.
   public var help: String
+  /// The word in the key bar, for keys shown there.
+  public var short: String?
+
+  init(keys: [Key], pane: Pane?, action: Action, help: String, short: String? = nil) {
+    self.keys = keys
+    self.pane = pane
+    self.action = action
+    self.help = help
+    self.short = short
+  }
 }
 
 /// The keymap: one table, shown by `?`. Keys follow lazygit, k9s, htop and tig: `?` help, `/`
@@ -76,20 +86,24 @@ public struct KeyBinding: Sendable {
 public enum Keymap {
   /// Every binding.
   public static let bindings: [KeyBinding] = [
-    KeyBinding(keys: [.character("?")], pane: nil, action: .help, help: "help for this pane"),
     KeyBinding(
-      keys: [.character("/")], pane: nil, action: .filter, help: "filter transactions (live)"),
-    KeyBinding(keys: [.character(":")], pane: nil, action: .prompt, help: "command prompt"),
+      keys: [.character("?")], pane: nil, action: .help, help: "help for this pane", short: "help"),
+    KeyBinding(
+      keys: [.character("/")], pane: nil, action: .filter, help: "filter transactions (live)",
+      short: "filter"),
+    KeyBinding(
+      keys: [.character(":")], pane: nil, action: .prompt, help: "command prompt", short: "command"),
     KeyBinding(keys: [.tab], pane: nil, action: .nextPane, help: "next pane"),
     KeyBinding(keys: [.backTab], pane: nil, action: .previousPane, help: "previous pane"),
-    KeyBinding(keys: [.character("q")], pane: nil, action: .quit, help: "quit"),
+    KeyBinding(keys: [.character("q")], pane: nil, action: .quit, help: "quit", short: "quit"),
     KeyBinding(
       keys: [.escape], pane: nil, action: .cancel, help: "cancel, close, clear the filter"),
     KeyBinding(
-      keys: [.character(" ")], pane: nil, action: .toggleClock, help: "pause or resume the clock"),
+      keys: [.character(" ")], pane: nil, action: .toggleClock, help: "pause or resume the clock",
+      short: "clock"),
     KeyBinding(
       keys: [.character("n")], pane: nil, action: .nextEvent,
-      help: "jump to the next scheduled event"),
+      help: "jump to the next scheduled event", short: "next event"),
     KeyBinding(
       keys: [.character("+")], pane: nil, action: .fasterRate, help: "faster renewal rate"),
     KeyBinding(
@@ -97,7 +111,8 @@ public enum Keymap {
     KeyBinding(
       keys: [.character("l")], pane: nil, action: .toggleLog, help: "show or hide the event log"),
     KeyBinding(
-      keys: [.character("s")], pane: nil, action: .settings, help: "settings (session switches)"),
+      keys: [.character("s")], pane: nil, action: .settings, help: "settings (session switches)",
+      short: "settings"),
     KeyBinding(
       keys: [.character("L")], pane: nil, action: .launch,
       help: "launch the app (re-deliver unfinished)"),
@@ -109,39 +124,44 @@ public enum Keymap {
     KeyBinding(keys: [.end, .character("G")], pane: nil, action: .moveBottom, help: "last"),
     KeyBinding(keys: [.enter], pane: nil, action: .zoom, help: "zoom the inspector in or out"),
     KeyBinding(
-      keys: [.character("b")], pane: .products, action: .buy, help: "buy the selected product"),
+      keys: [.character("b")], pane: .products, action: .buy, help: "buy the selected product",
+      short: "buy"),
     KeyBinding(
-      keys: [.character("a")], pane: .transactions, action: .approve, help: "approve Ask to Buy"),
+      keys: [.character("a")], pane: .transactions, action: .approve, help: "approve Ask to Buy",
+      short: "approve"),
     KeyBinding(
-      keys: [.character("D")], pane: .transactions, action: .decline, help: "decline Ask to Buy"),
+      keys: [.character("D")], pane: .transactions, action: .decline, help: "decline Ask to Buy",
+      short: "decline"),
     KeyBinding(
       keys: [.character("r")], pane: .transactions, action: .resolve,
-      help: "resolve an issue (interrupted, billing)"),
+      help: "resolve an issue (interrupted, billing)", short: "resolve"),
     KeyBinding(
       keys: [.character("R")], pane: .transactions, action: .refund,
-      help: "refund, refund request, decline or reverse (asks)"),
+      help: "refund, refund request, decline or reverse (asks)", short: "refund…"),
     KeyBinding(
       keys: [.character("E")], pane: .transactions, action: .extend,
-      help: "extend the renewal date (asks the days)"),
+      help: "extend the renewal date (asks the days)", short: "extend…"),
     KeyBinding(
       keys: [.character("o")], pane: .transactions, action: .toggleAutoRenew,
-      help: "auto-renew off or on"),
+      help: "auto-renew off or on", short: "auto-renew"),
     KeyBinding(
       keys: [.character("e")], pane: .transactions, action: .expire,
-      help: "expire the subscription now"),
+      help: "expire the subscription now", short: "expire"),
     KeyBinding(
       keys: [.character("u")], pane: .transactions, action: .forceRenew,
-      help: "renew the subscription now"),
+      help: "renew the subscription now", short: "renew"),
     KeyBinding(
       keys: [.character("p")], pane: .transactions, action: .priceIncrease,
-      help: "price increase: request, consent, decline"),
+      help: "price increase: request, consent, decline", short: "price…"),
     KeyBinding(
-      keys: [.character("f")], pane: .transactions, action: .finish, help: "finish the transaction"),
+      keys: [.character("f")], pane: .transactions, action: .finish, help: "finish the transaction",
+      short: "finish"),
     KeyBinding(
       keys: [.character("F")], pane: .transactions, action: .finishAll,
-      help: "finish all transactions"),
+      help: "finish all transactions", short: "finish all"),
     KeyBinding(
-      keys: [.character("x")], pane: .transactions, action: .delete, help: "delete (asks first)"),
+      keys: [.character("x")], pane: .transactions, action: .delete, help: "delete (asks first)",
+      short: "delete…"),
   ]
 
   /// The action of a key in a pane: the pane's own binding first, then the global one.

@@ -2,7 +2,7 @@ import CNcurses
 
 /// The one place that talks to ncurses: opens and restores the terminal, draws canvases and reads
 /// keys. Everything else draws into a ``Canvas``.
-public final class NcursesTerminal {
+public final class NcursesTerminal: TerminalDevice {
   private let screen: OpaquePointer
   private let useColor: Bool
   private var pairs: [CellStyleKey: Int16] = [:]

@@ -9,7 +9,10 @@ struct InspectorLine: Equatable {
   var style = CellStyle.plain
 }
 
-extension App {
+/// The inspector pane: a transaction, its subscription and signed forms, or a product.
+struct InspectorPane: ScreenPart {
+  let screen: Screen
+
   /// The inspector: the selected transaction (or product, when the product list has focus) with
   /// its renewal info, subscription status, upcoming renewals and SK1 view.
   func drawInspector(into canvas: inout Canvas, _ rect: Rect, now: Instant) {
@@ -270,7 +273,7 @@ extension App {
           InspectorLine(
             label: "Intro",
             text:
-              "\(Self.describe(intro)) at \(Formatting.price(intro.price, currency: currency))\(sep)\(eligible ? "eligible" : "not eligible")"
+              "\(BuyDialog.describe(intro)) at \(Formatting.price(intro.price, currency: currency))\(sep)\(eligible ? "eligible" : "not eligible")"
           ))
       }
       for offer in product.promotionalOffers {
@@ -278,7 +281,7 @@ extension App {
           InspectorLine(
             label: "Promotional",
             text:
-              "\(offer.id ?? "")\(sep)\(Self.describe(offer)) at \(Formatting.price(offer.price, currency: currency))"
+              "\(offer.id ?? "")\(sep)\(BuyDialog.describe(offer)) at \(Formatting.price(offer.price, currency: currency))"
           ))
       }
       for offer in product.codeOffers {
@@ -287,12 +290,13 @@ extension App {
           InspectorLine(
             label: "Offer code",
             text:
-              "\"\(offer.id ?? "")\"\(sep)\(Self.describe(offer))\(sep)for \(who)\(offer.isStackable ? "\(sep)stackable" : "")"
+              "\"\(offer.id ?? "")\"\(sep)\(BuyDialog.describe(offer))\(sep)for \(who)\(offer.isStackable ? "\(sep)stackable" : "")"
           ))
       }
       for offer in product.winBackOffers {
         lines.append(
-          InspectorLine(label: "Win-back", text: "\(offer.id ?? "")\(sep)\(Self.describe(offer))"))
+          InspectorLine(
+            label: "Win-back", text: "\(offer.id ?? "")\(sep)\(BuyDialog.describe(offer))"))
       }
     }
     lines.append(

@@ -12,6 +12,8 @@ public struct Layout: Equatable, Sendable {
   public private(set) var panes: [(Pane, Rect)] = []
   /// The bottom line.
   public let statusBar: Rect
+  /// The line above it: the focused pane's keys, those the state forbids dimmed (from 16 rows).
+  public let keyBar: Rect?
 
   /// Whether the terminal is smaller than ``minimum``.
   public var isTooSmall: Bool { width < Self.minimum.width || height < Self.minimum.height }
@@ -22,6 +24,7 @@ public struct Layout: Equatable, Sendable {
   /// Layouts are equal when their sizes and rectangles are.
   public static func == (lhs: Layout, rhs: Layout) -> Bool {
     lhs.width == rhs.width && lhs.height == rhs.height && lhs.statusBar == rhs.statusBar
+      && lhs.keyBar == rhs.keyBar
       && lhs.panes.map(\.0) == rhs.panes.map(\.0) && lhs.panes.map(\.1) == rhs.panes.map(\.1)
   }
 
@@ -30,8 +33,10 @@ public struct Layout: Equatable, Sendable {
     self.width = width
     self.height = height
     statusBar = Rect(x: 0, y: height - 1, width: width, height: 1)
-    guard !(width < Self.minimum.width || height < Self.minimum.height) else { return }
-    let area = height - 1
+    let tooSmall = width < Self.minimum.width || height < Self.minimum.height
+    keyBar = !tooSmall && height >= 16 ? Rect(x: 0, y: height - 2, width: width, height: 1) : nil
+    guard !tooSmall else { return }
+    let area = height - 1 - (keyBar == nil ? 0 : 1)
     if zoomed {
       panes = [(.inspector, Rect(x: 0, y: 0, width: width, height: area))]
       return

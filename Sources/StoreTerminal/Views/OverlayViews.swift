@@ -1,7 +1,10 @@
 import StoreCommands
 import StoreSimulation
 
-extension App {
+/// Dialogs, text lines and the catch-up box, drawn over the panes.
+struct OverlayView: ScreenPart {
+  let screen: Screen
+
   /// The open overlay, drawn over the panes: a text line at the bottom, or a centered box.
   func drawOverlay(into canvas: inout Canvas, _ layout: Layout) {
     guard let overlay else { return }
@@ -21,13 +24,19 @@ extension App {
       drawInputLine(
         into: &canvas, layout.statusBar, prefix: ":", input: input, hint: hint, isError: false)
     case .help:
-      var lines: [(String, String)] = Keymap.bindings(for: focus).map { binding in
-        (binding.keys.map(\.label).joined(separator: " "), binding.help)
+      var lines: [(String, String)] = [("", "Keys in \(focus.title) (and everywhere):")]
+      var dimmed = Set<Int>()
+      for binding in Keymap.bindings(for: focus) {
+        var help = binding.help
+        if let why = state.refusal(of: binding.action, session: session) {
+          dimmed.insert(lines.count)
+          help += " — not now: \(why)"
+        }
+        lines.append((binding.keys.map(\.label).joined(separator: " "), help))
       }
-      lines.insert(("", "Keys in \(focus.title) (and everywhere):"), at: 0)
       drawBox(
         into: &canvas, layout, title: "Help · \(focus.title)", lines: lines,
-        footer: "any key closes")
+        footer: "dimmed keys cannot act now · any key closes", dimmed: dimmed)
     case .buy(let dialog):
       let product = session.catalog.products[dialog.product]
       let marker = { (field: Int) in dialog.field == field ? self.display.glyphs.selected : " " }
@@ -48,27 +57,16 @@ extension App {
     case .confirm(let question, _):
       drawBox(
         into: &canvas, layout, title: "Confirm", lines: [("", question)], footer: "y yes · n no")
-    case .refundReason(let id):
+    case .menu(let menu):
+      let refusals = menu.choices.map { $0.command.refusal(in: session) }
+      let lines = zip(menu.choices, refusals).map { choice, refusal in
+        (choice.key.label, choice.label + (refusal.map { " (\($0.explanation))" } ?? ""))
+      }
       drawBox(
-        into: &canvas, layout, title: "Refund transaction \(id)",
-        lines: [
-          ("o", "refund (reason: other)"), ("d", "refund (reason: developer issue)"),
-          ("h", "refund half (prorated, 50%)"),
-          ("a", "the customer asks Apple (CONSUMPTION_REQUEST)"),
-          ("n", "Apple declines the request"), ("v", "Apple reverses the refund"),
-        ], footer: "Esc cancel")
-    case .extend(let id):
-      drawBox(
-        into: &canvas, layout, title: "Extend the renewal date · transaction \(id)",
-        lines: [("1", "1 day"), ("7", "7 days"), ("3", "30 days"), ("9", "90 days")],
-        footer: "days at the session's rate · Esc cancel")
-    case .priceIncrease(let id):
-      drawBox(
-        into: &canvas, layout, title: "Price increase · transaction \(id)",
-        lines: [("r", "request consent (sends the message)"), ("c", "consent"), ("d", "decline")],
-        footer: "Esc cancel")
+        into: &canvas, layout, title: menu.title, lines: lines, footer: menu.footer,
+        dimmed: Set(refusals.indices.filter { refusals[$0] != nil }))
     case .settings(let selected):
-      let items = settingsItems
+      let items = SettingsPanel.items(session)
       let lines = items.enumerated().map { index, item in
         ((index == selected ? display.glyphs.selected + " " : "  ") + item.label, item.value)
       }
@@ -102,8 +100,7 @@ extension App {
 
   func drawBox(
     into canvas: inout Canvas, _ layout: Layout, title: String, lines: [(String, String)],
-    footer: String,
-    selected: Int? = nil
+    footer: String, selected: Int? = nil, dimmed: Set<Int> = []
   ) {
     let labelWidth = min(30, lines.map { TextCells.width($0.0) }.max() ?? 0)
     let textWidth = lines.map { TextCells.width($0.1) }.max() ?? 0
@@ -121,8 +118,12 @@ extension App {
     let first = selected.map { max(0, $0 - visibleCount + 1) } ?? 0
     for (offset, line) in lines.dropFirst(first).prefix(visibleCount).enumerated() {
       let y = inner.y + offset
-      canvas.put(line.0, x: inner.x + 1, y: y, limit: labelWidth, style: CellStyle(bold: true))
-      canvas.put(line.1, x: inner.x + 2 + labelWidth, y: y, limit: inner.width - labelWidth - 2)
+      let dim = dimmed.contains(first + offset)
+      canvas.put(
+        line.0, x: inner.x + 1, y: y, limit: labelWidth, style: CellStyle(bold: !dim, dim: dim))
+      canvas.put(
+        line.1, x: inner.x + 2 + labelWidth, y: y, limit: inner.width - labelWidth - 2,
+        style: CellStyle(dim: dim))
     }
     canvas.put(
       footer, x: inner.x + 1, y: inner.y + inner.height - 1, limit: inner.width - 1,

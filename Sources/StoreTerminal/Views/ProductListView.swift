@@ -1,6 +1,9 @@
 import StoreSimulation
 
-extension App {
+/// The product list pane.
+struct ProductListView: ScreenPart {
+  let screen: Screen
+
   /// The product list: headings for types and groups, the localized name, the price in the
   /// storefront's currency, offer tags, and marks for what the customer holds.
   func drawProducts(into canvas: inout Canvas, _ rect: Rect) {
@@ -9,20 +12,20 @@ extension App {
     let inner = rect.inner
     guard inner.height > 0 else { return }
     let entitled = entitledProducts
-    let top = scrollTop(selected: productCursor, height: inner.height)
+    let top = scrollTop(selected: products.cursor, height: inner.height)
     let currency = session.settings.storefront.currency
     for row in 0..<inner.height {
       let index = top + row
-      guard productEntries.indices.contains(index) else { break }
+      guard products.entries.indices.contains(index) else { break }
       let y = inner.y + row
-      switch productEntries[index] {
+      switch products.entries[index] {
       case .heading(let title):
         canvas.put(
           title, x: inner.x, y: y, limit: inner.width,
           style: styled(CellStyle(foreground: .blue, bold: true)))
       case .product(let productIndex):
         let product = session.catalog.products[productIndex]
-        let selected = index == productCursor
+        let selected = index == products.cursor
         let mark =
           selected ? glyphs.selected : entitled.contains(product.productID) ? glyphs.owned : " "
         let level = product.groupIndex != nil ? "L\(product.level) " : ""

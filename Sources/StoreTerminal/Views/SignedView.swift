@@ -1,6 +1,6 @@
 import StoreConfiguration
 
-extension App {
+extension InspectorPane {
   /// A JWS in the zoomed inspector: its header and payload, one field per line, then the raw
   /// compact form wrapped to `wrapWidth`.
   func signedLines(

@@ -1,11 +1,14 @@
 import StoreSimulation
 
-extension App {
+/// The event log pane and the two bottom lines: the key bar and the status bar.
+struct BottomLines: ScreenPart {
+  let screen: Screen
+
   /// The event log: the newest events at the bottom.
   func drawLog(into canvas: inout Canvas, _ rect: Rect) {
     canvas.box(rect, title: "Events", focused: focus == .log, glyphs: display.glyphs)
     let inner = rect.inner
-    for (offset, line) in logLines.suffix(inner.height).enumerated() {
+    for (offset, line) in log.lines.suffix(inner.height).enumerated() {
       canvas.put(
         TextCells.truncate(line, to: inner.width, ellipsis: display.glyphs.ellipsis), x: inner.x,
         y: inner.y + offset)
@@ -47,5 +50,32 @@ extension App {
     canvas.put(
       TextCells.truncate(" " + text, to: rect.width, ellipsis: glyphs.ellipsis), x: rect.x,
       y: rect.y, style: style)
+  }
+}
+
+extension BottomLines {
+  /// The key bar: the focused pane's keys, then the global ones, as far as they fit; keys the
+  /// state forbids now are dimmed (the help and the status line say why).
+  func drawKeyBar(into canvas: inout Canvas, _ rect: Rect) {
+    canvas.fill(rect)
+    var items: [(key: String, word: String, allowed: Bool)]
+    if catchUp != nil {
+      items = [("space", "pause", true), ("q", "quit", true)]
+    } else {
+      items = Keymap.bindings(for: focus).compactMap { binding in
+        guard let word = binding.short, binding.action != .help else { return nil }
+        let allowed = state.refusal(of: binding.action, session: session) == nil
+        return (binding.keys[0].label, word, allowed)
+      }
+    }
+    var x = rect.x + 1
+    for item in items {
+      let width = TextCells.width(item.key) + 1 + TextCells.width(item.word)
+      guard x + width <= rect.x + rect.width - 1 else { break }
+      let keyStyle = styled(
+        item.allowed ? CellStyle(foreground: .cyan, bold: true) : CellStyle(dim: true))
+      x = canvas.put(item.key, x: x, y: rect.y, style: keyStyle) + 1
+      x = canvas.put(item.word, x: x, y: rect.y, style: CellStyle(dim: !item.allowed)) + 2
+    }
   }
 }

@@ -1,6 +1,9 @@
 import StoreSimulation
 
-extension App {
+/// The transaction table pane.
+struct TransactionTableView: ScreenPart {
+  let screen: Screen
+
   /// The transaction table, newest first, with the active filter in the title.
   func drawTransactions(into canvas: inout Canvas, _ rect: Rect) {
     let glyphs = display.glyphs
@@ -57,7 +60,7 @@ extension App {
     var title: String
     var width: Int
     var alignRight = false
-    var value: (App, LedgerRow) -> String
+    var value: (TransactionTableView, LedgerRow) -> String
   }
 
   /// The columns that fit: unfinished mark, id, product, type, purchase date, expiration, state;

@@ -10,9 +10,11 @@ struct SettingsItem {
   var next: SettingChange?
 }
 
-extension App {
+/// The settings panel's lines: each of the session's switches, its value, and the change to
+/// its next value.
+enum SettingsPanel {
   /// The session's switches, as the settings panel lists them.
-  var settingsItems: [SettingsItem] {
+  static func items(_ session: Session) -> [SettingsItem] {
     let settings = session.settings
     func onOff(_ flag: Bool) -> String { flag ? "on" : "off" }
     var items = [
@@ -54,7 +56,9 @@ extension App {
     items.append(
       SettingsItem(
         label: "Storefront", value: "\(storefront) (\(settings.storefront.currency))",
-        next: .storefront(storefronts[(storefrontIndex + 1) % storefronts.count])))
+        next: Storefront(countryCode: storefronts[(storefrontIndex + 1) % storefronts.count]).map {
+          .storefront($0)
+        }))
     var locales = session.catalog.products.flatMap(\.localizations).map(\.locale)
     locales = Array(Set(locales + ["en_US"])).sorted()
     let localeIndex = locales.firstIndex(of: settings.locale) ?? -1
@@ -62,7 +66,7 @@ extension App {
       SettingsItem(
         label: "Locale", value: settings.locale,
         next: .locale(locales[(localeIndex + 1) % locales.count])))
-    let rates = Self.rateLadder
+    let rates = TimeRate.ladder
     let rateIndex = rates.firstIndex(of: settings.timeRate) ?? -1
     items.append(
       SettingsItem(
@@ -70,47 +74,15 @@ extension App {
         next: .timeRate(rates[(rateIndex + 1) % rates.count])))
     return items
   }
+}
 
-  mutating func handleSettings(_ selected: Int, _ key: Key) {
-    let items = settingsItems
-    switch key {
-    case .escape, .character("s"), .character("q"):
-      overlay = nil
-    case .up, .character("k"):
-      overlay = .settings(max(0, selected - 1))
-    case .down, .character("j"):
-      overlay = .settings(min(items.count - 1, selected + 1))
-    case .enter, .character(" "):
-      if let change = items[selected].next, perform(.set(change)) {
-        rebuildProducts()
-        message = ("\(items[selected].label): \(settingsItems[selected].value)", false)
-      }
-    case .character("w"):
-      writeSettingsToFile()
-    default: break
-    }
-  }
-
-  /// Writes the session's switches into the `.storekit` file in Xcode's formatting, as Xcode's
-  /// Editor menu does, and journals the new configuration.
-  mutating func writeSettingsToFile() {
-    var configuration = session.configuration
-    configuration.settings = session.settings.applied(to: configuration.settings)
-    let bytes = configuration.xcodeFormattedBytes()
-    do {
-      try AtomicFile.write(bytes, to: configurationPath)
-    } catch {
-      message = ("cannot write \(configurationPath): \(error)", true)
-      return
-    }
-    configurationBytes = bytes
-    journaled.reload(configuration, bytes: bytes)
-    do throws(CommandError) {
-      try journaled.commit()
-    } catch {
-      message = (error.explanation, true)
-      return
-    }
-    message = ("settings written to \(configurationPath)", false)
-  }
+extension TimeRate {
+  /// The rates `+` and `-` step through, slowest to fastest.
+  static let ladder: [TimeRate] = [
+    .realTime, .monthlyRenewalEveryHour, .monthlyRenewalEveryThirtyMinutes,
+    .monthlyRenewalEveryFifteenMinutes, .monthlyRenewalEveryFiveMinutes,
+    .oneRenewalEveryFifteenMinutes, .oneRenewalEveryFiveMinutes, .oneRenewalEveryMinute,
+    .monthlyRenewalEveryThirtySeconds, .oneRenewalEveryThirtySeconds, .oneRenewalEveryTenSeconds,
+    .oneRenewalEveryTwoSeconds,
+  ]
 }

@@ -1,0 +1,127 @@
+import StoreCommands
+import StoreConfiguration
+import StoreSimulation
+
+/// The buy dialog: quantity, offer, origin, purchase date.
+public struct BuyDialog: Equatable, Sendable {
+  /// The product's index in the catalog.
+  public var product: Int
+  /// How many (consumables).
+  public var quantity = 1
+  /// The offers to choose from; the first is "none".
+  public var offers: [(label: String, selection: OfferSelection?)]
+  /// The chosen offer.
+  public var offerIndex = 0
+  /// Bought in the app or outside it.
+  public var origin: PurchaseOrigin = .app
+  /// How far back the purchase is dated (the Transaction Manager's purchase date).
+  public var backDate = 0
+  /// For a back-dated subscription: renew until now, or one period only.
+  public var renewal: RenewalBehavior = .automatic
+  /// The field with focus: 0 quantity, 1 offer, 2 origin, 3 date, 4 renewal.
+  public var field = 0
+
+  /// What a key did to the dialog.
+  enum Outcome: Equatable {
+    /// Still open, perhaps changed.
+    case open(BuyDialog)
+    /// Closed without buying.
+    case cancelled
+    /// Closed: buy with these options.
+    case buy(PurchaseOptions)
+  }
+
+  /// The purchase-date choices: now, or this long ago.
+  static let backDates: [(label: String, milliseconds: Int64)] = [
+    ("now", 0), ("1 hour ago", 3_600_000), ("1 day ago", 86_400_000), ("1 week ago", 604_800_000),
+    ("30 days ago", 2_592_000_000),
+  ]
+
+  /// The dialog for a product, listing its offers with the customer's eligibility now.
+  init(product index: Int, in session: Session) {
+    product = index
+    let product = session.catalog.products[index]
+    offers = [("no offer", nil)]
+    guard product.type == .autoRenewableSubscription, let groupIndex = product.groupIndex else {
+      return
+    }
+    let group = session.catalog.groups[groupIndex]
+    let status = session.status(forGroup: group.id)
+    func note(_ eligible: Bool) -> String { eligible ? "eligible" : "not eligible" }
+    if let intro = product.introductoryOffer {
+      let eligible = session.isEligibleForIntroductoryOffer(groupID: group.id)
+      offers.append(("intro \(Self.describe(intro)) (\(note(eligible)))", .introductory))
+    }
+    for offer in product.promotionalOffers {
+      offers.append(
+        ("promo \(offer.id ?? "") (\(note(status != nil)))", .promotional(offer.id ?? "")))
+    }
+    let standing: CodeOfferEligibility =
+      switch status?.state {
+      case nil: .new
+      case .expired?, .revoked?: .expired
+      default: .existing
+      }
+    for offer in product.codeOffers {
+      let label = "code \"\(offer.id ?? "")\" (\(note(offer.eligibility.contains(standing))))"
+      offers.append((label, .code(offer.id ?? "")))
+    }
+    let winBack = Set(status?.renewalInfo.eligibleWinBackOfferIDs ?? [])
+    for offer in product.winBackOffers {
+      let label = "win-back \(offer.id ?? "") (\(note(winBack.contains(offer.id ?? ""))))"
+      offers.append((label, .winBack(offer.id ?? "")))
+    }
+  }
+
+  /// `free P1W`, `pay as you go 3×P1M`.
+  static func describe(_ offer: CatalogOffer) -> String {
+    let period = "\(offer.periodCount > 1 ? "\(offer.periodCount)×" : "")\(offer.period.iso8601)"
+    switch offer.paymentMode {
+    case .free, .none: return "free \(period)"
+    case .payAsYouGo: return "pay as you go \(period)"
+    case .payUpFront: return "pay up front \(period)"
+    }
+  }
+
+  /// A key in the dialog, for a product of `type`, at the session's `now`.
+  func handle(_ key: Key, type: ProductType, now: Instant) -> Outcome {
+    var dialog = self
+    switch key {
+    case .escape: return .cancelled
+    case .enter, .character("b"):
+      var options = PurchaseOptions(quantity: quantity, origin: origin)
+      options.offer = offers[offerIndex].selection
+      let back = Self.backDates[backDate].milliseconds
+      if back > 0 {
+        options.purchaseDate = now.adding(milliseconds: -back)
+        options.renewal = renewal
+      }
+      return .buy(options)
+    case .up, .character("k"): dialog.field = max(0, field - 1)
+    case .down, .tab, .character("j"): dialog.field = min(4, field + 1)
+    case .left, .right, .character("h"), .character("l"), .character(" "):
+      let step = key == .left || key == .character("h") ? -1 : 1
+      switch field {
+      case 0:
+        let limit = type == .consumable ? 10 : 1
+        dialog.quantity = max(1, min(limit, quantity + step))
+      case 1: dialog.offerIndex = (offerIndex + step + offers.count) % offers.count
+      case 2: dialog.origin = origin == .app ? .store : .app
+      case 3:
+        let count = Self.backDates.count
+        dialog.backDate = (backDate + step + count) % count
+      default: dialog.renewal = renewal == .automatic ? .once : .automatic
+      }
+    default: break
+    }
+    return .open(dialog)
+  }
+
+  /// Dialogs are equal when their product, choices and focus are.
+  public static func == (lhs: BuyDialog, rhs: BuyDialog) -> Bool {
+    lhs.product == rhs.product && lhs.quantity == rhs.quantity && lhs.offerIndex == rhs.offerIndex
+      && lhs.origin == rhs.origin && lhs.field == rhs.field && lhs.backDate == rhs.backDate
+      && lhs.renewal == rhs.renewal
+      && lhs.offers.map(\.label) == rhs.offers.map(\.label)
+  }
+}

@@ -1,0 +1,98 @@
+import StoreCommands
+import StoreConfiguration
+import StoreSimulation
+
+/// Something that happens to the inspector: a key, the clock, the configuration file, or the
+/// outcome of an effect it asked for. ``InspectorState/reduce(_:session:)`` turns each into a
+/// new state and the effects to run.
+public enum InspectorInput: Sendable {
+  /// A key press or click, at a wall-clock instant.
+  case key(Key, wall: Instant)
+  /// A line of the command language, as typed at the `:` prompt.
+  case line(String)
+  /// A command, as a person would ask for it.
+  case command(Command)
+  /// The wall clock moved: a running clock follows it.
+  case tick(wall: Instant)
+  /// The terminal's size at this frame.
+  case resized(width: Int, height: Int)
+  /// The configuration file's bytes, read when it changed on disk.
+  case configurationFile([UInt8])
+  /// A command the state asked for was applied, with its events.
+  case applied(CommandRequest, events: [StoreEvent])
+  /// A command the state asked for was refused; nothing changed.
+  case refused(CommandRequest, CommandError)
+  /// The configuration changed (reloaded or written back) and is journaled.
+  case reloaded(bytes: [UInt8], written: Bool)
+  /// Lines about server notifications (signed, written, POSTed), failures marked.
+  case notifications([NotificationLine])
+  /// A notice for the status line and the event log.
+  case notice(String)
+  /// Something an effect could not do (write the journal, write the file).
+  case failed(String)
+}
+
+/// A command the inspector asks the effects runner to apply, and what to say when it did.
+public struct CommandRequest: Equatable, Sendable {
+  /// The command.
+  public var command: Command
+  /// A person's key or `:` line, or the live clock (journaled only when eventful).
+  public var origin: CommandOrigin
+  /// The status line after it applied; `nil` keeps the command's own text.
+  public var success: String?
+
+  /// A request.
+  public init(_ command: Command, origin: CommandOrigin = .person, success: String? = nil) {
+    self.command = command
+    self.origin = origin
+    self.success = success
+  }
+}
+
+/// What the inspector asks of the world; ``App`` runs them and reports back as inputs.
+public enum InspectorEffect: Equatable, Sendable {
+  /// Apply a command through the journal (and commit it); reports ``InspectorInput/applied(_:events:)``
+  /// or ``InspectorInput/refused(_:_:)``.
+  case apply(CommandRequest)
+  /// Journal where the clock stands, if it moved since the last record.
+  case recordClock
+  /// Switch to a changed configuration file (journaled); reports ``InspectorInput/reloaded(bytes:written:)``.
+  case reload(StoreKitConfiguration, bytes: [UInt8])
+  /// Write the configuration into its file, then switch to it.
+  case writeConfiguration(StoreKitConfiguration)
+  /// Hand applied events to the server-notification hooks (signing, files, webhooks).
+  case deliver([StoreEvent])
+  /// Leave the inspector.
+  case quit
+}
+
+/// A line about a server notification for the event log.
+public struct NotificationLine: Equatable, Sendable {
+  /// When it happened in the session, for lines caused by events.
+  public var time: Instant?
+  /// What happened.
+  public var text: String
+  /// Whether it is a failure (shown in the status line too).
+  public var isFailure: Bool
+
+  /// A line.
+  public init(time: Instant? = nil, text: String, isFailure: Bool) {
+    self.time = time
+    self.text = text
+    self.isFailure = isFailure
+  }
+}
+
+/// The status line's message.
+public struct StatusMessage: Equatable, Sendable {
+  /// What it says.
+  public var text: String
+  /// Whether it reports an error.
+  public var isError: Bool
+
+  /// A message.
+  public init(_ text: String, isError: Bool = false) {
+    self.text = text
+    self.isError = isError
+  }
+}

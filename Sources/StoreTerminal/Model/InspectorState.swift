@@ -1,0 +1,185 @@
+import StoreCommands
+import StoreConfiguration
+import StoreSimulation
+
+/// Everything the inspector shows and remembers, apart from the session itself, and the one
+/// place it changes: ``reduce(_:session:)`` takes an input (a key, a clock tick, a file change,
+/// the outcome of an effect) and returns the effects to run (apply a command, journal the
+/// clock, reload the configuration, deliver notifications, quit). Nothing here touches a
+/// terminal, a file or the wall clock; the views only read it.
+public struct InspectorState {
+  /// The configuration file being watched.
+  public let configurationPath: String
+  /// How the TUI looks.
+  public var display: DisplayOptions
+  /// The live clock.
+  public internal(set) var live: LiveClock
+  /// The pane with focus.
+  public internal(set) var focus: Pane = .transactions
+  /// The open dialog or text line, if any.
+  public internal(set) var overlay: Overlay?
+  /// The status line's message.
+  public internal(set) var message: StatusMessage?
+  /// Whether the event log is shown.
+  public internal(set) var showsLog = false
+  /// Whether the inspector fills the screen.
+  public internal(set) var zoomed = false
+  /// The terminal's size at the last frame (clicks are mapped with it).
+  public internal(set) var terminalSize = (width: 80, height: 24)
+  /// The transactions, the filter and the selection.
+  public internal(set) var table: TransactionTable
+  var products = ProductList()
+  var log = EventLog()
+  /// The first line shown in the inspector pane.
+  var inspectorTop = 0
+  /// The `:` lines run, oldest first.
+  var history: [String] = []
+  /// The configuration file's bytes as last loaded, to notice changes on disk.
+  var configurationBytes: [UInt8]
+
+  /// The state of an inspector over a session.
+  ///
+  /// - Parameters:
+  ///   - configurationBytes: the file's bytes as last loaded, to notice changes on disk.
+  ///   - clock: running or paused, and the offset of simulated time from the wall clock.
+  public init(
+    session: Session, configurationPath: String, configurationBytes: [UInt8],
+    display: DisplayOptions, clock: ClockState
+  ) {
+    self.configurationPath = configurationPath
+    self.configurationBytes = configurationBytes
+    self.display = display
+    self.live = LiveClock(state: clock, wall: session.now.adding(milliseconds: clock.offset))
+    self.table = TransactionTable(session)
+    products.rebuild(session)
+  }
+
+  /// The clock: running or paused, and its offset from the wall clock.
+  public internal(set) var clock: ClockState {
+    get { live.state }
+    set { live.state = newValue }
+  }
+  /// The wall clock at the last tick or key.
+  public var wall: Instant { live.wall }
+  /// The catch-up in progress, if the clock is far behind.
+  public var catchUp: CatchUp? { live.catchUp }
+
+  /// The transition function: the new state for an input, and what to do about it.
+  public mutating func reduce(_ input: InspectorInput, session: Session) -> [InspectorEffect] {
+    switch input {
+    case .key(let key, let wall): return handle(key, wall: wall, session: session)
+    case .line(let text): return run(line: text)
+    case .command(let command): return [Self.apply(command)]
+    case .tick(let wall): return tick(wall: wall, session: session)
+    case .resized(let width, let height):
+      terminalSize = (width, height)
+      return []
+    case .configurationFile(let bytes): return configurationFileChanged(to: bytes)
+    case .applied(let request, let events): return applied(request, events, session: session)
+    case .refused(let request, let error): return refused(request, error)
+    case .reloaded(let bytes, let written):
+      configurationBytes = bytes
+      products.rebuild(session)
+      table.reload(session)
+      say(written ? "settings written to \(configurationPath)" : "reloaded \(configurationPath)")
+      return []
+    case .notifications(let lines):
+      for line in lines {
+        log.append(line.time.map { "\(Formatting.clock($0).suffix(8)) \(line.text)" } ?? line.text)
+      }
+      if let failed = lines.last(where: \.isFailure) { complain(failed.text) }
+      return []
+    case .notice(let text):
+      say(text)
+      log.append(text)
+      return []
+    case .failed(let text):
+      complain(text)
+      return []
+    }
+  }
+
+  /// A command applied: its events reach the table, the log and the notification hooks.
+  private mutating func applied(
+    _ request: CommandRequest, _ events: [StoreEvent], session: Session
+  ) -> [InspectorEffect] {
+    if request.origin == .clock { return clockAdvanced(events, session: session) }
+    absorb(events, session: session)
+    live.keepAhead(of: session)
+    switch request.command {
+    case .set, .reset: products.rebuild(session)
+    case .buy: table.select(visibleIndex: 0)
+    default: break
+    }
+    say(request.success ?? request.command.description)
+    if case .settings(let selected) = overlay, case .set = request.command {
+      let item = SettingsPanel.items(session)[selected]
+      say("\(item.label): \(item.value)")
+    }
+    return events.isEmpty ? [] : [.deliver(events)]
+  }
+
+  /// A command refused: the engine's reason goes to the status line.
+  private mutating func refused(
+    _ request: CommandRequest, _ error: CommandError
+  ) -> [InspectorEffect] {
+    guard request.origin == .person else {
+      complain("clock: \(error.explanation)")
+      live.stop()
+      return []
+    }
+    complain("\(request.command): \(error.explanation)")
+    return []
+  }
+
+  /// Events into the table and the log.
+  mutating func absorb(_ events: [StoreEvent], session: Session, refiltering: Bool = true) {
+    guard !events.isEmpty else { return }
+    // Only the lines the log keeps are worth formatting.
+    for event in events.suffix(EventLog.limit) {
+      log.append(EventSummary.line(event, currencyFormatter: Formatting.price))
+    }
+    table.absorb(events, from: session, refiltering: refiltering)
+  }
+
+  /// Reloads the catalog when the file's bytes changed; an invalid edit is reported and the
+  /// last good catalog stays.
+  private mutating func configurationFileChanged(to bytes: [UInt8]) -> [InspectorEffect] {
+    guard bytes != configurationBytes else { return [] }
+    configurationBytes = bytes
+    let result = StoreKitConfiguration.load(bytes)
+    guard let configuration = result.usableConfiguration else {
+      let first =
+        result.diagnostics.first { $0.severity == .error }?.formatted(file: configurationPath) ?? ""
+      complain(
+        "\(configurationPath) changed but has errors; keeping the last good catalog: \(first)")
+      return []
+    }
+    return [.reload(configuration, bytes: bytes)]
+  }
+
+  /// A notice in the status line.
+  mutating func say(_ text: String) { message = StatusMessage(text) }
+
+  /// An error in the status line.
+  mutating func complain(_ text: String) { message = StatusMessage(text, isError: true) }
+
+  /// A request to apply a command a person asked for.
+  static func apply(_ command: Command, success: String? = nil) -> InspectorEffect {
+    .apply(CommandRequest(command, success: success))
+  }
+}
+
+/// Options that shape how the TUI looks.
+public struct DisplayOptions: Equatable, Sendable {
+  /// Colors in use.
+  public var color: Bool
+  /// The glyph set.
+  public var glyphs: Glyphs
+
+  /// Creates options.
+  public init(color: Bool, glyphs: Glyphs) {
+    self.color = color
+    self.glyphs = glyphs
+  }
+}

@@ -1,0 +1,95 @@
+import StoreCommands
+import StoreSimulation
+
+/// A dialog or text line that takes the keys until it closes.
+public enum Overlay: Equatable, Sendable {
+  /// The keymap for the focused pane.
+  case help
+  /// The `:` command prompt.
+  case prompt(TextInput)
+  /// The `/` filter line.
+  case filter(TextInput)
+  /// Buying the selected product.
+  case buy(BuyDialog)
+  /// A question before something destructive: `y` or Enter applies the command.
+  case confirm(String, Command)
+  /// A choice of commands, one key each (refunds, extensions, price increases).
+  case menu(ChoiceMenu)
+  /// The session's switches.
+  case settings(Int)
+}
+
+/// A small menu of commands, one key each. Choices the session refuses now are shown dimmed
+/// with the engine's reason, and their keys say why instead of applying.
+public struct ChoiceMenu: Equatable, Sendable {
+  /// One choice.
+  public struct Choice: Equatable, Sendable {
+    /// The key that picks it.
+    public var key: Key
+    /// What it does, for a person.
+    public var label: String
+    /// The command it applies.
+    public var command: Command
+  }
+
+  /// The box's title.
+  public var title: String
+  /// The choices, in order.
+  public var choices: [Choice]
+  /// The hint at the bottom.
+  public var footer: String
+
+  /// The choice a key picks, if any.
+  func choice(for key: Key) -> Choice? { choices.first { $0.key == key } }
+
+  /// The refund menu for a transaction: refund (other, developer issue, half), a customer's
+  /// request, Apple declining it, Apple reversing a refund.
+  static func refund(_ id: UInt64) -> ChoiceMenu {
+    let txn = TransactionReference.id(id)
+    return ChoiceMenu(
+      title: "Refund transaction \(id)",
+      choices: [
+        Choice(
+          key: .character("o"), label: "refund (reason: other)",
+          command: .refund(txn, reason: .other)),
+        Choice(
+          key: .character("d"), label: "refund (reason: developer issue)",
+          command: .refund(txn, reason: .developerIssue)),
+        Choice(
+          key: .character("h"), label: "refund half (prorated, 50%)",
+          command: .refund(txn, reason: nil, share: 50_000)),
+        Choice(
+          key: .character("a"), label: "the customer asks Apple (CONSUMPTION_REQUEST)",
+          command: .refundRequest(txn, reason: nil)),
+        Choice(
+          key: .character("n"), label: "Apple declines the request", command: .refundDecline(txn)),
+        Choice(
+          key: .character("v"), label: "Apple reverses the refund", command: .refundReverse(txn)),
+      ], footer: "Esc cancel")
+  }
+
+  /// The extension menu: 1, 7, 30 or 90 days.
+  static func extend(_ id: UInt64) -> ChoiceMenu {
+    let days: [(Character, Int)] = [("1", 1), ("7", 7), ("3", 30), ("9", 90)]
+    return ChoiceMenu(
+      title: "Extend the renewal date · transaction \(id)",
+      choices: days.map { key, count in
+        Choice(
+          key: .character(key), label: "\(count) day\(count == 1 ? "" : "s")",
+          command: .extend(.id(id), days: count, reason: nil))
+      }, footer: "days at the session's rate · Esc cancel")
+  }
+
+  /// The price-increase menu: request consent, consent, decline.
+  static func priceIncrease(_ id: UInt64) -> ChoiceMenu {
+    let steps: [(Character, PriceIncreaseAction, String)] = [
+      ("r", .request, "request consent (sends the message)"), ("c", .consent, "consent"),
+      ("d", .decline, "decline"),
+    ]
+    return ChoiceMenu(
+      title: "Price increase · transaction \(id)",
+      choices: steps.map { key, action, label in
+        Choice(key: .character(key), label: label, command: .priceIncrease(action, .id(id)))
+      }, footer: "Esc cancel")
+  }
+}

@@ -1,0 +1,83 @@
+/// A line of text being typed (the `:` prompt, the `/` filter), with a cursor and history.
+public struct TextInput: Equatable, Sendable {
+  /// The text.
+  public var text = ""
+  /// The cursor, in characters.
+  public var cursor = 0
+  /// Position in the history while browsing it.
+  public var historyIndex: Int?
+
+  /// An empty line, or one holding `text` with the cursor at its end.
+  public init(_ text: String = "") {
+    set(text)
+  }
+
+  /// Inserts a character at the cursor.
+  mutating func insert(_ character: Character) {
+    let index = text.index(text.startIndex, offsetBy: cursor)
+    text.insert(character, at: index)
+    cursor += 1
+  }
+
+  /// Deletes the character before the cursor.
+  mutating func backspace() {
+    guard cursor > 0 else { return }
+    let index = text.index(text.startIndex, offsetBy: cursor - 1)
+    text.remove(at: index)
+    cursor -= 1
+  }
+
+  /// Replaces the text, cursor at the end.
+  mutating func set(_ value: String) {
+    text = value
+    cursor = value.count
+  }
+
+  /// Edits the line with a key: characters, backspace, cursor moves. Other keys do nothing.
+  mutating func edit(_ key: Key) {
+    switch key {
+    case .character(let character): insert(character)
+    case .backspace: backspace()
+    case .left: cursor = max(0, cursor - 1)
+    case .right: cursor = min(text.count, cursor + 1)
+    case .home: cursor = 0
+    case .end: cursor = text.count
+    default: break
+    }
+  }
+
+  /// The word before the cursor (what Tab completes).
+  var wordBeforeCursor: String {
+    String(text.prefix(cursor).split(separator: " ", omittingEmptySubsequences: false).last ?? "")
+  }
+
+  /// How many words the text before the cursor holds (the one being typed included).
+  var wordCountBeforeCursor: Int {
+    text.prefix(cursor).split(separator: " ", omittingEmptySubsequences: false).count
+  }
+
+  /// Completes the word before the cursor to the longest prefix the candidates share.
+  func completed(with words: [String]) -> TextInput {
+    let before = String(text.prefix(cursor))
+    let word = wordBeforeCursor
+    let matches = words.filter { $0.hasPrefix(word) && $0 != word }
+    guard var common = matches.first else { return self }
+    for candidate in matches.dropFirst() {
+      while !candidate.hasPrefix(common) { common.removeLast() }
+    }
+    guard common.count > word.count else { return self }
+    var result = self
+    result.set(String(before.dropLast(word.count)) + common + text.dropFirst(cursor))
+    result.cursor = before.count - word.count + common.count
+    return result
+  }
+
+  /// Steps through `history` (↑ older, ↓ newer, past the newest an empty line).
+  mutating func browse(_ history: [String], older: Bool) {
+    guard !history.isEmpty else { return }
+    let last = history.count
+    let index = max(0, min(last, (historyIndex ?? last) + (older ? -1 : 1)))
+    set(index == last ? "" : history[index])
+    historyIndex = index
+  }
+}

@@ -1,0 +1,158 @@
+import StoreCommands
+import StoreConfiguration
+import StoreSimulation
+
+/// The inspector at work: its ``InspectorState``, the journaled session it drives, and the
+/// runner of the state's effects. Every input goes through ``send(_:)``: the state reduces it to
+/// effects, the effects run (a command through the journal, a reload, a delivery) and report
+/// back as inputs, until nothing is left to do.
+///
+/// Reading the state's members through `app.member` is the same as `app.state.member`.
+@dynamicMemberLookup
+public struct App {
+  /// What the inspector shows and remembers.
+  public private(set) var state: InspectorState
+  /// The session and its journal.
+  public private(set) var journaled: JournaledSession
+  /// Signing and server notifications, when the binary supplies them.
+  public var hooks = InspectorHooks()
+  /// Set when the person asked to quit.
+  public private(set) var wantsToQuit = false
+
+  /// The inspector over a journaled session.
+  ///
+  /// - Parameters:
+  ///   - configurationBytes: the file's bytes as last loaded, to notice changes on disk.
+  ///   - clock: running or paused, and the offset of simulated time from the wall clock.
+  public init(
+    journaled: JournaledSession, configurationPath: String, configurationBytes: [UInt8],
+    display: DisplayOptions, clock: ClockState
+  ) {
+    self.journaled = journaled
+    self.state = InspectorState(
+      session: journaled.session, configurationPath: configurationPath,
+      configurationBytes: configurationBytes, display: display, clock: clock)
+  }
+
+  /// The session.
+  public var session: Session { journaled.session }
+
+  /// A member of the state.
+  public subscript<Value>(dynamicMember path: KeyPath<InspectorState, Value>) -> Value {
+    state[keyPath: path]
+  }
+
+  /// A member of the state, set directly (tests arranging a situation).
+  subscript<Value>(dynamicMember path: WritableKeyPath<InspectorState, Value>) -> Value {
+    get { state[keyPath: path] }
+    set { state[keyPath: path] = newValue }
+  }
+
+  /// Reduces an input and runs the effects, with what they report, until none is left.
+  public mutating func send(_ input: InspectorInput) {
+    var pending = [input]
+    while !pending.isEmpty {
+      let next = pending.removeFirst()
+      for effect in state.reduce(next, session: journaled.session) {
+        pending += run(effect)
+      }
+    }
+  }
+
+  /// Runs one effect; returns what it reports.
+  private mutating func run(_ effect: InspectorEffect) -> [InspectorInput] {
+    switch effect {
+    case .apply(let request):
+      var events: [StoreEvent] = []
+      do throws(CommandError) {
+        try journaled.apply(request.command, from: request.origin) { events.append($0) }
+      } catch {
+        return [.refused(request, error)]
+      }
+      return [.applied(request, events: events)] + commit()
+    case .recordClock:
+      journaled.recordClock()
+      return commit()
+    case .reload(let configuration, let bytes):
+      journaled.reload(configuration, bytes: bytes)
+      return [.reloaded(bytes: bytes, written: false)] + commit()
+    case .writeConfiguration(let configuration):
+      let bytes = configuration.xcodeFormattedBytes()
+      do {
+        try AtomicFile.write(bytes, to: state.configurationPath)
+      } catch {
+        return [.failed("cannot write \(state.configurationPath): \(error)")]
+      }
+      journaled.reload(configuration, bytes: bytes)
+      return [.reloaded(bytes: bytes, written: true)] + commit()
+    case .deliver(let events):
+      guard let lines = hooks.eventsApplied?(events, journaled.session), !lines.isEmpty else {
+        return []
+      }
+      return [.notifications(lines)]
+    case .quit:
+      wantsToQuit = true
+      return []
+    }
+  }
+
+  /// Flushes the journal; a failure is reported (what was applied stays applied and shown).
+  private func commit() -> [InspectorInput] {
+    do throws(CommandError) {
+      try journaled.commit()
+      return []
+    } catch {
+      return [.failed("journal: \(error.explanation)")]
+    }
+  }
+
+  // MARK: - Inputs by name
+
+  /// A key press (or click) at a wall-clock instant.
+  public mutating func handle(_ key: Key, wall: Instant) { send(.key(key, wall: wall)) }
+
+  /// The wall clock moved: a running clock follows it.
+  public mutating func tick(wall: Instant) { send(.tick(wall: wall)) }
+
+  /// Applies a command as a person would; `false` when the session refused it.
+  @discardableResult
+  public mutating func perform(_ command: Command) -> Bool {
+    let accepted = command.refusal(in: journaled.session) == nil
+    send(.command(command))
+    return accepted
+  }
+
+  /// Runs a line of the command language, as typed at the `:` prompt.
+  public mutating func perform(line: String) { send(.line(line)) }
+
+  /// The configuration file's bytes, read because it changed on disk.
+  public mutating func configurationFileChanged(to bytes: [UInt8]) {
+    send(.configurationFile(bytes))
+  }
+
+  /// Shows a notice in the status line and the event log.
+  public mutating func note(_ text: String) { send(.notice(text)) }
+
+  /// Moves the lines that arrived in the background (webhook deliveries) into the event log.
+  public mutating func takeBackgroundLines() {
+    guard let lines = hooks.backgroundLines?(), !lines.isEmpty else { return }
+    send(.notifications(lines))
+  }
+
+  /// Before the program ends (a quit or a signal): the clock's position is journaled, so a
+  /// reopened session starts from here.
+  public mutating func prepareToQuit() {
+    for input in run(.recordClock) { send(input) }
+  }
+
+  /// How long the loop may sleep before the clock needs a tick.
+  public func sleepMilliseconds(wall: Instant) -> Int {
+    state.live.sleepMilliseconds(wall: wall, session: journaled.session)
+  }
+
+  /// The whole screen for a terminal size.
+  public func render(width: Int, height: Int, wall: Instant) -> Canvas {
+    Screen(state: state, session: journaled.session, hooks: hooks)
+      .render(width: width, height: height, wall: wall)
+  }
+}
