@@ -109,7 +109,7 @@ import Testing
     ),
     (
       "set volume 11",
-      "unknown setting \"volume\"; the settings are ask-to-buy, interrupted-purchases, billing-retry, grace-period, dialogs, fail-transactions, error, time-rate, storefront, locale, winback-eligible"
+      "unknown setting \"volume\"; the settings are ask-to-buy, interrupted-purchases, billing-retry, grace-period, dialogs, fail-transactions, error, storefront, locale, time-rate, winback-eligible"
     ),
     ("set time-rate warp", "\"warp\" is not a time rate"),
     ("set storefront XYZ", "\"XYZ\" is not a known storefront"),

@@ -205,6 +205,16 @@ import Testing
         ])
   }
 
+  @Test func aStorefrontAppleDoesNotHaveIsAWarning() {
+    let json = fileWithProducts("").replacingOccurrences(
+      of: "\"settings\" : {}", with: "\"settings\" : {\"_storefront\" : \"XYZ\"}")
+    #expect(
+      warnings(json) == [
+        "F: warning: settings._storefront: \"XYZ\" is not one of the App Store's storefronts; "
+          + "the session uses USA"
+      ])
+  }
+
   @Test func fileLevelProblemsAreReportedNotThrown() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "sk-\(UUID().uuidString).storekit")

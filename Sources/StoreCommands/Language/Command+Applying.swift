@@ -1,3 +1,4 @@
+import StoreConfiguration
 import StoreSimulation
 
 /// What a command comes down to in a session once its references are resolved: a verb of the
@@ -117,13 +118,8 @@ extension SettingChange {
   /// Changes the setting; a win-back eligibility goes through the engine's verb instead.
   func apply(to session: inout Session) {
     switch self {
-    case .askToBuy(let flag): session.updateSettings { $0.askToBuyEnabled = flag }
-    case .interruptedPurchases(let flag):
-      session.updateSettings { $0.interruptedPurchasesEnabled = flag }
-    case .billingRetry(let flag):
-      session.updateSettings { $0.shouldEnterBillingRetryOnRenewal = flag }
-    case .gracePeriod(let flag): session.updateSettings { $0.billingGracePeriodIsEnabled = flag }
-    case .dialogs(let flag): session.updateSettings { $0.disableDialogs = !flag }
+    case .flag(let id, let on):
+      session.updateSettings { $0[flag: id] = SettingDescriptor[id].inverted ? !on : on }
     case .failTransactions(let code):
       session.updateSettings {
         $0.failTransactionsEnabled = code != nil

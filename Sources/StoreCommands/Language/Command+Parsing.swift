@@ -297,17 +297,12 @@ private struct Arguments {
   }
 
   mutating func setting() throws(CommandError) -> SettingChange {
-    let names = [
-      "ask-to-buy", "interrupted-purchases", "billing-retry", "grace-period", "dialogs",
-      "fail-transactions", "error", "time-rate", "storefront", "locale", "winback-eligible",
-    ]
+    let names = SettingDescriptor.all.map(\.command) + ["winback-eligible"]
     let name = try word("a setting: \(names.joined(separator: ", "))")
+    if let setting = SettingDescriptor.named(name), setting.kind == .flag {
+      return .flag(setting.id, try onOff(try word("on or off")))
+    }
     switch name {
-    case "ask-to-buy": return .askToBuy(try onOff(try word("on or off")))
-    case "interrupted-purchases": return .interruptedPurchases(try onOff(try word("on or off")))
-    case "billing-retry": return .billingRetry(try onOff(try word("on or off")))
-    case "grace-period": return .gracePeriod(try onOff(try word("on or off")))
-    case "dialogs": return .dialogs(try onOff(try word("on or off")))
     case "fail-transactions":
       let text = try word("off or an SKError code name")
       if text == "off" { return .failTransactions(nil) }

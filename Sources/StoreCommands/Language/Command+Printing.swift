@@ -1,3 +1,4 @@
+import StoreConfiguration
 import StoreSimulation
 
 extension Command: CustomStringConvertible {
@@ -72,11 +73,7 @@ extension SettingChange {
   fileprivate var words: [String] {
     func onOff(_ flag: Bool) -> String { flag ? "on" : "off" }
     switch self {
-    case .askToBuy(let flag): return ["ask-to-buy", onOff(flag)]
-    case .interruptedPurchases(let flag): return ["interrupted-purchases", onOff(flag)]
-    case .billingRetry(let flag): return ["billing-retry", onOff(flag)]
-    case .gracePeriod(let flag): return ["grace-period", onOff(flag)]
-    case .dialogs(let flag): return ["dialogs", onOff(flag)]
+    case .flag(let id, let on): return [SettingDescriptor[id].command, onOff(on)]
     case .failTransactions(let code): return ["fail-transactions", code?.name ?? "off"]
     case .simulatedError(let api, let error):
       let name = Command.errorAPINames.first { $0.1 == api }?.0 ?? api.rawValue

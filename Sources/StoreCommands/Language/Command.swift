@@ -1,3 +1,4 @@
+import StoreConfiguration
 import StoreSimulation
 
 /// One line of the command language: a verb and its arguments. Scripts, the TUI's `:` prompt,
@@ -161,12 +162,9 @@ public struct CommandDuration: Equatable, Sendable, CustomStringConvertible {
 
 /// A change of one session setting.
 public enum SettingChange: Equatable, Sendable {
-  case askToBuy(Bool)
-  case interruptedPurchases(Bool)
-  case billingRetry(Bool)
-  case gracePeriod(Bool)
-  /// `set dialogs on` enables dialogs (`disableDialogs = false`).
-  case dialogs(Bool)
+  /// `set ask-to-buy|interrupted-purchases|billing-retry|grace-period|dialogs on|off`: a flag
+  /// of ``SettingDescriptor/flags``, on or off as a person says it (`dialogs on` shows them).
+  case flag(SettingID, Bool)
   /// `set fail-transactions off|<SKError name>`.
   case failTransactions(SKErrorCode?)
   /// `set error <api> off|<error>`.

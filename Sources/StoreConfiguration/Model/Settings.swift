@@ -47,19 +47,20 @@ public struct Settings: Equatable, Sendable {
   }
 
   init(reading reader: inout ObjectReader, log: inout DiagnosticLog) {
-    askToBuyEnabled = reader.bool("_askToBuyEnabled", .optional, log: &log)
-    billingIssuesEnabled = reader.bool("_billingIssuesEnabled", .optional, log: &log)
-    renewalBillingIssuesEnabled = reader.bool("_renewalBillingIssuesEnabled", .optional, log: &log)
-    billingGracePeriodEnabled = reader.bool("_billingGracePeriodEnabled", .optional, log: &log)
-    disableDialogs = reader.bool("_disableDialogs", .optional, log: &log)
-    failTransactionsEnabled = reader.bool("_failTransactionsEnabled", .optional, log: &log)
+    for setting in SettingDescriptor.flags {
+      setting.setFlag(reader.bool(setting.key, .optional, log: &log), in: &self)
+    }
+    failTransactionsEnabled = reader.bool(
+      SettingDescriptor[.failTransactions].key, .optional, log: &log)
     storeKitError = reader.int("_storeKitError", .optional, log: &log)
-    storeKitErrors = reader.objects("_storeKitErrors", .optional, log: &log) { reader, log in
+    storeKitErrors = reader.objects(
+      SettingDescriptor[.simulatedErrors].key, .optional, log: &log
+    ) { reader, log in
       StoreKitErrorSetting(reading: &reader, log: &log)
     }
-    locale = reader.string("_locale", .optional, log: &log)
-    storefront = reader.string("_storefront", .optional, log: &log)
-    timeRate = reader.int("_timeRate", .optional, log: &log)
+    locale = reader.string(SettingDescriptor[.locale].key, .optional, log: &log)
+    storefront = reader.string(SettingDescriptor[.storefront].key, .optional, log: &log)
+    timeRate = reader.int(SettingDescriptor[.timeRate].key, .optional, log: &log)
     compatibilityTimeRate = reader.read(
       "_compatibilityTimeRate", .optional,
       expecting: "an integer or an object of integers such as {\"3\" : 6}", log: &log,
@@ -80,6 +81,10 @@ public struct Settings: Equatable, Sendable {
       log.warning(
         path.appending("_storefront"),
         "\"\(storefront)\" is not an ISO 3166-1 alpha-3 code such as \"USA\"")
+    } else if let storefront, Storefront(countryCode: storefront) == nil {
+      log.warning(
+        path.appending("_storefront"),
+        "\"\(storefront)\" is not one of the App Store's storefronts; the session uses USA")
     }
     if let timeRate, !Settings.knownTimeRates.contains(timeRate) {
       log.warning(
@@ -103,17 +108,13 @@ public struct Settings: Equatable, Sendable {
     func set(_ key: String, _ value: Bool?) { object[key] = value.map { .bool($0) } }
     func set(_ key: String, _ value: Int?) { object[key] = value.map { .number(JSONNumber($0)) } }
     func set(_ key: String, _ value: String?) { object[key] = value.map { .string($0) } }
-    set("_askToBuyEnabled", askToBuyEnabled)
-    set("_billingIssuesEnabled", billingIssuesEnabled)
-    set("_renewalBillingIssuesEnabled", renewalBillingIssuesEnabled)
-    set("_billingGracePeriodEnabled", billingGracePeriodEnabled)
-    set("_disableDialogs", disableDialogs)
-    set("_failTransactionsEnabled", failTransactionsEnabled)
+    for setting in SettingDescriptor.flags { set(setting.key, setting.flag(in: self)) }
+    set(SettingDescriptor[.failTransactions].key, failTransactionsEnabled)
     set("_storeKitError", storeKitError)
-    object["_storeKitErrors"] = storeKitErrors.map { .array($0.map(\.json)) }
-    set("_locale", locale)
-    set("_storefront", storefront)
-    set("_timeRate", timeRate)
+    object[SettingDescriptor[.simulatedErrors].key] = storeKitErrors.map { .array($0.map(\.json)) }
+    set(SettingDescriptor[.locale].key, locale)
+    set(SettingDescriptor[.storefront].key, storefront)
+    set(SettingDescriptor[.timeRate].key, timeRate)
     object["_compatibilityTimeRate"] = compatibilityTimeRate?.json
     set("_applicationInternalID", applicationInternalID)
     set("_developerTeamID", developerTeamID)

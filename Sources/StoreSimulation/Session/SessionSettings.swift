@@ -34,13 +34,11 @@ public struct SessionSettings: Equatable, Sendable {
   /// defaults (the validator warns about them).
   public init(_ settings: Settings?) {
     guard let settings else { return }
-    askToBuyEnabled = settings.askToBuyEnabled ?? false
-    interruptedPurchasesEnabled = settings.billingIssuesEnabled ?? false
+    for setting in SettingDescriptor.flags {
+      self[flag: setting.id] = setting.flag(in: settings) ?? false
+    }
     failTransactionsEnabled = settings.failTransactionsEnabled ?? false
     failureError = settings.storeKitError.flatMap(SKErrorCode.init(rawValue:)) ?? .unknown
-    shouldEnterBillingRetryOnRenewal = settings.renewalBillingIssuesEnabled ?? false
-    billingGracePeriodIsEnabled = settings.billingGracePeriodEnabled ?? false
-    disableDialogs = settings.disableDialogs ?? false
     storefront = settings.storefront.flatMap(Storefront.init(countryCode:)) ?? .unitedStates
     locale = settings.locale ?? "en_US"
     timeRate = settings.timeRate.flatMap(TimeRate.init(rawValue:)) ?? .realTime
@@ -53,18 +51,44 @@ public struct SessionSettings: Equatable, Sendable {
     }
   }
 
+  /// A flag's value as the file holds it (`dialogs` is `disableDialogs`); `false` for a
+  /// setting that is not a flag.
+  public subscript(flag id: SettingID) -> Bool {
+    get {
+      switch id {
+      case .askToBuy: askToBuyEnabled
+      case .interruptedPurchases: interruptedPurchasesEnabled
+      case .billingRetry: shouldEnterBillingRetryOnRenewal
+      case .gracePeriod: billingGracePeriodIsEnabled
+      case .dialogs: disableDialogs
+      default: false
+      }
+    }
+    set {
+      switch id {
+      case .askToBuy: askToBuyEnabled = newValue
+      case .interruptedPurchases: interruptedPurchasesEnabled = newValue
+      case .billingRetry: shouldEnterBillingRetryOnRenewal = newValue
+      case .gracePeriod: billingGracePeriodIsEnabled = newValue
+      case .dialogs: disableDialogs = newValue
+      default: break
+      }
+    }
+  }
+
+  /// A flag as a person switches it: `dialogs` on means dialogs shown.
+  public func isOn(_ id: SettingID) -> Bool {
+    SettingDescriptor[id].inverted ? !self[flag: id] : self[flag: id]
+  }
+
   /// These settings written into a configuration's `settings`, as Xcode's Editor menu does.
   public func applied(to settings: Settings?) -> Settings {
     var result = settings ?? Settings()
-    result.askToBuyEnabled = askToBuyEnabled
-    result.billingIssuesEnabled = interruptedPurchasesEnabled
+    for setting in SettingDescriptor.flags { setting.setFlag(self[flag: setting.id], in: &result) }
     result.failTransactionsEnabled = failTransactionsEnabled
     if result.storeKitError != nil || failureError != .unknown {
       result.storeKitError = failureError.rawValue
     }
-    result.renewalBillingIssuesEnabled = shouldEnterBillingRetryOnRenewal
-    result.billingGracePeriodEnabled = billingGracePeriodIsEnabled
-    result.disableDialogs = disableDialogs
     result.storefront = storefront.countryCode
     result.locale = locale
     result.timeRate = timeRate.rawValue

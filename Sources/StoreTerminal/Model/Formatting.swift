@@ -1,41 +1,9 @@
+import Foundation
 import StoreCommands
 import StoreSimulation
 
 /// How the views write prices, dates and durations.
 enum Formatting {
-  private static let zeroDecimalCurrencies: Set<String> = [
-    "JPY", "KRW", "CLP", "VND", "IDR", "HUF", "COP",
-  ]
-  private static let symbols = [
-    "USD": "$", "GBP": "£", "EUR": "€", "JPY": "¥", "CNY": "CN¥", "CAD": "CA$", "AUD": "A$",
-    "KRW": "₩", "INR": "₹", "BRL": "R$", "MXN": "MX$", "COP": "COL$",
-  ]
-
-  /// `$9.99`, `¥1,500`, `€0.99`, `COL$13,900`, `CHF 12.00`.
-  static func price(_ milliunits: Int64, currency: String) -> String {
-    let whole = milliunits / 1000
-    let grouped = groupThousands(whole)
-    let symbol = symbols[currency]
-    let amount: String
-    if zeroDecimalCurrencies.contains(currency) {
-      amount = grouped
-    } else {
-      let cents = (milliunits % 1000 + 5) / 10
-      amount = grouped + "." + (cents < 10 ? "0\(cents)" : "\(min(cents, 99))")
-    }
-    return symbol.map { $0 + amount } ?? "\(currency) \(amount)"
-  }
-
-  private static func groupThousands(_ value: Int64) -> String {
-    let digits = Array(String(value))
-    var result = ""
-    for (index, digit) in digits.enumerated() {
-      if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
-      result.append(digit)
-    }
-    return result
-  }
-
   /// `11-22 02:01:30` (UTC).
   static func shortDate(_ instant: Instant) -> String {
     let text = instant.iso8601
@@ -97,5 +65,34 @@ enum Formatting {
       }
     let name = offer.id.map { " \"\($0)\"" } ?? ""
     return "\(kind)\(name) (\(mode), \(offer.period.iso8601))"
+  }
+}
+
+/// Prices as a person reads them: the currency's own minor units, rounding and symbol
+/// position, in the session's locale (what Xcode's `_locale` setting controls), from
+/// Foundation's currency data. One per frame; it keeps a formatter per currency.
+final class PriceFormat {
+  private let locale: Locale
+  private var formatters: [String: NumberFormatter] = [:]
+
+  /// Prices in `locale` (`en_US`, `ja`, `de_DE` …).
+  init(locale: String) {
+    self.locale = Locale(identifier: locale)
+  }
+
+  /// `$9.99`, `¥160`, `0,99 €`, `CHF 12.00` for an amount in thousandths of the currency.
+  func callAsFunction(_ milliunits: Int64, currency: String) -> String {
+    let formatter =
+      formatters[currency]
+      ?? {
+        let made = NumberFormatter()
+        made.numberStyle = .currency
+        made.locale = locale
+        made.currencyCode = currency
+        formatters[currency] = made
+        return made
+      }()
+    let amount = NSDecimalNumber(decimal: Decimal(milliunits) / 1000)
+    return formatter.string(from: amount) ?? "\(currency) \(amount)"
   }
 }

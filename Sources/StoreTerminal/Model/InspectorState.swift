@@ -136,8 +136,9 @@ public struct InspectorState {
   mutating func absorb(_ events: [StoreEvent], session: Session, refiltering: Bool = true) {
     guard !events.isEmpty else { return }
     // Only the lines the log keeps are worth formatting.
+    let prices = PriceFormat(locale: session.settings.locale)
     for event in events.suffix(EventLog.limit) {
-      log.append(EventSummary.line(event, currencyFormatter: Formatting.price))
+      log.append(EventSummary.line(event) { prices($0, currency: $1) })
     }
     table.absorb(events, from: session, refiltering: refiltering)
   }

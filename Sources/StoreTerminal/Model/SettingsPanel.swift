@@ -13,66 +13,60 @@ struct SettingsItem {
 /// The settings panel's lines: each of the session's switches, its value, and the change to
 /// its next value.
 enum SettingsPanel {
-  /// The session's switches, as the settings panel lists them.
+  /// The session's settings in ``SettingDescriptor/all``'s order (an error line per API).
   static func items(_ session: Session) -> [SettingsItem] {
+    SettingDescriptor.all.flatMap { items(for: $0, session) }
+  }
+
+  private static func items(for setting: SettingDescriptor, _ session: Session) -> [SettingsItem] {
     let settings = session.settings
-    func onOff(_ flag: Bool) -> String { flag ? "on" : "off" }
-    var items = [
-      SettingsItem(
-        label: "Ask to Buy", value: onOff(settings.askToBuyEnabled),
-        next: .askToBuy(!settings.askToBuyEnabled)),
-      SettingsItem(
-        label: "Interrupted purchases", value: onOff(settings.interruptedPurchasesEnabled),
-        next: .interruptedPurchases(!settings.interruptedPurchasesEnabled)),
-      SettingsItem(
-        label: "Billing retry on renewal", value: onOff(settings.shouldEnterBillingRetryOnRenewal),
-        next: .billingRetry(!settings.shouldEnterBillingRetryOnRenewal)),
-      SettingsItem(
-        label: "Billing grace period", value: onOff(settings.billingGracePeriodIsEnabled),
-        next: .gracePeriod(!settings.billingGracePeriodIsEnabled)),
-      SettingsItem(
-        label: "Dialogs", value: onOff(!settings.disableDialogs),
-        next: .dialogs(settings.disableDialogs)),
-    ]
-    let failures = [nil] + SKErrorCode.failureErrors
-    let failure = settings.failTransactionsEnabled ? settings.failureError : nil
-    let failureIndex = failures.firstIndex { $0 == failure } ?? 0
-    items.append(
-      SettingsItem(
-        label: "Fail transactions", value: failure?.name ?? "off",
-        next: .failTransactions(failures[(failureIndex + 1) % failures.count])))
-    for api in StoreKitAPI.allCases {
-      let choices = [nil] + SimulatedError.all.filter(api.accepts)
-      let current = settings.simulatedErrors[api]
-      let index = choices.firstIndex { $0 == current } ?? 0
-      items.append(
-        SettingsItem(
-          label: "Error: \(api.configurationName)", value: current.map { "\($0)" } ?? "off",
-          next: .simulatedError(api, choices[(index + 1) % choices.count])))
+    func next<T: Equatable>(_ choices: [T], after current: T) -> T {
+      choices[((choices.firstIndex(of: current) ?? -1) + 1) % choices.count]
     }
-    let storefronts = ["USA", "GBR", "JPN", "CHN", "DEU", "FRA", "NLD", "FIN", "PRT", "COL"]
-    let storefront = settings.storefront.countryCode
-    let storefrontIndex = storefronts.firstIndex(of: storefront) ?? -1
-    items.append(
-      SettingsItem(
-        label: "Storefront", value: "\(storefront) (\(settings.storefront.currency))",
-        next: Storefront(countryCode: storefronts[(storefrontIndex + 1) % storefronts.count]).map {
-          .storefront($0)
-        }))
-    var locales = session.catalog.products.flatMap(\.localizations).map(\.locale)
-    locales = Array(Set(locales + ["en_US"])).sorted()
-    let localeIndex = locales.firstIndex(of: settings.locale) ?? -1
-    items.append(
-      SettingsItem(
-        label: "Locale", value: settings.locale,
-        next: .locale(locales[(localeIndex + 1) % locales.count])))
-    let rates = TimeRate.ladder
-    let rateIndex = rates.firstIndex(of: settings.timeRate) ?? -1
-    items.append(
-      SettingsItem(
-        label: "Time rate", value: settings.timeRate.displayName,
-        next: .timeRate(rates[(rateIndex + 1) % rates.count])))
-    return items
+    switch setting.kind {
+    case .flag:
+      let on = settings.isOn(setting.id)
+      return [
+        SettingsItem(label: setting.label, value: on ? "on" : "off", next: .flag(setting.id, !on))
+      ]
+    case .failure:
+      let failure = settings.failTransactionsEnabled ? settings.failureError : nil
+      return [
+        SettingsItem(
+          label: setting.label, value: failure?.name ?? "off",
+          next: .failTransactions(next([nil] + SKErrorCode.failureErrors, after: failure)))
+      ]
+    case .errors:
+      return StoreKitAPI.allCases.map { api in
+        let current = settings.simulatedErrors[api]
+        return SettingsItem(
+          label: "\(setting.label): \(api.configurationName)",
+          value: current.map { "\($0)" } ?? "off",
+          next: .simulatedError(
+            api, next([nil] + SimulatedError.all.filter(api.accepts), after: current)))
+      }
+    case .storefront:
+      let storefront = settings.storefront
+      return [
+        SettingsItem(
+          label: setting.label,
+          value: "\(storefront.countryCode) (\(storefront.currency), \(storefront.defaultLocale))",
+          next: .storefront(next(Storefront.all, after: storefront)))
+      ]
+    case .locale:
+      let locales = Set(session.catalog.products.flatMap(\.localizations).map(\.locale) + ["en_US"])
+      return [
+        SettingsItem(
+          label: setting.label, value: settings.locale,
+          next: .locale(next(locales.sorted(), after: settings.locale)))
+      ]
+    case .timeRate:
+      return [
+        SettingsItem(
+          label: setting.label, value: settings.timeRate.displayName,
+          next: .timeRate(next(TimeRate.ladder, after: settings.timeRate)))
+      ]
+    }
   }
 }
 

@@ -78,7 +78,7 @@ struct InspectorPane: ScreenPart {
       InspectorLine(
         label: "Price",
         text:
-          "\(Formatting.price(t.price, currency: t.currency)) \(t.currency) for \(t.purchasedQuantity)\(sep)environment \(t.environment)"
+          "\(prices(t.price, currency: t.currency)) \(t.currency) for \(t.purchasedQuantity)\(sep)environment \(t.environment)"
       ))
     var state = [
       row.state.label, t.isFinished ? "finished" : "\(display.glyphs.warning) unfinished",
@@ -193,7 +193,7 @@ struct InspectorPane: ScreenPart {
         case .winBack: "win-back \(offer.id ?? "")"
         }
       parts.append(
-        "\(name) ×\(run) at \(Formatting.price(renewals[index].price, currency: session.settings.storefront.currency))"
+        "\(name) ×\(run) at \(prices(renewals[index].price, currency: session.settings.storefront.currency))"
       )
       index += run
     }
@@ -204,7 +204,7 @@ struct InspectorPane: ScreenPart {
       if dates.count >= 2 {
         every = " every " + Formatting.duration(dates[1].milliseconds - dates[0].milliseconds)
       }
-      let price = Formatting.price(first.price, currency: session.settings.storefront.currency)
+      let price = prices(first.price, currency: session.settings.storefront.currency)
       parts.append("then \(first.productID) at \(price)\(every), indefinitely")
     } else {
       parts.append("then the standard price after \(Formatting.shortDate(last.date))")
@@ -252,7 +252,7 @@ struct InspectorPane: ScreenPart {
       InspectorLine(
         label: "Price",
         text:
-          "\(Formatting.price(product.price, currency: currency))\(sep)written \"\(product.displayPrice)\""
+          "\(prices(product.price, currency: currency))\(sep)written \"\(product.displayPrice)\""
           + (product.familyShareable ? "\(sep)family shareable" : "")),
     ]
     if let description = product.localizations.best(for: session.settings.locale)?.description,
@@ -273,7 +273,7 @@ struct InspectorPane: ScreenPart {
           InspectorLine(
             label: "Intro",
             text:
-              "\(BuyDialog.describe(intro)) at \(Formatting.price(intro.price, currency: currency))\(sep)\(eligible ? "eligible" : "not eligible")"
+              "\(BuyDialog.describe(intro)) at \(prices(intro.price, currency: currency))\(sep)\(eligible ? "eligible" : "not eligible")"
           ))
       }
       for offer in product.promotionalOffers {
@@ -281,7 +281,7 @@ struct InspectorPane: ScreenPart {
           InspectorLine(
             label: "Promotional",
             text:
-              "\(offer.id ?? "")\(sep)\(BuyDialog.describe(offer)) at \(Formatting.price(offer.price, currency: currency))"
+              "\(offer.id ?? "")\(sep)\(BuyDialog.describe(offer)) at \(prices(offer.price, currency: currency))"
           ))
       }
       for offer in product.codeOffers {

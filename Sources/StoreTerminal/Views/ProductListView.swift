@@ -29,7 +29,7 @@ struct ProductListView: ScreenPart {
         let mark =
           selected ? glyphs.selected : entitled.contains(product.productID) ? glyphs.owned : " "
         let level = product.groupIndex != nil ? "L\(product.level) " : ""
-        let price = Formatting.price(product.price, currency: currency)
+        let price = prices(product.price, currency: currency)
         var tags: [String] = []
         if product.introductoryOffer != nil { tags.append("intro") }
         if !product.promotionalOffers.isEmpty { tags.append("promo") }

@@ -6,6 +6,15 @@ struct Screen: ScreenPart {
   let state: InspectorState
   let session: Session
   let hooks: InspectorHooks
+  /// Prices in the session's locale.
+  let prices: PriceFormat
+
+  init(state: InspectorState, session: Session, hooks: InspectorHooks) {
+    self.state = state
+    self.session = session
+    self.hooks = hooks
+    prices = PriceFormat(locale: session.settings.locale)
+  }
 
   var screen: Screen { self }
 }
@@ -19,6 +28,7 @@ extension ScreenPart {
   var state: InspectorState { screen.state }
   var session: Session { screen.session }
   var hooks: InspectorHooks { screen.hooks }
+  var prices: PriceFormat { screen.prices }
   var display: DisplayOptions { state.display }
   var focus: Pane { state.focus }
   var overlay: Overlay? { state.overlay }

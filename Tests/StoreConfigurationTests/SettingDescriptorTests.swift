@@ -1,0 +1,48 @@
+import Foundation
+import StoreConfiguration
+import StoreTestSupport
+import Testing
+
+/// The settings table is the one description of the session's switches.
+@Suite struct SettingDescriptorTests {
+  /// The README's settings table, as the descriptors write it.
+  static var expectedTable: String {
+    var table =
+      "| `set` | `.storekit` key | Inspector | Default | What it does |\n|---|---|---|---|---|\n"
+    for setting in SettingDescriptor.all {
+      table +=
+        "| `\(setting.command)` | `\(setting.key)` | \(setting.label) | \(setting.defaultValue) | "
+        + "\(setting.help) |\n"
+    }
+    return table
+  }
+
+  @Test func theReadmeListsEverySettingAsTheTableDescribesIt() throws {
+    let readme = try String(
+      contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    #expect(
+      readme.contains(Self.expectedTable),
+      "README's settings table should be:\n\(Self.expectedTable)")
+  }
+
+  @Test func everySettingHasItsOwnKeyAndCommand() {
+    let all = SettingDescriptor.all
+    #expect(Set(all.map(\.key)).count == all.count)
+    #expect(Set(all.map(\.command)).count == all.count)
+    #expect(Set(all.map(\.id)) == Set(SettingID.allCases))
+  }
+
+  @Test func flagsReadAndWriteTheirOwnKeys() throws {
+    for setting in SettingDescriptor.flags {
+      let json = "{\"settings\" : {\"\(setting.key)\" : true}, \"products\" : []}"
+      let loaded = StoreKitConfiguration.load(Array(json.utf8))
+      let settings = try #require(loaded.configuration?.settings)
+      #expect(setting.flag(in: settings) == true, "\(setting.key)")
+      for other in SettingDescriptor.flags where other.id != setting.id {
+        #expect(other.flag(in: settings) == nil, "\(setting.key) set \(other.key)")
+      }
+      let written = String(decoding: loaded.configuration!.xcodeFormattedBytes(), as: UTF8.self)
+      #expect(written.contains("\"\(setting.key)\" : true"))
+    }
+  }
+}
