@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import StoreTerminal
@@ -62,5 +63,22 @@ import Testing
     #expect(narrow.rect(of: .products)!.y < narrow.rect(of: .transactions)!.y)
     #expect(Layout(width: 39, height: 20, showsLog: false, zoomed: false).isTooSmall)
     #expect(Layout(width: 39, height: 20, showsLog: false, zoomed: false).panes.isEmpty)
+  }
+}
+
+/// Prices by the currency's own rules, in the session's locale.
+@Suite struct PriceFormatTests {
+  @Test(arguments: [
+    ("en_US", "USD", Int64(9_995), "$10.00"), ("en_US", "USD", 9_990, "$9.99"),
+    ("en_US", "JPY", 160_000, "¥160"), ("en_US", "KRW", 1_500_000, "₩1,500"),
+    ("en_US", "BHD", 1_234, "BHD 1.234"), ("de_DE", "EUR", 990, "0,99 €"),
+    ("en_US", "CHF", 12_000, "CHF 12.00"),
+  ])
+  func pricesFollowTheCurrencysRules(
+    locale: String, currency: String, milliunits: Int64, expected: String
+  ) {
+    let text = PriceFormat(locale: locale)(milliunits, currency: currency)
+    // ICU separates with a no-break space where a person sees a space.
+    #expect(text.replacingOccurrences(of: "\u{A0}", with: " ") == expected)
   }
 }
