@@ -8,6 +8,10 @@ let package = Package(
     .executable(name: "storekeeper", targets: ["storekeeper"]),
     .library(name: "StoreConfiguration", targets: ["StoreConfiguration"]),
     .library(name: "StoreSimulation", targets: ["StoreSimulation"]),
+    // The command language and journals, for driving sessions from Swift.
+    .library(name: "StoreCommands", targets: ["StoreCommands"]),
+    // Signed transactions, renewal info and server notifications, for a backend's tests.
+    .library(name: "StoreSigning", targets: ["StoreSigning"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -95,11 +99,21 @@ let package = Package(
       name: "StoreTestSupport",
       dependencies: ["StoreSimulation", "StoreCommands", "StoreTerminal"],
       path: "Tests/StoreTestSupport"),
-    .testTarget(name: "StoreCommandsTests", dependencies: ["StoreCommands", "StoreTestSupport"]),
-    .testTarget(name: "StoreTerminalTests", dependencies: ["StoreTerminal", "StoreTestSupport"]),
+    .testTarget(
+      name: "StoreCommandsTests",
+      dependencies: ["StoreCommands", "StoreConfiguration", "StoreSimulation", "StoreTestSupport"]),
+    .testTarget(
+      name: "StoreTerminalTests",
+      dependencies: [
+        "StoreTerminal", "StoreCommands", "StoreConfiguration", "StoreSimulation",
+        "StoreTestSupport",
+      ]),
     .testTarget(
       name: "StoreSigningTests",
-      dependencies: ["StoreSigning", "StoreCommands", "StoreTestSupport"]),
+      dependencies: [
+        "StoreSigning", "StoreCommands", "StoreConfiguration", "StoreSimulation",
+        "StoreTestSupport", .product(name: "X509", package: "swift-certificates"),
+      ]),
     .testTarget(name: "CNcursesTests", dependencies: ["CNcurses"]),
     .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
     .testTarget(
@@ -108,6 +122,7 @@ let package = Package(
       name: "StoreSimulationTests",
       dependencies: [
         "StoreSimulation",
+        "StoreConfiguration",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

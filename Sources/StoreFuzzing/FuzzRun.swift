@@ -3,20 +3,20 @@ import Foundation
 /// Runs a target over generated inputs. A crash ends the process (the input is written to
 /// standard error first); an input that runs longer than the hang limit is reported by a
 /// watchdog, which then ends the process too.
-public struct FuzzRun: Sendable {
+package struct FuzzRun: Sendable {
   /// What a run did.
-  public struct Report: Sendable, CustomStringConvertible {
+  package struct Report: Sendable, CustomStringConvertible {
     /// The target's name.
-    public var target: String
+    package var target: String
     /// Inputs tried.
-    public var inputs: Int
+    package var inputs: Int
     /// Seconds it took.
-    public var seconds: Double
+    package var seconds: Double
     /// The slowest input, in seconds.
-    public var slowest: Double
+    package var slowest: Double
 
     /// One line: inputs, speed, the slowest input, and that nothing crashed or hung.
-    public var description: String {
+    package var description: String {
       "\(target): \(inputs) inputs in \(String(format: "%.1f", seconds)) s "
         + "(\(Int(Double(inputs) / max(seconds, 0.001))) a second; slowest "
         + "\(String(format: "%.1f", slowest * 1000)) ms); 0 crashes, 0 hangs"
@@ -24,23 +24,23 @@ public struct FuzzRun: Sendable {
   }
 
   /// The target.
-  public let target: FuzzTarget
+  package let target: FuzzTarget
   /// The seed of the input generator.
-  public let seed: UInt64
+  package let seed: UInt64
   /// How long one input may run before it counts as a hang.
-  public var hangLimit: Double = 10
+  package var hangLimit: Double = 10
   /// Whether each input is kept where a crash handler can print it (``CurrentInput``); only for
   /// one run at a time in a process.
-  public var keepsInputForCrashes = false
+  package var keepsInputForCrashes = false
 
   /// A run of `target` from `seed`.
-  public init(target: FuzzTarget, seed: UInt64) {
+  package init(target: FuzzTarget, seed: UInt64) {
     self.target = target
     self.seed = seed
   }
 
   /// Tries `count` inputs: the seeds themselves first, then mutations of them.
-  public func run(inputs count: Int, progress: ((Int) -> Void)? = nil) -> Report {
+  package func run(inputs count: Int, progress: ((Int) -> Void)? = nil) -> Report {
     var random = SplitMix64(seed: seed)
     let mutator = Mutator()
     let watchdog = Watchdog(target: target.name, limit: hangLimit)
@@ -67,6 +67,8 @@ public struct FuzzRun: Sendable {
 }
 
 /// Ends the process when one input runs longer than the limit, printing it.
+/// `@unchecked Sendable`: its thread and the fuzzing loop share `current`, `since` and
+/// `stopped` only under `lock` (macOS 13 has no `Mutex`).
 private final class Watchdog: @unchecked Sendable {
   private let lock = NSLock()
   private var current: [UInt8]?
@@ -115,7 +117,9 @@ private final class Watchdog: @unchecked Sendable {
 }
 
 /// The input being run, written to standard error if the process crashes on it.
-public enum CurrentInput {
+/// `nonisolated(unsafe)`: the crash handler reads it with no lock it could take safely; only
+/// runs that ask for crash reports (one fuzzing loop per process) write it.
+package enum CurrentInput {
   nonisolated(unsafe) private static var text: [UInt8] = []
 
   static func set(_ target: String, _ input: [UInt8]) {
@@ -125,7 +129,7 @@ public enum CurrentInput {
   }
 
   /// Installs handlers that print the current input on a crash, then let the crash go on.
-  public static func reportCrashes() {
+  package static func reportCrashes() {
     for signal in [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE] {
       Foundation.signal(signal) { number in
         CurrentInput.text.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }

@@ -6,19 +6,19 @@ import StoreSimulation
 
 /// Something that reads untrusted input: given any bytes it must return (an error is fine),
 /// never crash or hang, and keep its own promises (a parsed command prints back as itself).
-public struct FuzzTarget: Sendable {
+package struct FuzzTarget: Sendable {
   /// Its name on the command line.
-  public let name: String
+  package let name: String
   /// Inputs the mutations start from.
-  public let seeds: [[UInt8]]
+  package let seeds: [[UInt8]]
   /// Words of its language the mutations drop in.
-  public let tokens: [[UInt8]]
+  package let tokens: [[UInt8]]
   /// Reads one input. A broken promise is a `preconditionFailure` (a crash, reported as one).
-  public let run: @Sendable ([UInt8]) -> Void
+  package let run: @Sendable ([UInt8]) -> Void
 
   /// Every target: the `.storekit` reader, the command parser, the journal reader, `decode`
   /// and the filter language. `configurations` are more `.storekit` seeds (the bundled ones).
-  public static func all(configurations: [[UInt8]] = []) throws -> [FuzzTarget] {
+  package static func all(configurations: [[UInt8]] = []) throws -> [FuzzTarget] {
     [
       storekit(extra: configurations), commands(), journal(), try decode(), filter(),
     ]

@@ -1,13 +1,13 @@
 /// A small, fast pseudo-random generator (SplitMix64): the same seed gives the same inputs on
 /// every machine, so a fuzz run can be repeated exactly.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
   /// A generator from a seed.
-  public init(seed: UInt64) { state = seed }
+  package init(seed: UInt64) { state = seed }
 
   /// The next 64 random bits.
-  public mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
@@ -19,9 +19,9 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 /// Makes inputs from seeds by the mutations coverage-guided fuzzers use: flipped bits, bytes set
 /// to edge values, inserted and removed ranges, splices of two seeds, and tokens of the target's
 /// language (verbs, keys, huge numbers) dropped in.
-public struct Mutator: Sendable {
+package struct Mutator: Sendable {
   /// Inputs grow no larger than this.
-  public var maximumLength = 64 << 10
+  package var maximumLength = 64 << 10
 
   private static let edgeBytes: [UInt8] = [
     0, 1, 0x7F, 0x80, 0xFF, 0x0A, 0x0D, 0x1B, 0x22, 0x5C, 0x2C, 0x3A, 0x7B, 0x7D, 0x5B, 0x5D,
@@ -37,10 +37,10 @@ public struct Mutator: Sendable {
   ].map { Array($0.utf8) }
 
   /// A mutator.
-  public init() {}
+  package init() {}
 
   /// A new input from `seeds`, changed 1 to 8 times.
-  public func input(
+  package func input(
     from seeds: [[UInt8]], tokens: [[UInt8]], using random: inout SplitMix64
   ) -> [UInt8] {
     var bytes = seeds.isEmpty ? [] : seeds[Int(random.next() % UInt64(seeds.count))]

@@ -91,7 +91,9 @@ final class Webhook: Sendable {
 }
 
 /// Completes its promise with the response's status as soon as the head arrives (or with the
-/// request's error). Its methods run on the request's event loop, one at a time.
+/// request's error). `@unchecked Sendable` because AsyncHTTPClient requires a Sendable
+/// delegate: its methods run on the request's event loop, one at a time, so `completed` is
+/// never touched from two threads.
 private final class StatusDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
   typealias Response = Void
   let promise: EventLoopPromise<Int>

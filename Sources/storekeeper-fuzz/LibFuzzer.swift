@@ -8,6 +8,7 @@
   ///     swift build -c release --sanitize=fuzzer -Xswiftc -DLIBFUZZER \
   ///       --product storekeeper-fuzz --scratch-path .build-fuzz
   ///     STOREKEEPER_FUZZ_TARGET=journal .build-fuzz/release/storekeeper-fuzz -runs=1000000
+  // `nonisolated(unsafe)`: libFuzzer calls the entry point from one thread only.
   nonisolated(unsafe) private let target: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["STOREKEEPER_FUZZ_TARGET"] ?? "commands"
     let configurations = ["Configs/FoodTruck.storekit", "Configs/Everything.storekit"]

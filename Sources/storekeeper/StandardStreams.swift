@@ -22,6 +22,7 @@ struct OutputFailure: Error, CustomStringConvertible {
 enum StandardStreams {
   /// Set when the program started with standard output closed: descriptor 1 then holds
   /// `/dev/null` (so that no file opened later takes its number) and every write fails.
+  /// `nonisolated(unsafe)`: written once in ``prepare()`` before any other thread starts.
   nonisolated(unsafe) private static var outputWasClosed = false
 
   /// Run once at start: writes past a size limit or to a closed pipe fail with an error instead

@@ -2,21 +2,21 @@ import StoreSimulation
 import StoreTerminal
 
 /// A terminal in memory: keys are queued by the test, frames are kept.
-public final class MemoryTerminal: TerminalDevice {
+package final class MemoryTerminal: TerminalDevice {
   /// The size in cells.
-  public var size: (width: Int, height: Int)
+  package var size: (width: Int, height: Int)
   /// A signal to report, as if one arrived.
-  public var terminationSignal: Int32?
+  package var terminationSignal: Int32?
   /// Every frame drawn, oldest first.
-  public private(set) var frames: [Canvas] = []
+  package private(set) var frames: [Canvas] = []
   /// The timeouts the loop asked to wait, in order.
-  public private(set) var waits: [Int] = []
+  package private(set) var waits: [Int] = []
   private var batches: [[Key]]
   private let clock: ManualClock?
 
   /// A terminal that hands out `batches` of keys, one batch per read; with `clock`, each read
   /// moves it on by the timeout asked for (as if the loop slept), then quits when none is left.
-  public init(width: Int = 100, height: Int = 30, keys batches: [[Key]], clock: ManualClock? = nil)
+  package init(width: Int = 100, height: Int = 30, keys batches: [[Key]], clock: ManualClock? = nil)
   {
     size = (width, height)
     self.batches = batches
@@ -24,10 +24,10 @@ public final class MemoryTerminal: TerminalDevice {
   }
 
   /// Keeps the frame.
-  public func draw(_ canvas: Canvas) { frames.append(canvas) }
+  package func draw(_ canvas: Canvas) { frames.append(canvas) }
 
   /// The next batch of keys; `q` once every batch is out.
-  public func readKeys(timeout: Int) -> [Key] {
+  package func readKeys(timeout: Int) -> [Key] {
     waits.append(timeout)
     clock?.advance(by: Int64(timeout))
     guard !batches.isEmpty else { return [.character("q")] }
@@ -35,36 +35,36 @@ public final class MemoryTerminal: TerminalDevice {
   }
 
   /// The last frame as text.
-  public var screen: String { frames.last?.text ?? "" }
+  package var screen: String { frames.last?.text ?? "" }
 }
 
 /// A wall clock the test moves.
-public final class ManualClock: WallClock {
+package final class ManualClock: WallClock {
   /// The instant it says.
-  public var instant: Instant
+  package var instant: Instant
 
   /// A clock standing at `instant`.
-  public init(_ instant: Instant) { self.instant = instant }
+  package init(_ instant: Instant) { self.instant = instant }
 
   /// The instant now.
-  public func now() -> Instant { instant }
+  package func now() -> Instant { instant }
 
   /// Moves on by `milliseconds`.
-  public func advance(by milliseconds: Int64) {
+  package func advance(by milliseconds: Int64) {
     instant = instant.adding(milliseconds: milliseconds)
   }
 }
 
 /// A configuration file in memory: the test sets new contents; the next look sees them once.
-public struct MemoryFile: FileWatching {
+package struct MemoryFile: FileWatching {
   /// Contents not yet seen.
-  public var pending: [UInt8]?
+  package var pending: [UInt8]?
 
   /// A file with nothing new.
-  public init() {}
+  package init() {}
 
   /// The new contents, once.
-  public mutating func changedContents(at wall: Instant) -> [UInt8]? {
+  package mutating func changedContents(at wall: Instant) -> [UInt8]? {
     defer { pending = nil }
     return pending
   }

@@ -4,7 +4,7 @@ import StoreCommands
 /// Opens a journal for writing, trying again for a moment while it is "in use": a child process
 /// that another test is starting holds this process's descriptors, and so their locks, for an
 /// instant between fork and exec.
-public func openForWriting(
+package func openForWriting(
   _ path: String, header: JournalHeader, files: JournalFiles = .system
 ) throws(CommandError) -> Journal {
   var attempts = 0

@@ -11,7 +11,9 @@ public struct EventEncoder: Sendable {
 
   /// What a decoration is asked about.
   public enum Decorated: Sendable {
+    /// A transaction's `jwsRepresentation`.
     case transaction(Transaction)
+    /// A subscription's renewal info, signed.
     case renewalInfo(SubscriptionStatus)
   }
 

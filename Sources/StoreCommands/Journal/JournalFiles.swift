@@ -141,6 +141,8 @@ public struct JournalFiles: Sendable {
 
 /// Where a test stops a journal writer: before its `stopAt`-th file-system step (counting from
 /// 1). After the stop every further step fails, as if the process had died there.
+/// `@unchecked Sendable`: its one mutable count is read and written under `lock` (the package
+/// supports macOS 13, where `Mutex` is not available).
 public final class FaultPlan: @unchecked Sendable {
   /// How the writer stops.
   public enum Stop: Sendable {

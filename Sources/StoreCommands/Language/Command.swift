@@ -7,9 +7,13 @@ import StoreSimulation
 /// `Command(parsing:)` reads a line; `description` prints it back so that parsing the printed
 /// line gives the same command.
 public enum Command: Equatable, Sendable {
+  /// `buy <productID> [quantity=N] [offer=…] [token=…] [date=…] [renew=…] [from=…]`.
   case buy(productID: String, options: PurchaseOptions)
+  /// `approve <txn>`: a parent approves an Ask to Buy request.
   case approve(TransactionReference)
+  /// `decline <txn>`: a parent declines it.
   case decline(TransactionReference)
+  /// `resolve <txn>`: an interrupted purchase or a billing issue is resolved.
   case resolve(TransactionReference)
   /// `refund <txn> [reason=…] [percentage=P]`: a full refund, or a prorated one of P percent
   /// (`share` in thousandths of a percent).
@@ -24,18 +28,29 @@ public enum Command: Equatable, Sendable {
   case extend(TransactionReference, days: Int, reason: ExtendReason?)
   /// `extend-all <productID> days=N [reason=…] [request=ID]`: every subscriber of a product.
   case extendAll(productID: String, days: Int, reason: ExtendReason?, request: String?)
+  /// `auto-renew <txn> on|off`.
   case autoRenew(TransactionReference, enabled: Bool)
+  /// `expire <productID>`: the subscription expires now.
   case expire(productID: String)
+  /// `renew <productID>`: the subscription renews now.
   case renew(productID: String)
+  /// `restore`: `AppStore.sync()`.
   case restore
+  /// `price-increase request|consent|decline <txn>`.
   case priceIncrease(PriceIncreaseAction, TransactionReference)
   /// `finish <txn>`, or `finish all` when `nil`.
   case finish(TransactionReference?)
+  /// `delete <txn>`: as if it never happened.
   case delete(TransactionReference)
+  /// `clear`: every transaction deleted.
   case clear
+  /// `advance <duration>|next|<instant>`.
   case advance(Advance)
+  /// `set <setting> <value>`.
   case set(SettingChange)
+  /// `reset`: every setting back to the file's.
   case reset
+  /// `launch`: the app starts (unfinished transactions are delivered again).
   case launch
   /// `call <api> [<txn>] [reason=…]`; the reason is the refund sheet's.
   case call(StoreKitAPI, TransactionReference?, reason: RefundRequestReason?)
@@ -169,8 +184,11 @@ public enum SettingChange: Equatable, Sendable {
   case failTransactions(SKErrorCode?)
   /// `set error <api> off|<error>`.
   case simulatedError(StoreKitAPI, SimulatedError?)
+  /// `set time-rate <name or raw value>`.
   case timeRate(TimeRate)
+  /// `set storefront <alpha-3 code>`.
   case storefront(Storefront)
+  /// `set locale <identifier>`.
   case locale(String)
   /// `set winback-eligible <offerID> on|off`.
   case winBackEligible(String, Bool)

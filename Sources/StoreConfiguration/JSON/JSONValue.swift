@@ -5,11 +5,17 @@
 /// precision (`697955872.64341402`). Keeping the tree lets a load-and-write round trip give back
 /// the same bytes, and lets keys the typed model does not know survive untouched.
 public enum JSONValue: Equatable, Sendable {
+  /// `{…}`, members in file order.
   case object(JSONObject)
+  /// `[…]`.
   case array([JSONValue])
+  /// `"…"`.
   case string(String)
+  /// A number, kept as written.
   case number(JSONNumber)
+  /// `true` or `false`.
   case bool(Bool)
+  /// `null`.
   case null
 
   /// The kind of value, in words, for diagnostics ("an array", "a string").

@@ -1,8 +1,12 @@
 /// The kind of an in-app purchase, spelled as `.storekit` files spell it.
 public enum ProductType: String, CaseIterable, Sendable {
+  /// Bought again and again (`Consumable`).
   case consumable = "Consumable"
+  /// Bought once, kept (`NonConsumable`).
   case nonConsumable = "NonConsumable"
+  /// A subscription without renewals (`NonRenewingSubscription`).
   case nonRenewingSubscription = "NonRenewingSubscription"
+  /// An auto-renewable subscription (`RecurringSubscription`).
   case autoRenewableSubscription = "RecurringSubscription"
 }
 

@@ -1,6 +1,8 @@
 /// Which of the test session's settings a ``SettingDescriptor`` describes.
 public enum SettingID: String, CaseIterable, Sendable {
+  /// The switches (``SettingDescriptor/Kind/flag``).
   case askToBuy, interruptedPurchases, billingRetry, gracePeriod, dialogs
+  /// The settings with values.
   case failTransactions, simulatedErrors, storefront, locale, timeRate
 }
 

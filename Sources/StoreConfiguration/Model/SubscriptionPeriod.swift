@@ -3,9 +3,13 @@
 public struct SubscriptionPeriod: Hashable, Sendable, CustomStringConvertible {
   /// The calendar unit of a period.
   public enum Unit: String, CaseIterable, Sendable {
+    /// `P…D`.
     case day = "D"
+    /// `P…W`.
     case week = "W"
+    /// `P…M`.
     case month = "M"
+    /// `P…Y`.
     case year = "Y"
   }
 

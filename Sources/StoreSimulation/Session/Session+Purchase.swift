@@ -21,6 +21,7 @@ public enum RenewalBehavior: String, Sendable, CaseIterable {
 
 /// An offer a purchase asks for.
 public enum OfferSelection: Equatable, Sendable {
+  /// The product's introductory offer.
   case introductory
   /// A promotional offer by `offerID`.
   case promotional(String)

@@ -217,6 +217,8 @@ public struct Session: Sendable {
 }
 
 /// The state of a ``Session``. Copied as a whole when a shared session changes.
+/// `@unchecked Sendable`: a storage is only mutated while uniquely referenced (``Session``
+/// copies it on write), so one shared between threads is only ever read.
 final class SessionStorage: @unchecked Sendable {
   // Only a uniquely referenced storage is ever mutated (Session copies on write), so the
   // run-time exclusivity checks of class properties buy nothing here and cost a fifth of the

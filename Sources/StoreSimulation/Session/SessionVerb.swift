@@ -4,31 +4,55 @@
 /// ``Session/refusal(_:)`` says whether it can apply now and, if not, why; ``Session/perform(_:_:)``
 /// applies it. Every verb checks its refusal first, so the two never disagree.
 public enum SessionVerb: Equatable, Sendable {
+  /// ``Session/buy(_:_:_:)``.
   case buy(productID: String, options: PurchaseOptions)
+  /// ``Session/approveAskToBuy(_:_:)``.
   case approveAskToBuy(UInt64)
+  /// ``Session/declineAskToBuy(_:_:)``.
   case declineAskToBuy(UInt64)
+  /// ``Session/resolveIssue(_:_:)``.
   case resolveIssue(UInt64)
-  /// `share`: a prorated refund in thousandths of a percent; `nil` for a full one.
+  /// ``Session/refund(_:reason:share:_:)``; `share`: a prorated refund in thousandths of a
+  /// percent, `nil` for a full one.
   case refund(UInt64, reason: RevocationReason, share: Int?)
+  /// ``Session/requestRefund(_:reason:_:)``.
   case requestRefund(UInt64, reason: RefundRequestReason)
+  /// ``Session/declineRefund(_:_:)``.
   case declineRefund(UInt64)
+  /// ``Session/reverseRefund(_:_:)``.
   case reverseRefund(UInt64)
+  /// ``Session/setAutoRenew(_:enabled:_:)``.
   case setAutoRenew(UInt64, enabled: Bool)
+  /// ``Session/expireSubscription(_:_:)``.
   case expireSubscription(productID: String)
+  /// ``Session/forceRenewal(_:_:)``.
   case forceRenewal(productID: String)
+  /// ``Session/priceIncrease(_:_:_:)``.
   case priceIncrease(PriceIncreaseAction, UInt64)
+  /// ``Session/finish(_:_:)``.
   case finish(UInt64)
+  /// ``Session/finishAll(_:)``.
   case finishAll
+  /// ``Session/delete(_:_:)``.
   case delete(UInt64)
+  /// ``Session/clear(_:)``.
   case clear
+  /// ``Session/restore(_:)``.
   case restore
+  /// ``Session/launch(_:)``.
   case launch
+  /// ``Session/advance(to:_:)``.
   case advance(to: Instant)
+  /// ``Session/advanceToNextEvent(_:)``.
   case advanceToNextEvent
+  /// ``Session/extendRenewalDate(_:days:reason:_:)``.
   case extendRenewalDate(UInt64, days: Int, reason: ExtendReason)
+  /// ``Session/extendRenewalDates(of:days:reason:requestIdentifier:_:)``.
   case extendRenewalDates(
     productID: String, days: Int, reason: ExtendReason, requestIdentifier: String?)
+  /// ``Session/call(_:transaction:reason:_:)``.
   case call(StoreKitAPI, transaction: UInt64?, reason: RefundRequestReason)
+  /// ``Session/setWinBackEligibility(_:eligible:)``.
   case setWinBackEligibility(offerID: String, eligible: Bool)
 }
 

@@ -1,25 +1,25 @@
 /// The colors the views use; each is paired with a glyph or a word wherever it carries meaning.
-public enum CellColor: UInt8, Sendable, CaseIterable {
+package enum CellColor: UInt8, Sendable, CaseIterable {
   case black, red, green, yellow, blue, magenta, cyan, white
 }
 
 /// How a cell looks.
-public struct CellStyle: Equatable, Hashable, Sendable {
+package struct CellStyle: Equatable, Hashable, Sendable {
   /// Text color, or the terminal's default.
-  public var foreground: CellColor?
+  package var foreground: CellColor?
   /// Background color, or the terminal's default.
-  public var background: CellColor?
+  package var background: CellColor?
   /// Bold.
-  public var bold = false
+  package var bold = false
   /// Dimmed.
-  public var dim = false
+  package var dim = false
   /// Reverse video (selection).
-  public var reverse = false
+  package var reverse = false
   /// Underlined.
-  public var underline = false
+  package var underline = false
 
   /// A style.
-  public init(
+  package init(
     foreground: CellColor? = nil, background: CellColor? = nil, bold: Bool = false,
     dim: Bool = false, reverse: Bool = false, underline: Bool = false
   ) {
@@ -32,34 +32,34 @@ public struct CellStyle: Equatable, Hashable, Sendable {
   }
 
   /// The terminal's default look.
-  public static let plain = CellStyle()
+  package static let plain = CellStyle()
 }
 
 /// One cell of the screen: the text drawn in it (empty for the right half of a wide character)
 /// and its style.
-public struct Cell: Equatable, Sendable {
+package struct Cell: Equatable, Sendable {
   /// What is drawn; `""` when the cell is covered by the wide character on its left.
-  public var text: String
+  package var text: String
   /// How it looks.
-  public var style: CellStyle
+  package var style: CellStyle
 
   /// A blank cell.
-  public static let blank = Cell(text: " ", style: .plain)
+  package static let blank = Cell(text: " ", style: .plain)
 }
 
 /// A rectangle of cells.
-public struct Rect: Equatable, Sendable {
+package struct Rect: Equatable, Sendable {
   /// Left column.
-  public var x: Int
+  package var x: Int
   /// Top row.
-  public var y: Int
+  package var y: Int
   /// Width in cells.
-  public var width: Int
+  package var width: Int
   /// Height in rows.
-  public var height: Int
+  package var height: Int
 
   /// A rectangle.
-  public init(x: Int, y: Int, width: Int, height: Int) {
+  package init(x: Int, y: Int, width: Int, height: Int) {
     self.x = x
     self.y = y
     self.width = max(0, width)
@@ -67,27 +67,27 @@ public struct Rect: Equatable, Sendable {
   }
 
   /// The rectangle inside a one-cell border.
-  public var inner: Rect { Rect(x: x + 1, y: y + 1, width: width - 2, height: height - 2) }
+  package var inner: Rect { Rect(x: x + 1, y: y + 1, width: width - 2, height: height - 2) }
 
   /// Whether a cell is inside.
-  public func contains(x column: Int, y row: Int) -> Bool {
+  package func contains(x column: Int, y row: Int) -> Bool {
     column >= x && column < x + width && row >= y && row < y + height
   }
 }
 
 /// A grid of cells the views draw into: pure, testable, and drawn to the terminal by one adapter.
-public struct Canvas: Equatable, Sendable {
+package struct Canvas: Equatable, Sendable {
   /// Width in cells.
-  public let width: Int
+  package let width: Int
   /// Height in rows.
-  public let height: Int
+  package let height: Int
   /// The cells, row by row.
-  public private(set) var cells: [Cell]
+  package private(set) var cells: [Cell]
   /// Whether everything drawn is made plain ASCII first (`--ascii`, `TERM` without Unicode).
-  public let asciiOnly: Bool
+  package let asciiOnly: Bool
 
   /// A blank canvas; with `asciiOnly`, text is transliterated to ASCII as it is put.
-  public init(width: Int, height: Int, asciiOnly: Bool = false) {
+  package init(width: Int, height: Int, asciiOnly: Bool = false) {
     self.width = max(0, width)
     self.height = max(0, height)
     self.asciiOnly = asciiOnly
@@ -95,13 +95,13 @@ public struct Canvas: Equatable, Sendable {
   }
 
   /// The cell at a position.
-  public subscript(x: Int, y: Int) -> Cell { cells[y * width + x] }
+  package subscript(x: Int, y: Int) -> Cell { cells[y * width + x] }
 
   /// Writes `text` from a position, clipped to `limit` cells and to the canvas; returns the
   /// column after the last cell written. Wide characters that would straddle the limit are left
   /// out.
   @discardableResult
-  public mutating func put(
+  package mutating func put(
     _ text: String, x: Int, y: Int, limit: Int? = nil, style: CellStyle = .plain
   ) -> Int {
     guard y >= 0, y < height else { return x }
@@ -126,7 +126,7 @@ public struct Canvas: Equatable, Sendable {
   }
 
   /// Fills a rectangle with spaces in a style.
-  public mutating func fill(_ rect: Rect, style: CellStyle = .plain) {
+  package mutating func fill(_ rect: Rect, style: CellStyle = .plain) {
     for row in max(0, rect.y)..<min(height, rect.y + rect.height) {
       for column in max(0, rect.x)..<min(width, rect.x + rect.width) {
         cells[row * width + column] = Cell(text: " ", style: style)
@@ -135,7 +135,7 @@ public struct Canvas: Equatable, Sendable {
   }
 
   /// Changes the style of a rectangle's cells, keeping their text.
-  public mutating func restyle(_ rect: Rect, _ change: (inout CellStyle) -> Void) {
+  package mutating func restyle(_ rect: Rect, _ change: (inout CellStyle) -> Void) {
     for row in max(0, rect.y)..<min(height, rect.y + rect.height) {
       for column in max(0, rect.x)..<min(width, rect.x + rect.width) {
         change(&cells[row * width + column].style)
@@ -144,7 +144,7 @@ public struct Canvas: Equatable, Sendable {
   }
 
   /// Draws a border with a title; a focused box is bold.
-  public mutating func box(_ rect: Rect, title: String, focused: Bool, glyphs: Glyphs) {
+  package mutating func box(_ rect: Rect, title: String, focused: Bool, glyphs: Glyphs) {
     guard rect.width >= 2, rect.height >= 2 else { return }
     let style = CellStyle(foreground: focused ? .cyan : nil, bold: focused)
     let right = rect.x + rect.width - 1
@@ -167,7 +167,7 @@ public struct Canvas: Equatable, Sendable {
   }
 
   /// The canvas as text, one line per row with trailing spaces removed: what view tests compare.
-  public var text: String {
+  package var text: String {
     (0..<height).map { row in
       var line = ""
       for column in 0..<width { line += cells[row * width + column].text }
@@ -178,44 +178,44 @@ public struct Canvas: Equatable, Sendable {
 }
 
 /// The drawing characters, in Unicode or plain ASCII (`--ascii`, `TERM=dumb`).
-public struct Glyphs: Equatable, Sendable {
+package struct Glyphs: Equatable, Sendable {
   /// The horizontal line.
-  public var horizontal: String
+  package var horizontal: String
   /// The vertical line.
-  public var vertical: String
+  package var vertical: String
   /// The top-left corner.
-  public var topLeft: String
+  package var topLeft: String
   /// The top-right corner.
-  public var topRight: String
+  package var topRight: String
   /// The bottom-left corner.
-  public var bottomLeft: String
+  package var bottomLeft: String
   /// The bottom-right corner.
-  public var bottomRight: String
+  package var bottomRight: String
   /// Marks the selected product or row.
-  public var selected: String
+  package var selected: String
   /// Marks what the customer owns.
-  public var owned: String
+  package var owned: String
   /// Marks an unfinished transaction or a warning.
-  public var warning: String
+  package var warning: String
   /// The clock is running.
-  public var running: String
+  package var running: String
   /// The clock is paused.
-  public var paused: String
+  package var paused: String
   /// Separates items in a line.
-  public var separator: String
+  package var separator: String
   /// Ends cut text.
-  public var ellipsis: String
+  package var ellipsis: String
   /// Points right, for "then".
-  public var arrow: String
+  package var arrow: String
 
   /// Unicode box drawing and symbols.
-  public static let unicode = Glyphs(
+  package static let unicode = Glyphs(
     horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└",
     bottomRight: "┘", selected: "▸", owned: "●", warning: "⚠", running: "▶", paused: "■",
     separator: " · ", ellipsis: "…", arrow: "→")
 
   /// Plain ASCII.
-  public static let ascii = Glyphs(
+  package static let ascii = Glyphs(
     horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+",
     bottomRight: "+", selected: ">", owned: "*", warning: "!", running: ">", paused: "=",
     separator: " | ", ellipsis: "~", arrow: "->")

@@ -20,11 +20,11 @@ private let libraryWidth: @convention(c) (Int32) -> Int32 = {
 
 /// Text measured and cut in terminal cells, the way the C library's `wcwidth` (and so ncurses)
 /// measures it: CJK characters take two cells, combining marks none.
-public enum TextCells {
+package enum TextCells {
   /// Selects a UTF-8 character type so that `wcwidth` knows wide characters. Returns whether
   /// one is in force.
   @discardableResult
-  public static func prepareLocale() -> Bool {
+  package static func prepareLocale() -> Bool {
     for name in ["", "C.UTF-8", "C.utf8", "en_US.UTF-8"] {
       if let result = setlocale(LC_CTYPE, name),
         String(cString: result).lowercased().contains("utf")
@@ -38,7 +38,7 @@ public enum TextCells {
   /// Plain ASCII for `text`: the symbols the views use become their ASCII forms (`→` `->`,
   /// `·` `-`, `×` `x`, `…` `...`, box lines `-|+`, currency signs their codes), anything else
   /// outside ASCII a `?` per cell.
-  public static func ascii(_ text: String) -> String {
+  package static func ascii(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: { $0.value >= 0x80 }) else { return text }
     var result = ""
     for scalar in text.unicodeScalars {
@@ -66,17 +66,17 @@ public enum TextCells {
   ]
 
   /// The cells of one character cluster: its text and width (1 or 2).
-  public struct Cluster: Equatable, Sendable {
+  package struct Cluster: Equatable, Sendable {
     /// What to draw in the cell.
-    public var text: String
+    package var text: String
     /// How many cells it takes.
-    public var width: Int
+    package var width: Int
   }
 
   /// The clusters of `text` as a terminal shows them. Control and escape characters are made
   /// visible (`\u{1B}`), joiners and variation selectors are dropped (joined emoji become their
   /// parts, as wide as `wcwidth` says), and unprintable characters become `?`.
-  public static func clusters(_ text: String) -> [Cluster] {
+  package static func clusters(_ text: String) -> [Cluster] {
     var result: [Cluster] = []
     result.reserveCapacity(text.utf8.count)
     for scalar in text.sanitizedForTerminal.unicodeScalars {
@@ -102,14 +102,14 @@ public enum TextCells {
   }
 
   /// How many cells `text` takes.
-  public static func width(_ text: String) -> Int {
+  package static func width(_ text: String) -> Int {
     if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
     return clusters(text).reduce(0) { $0 + $1.width }
   }
 
   /// `text` cut to at most `limit` cells, ending with `…` (or `~` in ASCII) when cut. A wide
   /// character is never split.
-  public static func truncate(_ text: String, to limit: Int, ellipsis: String = "…") -> String {
+  package static func truncate(_ text: String, to limit: Int, ellipsis: String = "…") -> String {
     guard limit > 0 else { return "" }
     let all = clusters(text)
     let total = all.reduce(0) { $0 + $1.width }
@@ -125,7 +125,7 @@ public enum TextCells {
   }
 
   /// `text` padded with spaces (or cut) to exactly `width` cells.
-  public static func fit(_ text: String, _ width: Int, alignRight: Bool = false) -> String {
+  package static func fit(_ text: String, _ width: Int, alignRight: Bool = false) -> String {
     let cut = truncate(text, to: width)
     let padding = String(repeating: " ", count: max(0, width - self.width(cut)))
     return alignRight ? padding + cut : cut + padding

@@ -3,23 +3,23 @@ import StoreConfiguration
 import StoreSimulation
 
 /// The buy dialog: quantity, offer, origin, purchase date.
-public struct BuyDialog: Equatable, Sendable {
+package struct BuyDialog: Equatable, Sendable {
   /// The product's index in the catalog.
-  public var product: Int
+  package var product: Int
   /// How many (consumables).
-  public var quantity = 1
+  package var quantity = 1
   /// The offers to choose from; the first is "none".
-  public var offers: [(label: String, selection: OfferSelection?)]
+  package var offers: [(label: String, selection: OfferSelection?)]
   /// The chosen offer.
-  public var offerIndex = 0
+  package var offerIndex = 0
   /// Bought in the app or outside it.
-  public var origin: PurchaseOrigin = .app
+  package var origin: PurchaseOrigin = .app
   /// How far back the purchase is dated (the Transaction Manager's purchase date).
-  public var backDate = 0
+  package var backDate = 0
   /// For a back-dated subscription: renew until now, or one period only.
-  public var renewal: RenewalBehavior = .automatic
+  package var renewal: RenewalBehavior = .automatic
   /// The field with focus: 0 quantity, 1 offer, 2 origin, 3 date, 4 renewal.
-  public var field = 0
+  package var field = 0
 
   /// What a key did to the dialog.
   enum Outcome: Equatable {
@@ -118,7 +118,7 @@ public struct BuyDialog: Equatable, Sendable {
   }
 
   /// Dialogs are equal when their product, choices and focus are.
-  public static func == (lhs: BuyDialog, rhs: BuyDialog) -> Bool {
+  package static func == (lhs: BuyDialog, rhs: BuyDialog) -> Bool {
     lhs.product == rhs.product && lhs.quantity == rhs.quantity && lhs.offerIndex == rhs.offerIndex
       && lhs.origin == rhs.origin && lhs.field == rhs.field && lhs.backDate == rhs.backDate
       && lhs.renewal == rhs.renewal

@@ -3,24 +3,24 @@ import StoreSimulation
 
 /// What the binary plugs into the inspector beyond the engine. Signing and server notifications
 /// live in their own module; the terminal front end only calls these.
-public struct InspectorHooks {
+package struct InspectorHooks {
   /// What a JWS is wanted for.
-  public enum Signed: Equatable {
+  package enum Signed: Equatable {
     case transaction(Transaction)
     case renewalInfo(SubscriptionStatus)
   }
 
   /// A compact JWS and what it says.
-  public struct SignedForm {
+  package struct SignedForm {
     /// The compact form, as `jwsRepresentation` holds it.
-    public var raw: String
+    package var raw: String
     /// The decoded header.
-    public var header: JSONObject
+    package var header: JSONObject
     /// The decoded payload.
-    public var payload: JSONObject
+    package var payload: JSONObject
 
     /// A JWS with its decoded parts.
-    public init(raw: String, header: JSONObject, payload: JSONObject) {
+    package init(raw: String, header: JSONObject, payload: JSONObject) {
       self.raw = raw
       self.header = header
       self.payload = payload
@@ -29,14 +29,14 @@ public struct InspectorHooks {
 
   /// The `jwsRepresentation` of a transaction or renewal info, decoded; `nil` when not signing.
   /// Called while drawing, so it should cache.
-  public var jwsRepresentation: ((Signed, Session) -> SignedForm?)?
+  package var jwsRepresentation: ((Signed, Session) -> SignedForm?)?
   /// Sees each batch of events once applied; returns what to add to the event log (the server
   /// notifications they caused), each with its time, failures (a file not written) marked.
-  public var eventsApplied: (([StoreEvent], Session) -> [NotificationLine])?
+  package var eventsApplied: (([StoreEvent], Session) -> [NotificationLine])?
   /// Lines that arrived in the background since the last call (webhook deliveries), failures
   /// marked.
-  public var backgroundLines: (() -> [NotificationLine])?
+  package var backgroundLines: (() -> [NotificationLine])?
 
   /// No hooks.
-  public init() {}
+  package init() {}
 }

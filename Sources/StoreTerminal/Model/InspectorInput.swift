@@ -5,7 +5,7 @@ import StoreSimulation
 /// Something that happens to the inspector: a key, the clock, the configuration file, or the
 /// outcome of an effect it asked for. ``InspectorState/reduce(_:session:)`` turns each into a
 /// new state and the effects to run.
-public enum InspectorInput: Sendable {
+package enum InspectorInput: Sendable {
   /// A key press or click, at a wall-clock instant.
   case key(Key, wall: Instant)
   /// A line of the command language, as typed at the `:` prompt.
@@ -33,16 +33,16 @@ public enum InspectorInput: Sendable {
 }
 
 /// A command the inspector asks the effects runner to apply, and what to say when it did.
-public struct CommandRequest: Equatable, Sendable {
+package struct CommandRequest: Equatable, Sendable {
   /// The command.
-  public var command: Command
+  package var command: Command
   /// A person's key or `:` line, or the live clock (journaled only when eventful).
-  public var origin: CommandOrigin
+  package var origin: CommandOrigin
   /// The status line after it applied; `nil` keeps the command's own text.
-  public var success: String?
+  package var success: String?
 
   /// A request.
-  public init(_ command: Command, origin: CommandOrigin = .person, success: String? = nil) {
+  package init(_ command: Command, origin: CommandOrigin = .person, success: String? = nil) {
     self.command = command
     self.origin = origin
     self.success = success
@@ -50,7 +50,7 @@ public struct CommandRequest: Equatable, Sendable {
 }
 
 /// What the inspector asks of the world; ``App`` runs them and reports back as inputs.
-public enum InspectorEffect: Equatable, Sendable {
+package enum InspectorEffect: Equatable, Sendable {
   /// Apply a command through the journal (and commit it); reports ``InspectorInput/applied(_:events:)``
   /// or ``InspectorInput/refused(_:_:)``.
   case apply(CommandRequest)
@@ -67,16 +67,16 @@ public enum InspectorEffect: Equatable, Sendable {
 }
 
 /// A line about a server notification for the event log.
-public struct NotificationLine: Equatable, Sendable {
+package struct NotificationLine: Equatable, Sendable {
   /// When it happened in the session, for lines caused by events.
-  public var time: Instant?
+  package var time: Instant?
   /// What happened.
-  public var text: String
+  package var text: String
   /// Whether it is a failure (shown in the status line too).
-  public var isFailure: Bool
+  package var isFailure: Bool
 
   /// A line.
-  public init(time: Instant? = nil, text: String, isFailure: Bool) {
+  package init(time: Instant? = nil, text: String, isFailure: Bool) {
     self.time = time
     self.text = text
     self.isFailure = isFailure
@@ -84,14 +84,14 @@ public struct NotificationLine: Equatable, Sendable {
 }
 
 /// The status line's message.
-public struct StatusMessage: Equatable, Sendable {
+package struct StatusMessage: Equatable, Sendable {
   /// What it says.
-  public var text: String
+  package var text: String
   /// Whether it reports an error.
-  public var isError: Bool
+  package var isError: Bool
 
   /// A message.
-  public init(_ text: String, isError: Bool = false) {
+  package init(_ text: String, isError: Bool = false) {
     self.text = text
     self.isError = isError
   }

@@ -7,27 +7,27 @@ import StoreSimulation
 /// the outcome of an effect) and returns the effects to run (apply a command, journal the
 /// clock, reload the configuration, deliver notifications, quit). Nothing here touches a
 /// terminal, a file or the wall clock; the views only read it.
-public struct InspectorState {
+package struct InspectorState {
   /// The configuration file being watched.
-  public let configurationPath: String
+  package let configurationPath: String
   /// How the TUI looks.
-  public var display: DisplayOptions
+  package var display: DisplayOptions
   /// The live clock.
-  public internal(set) var live: LiveClock
+  package internal(set) var live: LiveClock
   /// The pane with focus.
-  public internal(set) var focus: Pane = .transactions
+  package internal(set) var focus: Pane = .transactions
   /// The open dialog or text line, if any.
-  public internal(set) var overlay: Overlay?
+  package internal(set) var overlay: Overlay?
   /// The status line's message.
-  public internal(set) var message: StatusMessage?
+  package internal(set) var message: StatusMessage?
   /// Whether the event log is shown.
-  public internal(set) var showsLog = false
+  package internal(set) var showsLog = false
   /// Whether the inspector fills the screen.
-  public internal(set) var zoomed = false
+  package internal(set) var zoomed = false
   /// The terminal's size at the last frame (clicks are mapped with it).
-  public internal(set) var terminalSize = (width: 80, height: 24)
+  package internal(set) var terminalSize = (width: 80, height: 24)
   /// The transactions, the filter and the selection.
-  public internal(set) var table: TransactionTable
+  package internal(set) var table: TransactionTable
   var products = ProductList()
   var log = EventLog()
   /// The first line shown in the inspector pane.
@@ -42,7 +42,7 @@ public struct InspectorState {
   /// - Parameters:
   ///   - configurationBytes: the file's bytes as last loaded, to notice changes on disk.
   ///   - clock: running or paused, and the offset of simulated time from the wall clock.
-  public init(
+  package init(
     session: Session, configurationPath: String, configurationBytes: [UInt8],
     display: DisplayOptions, clock: ClockState
   ) {
@@ -55,17 +55,17 @@ public struct InspectorState {
   }
 
   /// The clock: running or paused, and its offset from the wall clock.
-  public internal(set) var clock: ClockState {
+  package internal(set) var clock: ClockState {
     get { live.state }
     set { live.state = newValue }
   }
   /// The wall clock at the last tick or key.
-  public var wall: Instant { live.wall }
+  package var wall: Instant { live.wall }
   /// The catch-up in progress, if the clock is far behind.
-  public var catchUp: CatchUp? { live.catchUp }
+  package var catchUp: CatchUp? { live.catchUp }
 
   /// The transition function: the new state for an input, and what to do about it.
-  public mutating func reduce(_ input: InspectorInput, session: Session) -> [InspectorEffect] {
+  package mutating func reduce(_ input: InspectorInput, session: Session) -> [InspectorEffect] {
     switch input {
     case .key(let key, let wall): return handle(key, wall: wall, session: session)
     case .line(let text): return run(line: text)
@@ -172,14 +172,14 @@ public struct InspectorState {
 }
 
 /// Options that shape how the TUI looks.
-public struct DisplayOptions: Equatable, Sendable {
+package struct DisplayOptions: Equatable, Sendable {
   /// Colors in use.
-  public var color: Bool
+  package var color: Bool
   /// The glyph set.
-  public var glyphs: Glyphs
+  package var glyphs: Glyphs
 
   /// Creates options.
-  public init(color: Bool, glyphs: Glyphs) {
+  package init(color: Bool, glyphs: Glyphs) {
     self.color = color
     self.glyphs = glyphs
   }

@@ -109,7 +109,7 @@ extension InspectorState {
   }
 
   /// Why an action's key cannot act now (shown dimmed in the key bar and the help), or `nil`.
-  public func refusal(of action: Action, session: Session) -> String? {
+  package func refusal(of action: Action, session: Session) -> String? {
     target(of: action, session: session)?.refusal(in: session)
   }
 }

@@ -1,5 +1,5 @@
 /// A key press or mouse click, as the app sees it.
-public enum Key: Hashable, Sendable {
+package enum Key: Hashable, Sendable {
   case character(Character)
   case up, down, left, right, home, end, pageUp, pageDown
   case enter, escape, tab, backTab, backspace, delete
@@ -9,7 +9,7 @@ public enum Key: Hashable, Sendable {
   case click(x: Int, y: Int)
 
   /// How the help overlay writes the key.
-  public var label: String {
+  package var label: String {
     switch self {
     case .character(" "): "space"
     case .character(let character): String(character)
@@ -34,11 +34,11 @@ public enum Key: Hashable, Sendable {
 }
 
 /// The panes that take focus.
-public enum Pane: String, CaseIterable, Sendable {
+package enum Pane: String, CaseIterable, Sendable {
   case products, transactions, inspector, log
 
   /// The pane's title.
-  public var title: String {
+  package var title: String {
     switch self {
     case .products: "Products"
     case .transactions: "Transactions"
@@ -49,7 +49,7 @@ public enum Pane: String, CaseIterable, Sendable {
 }
 
 /// What a key asks for.
-public enum Action: Hashable, Sendable {
+package enum Action: Hashable, Sendable {
   case quit, help, filter, prompt, nextPane, previousPane, cancel
   case toggleClock, nextEvent, fasterRate, slowerRate, toggleLog, settings, zoom
   case moveUp, moveDown, pageUp, pageDown, moveTop, moveBottom
@@ -60,17 +60,17 @@ public enum Action: Hashable, Sendable {
 }
 
 /// One line of the keymap: a key, the pane it works in (`nil`: everywhere), what it does.
-public struct KeyBinding: Sendable {
+package struct KeyBinding: Sendable {
   /// The key.
-  public var keys: [Key]
+  package var keys: [Key]
   /// Where it works; `nil` for every pane.
-  public var pane: Pane?
+  package var pane: Pane?
   /// What it does.
-  public var action: Action
+  package var action: Action
   /// What the help overlay says.
-  public var help: String
+  package var help: String
   /// The word in the key bar, for keys shown there.
-  public var short: String?
+  package var short: String?
 
   init(keys: [Key], pane: Pane?, action: Action, help: String, short: String? = nil) {
     self.keys = keys
@@ -83,9 +83,9 @@ public struct KeyBinding: Sendable {
 
 /// The keymap: one table, shown by `?`. Keys follow lazygit, k9s, htop and tig: `?` help, `/`
 /// filter, `:` command, Tab focus, arrows and hjkl, Enter zoom, Esc cancel, q quit.
-public enum Keymap {
+package enum Keymap {
   /// Every binding.
-  public static let bindings: [KeyBinding] = [
+  package static let bindings: [KeyBinding] = [
     KeyBinding(
       keys: [.character("?")], pane: nil, action: .help, help: "help for this pane", short: "help"),
     KeyBinding(
@@ -165,13 +165,13 @@ public enum Keymap {
   ]
 
   /// The action of a key in a pane: the pane's own binding first, then the global one.
-  public static func action(for key: Key, in pane: Pane) -> Action? {
+  package static func action(for key: Key, in pane: Pane) -> Action? {
     bindings.first { $0.pane == pane && $0.keys.contains(key) }?.action
       ?? bindings.first { $0.pane == nil && $0.keys.contains(key) }?.action
   }
 
   /// The bindings that work in a pane, its own first.
-  public static func bindings(for pane: Pane) -> [KeyBinding] {
+  package static func bindings(for pane: Pane) -> [KeyBinding] {
     bindings.filter { $0.pane == pane } + bindings.filter { $0.pane == nil }
   }
 }

@@ -6,13 +6,13 @@ import StoreSimulation
 /// `advance <instant>`, a command like any other (journaled only when something happens); a gap
 /// that would make more than a step's worth of transitions becomes a ``CatchUp``, closed one
 /// step per tick.
-public struct LiveClock: Equatable, Sendable {
+package struct LiveClock: Equatable, Sendable {
   /// Running or paused, and the offset.
-  public internal(set) var state: ClockState
+  package internal(set) var state: ClockState
   /// The wall clock at the last tick or key.
-  public internal(set) var wall: Instant
+  package internal(set) var wall: Instant
   /// The catch-up in progress, if the clock is far behind.
-  public internal(set) var catchUp: CatchUp?
+  package internal(set) var catchUp: CatchUp?
 
   /// What a step of the clock did to a catch-up.
   enum Step: Equatable {
@@ -135,17 +135,17 @@ public struct LiveClock: Equatable, Sendable {
 /// should be (a journal reopened after a while, at a fast rate), so it moves in steps with a
 /// frame and a look at the keys between them. Every step that caused events is journaled, so
 /// stopping between steps leaves a consistent session.
-public struct CatchUp: Equatable, Sendable {
+package struct CatchUp: Equatable, Sendable {
   /// Where the session's clock stood when the catch-up began.
-  public var from: Instant
+  package var from: Instant
   /// Where it is going (the live clock's instant at the last step).
-  public var target: Instant
+  package var target: Instant
   /// The wall clock when it began.
-  public var startedAt: Instant
+  package var startedAt: Instant
   /// Renewals made so far.
-  public var renewals = 0
+  package var renewals = 0
   /// Events so far.
-  public var events = 0
+  package var events = 0
 
   /// About how many transitions one step makes (a few events each): small enough for a frame
   /// every few dozen milliseconds, large enough that steps are not the cost.
@@ -153,14 +153,14 @@ public struct CatchUp: Equatable, Sendable {
 }
 
 /// Running or paused, and the offset of simulated time from the wall clock.
-public struct ClockState: Equatable, Sendable {
+package struct ClockState: Equatable, Sendable {
   /// Whether time flows.
-  public var running: Bool
+  package var running: Bool
   /// Wall time minus simulated time, in milliseconds.
-  public var offset: Int64
+  package var offset: Int64
 
   /// A clock.
-  public init(running: Bool, offset: Int64) {
+  package init(running: Bool, offset: Int64) {
     self.running = running
     self.offset = offset
   }

@@ -2,7 +2,7 @@ import StoreCommands
 import StoreSimulation
 
 /// A dialog or text line that takes the keys until it closes.
-public enum Overlay: Equatable, Sendable {
+package enum Overlay: Equatable, Sendable {
   /// The keymap for the focused pane.
   case help
   /// The `:` command prompt.
@@ -21,23 +21,23 @@ public enum Overlay: Equatable, Sendable {
 
 /// A small menu of commands, one key each. Choices the session refuses now are shown dimmed
 /// with the engine's reason, and their keys say why instead of applying.
-public struct ChoiceMenu: Equatable, Sendable {
+package struct ChoiceMenu: Equatable, Sendable {
   /// One choice.
-  public struct Choice: Equatable, Sendable {
+  package struct Choice: Equatable, Sendable {
     /// The key that picks it.
-    public var key: Key
+    package var key: Key
     /// What it does, for a person.
-    public var label: String
+    package var label: String
     /// The command it applies.
-    public var command: Command
+    package var command: Command
   }
 
   /// The box's title.
-  public var title: String
+  package var title: String
   /// The choices, in order.
-  public var choices: [Choice]
+  package var choices: [Choice]
   /// The hint at the bottom.
-  public var footer: String
+  package var footer: String
 
   /// The choice a key picks, if any.
   func choice(for key: Key) -> Choice? { choices.first { $0.key == key } }

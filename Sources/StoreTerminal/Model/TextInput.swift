@@ -1,14 +1,14 @@
 /// A line of text being typed (the `:` prompt, the `/` filter), with a cursor and history.
-public struct TextInput: Equatable, Sendable {
+package struct TextInput: Equatable, Sendable {
   /// The text.
-  public var text = ""
+  package var text = ""
   /// The cursor, in characters.
-  public var cursor = 0
+  package var cursor = 0
   /// Position in the history while browsing it.
-  public var historyIndex: Int?
+  package var historyIndex: Int?
 
   /// An empty line, or one holding `text` with the cursor at its end.
-  public init(_ text: String = "") {
+  package init(_ text: String = "") {
     set(text)
   }
 

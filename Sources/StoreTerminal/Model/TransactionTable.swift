@@ -2,19 +2,19 @@ import StoreSimulation
 
 /// The transaction table's state: every transaction as a row, the filter, the rows it lets
 /// through (newest first), the selection and the status bar's counts.
-public struct TransactionTable {
+package struct TransactionTable {
   /// Every transaction, ascending id.
-  public internal(set) var rows: [LedgerRow] = []
+  package internal(set) var rows: [LedgerRow] = []
   /// Positions in `rows` that pass the filter, newest first.
-  public internal(set) var visible: [Int] = []
+  package internal(set) var visible: [Int] = []
   /// The selected transaction, kept while rows arrive.
-  public internal(set) var selectedID: UInt64?
+  package internal(set) var selectedID: UInt64?
   /// The selected transaction's index in `visible`, kept with `selectedID`.
-  public internal(set) var selectedIndex: Int?
+  package internal(set) var selectedIndex: Int?
   /// The filter in force.
-  public internal(set) var filter = TransactionFilter.all
+  package internal(set) var filter = TransactionFilter.all
   /// Why the last filter typed does not parse (the last valid one stays).
-  public internal(set) var filterError: String?
+  package internal(set) var filterError: String?
   /// What the status bar counts.
   var pendingCounts = PendingCounts()
   /// Products the customer is entitled to now (recomputed when events arrive, not per frame).

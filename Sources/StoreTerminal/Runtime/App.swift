@@ -9,22 +9,22 @@ import StoreSimulation
 ///
 /// Reading the state's members through `app.member` is the same as `app.state.member`.
 @dynamicMemberLookup
-public struct App {
+package struct App {
   /// What the inspector shows and remembers.
-  public private(set) var state: InspectorState
+  package private(set) var state: InspectorState
   /// The session and its journal.
-  public private(set) var journaled: JournaledSession
+  package private(set) var journaled: JournaledSession
   /// Signing and server notifications, when the binary supplies them.
-  public var hooks = InspectorHooks()
+  package var hooks = InspectorHooks()
   /// Set when the person asked to quit.
-  public private(set) var wantsToQuit = false
+  package private(set) var wantsToQuit = false
 
   /// The inspector over a journaled session.
   ///
   /// - Parameters:
   ///   - configurationBytes: the file's bytes as last loaded, to notice changes on disk.
   ///   - clock: running or paused, and the offset of simulated time from the wall clock.
-  public init(
+  package init(
     journaled: JournaledSession, configurationPath: String, configurationBytes: [UInt8],
     display: DisplayOptions, clock: ClockState
   ) {
@@ -35,10 +35,10 @@ public struct App {
   }
 
   /// The session.
-  public var session: Session { journaled.session }
+  package var session: Session { journaled.session }
 
   /// A member of the state.
-  public subscript<Value>(dynamicMember path: KeyPath<InspectorState, Value>) -> Value {
+  package subscript<Value>(dynamicMember path: KeyPath<InspectorState, Value>) -> Value {
     state[keyPath: path]
   }
 
@@ -49,7 +49,7 @@ public struct App {
   }
 
   /// Reduces an input and runs the effects, with what they report, until none is left.
-  public mutating func send(_ input: InspectorInput) {
+  package mutating func send(_ input: InspectorInput) {
     var pending = [input]
     while !pending.isEmpty {
       let next = pending.removeFirst()
@@ -109,49 +109,49 @@ public struct App {
   // MARK: - Inputs by name
 
   /// A key press (or click) at a wall-clock instant.
-  public mutating func handle(_ key: Key, wall: Instant) { send(.key(key, wall: wall)) }
+  package mutating func handle(_ key: Key, wall: Instant) { send(.key(key, wall: wall)) }
 
   /// The wall clock moved: a running clock follows it.
-  public mutating func tick(wall: Instant) { send(.tick(wall: wall)) }
+  package mutating func tick(wall: Instant) { send(.tick(wall: wall)) }
 
   /// Applies a command as a person would; `false` when the session refused it.
   @discardableResult
-  public mutating func perform(_ command: Command) -> Bool {
+  package mutating func perform(_ command: Command) -> Bool {
     let accepted = command.refusal(in: journaled.session) == nil
     send(.command(command))
     return accepted
   }
 
   /// Runs a line of the command language, as typed at the `:` prompt.
-  public mutating func perform(line: String) { send(.line(line)) }
+  package mutating func perform(line: String) { send(.line(line)) }
 
   /// The configuration file's bytes, read because it changed on disk.
-  public mutating func configurationFileChanged(to bytes: [UInt8]) {
+  package mutating func configurationFileChanged(to bytes: [UInt8]) {
     send(.configurationFile(bytes))
   }
 
   /// Shows a notice in the status line and the event log.
-  public mutating func note(_ text: String) { send(.notice(text)) }
+  package mutating func note(_ text: String) { send(.notice(text)) }
 
   /// Moves the lines that arrived in the background (webhook deliveries) into the event log.
-  public mutating func takeBackgroundLines() {
+  package mutating func takeBackgroundLines() {
     guard let lines = hooks.backgroundLines?(), !lines.isEmpty else { return }
     send(.notifications(lines))
   }
 
   /// Before the program ends (a quit or a signal): the clock's position is journaled, so a
   /// reopened session starts from here.
-  public mutating func prepareToQuit() {
+  package mutating func prepareToQuit() {
     for input in run(.recordClock) { send(input) }
   }
 
   /// How long the loop may sleep before the clock needs a tick.
-  public func sleepMilliseconds(wall: Instant) -> Int {
+  package func sleepMilliseconds(wall: Instant) -> Int {
     state.live.sleepMilliseconds(wall: wall, session: journaled.session)
   }
 
   /// The whole screen for a terminal size.
-  public func render(width: Int, height: Int, wall: Instant) -> Canvas {
+  package func render(width: Int, height: Int, wall: Instant) -> Canvas {
     Screen(state: state, session: journaled.session, hooks: hooks)
       .render(width: width, height: height, wall: wall)
   }

@@ -2,7 +2,7 @@ import Foundation
 import StoreSimulation
 
 /// A screen that takes frames and gives keys: ncurses in the binary, an in-memory one in tests.
-public protocol TerminalDevice: AnyObject {
+package protocol TerminalDevice: AnyObject {
   /// The size in cells.
   var size: (width: Int, height: Int) { get }
   /// A terminating signal that arrived (SIGINT, SIGTERM, SIGHUP), if any.
@@ -14,37 +14,37 @@ public protocol TerminalDevice: AnyObject {
 }
 
 /// Where the inspector reads the time of day (the engine never does).
-public protocol WallClock {
+package protocol WallClock {
   /// The instant now.
   func now() -> Instant
 }
 
 /// Something that notices when the configuration file changes.
-public protocol FileWatching {
+package protocol FileWatching {
   /// The file's new contents when it changed since the last look at `wall`.
   mutating func changedContents(at wall: Instant) -> [UInt8]?
 }
 
 /// The system's clock.
-public struct SystemClock: WallClock {
+package struct SystemClock: WallClock {
   /// The system's clock.
-  public init() {}
+  package init() {}
 
   /// The instant now, to the millisecond.
-  public func now() -> Instant {
+  package func now() -> Instant {
     Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
   }
 }
 
 /// Notices when a file's contents change, by looking at its size and modification time at most
 /// once a second.
-public struct FileWatch: FileWatching {
+package struct FileWatch: FileWatching {
   let path: String
   private var stamp: (Date, Int)?
   private var lastLook = Int64.min
 
   /// Watches the file at `path` from its present state.
-  public init(path: String) {
+  package init(path: String) {
     self.path = path
     stamp = Self.stamp(of: path)
   }
@@ -57,7 +57,7 @@ public struct FileWatch: FileWatching {
   }
 
   /// The new contents when the file changed since the last look.
-  public mutating func changedContents(at wall: Instant) -> [UInt8]? {
+  package mutating func changedContents(at wall: Instant) -> [UInt8]? {
     guard
       wall.milliseconds.subtractingReportingOverflow(lastLook).partialValue >= 1000
         || lastLook == .min

@@ -2,7 +2,7 @@ import CNcurses
 
 /// The one place that talks to ncurses: opens and restores the terminal, draws canvases and reads
 /// keys. Everything else draws into a ``Canvas``.
-public final class NcursesTerminal: TerminalDevice {
+package final class NcursesTerminal: TerminalDevice {
   private let screen: OpaquePointer
   private let useColor: Bool
   private var pairs: [CellStyleKey: Int16] = [:]
@@ -14,14 +14,14 @@ public final class NcursesTerminal: TerminalDevice {
   }
 
   /// Why the terminal could not be opened.
-  public struct OpenError: Error, CustomStringConvertible {
+  package struct OpenError: Error, CustomStringConvertible {
     /// The reason.
-    public var description: String
+    package var description: String
   }
 
   /// Takes over the terminal: raw keys, no echo, hidden cursor, mouse clicks, and handlers that
   /// turn SIGINT, SIGTERM and SIGHUP into a clean exit.
-  public init(color: Bool) throws {
+  package init(color: Bool) throws {
     TextCells.prepareLocale()
     guard let screen = cn_open_terminal() else {
       throw OpenError(description: "ncurses does not know this terminal type")
@@ -51,7 +51,7 @@ public final class NcursesTerminal: TerminalDevice {
   deinit { end() }
 
   /// Gives the terminal back as it was. Safe to call twice.
-  public func end() {
+  package func end() {
     guard isOpen else { return }
     isOpen = false
     endwin()
@@ -60,18 +60,18 @@ public final class NcursesTerminal: TerminalDevice {
   }
 
   /// The terminal's size in cells.
-  public var size: (width: Int, height: Int) {
+  package var size: (width: Int, height: Int) {
     (Int(cn_getmaxx(cn_stdscr())), Int(cn_getmaxy(cn_stdscr())))
   }
 
   /// The signal that asked the program to stop (SIGINT, SIGTERM, SIGHUP), if one arrived.
-  public var terminationSignal: Int32? {
+  package var terminationSignal: Int32? {
     let signal = cn_pending_termination()
     return signal == 0 ? nil : signal
   }
 
   /// Draws a canvas: each run of cells with one style is one call.
-  public func draw(_ canvas: Canvas) {
+  package func draw(_ canvas: Canvas) {
     erase()
     for y in 0..<canvas.height {
       var x = 0
@@ -95,7 +95,7 @@ public final class NcursesTerminal: TerminalDevice {
   }
 
   /// Waits up to `timeout` milliseconds for input (or a signal), then returns every pending key.
-  public func readKeys(timeout: Int) -> [Key] {
+  package func readKeys(timeout: Int) -> [Key] {
     _ = cn_wait_for_input(Int32(timeout))
     nodelay(cn_stdscr(), true)
     defer { nodelay(cn_stdscr(), false) }

@@ -2,10 +2,10 @@ import StoreSimulation
 
 /// The inspector's loop: draw, sleep until the next key, the next due event or the next second,
 /// handle keys, move the clock, watch the configuration file. No busy waiting.
-public enum TerminalLoop {
+package enum TerminalLoop {
   /// Runs until the person quits or a signal asks to stop; returns that signal, if any. The
   /// caller restores the terminal on every exit path (`defer`).
-  public static func run(
+  package static func run(
     _ app: inout App, on terminal: some TerminalDevice, clock: some WallClock,
     watching watcher: inout some FileWatching
   ) -> Int32? {
@@ -29,7 +29,7 @@ public enum TerminalLoop {
   }
 
   /// A frame that says what is loading (lines, top to bottom), drawn while a journal replays.
-  public static func drawLoading(
+  package static func drawLoading(
     _ lines: [String], on terminal: some TerminalDevice, display: DisplayOptions
   ) {
     let size = terminal.size

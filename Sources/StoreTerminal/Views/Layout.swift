@@ -1,35 +1,35 @@
 /// Where each pane goes for a terminal size: side by side from 80 columns and 20 rows, stacked
 /// below that, and a message below the minimum.
-public struct Layout: Equatable, Sendable {
+package struct Layout: Equatable, Sendable {
   /// The smallest usable terminal.
-  public static let minimum = (width: 40, height: 12)
+  package static let minimum = (width: 40, height: 12)
 
   /// The terminal's size.
-  public let width: Int
+  package let width: Int
   /// The terminal's height.
-  public let height: Int
+  package let height: Int
   /// Each shown pane and its rectangle.
-  public private(set) var panes: [(Pane, Rect)] = []
+  package private(set) var panes: [(Pane, Rect)] = []
   /// The bottom line.
-  public let statusBar: Rect
+  package let statusBar: Rect
   /// The line above it: the focused pane's keys, those the state forbids dimmed (from 16 rows).
-  public let keyBar: Rect?
+  package let keyBar: Rect?
 
   /// Whether the terminal is smaller than ``minimum``.
-  public var isTooSmall: Bool { width < Self.minimum.width || height < Self.minimum.height }
+  package var isTooSmall: Bool { width < Self.minimum.width || height < Self.minimum.height }
 
   /// Whether the panes are stacked (a narrow or short terminal).
-  public var isStacked: Bool { width < 80 || height < 20 }
+  package var isStacked: Bool { width < 80 || height < 20 }
 
   /// Layouts are equal when their sizes and rectangles are.
-  public static func == (lhs: Layout, rhs: Layout) -> Bool {
+  package static func == (lhs: Layout, rhs: Layout) -> Bool {
     lhs.width == rhs.width && lhs.height == rhs.height && lhs.statusBar == rhs.statusBar
       && lhs.keyBar == rhs.keyBar
       && lhs.panes.map(\.0) == rhs.panes.map(\.0) && lhs.panes.map(\.1) == rhs.panes.map(\.1)
   }
 
   /// The layout of a terminal.
-  public init(width: Int, height: Int, showsLog: Bool, zoomed: Bool) {
+  package init(width: Int, height: Int, showsLog: Bool, zoomed: Bool) {
     self.width = width
     self.height = height
     statusBar = Rect(x: 0, y: height - 1, width: width, height: 1)
@@ -79,5 +79,5 @@ public struct Layout: Equatable, Sendable {
   }
 
   /// The rectangle of a pane, if shown.
-  public func rect(of pane: Pane) -> Rect? { panes.first { $0.0 == pane }?.1 }
+  package func rect(of pane: Pane) -> Rect? { panes.first { $0.0 == pane }?.1 }
 }

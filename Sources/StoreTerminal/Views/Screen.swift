@@ -78,7 +78,7 @@ extension ScreenPart {
 
 extension Screen {
   /// The whole screen for a terminal size: panes, status bar and any open overlay.
-  public func render(width: Int, height: Int, wall: Instant) -> Canvas {
+  package func render(width: Int, height: Int, wall: Instant) -> Canvas {
     var canvas = Canvas(width: width, height: height, asciiOnly: display.glyphs == .ascii)
     let layout = Layout(width: width, height: height, showsLog: showsLog, zoomed: zoomed)
     guard !layout.isTooSmall else {
