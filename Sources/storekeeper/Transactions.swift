@@ -3,6 +3,7 @@ import Foundation
 import StoreCommands
 import StoreConfiguration
 import StoreSimulation
+import StoreTerminal
 
 /// `storekeeper transactions CONFIG`: the session's transactions, filtered, as a table, JSON
 /// lines or CSV.
@@ -77,7 +78,7 @@ struct Transactions: ParsableCommand {
         out += fields.map(csvField).joined(separator: ",") + "\n"
       }
     case .table:
-      out = TransactionTable.render(rows: rows, catalog: session.catalog)
+      out = TransactionListing.render(rows: rows, catalog: session.catalog)
     }
     try StandardStreams.writeOut(Array(out.utf8))
   }
@@ -89,8 +90,9 @@ struct Transactions: ParsableCommand {
   }
 }
 
-/// A plain-text table of transactions for a terminal.
-enum TransactionTable {
+/// A plain-text table of transactions for a terminal, aligned in terminal cells (a CJK
+/// product ID takes two cells a character).
+enum TransactionListing {
   static func render(rows: [LedgerRow], catalog: Catalog) -> String {
     let header = ["ID", "Product", "Type", "Purchased (UTC)", "Expires (UTC)", "State", ""]
     var lines = [header]
@@ -103,18 +105,26 @@ enum TransactionTable {
         row.state.label, row.isFinished ? "" : "unfinished",
       ])
     }
-    let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
+    TextCells.prepareLocale()
+    let widths = header.indices.map { column in
+      lines.map { TextCells.width($0[column]) }.max() ?? 0
+    }
     return lines.map { line in
       line.enumerated().map { column, text in
-        column == 0
-          ? String(repeating: " ", count: widths[0] - text.count) + text
-          : text + String(repeating: " ", count: widths[column] - text.count)
-      }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        TextCells.fit(text, widths[column], alignRight: column == 0)
+      }.joined(separator: "  ").trimmingTrailingSpaces
     }.joined(separator: "\n") + "\n" + "\(rows.count) transaction\(rows.count == 1 ? "" : "s")\n"
   }
 
   static func shortDate(_ milliseconds: Int64) -> String {
     let text = Instant(milliseconds: milliseconds).iso8601
     return String(text.prefix(19)).replacingOccurrences(of: "T", with: " ")
+  }
+}
+
+extension String {
+  /// The text without the spaces at its end (the right-aligned first column keeps its padding).
+  fileprivate var trimmingTrailingSpaces: String {
+    String(self[..<(lastIndex(where: { $0 != " " }).map { index(after: $0) } ?? startIndex)])
   }
 }

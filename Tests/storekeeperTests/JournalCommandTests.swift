@@ -92,6 +92,37 @@ import Testing
     #expect(listed.stdout.contains(#""price":2.99"#))
   }
 
+  @Test func theTableAlignsWideProductIDsInTerminalCells() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let configuration = folder.appendingPathComponent("wide.storekit")
+    var text = try String(
+      contentsOf: packageRoot.appendingPathComponent("Configs/FoodTruck.storekit"), encoding: .utf8)
+    text = text.replacingOccurrences(of: "foodtruck.donuts.box", with: "ドーナツ.箱")
+    try text.write(to: configuration, atomically: true, encoding: .utf8)
+    let journal = folder.appendingPathComponent("wide.journal").path
+    _ = try storekeeper(
+      ["run", configuration.path, "--journal", journal],
+      stdin: "buy ドーナツ.箱\nbuy foodtruck.saleshistory\n")
+    let table = try storekeeper([
+      "transactions", configuration.path, "--journal", journal, "--format", "table",
+    ])
+    let lines = table.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 4)
+    // The cell where the Type column starts is the same on every line, CJK taking two cells.
+    func typeColumn(_ line: String) -> Int? {
+      guard
+        let range = line.range(
+          of: #"  (Type|consumable|nonConsumable)"#, options: .regularExpression)
+      else { return nil }
+      return line[..<range.lowerBound].unicodeScalars.reduce(0) {
+        $0 + ((0x3000...0x9FFF).contains($1.value) ? 2 : 1)
+      }
+    }
+    let columns = lines.prefix(3).map(typeColumn)
+    #expect(columns.allSatisfy { $0 != nil && $0 == columns[0] }, "\(columns) \(table.stdout)")
+  }
+
   @Test func aSecondWriterIsToldTheJournalIsInUse() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
