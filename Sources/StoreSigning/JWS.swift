@@ -90,26 +90,13 @@ public enum JWS {
       certificateSubjects: certificates.map { $0.subject.description })
   }
 
-  /// Base64url without padding (RFC 7515 §2).
+  /// Base64url without padding (RFC 7515 §2): Foundation's base64 with the URL alphabet.
   static func base64URL(_ bytes: [UInt8]) -> String {
-    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-    var output: [UInt8] = []
-    output.reserveCapacity((bytes.count * 4 + 2) / 3)
-    var index = 0
-    while index + 2 < bytes.count {
-      let chunk =
-        UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-      for shift in [18, 12, 6, 0] { output.append(alphabet[Int(chunk >> UInt32(shift) & 63)]) }
-      index += 3
-    }
-    let rest = bytes.count - index
-    if rest > 0 {
-      let chunk = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
-      for shift in [18, 12, 6].prefix(rest + 1) {
-        output.append(alphabet[Int(chunk >> UInt32(shift) & 63)])
-      }
-    }
-    return String(decoding: output, as: UTF8.self)
+    var text = Data(bytes).base64EncodedString()
+    text.unicodeScalars.removeAll { $0 == "=" }
+    return String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.lazy.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 }))
   }
 
   /// Decodes strict base64url: only `A–Z a–z 0–9 - _`, no padding (RFC 7515 §2); `nil` for
