@@ -84,7 +84,14 @@ public struct RenewalExtensionSummary: Equatable, Sendable {
 
 /// `extendReasonCode`.
 public enum ExtendReason: String, Sendable, CaseIterable {
-  case undeclared, customerSatisfaction, other, serviceIssueOrOutage
+  /// No reason given.
+  case undeclared
+  /// To keep a customer happy.
+  case customerSatisfaction
+  /// Any other reason.
+  case other
+  /// For an outage.
+  case serviceIssueOrOutage
 
   /// Apple's integer code.
   public var code: Int {
@@ -107,7 +114,14 @@ public enum Delivery: String, Sendable {
 
 /// `Message.Reason`.
 public enum MessageReason: String, Sendable {
-  case generic, priceIncreaseConsent, billingIssue, winBackOffer
+  /// A message with no specific reason.
+  case generic
+  /// A price increase needs consent.
+  case priceIncreaseConsent
+  /// Billing failed.
+  case billingIssue
+  /// A win-back offer is available.
+  case winBackOffer
 }
 
 /// SK1's view of a transaction changing state.
@@ -140,7 +154,14 @@ public struct PaymentQueueUpdate: Equatable, Sendable {
 public struct PurchaseResult: Equatable, Sendable {
   /// The outcome.
   public enum Outcome: String, Sendable {
-    case success, pending, userCancelled, failed
+    /// Bought: a transaction comes with it.
+    case success
+    /// Waiting (Ask to Buy or an interruption).
+    case pending
+    /// The customer cancelled.
+    case userCancelled
+    /// The purchase threw an error.
+    case failed
   }
 
   /// The product.

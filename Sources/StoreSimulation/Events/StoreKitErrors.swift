@@ -2,32 +2,75 @@ import StoreConfiguration
 
 /// `StoreKitError`'s cases, in the order StoreKit declares them.
 public enum StoreKitErrorCode: String, CaseIterable, Sendable {
-  case unknown, userCancelled, networkError, systemError, notAvailableInStorefront, notEntitled
+  /// An unknown error.
+  case unknown
+  /// The customer cancelled.
+  case userCancelled
+  /// The network failed.
+  case networkError
+  /// The system failed.
+  case systemError
+  /// The product is not sold in the storefront.
+  case notAvailableInStorefront
+  /// The app is not entitled to the request.
+  case notEntitled
+  /// The request is not supported here.
   case unsupported
 }
 
 /// `Product.PurchaseError`'s cases, in the order StoreKit declares them.
 public enum PurchaseErrorCode: String, CaseIterable, Sendable {
-  case invalidQuantity, productUnavailable, purchaseNotAllowed, ineligibleForOffer
-  case invalidOfferIdentifier, invalidOfferPrice, invalidOfferSignature, missingOfferParameters
+  /// The quantity is out of range.
+  case invalidQuantity
+  /// The product cannot be bought.
+  case productUnavailable
+  /// The customer may not make purchases.
+  case purchaseNotAllowed
+  /// The customer cannot have the offer.
+  case ineligibleForOffer
+  /// The offer id is not the product's.
+  case invalidOfferIdentifier
+  /// The offer's price is not valid.
+  case invalidOfferPrice
+  /// The offer's signature does not verify.
+  case invalidOfferSignature
+  /// The offer lacks a parameter.
+  case missingOfferParameters
 }
 
 /// `VerificationResult.VerificationError`'s cases, in the order StoreKit declares them.
 public enum VerificationErrorCode: String, CaseIterable, Sendable {
-  case revokedCertificate, invalidCertificateChain, invalidDeviceVerification, invalidEncoding
-  case invalidSignature, missingRequiredProperties
+  /// A certificate of the chain was revoked.
+  case revokedCertificate
+  /// The chain does not verify.
+  case invalidCertificateChain
+  /// The device verification does not match.
+  case invalidDeviceVerification
+  /// The JWS is not well-formed.
+  case invalidEncoding
+  /// The signature does not verify.
+  case invalidSignature
+  /// A required field is missing.
+  case missingRequiredProperties
 }
 
 /// `Transaction.RefundRequestError`'s cases.
 public enum RefundRequestErrorCode: String, CaseIterable, Sendable {
-  case duplicateRequest, failed
+  /// A refund was already requested.
+  case duplicateRequest
+  /// The request failed.
+  case failed
 }
 
 /// An error a StoreKit API can be made to fail with (`SKTestSession.setSimulatedError`).
 public enum SimulatedError: Hashable, Sendable, CustomStringConvertible {
+  /// A `StoreKitError`.
   case generic(StoreKitErrorCode)
+  /// A `Product.PurchaseError`.
   case purchase(PurchaseErrorCode)
+  /// A `VerificationResult.VerificationError`.
   case verification(VerificationErrorCode)
+  /// A `Transaction.RefundRequestError`.
   case refundRequest(RefundRequestErrorCode)
 
   /// The error's family as `.storekit` files name it (`generic`, `purchase` …).
@@ -125,12 +168,48 @@ public enum SimulatedError: Hashable, Sendable, CustomStringConvertible {
 
 /// SK1's `SKError.Code` (domain `SKErrorDomain`).
 public enum SKErrorCode: Int, CaseIterable, Sendable {
-  case unknown = 0, clientInvalid, paymentCancelled, paymentInvalid, paymentNotAllowed
-  case storeProductNotAvailable, cloudServicePermissionDenied, cloudServiceNetworkConnectionFailed
-  case cloudServiceRevoked, privacyAcknowledgementRequired, unauthorizedRequestData
-  case invalidOfferIdentifier, invalidSignature, missingOfferParams, invalidOfferPrice
-  case overlayCancelled, overlayInvalidConfiguration, overlayTimeout, ineligibleForOffer
-  case unsupportedPlatform, overlayPresentedInBackgroundScene
+  /// An unknown error.
+  case unknown = 0
+  /// The client may not make the request.
+  case clientInvalid
+  /// The customer cancelled.
+  case paymentCancelled
+  /// A payment parameter was not recognized.
+  case paymentInvalid
+  /// The device may not make payments.
+  case paymentNotAllowed
+  /// The product is not available in the storefront.
+  case storeProductNotAvailable
+  /// No access to cloud service information.
+  case cloudServicePermissionDenied
+  /// The device could not reach the network.
+  case cloudServiceNetworkConnectionFailed
+  /// Cloud service permission was revoked.
+  case cloudServiceRevoked
+  /// The customer has not acknowledged Apple's privacy policy.
+  case privacyAcknowledgementRequired
+  /// The app asked for data it may not have.
+  case unauthorizedRequestData
+  /// The offer id is not valid.
+  case invalidOfferIdentifier
+  /// The offer's signature is not valid.
+  case invalidSignature
+  /// An offer parameter is missing.
+  case missingOfferParams
+  /// The offer's price is not valid.
+  case invalidOfferPrice
+  /// The customer dismissed the overlay.
+  case overlayCancelled
+  /// The overlay's configuration is not valid.
+  case overlayInvalidConfiguration
+  /// The overlay timed out.
+  case overlayTimeout
+  /// The customer cannot have the offer.
+  case ineligibleForOffer
+  /// The platform does not support it.
+  case unsupportedPlatform
+  /// The overlay was presented in a background scene.
+  case overlayPresentedInBackgroundScene
 
   /// The codes `SKTestSession.failureError` accepts.
   public static let failureErrors: [SKErrorCode] = [
@@ -165,8 +244,24 @@ public enum SKErrorCode: Int, CaseIterable, Sendable {
 
 /// The nine StoreKit APIs whose failure can be simulated (`FailableStoreKitAPI`).
 public enum StoreKitAPI: String, CaseIterable, Sendable {
-  case loadProducts, purchase, verification, appStoreSync, subscriptionStatus, appTransaction
-  case manageSubscriptions, refundRequest, offerCodeRedeem
+  /// `Product.products(for:)`.
+  case loadProducts
+  /// `Product.purchase()`.
+  case purchase
+  /// Transaction verification.
+  case verification
+  /// `AppStore.sync()`.
+  case appStoreSync
+  /// `Product.SubscriptionInfo.status`.
+  case subscriptionStatus
+  /// `AppTransaction.shared`.
+  case appTransaction
+  /// The manage-subscriptions sheet.
+  case manageSubscriptions
+  /// `Transaction.beginRefundRequest`.
+  case refundRequest
+  /// The offer-code redemption sheet.
+  case offerCodeRedeem
 
   /// The category's name in `.storekit` files (`_storeKitErrors[].name`).
   public var configurationName: String {

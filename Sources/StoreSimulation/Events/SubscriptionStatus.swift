@@ -1,16 +1,39 @@
 /// `Product.SubscriptionInfo.RenewalState`.
 public enum RenewalState: String, Sendable, CaseIterable {
-  case subscribed, expired, inBillingRetryPeriod, inGracePeriod, revoked
+  /// The customer is subscribed.
+  case subscribed
+  /// The subscription ended.
+  case expired
+  /// Renewal failed and Apple keeps retrying; no service.
+  case inBillingRetryPeriod
+  /// Renewal failed; service goes on until the grace period ends.
+  case inGracePeriod
+  /// Refunded or revoked.
+  case revoked
 }
 
 /// `Product.SubscriptionInfo.RenewalInfo.ExpirationReason`.
 public enum ExpirationReason: String, Sendable {
-  case autoRenewDisabled, billingError, didNotConsentToPriceIncrease, productUnavailable, unknown
+  /// The customer turned auto-renew off.
+  case autoRenewDisabled
+  /// Billing failed.
+  case billingError
+  /// The customer did not agree to a price increase.
+  case didNotConsentToPriceIncrease
+  /// The product was not available to renew.
+  case productUnavailable
+  /// Any other reason.
+  case unknown
 }
 
 /// `Product.SubscriptionInfo.RenewalInfo.PriceIncreaseStatus`.
 public enum PriceIncreaseStatus: String, Sendable {
-  case noIncreasePending, pending, agreed
+  /// No price increase awaits consent.
+  case noIncreasePending
+  /// A price increase awaits consent.
+  case pending
+  /// The customer agreed to the price increase.
+  case agreed
 }
 
 /// `Product.SubscriptionInfo.RenewalInfo`: what happens at the next renewal.

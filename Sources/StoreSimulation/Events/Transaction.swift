@@ -70,7 +70,14 @@ public struct Transaction: Equatable, Sendable {
 
 /// StoreKit 2's `Product.ProductType`.
 public enum ProductKind: String, Sendable, CaseIterable {
-  case consumable, nonConsumable, nonRenewable, autoRenewable
+  /// Used up and bought again.
+  case consumable
+  /// Bought once, kept forever.
+  case nonConsumable
+  /// A subscription that does not renew.
+  case nonRenewable
+  /// A subscription that renews.
+  case autoRenewable
 
   /// The StoreKit 2 kind of a configuration product type.
   public init(_ type: ProductType) {
@@ -85,12 +92,18 @@ public enum ProductKind: String, Sendable, CaseIterable {
 
 /// `Transaction.Reason`.
 public enum TransactionReason: String, Sendable {
-  case purchase, renewal
+  /// Bought by the customer.
+  case purchase
+  /// Renewed by the store.
+  case renewal
 }
 
 /// `Transaction.RevocationReason`.
 public enum RevocationReason: String, Sendable, CaseIterable {
-  case developerIssue, other
+  /// Refunded for a problem in the app.
+  case developerIssue
+  /// Refunded for any other reason.
+  case other
 }
 
 /// `Transaction.RevocationType` (Apple's `revocationType`): how much a refund returned.
@@ -103,12 +116,30 @@ public enum RevocationType: String, Sendable, CaseIterable {
 
 /// Why a customer asks Apple for a refund (Apple's `consumptionRequestReason`).
 public enum RefundRequestReason: String, Sendable, CaseIterable {
-  case unintendedPurchase, fulfillmentIssue, unsatisfiedWithPurchase, legal, other
+  /// Bought by mistake.
+  case unintendedPurchase
+  /// Not delivered.
+  case fulfillmentIssue
+  /// Not what the customer expected.
+  case unsatisfiedWithPurchase
+  /// For a legal reason.
+  case legal
+  /// Any other reason.
+  case other
 }
 
 /// SK1's `SKPaymentTransactionState`, as `SKTestTransaction.state` reports it.
 public enum PaymentTransactionState: String, Sendable {
-  case purchasing, purchased, failed, restored, deferred
+  /// In the queue.
+  case purchasing
+  /// Paid; the app should deliver and finish it.
+  case purchased
+  /// Not paid.
+  case failed
+  /// Restored from an earlier purchase.
+  case restored
+  /// Waiting for Ask to Buy approval.
+  case deferred
 }
 
 /// `Transaction.Offer`: the offer a transaction or a renewal carries.
@@ -126,7 +157,14 @@ public struct TransactionOffer: Equatable, Sendable {
 
 /// `Transaction.OfferType`.
 public enum OfferType: String, Sendable {
-  case introductory, promotional, code, winBack
+  /// An introductory offer.
+  case introductory
+  /// A promotional offer the app signs.
+  case promotional
+  /// An offer code redeemed.
+  case code
+  /// A win-back offer to a former subscriber.
+  case winBack
 
   init(_ kind: OfferKind) {
     switch kind {
@@ -140,7 +178,12 @@ public enum OfferType: String, Sendable {
 
 /// `Transaction.Offer.PaymentMode`.
 public enum OfferPaymentMode: String, Sendable {
-  case freeTrial, payAsYouGo, payUpFront
+  /// Free for its periods.
+  case freeTrial
+  /// A reduced price each period.
+  case payAsYouGo
+  /// A reduced price paid once for all periods.
+  case payUpFront
 
   init(_ mode: PaymentMode) {
     switch mode {

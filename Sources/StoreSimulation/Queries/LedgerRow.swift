@@ -1,12 +1,23 @@
 /// How the Transaction Manager labels a transaction now.
 public enum LedgerState: String, CaseIterable, Sendable {
-  case purchased, renewed
+  /// Bought.
+  case purchased
+  /// A renewal.
+  case renewed
   /// Ask to Buy: waiting for approval.
   case pending
+  /// Ask to Buy declined.
   case declined
   /// An interrupted purchase waiting to be resolved.
   case interrupted
-  case failed, refunded, upgraded, expired
+  /// The purchase failed.
+  case failed
+  /// Refunded or revoked.
+  case refunded
+  /// Replaced by an upgrade.
+  case upgraded
+  /// A subscription period that ended without renewal.
+  case expired
   /// The current period of a subscription in its billing grace period.
   case grace
   /// The current period of a subscription in billing retry.

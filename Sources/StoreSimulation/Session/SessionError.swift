@@ -5,8 +5,22 @@
 public struct SessionError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `SKTestError.Code`, the test framework's error codes.
   public enum Code: Int, Sendable {
-    case serviceUnavailable = 0, invalidProductIdentifier, invalidProductType, invalidURL
-    case fileNotFound, noSubscriptionFound, noTransactionFound, invalidAction
+    /// The test service is not available.
+    case serviceUnavailable = 0
+    /// No such product.
+    case invalidProductIdentifier
+    /// The product's type does not allow it.
+    case invalidProductType
+    /// A URL is not valid.
+    case invalidURL
+    /// The configuration file is missing.
+    case fileNotFound
+    /// No subscription matches.
+    case noSubscriptionFound
+    /// No transaction matches.
+    case noTransactionFound
+    /// The state does not allow it.
+    case invalidAction
   }
 
   /// The test framework's code for the error.

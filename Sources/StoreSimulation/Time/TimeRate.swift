@@ -6,23 +6,41 @@ import StoreConfiguration
 /// under ``monthlyRenewalEveryThirtySeconds``) while dates stay real dates. Durations come from
 /// Apple's tables, verbatim: the weekly column is not proportional to the monthly one.
 public enum TimeRate: Int, CaseIterable, Sendable {
+  /// Periods last as long as they say.
   case realTime = 0
+  /// A day lasts an hour.
   case oneHourIsOneDay = 1
+  /// A day lasts 30 minutes.
   case thirtyMinutesIsOneDay = 2
+  /// A day lasts 5 minutes.
   case fiveMinutesIsOneDay = 3
+  /// A day lasts a minute.
   case oneMinuteIsOneDay = 4
+  /// A day lasts 30 seconds.
   case thirtySecondsIsOneDay = 5
+  /// A day lasts a second.
   case oneSecondIsOneDay = 6
+  /// A month lasts an hour.
   case monthlyRenewalEveryHour = 10
+  /// A month lasts 30 minutes.
   case monthlyRenewalEveryThirtyMinutes = 11
+  /// A month lasts 15 minutes.
   case monthlyRenewalEveryFifteenMinutes = 12
+  /// A month lasts 5 minutes.
   case monthlyRenewalEveryFiveMinutes = 13
+  /// A month lasts 30 seconds.
   case monthlyRenewalEveryThirtySeconds = 15
+  /// Every period lasts 15 minutes, whatever its length.
   case oneRenewalEveryFifteenMinutes = 1000
+  /// Every period lasts 5 minutes, whatever its length.
   case oneRenewalEveryFiveMinutes = 1001
+  /// Every period lasts a minute, whatever its length.
   case oneRenewalEveryMinute = 1002
+  /// Every period lasts 30 seconds, whatever its length.
   case oneRenewalEveryThirtySeconds = 1003
+  /// Every period lasts 10 seconds, whatever its length.
   case oneRenewalEveryTenSeconds = 1004
+  /// Every period lasts 2 seconds, whatever its length.
   case oneRenewalEveryTwoSeconds = 1005
 
   /// The case's Swift name, `monthlyRenewalEveryThirtySeconds`.
