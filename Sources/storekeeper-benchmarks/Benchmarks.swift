@@ -9,7 +9,9 @@ struct Benchmarks: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "storekeeper-benchmarks",
     abstract: "Measure Storekeeper's speed and memory.",
-    subcommands: [LoadConfiguration.self, Renewals.self, Replay.self, Inspector.self]
+    subcommands: [
+      LoadConfiguration.self, Renewals.self, Stream.self, Replay.self, Inspector.self,
+    ]
   )
 }
 

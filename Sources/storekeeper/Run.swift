@@ -150,9 +150,9 @@ struct Run: ParsableCommand {
 /// was printed is on disk. A command that causes millions of events streams them out while it
 /// runs, a megabyte at a time.
 final class EventOutput {
-  private let encoder: EventEncoder
+  private var encoder: EventEncoder
   private let journal: Journal?
-  private var buffer: [UInt8] = []
+  private var buffer = ByteWriter(capacity: EventOutput.batchSize + EventOutput.batchSize / 4)
   /// A failure while streaming from inside a command; raised by ``raiseFailure()``. Nothing
   /// more is written after one.
   private var failure: (any Error)?
@@ -178,12 +178,10 @@ final class EventOutput {
   }
 
   func add(_ notification: ServerNotification, file: String?) {
-    buffer.append(
-      contentsOf: encoder.notificationLine(
+    append(
+      encoder.notificationLine(
         time: notification.time, type: notification.type, subtype: notification.subtype,
-        uuid: notification.uuid, file: file
-      ).utf8)
-    buffer.append(0x0A)
+        uuid: notification.uuid, file: file))
   }
 
   /// Adds an event; a full batch is committed and written at once.
@@ -200,7 +198,12 @@ final class EventOutput {
   }
 
   func addError(_ error: CommandError, time: Instant) {
-    buffer.append(contentsOf: encoder.errorLine(error, time: time).utf8)
+    append(encoder.errorLine(error, time: time))
+  }
+
+  private func append(_ line: String) {
+    var line = line
+    line.withUTF8 { buffer.append($0) }
     buffer.append(0x0A)
   }
 
@@ -216,9 +219,9 @@ final class EventOutput {
   func flush() throws {
     try raiseFailure()
     try SessionOpening.exitingOnError { () throws(CommandError) in try journal?.commit() }
-    guard !buffer.isEmpty else { return }
-    try StandardStreams.writeOut(buffer)
-    buffer.removeAll(keepingCapacity: true)
+    guard buffer.count > 0 else { return }
+    if let failure = buffer.withBytes(StandardStreams.failureWritingOut) { throw failure }
+    buffer.removeAll()
   }
 }
 

@@ -45,11 +45,16 @@ enum StandardStreams {
   ///
   /// - Throws: ``OutputFailure`` with the system's reason.
   static func writeOut(_ bytes: [UInt8]) throws(OutputFailure) {
+    if let failure = bytes.withUnsafeBufferPointer(failureWritingOut) { throw failure }
+  }
+
+  /// Writes raw bytes to standard output; what went wrong, if anything.
+  static func failureWritingOut(_ bytes: UnsafeBufferPointer<UInt8>) -> OutputFailure? {
     guard !outputWasClosed else {
-      throw OutputFailure(readerClosed: false, reason: "it is closed (Bad file descriptor)")
+      return OutputFailure(readerClosed: false, reason: "it is closed (Bad file descriptor)")
     }
-    guard let error = write(bytes, to: STDOUT_FILENO) else { return }
-    throw OutputFailure(readerClosed: error == EPIPE, reason: String(cString: strerror(error)))
+    guard let error = write(bytes, to: STDOUT_FILENO) else { return nil }
+    return OutputFailure(readerClosed: error == EPIPE, reason: String(cString: strerror(error)))
   }
 
   /// Writes a line to standard output.
@@ -60,11 +65,15 @@ enum StandardStreams {
   /// Writes all of `bytes`; the `errno` of a failure, if any.
   @discardableResult
   static func write(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    bytes.withUnsafeBufferPointer { write($0, to: descriptor) }
+  }
+
+  /// Writes all of `bytes`; the `errno` of a failure, if any.
+  @discardableResult
+  static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32? {
     var written = 0
     while written < bytes.count {
-      let result = bytes.withUnsafeBytes {
-        Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written)
-      }
+      let result = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
       if result < 0 {
         if errno == EINTR { continue }
         return errno

@@ -79,3 +79,42 @@ import Testing
       encoder.line(transaction).hasSuffix(#""isFinished":false,"jwsRepresentation":"a.b.c"}}"#))
   }
 }
+
+/// The byte writers against the text forms they replace.
+@Suite struct ObjectBuilderTests {
+  @Test func datesWrittenFromTheDayCacheMatchISO8601() {
+    var cache = DayCache()
+    var generator = SystemRandomNumberGenerator()
+    let edges: [Int64] = [
+      0, -1, 1, 86_399_999, 86_400_000, -86_400_000, -86_400_001, Instant.latest.milliseconds,
+      -62_167_219_200_000, -62_167_219_200_001, 1_795_312_800_000,
+    ]
+    let random = (0..<5_000).map { _ in
+      Int64.random(in: -62_167_219_200_000...Instant.latest.milliseconds, using: &generator)
+    }
+    // Runs of nearby instants use the cache; far jumps refill it.
+    var instants = edges + random
+    for base in random.prefix(50) { instants += (0..<20).map { base + $0 * 3_600_123 } }
+    for milliseconds in instants {
+      var writer = ByteWriter()
+      cache.append(Instant(milliseconds: milliseconds), to: &writer)
+      #expect(
+        String(decoding: writer.array, as: UTF8.self) == Instant(milliseconds: milliseconds).iso8601
+      )
+    }
+  }
+
+  @Test func numbersAndPricesMatchTheirTextForms() {
+    for value: Int64 in [0, 5, 9, 10, 99, 100, 12_345, -1, -10, -9_990, Int64.max, Int64.min + 1] {
+      var object = ObjectBuilder()
+      object.field("n", value)
+      object.price("p", value)
+      #expect(
+        String(decoding: object.finish(), as: UTF8.self)
+          == "{\"n\":\(value),\"p\":\(decimalText(value))}")
+    }
+    var object = ObjectBuilder()
+    object.field("u", UInt64.max)
+    #expect(String(decoding: object.finish(), as: UTF8.self) == "{\"u\":\(UInt64.max)}")
+  }
+}

@@ -60,3 +60,53 @@ import Testing
     #expect(JSONWriter.compact(value) == #"{"z":1,"a":"x\u001b[2J\u009b"}"#)
   }
 }
+
+/// The byte-level escaping against the scalar-by-scalar definition it replaced.
+@Suite struct SafeStringTests {
+  /// The definition: every scalar a terminal could act on as `\uXXXX`, JSON's own escapes for
+  /// the quote, the backslash and the usual controls.
+  static func reference(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case "\u{08}": result += "\\b"
+      case "\u{0C}": result += "\\f"
+      default:
+        if scalar.isUnsafeForTerminal {
+          let hex = String(scalar.value, radix: 16)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result + "\""
+  }
+
+  @Test func everyUnsafeScalarIsEscapedAndEverythingElseKept() {
+    let pool: [Unicode.Scalar] =
+      (0...0xA0).compactMap(Unicode.Scalar.init)
+      + [0x2029, 0x202A, 0x202B, 0x202E, 0x202F, 0x2065, 0x2066, 0x2069, 0x206A, 0x3042, 0x1F600]
+      .compactMap(Unicode.Scalar.init)
+    for scalar in pool {
+      var bytes: [UInt8] = []
+      JSONWriter.safeString("a\(scalar)b", to: &bytes)
+      #expect(String(decoding: bytes, as: UTF8.self) == Self.reference("a\(scalar)b"))
+    }
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2_000 {
+      var text = String.UnicodeScalarView()
+      for _ in 0..<Int.random(in: 0...12, using: &generator) {
+        text.append(pool.randomElement(using: &generator)!)
+      }
+      var bytes: [UInt8] = []
+      JSONWriter.safeString(String(text), to: &bytes)
+      #expect(String(decoding: bytes, as: UTF8.self) == Self.reference(String(text)))
+    }
+  }
+}

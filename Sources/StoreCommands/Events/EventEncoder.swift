@@ -21,6 +21,8 @@ public struct EventEncoder: Sendable {
   /// The `environment` transactions report: StoreKit's `Xcode`, or what the signer signs for
   /// (`LocalTesting`, `Sandbox` with the local chain).
   private let environment: String
+  /// The last day a date was written on: consecutive events mostly share one.
+  private var dates = DayCache()
 
   /// An encoder; `decorate` may add string fields to transactions and renewal infos.
   public init(environment: String = "Xcode", decorate: Decoration? = nil) {
@@ -31,13 +33,21 @@ public struct EventEncoder: Sendable {
   /// The event as one JSON line, without the newline.
   public func line(_ event: StoreEvent) -> String {
     var bytes: [UInt8] = []
-    append(event, to: &bytes)
+    var encoder = self
+    encoder.append(event, to: &bytes)
     return String(decoding: bytes.dropLast(), as: UTF8.self)
   }
 
   /// Appends the event's line and a newline to `bytes`.
-  public func append(_ event: StoreEvent, to bytes: inout [UInt8]) {
-    var object = ObjectBuilder(taking: &bytes)
+  public mutating func append(_ event: StoreEvent, to bytes: inout [UInt8]) {
+    var writer = ByteWriter()
+    append(event, to: &writer)
+    writer.withBytes { bytes.append(contentsOf: $0) }
+  }
+
+  /// Appends the event's line and a newline to `writer`.
+  package mutating func append(_ event: StoreEvent, to writer: inout ByteWriter) {
+    var object = ObjectBuilder(taking: writer, dates: dates)
     object.field("time", event.time)
     switch event.kind {
     case .transaction(let transaction, let delivery):
@@ -114,15 +124,16 @@ public struct EventEncoder: Sendable {
       object.field("succeededCount", Int64(summary.succeededCount))
       object.field("failedCount", Int64(summary.failedCount))
     }
-    object.finish(into: &bytes)
-    bytes.append(0x0A)
+    dates = object.dates
+    writer = object.finishWriter()
+    writer.append(0x0A)
   }
 
   /// A server notification as a `notification` event line (without the newline).
   public func notificationLine(
     time: Instant, type: String, subtype: String?, uuid: String, file: String?
   ) -> String {
-    var object = ObjectBuilder(bytes: [])
+    var object = ObjectBuilder()
     object.field("time", time)
     object.field("event", "notification")
     object.field("notificationType", type)
@@ -134,7 +145,7 @@ public struct EventEncoder: Sendable {
 
   /// A command error as an `error` event line (without the newline).
   public func errorLine(_ error: CommandError, time: Instant) -> String {
-    var object = ObjectBuilder(bytes: [])
+    var object = ObjectBuilder()
     object.field("time", time)
     object.field("event", "error")
     if let line = error.line { object.field("line", Int64(line)) }
@@ -148,9 +159,9 @@ public struct EventEncoder: Sendable {
   /// `extra` string fields at the end.
   public func transactionLine(_ transaction: Transaction, extra: [(String, String)] = []) -> String
   {
-    var object = ObjectBuilder(bytes: [])
+    var object = ObjectBuilder()
     transactionFields(transaction, time: nil, &object)
-    for (key, value) in extra { object.field(key, value) }
+    for (key, value) in extra { object.field(named: key, value) }
     return String(decoding: object.finish(), as: UTF8.self)
   }
 
@@ -189,7 +200,7 @@ public struct EventEncoder: Sendable {
       object.nested("verificationError") { errorFields(error, &$0) }
     }
     if let time, let decorate {
-      for (key, value) in decorate(.transaction(t), time) { object.field(key, value) }
+      for (key, value) in decorate(.transaction(t), time) { object.field(named: key, value) }
     }
   }
 
@@ -223,7 +234,9 @@ public struct EventEncoder: Sendable {
         renewal.strings("eligibleWinBackOfferIDs", info.eligibleWinBackOfferIDs)
       }
       if let token = info.appAccountToken { renewal.field("appAccountToken", token) }
-      for (key, value) in decorate?(.renewalInfo(status), time) ?? [] { renewal.field(key, value) }
+      for (key, value) in decorate?(.renewalInfo(status), time) ?? [] {
+        renewal.field(named: key, value)
+      }
     }
   }
 
@@ -237,93 +250,6 @@ public struct EventEncoder: Sendable {
   private func errorFields(_ error: SimulatedError, _ object: inout ObjectBuilder) {
     object.field("type", error.typeName)
     object.field("case", error.name)
-  }
-}
-
-/// Builds one JSON object into bytes, keys in the order they are added.
-struct ObjectBuilder {
-  private var bytes: [UInt8]
-  private var first = true
-
-  init(bytes: [UInt8]) {
-    self.bytes = bytes
-    self.bytes.append(UInt8(ascii: "{"))
-  }
-
-  /// Builds onto a caller's buffer without copying it: the buffer moves in here, and
-  /// ``finish(into:)`` moves it back.
-  init(taking buffer: inout [UInt8]) {
-    bytes = []
-    swap(&bytes, &buffer)
-    bytes.append(UInt8(ascii: "{"))
-  }
-
-  mutating func finish() -> [UInt8] {
-    bytes.append(UInt8(ascii: "}"))
-    return bytes
-  }
-
-  mutating func finish(into buffer: inout [UInt8]) {
-    bytes.append(UInt8(ascii: "}"))
-    swap(&bytes, &buffer)
-  }
-
-  private mutating func key(_ key: String) {
-    if !first { bytes.append(UInt8(ascii: ",")) }
-    first = false
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(contentsOf: key.utf8)
-    bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-  }
-
-  mutating func field(_ name: String, _ value: String) {
-    key(name)
-    JSONWriter.safeString(value, to: &bytes)
-  }
-
-  mutating func field(_ name: String, _ value: Instant) {
-    key(name)
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(contentsOf: value.iso8601.utf8)
-    bytes.append(UInt8(ascii: "\""))
-  }
-
-  mutating func field(_ name: String, _ value: UInt64) {
-    key(name)
-    bytes.append(contentsOf: String(value).utf8)
-  }
-
-  mutating func field(_ name: String, _ value: Int64) {
-    key(name)
-    bytes.append(contentsOf: String(value).utf8)
-  }
-
-  mutating func field(_ name: String, _ value: Bool) {
-    key(name)
-    bytes.append(contentsOf: (value ? "true" : "false").utf8)
-  }
-
-  /// A price in milliunits as an exact decimal number: 9990 is `9.99`.
-  mutating func price(_ name: String, _ milliunits: Int64) {
-    key(name)
-    bytes.append(contentsOf: decimalText(milliunits).utf8)
-  }
-
-  mutating func strings(_ name: String, _ values: [String]) {
-    key(name)
-    bytes.append(UInt8(ascii: "["))
-    for (index, value) in values.enumerated() {
-      if index > 0 { bytes.append(UInt8(ascii: ",")) }
-      JSONWriter.safeString(value, to: &bytes)
-    }
-    bytes.append(UInt8(ascii: "]"))
-  }
-
-  mutating func nested(_ name: String, _ body: (inout ObjectBuilder) -> Void) {
-    key(name)
-    var inner = ObjectBuilder(taking: &bytes)
-    body(&inner)
-    inner.finish(into: &bytes)
   }
 }
 

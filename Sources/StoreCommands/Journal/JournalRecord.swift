@@ -56,7 +56,7 @@ public enum JournalRecord: Equatable, Sendable {
 extension JournalHeader {
   /// The header as the journal's first line, sealed, with its newline.
   public var line: [UInt8] {
-    var object = ObjectBuilder(bytes: [])
+    var object = ObjectBuilder()
     object.field("storekeeperJournal", Int64(format))
     object.field("start", start)
     object.field("firstTransactionID", firstTransactionID)
@@ -97,7 +97,7 @@ extension JournalHeader {
 extension JournalRecord {
   /// The record as one journal line, sealed, with its newline.
   public var line: [UInt8] {
-    var object = ObjectBuilder(bytes: [])
+    var object = ObjectBuilder()
     switch self {
     case .command(let at, let text):
       object.field("at", at)

@@ -34,25 +34,83 @@ extension JSONWriter {
     }
   }
 
-  /// A JSON string with every scalar a terminal could act on escaped.
+  /// A JSON string with every scalar a terminal could act on escaped (controls, DEL, C1
+  /// controls and bidirectional controls as `\u00XX`).
   public static func safeString(_ text: String, to output: inout [UInt8]) {
-    guard text.unicodeScalars.contains(where: { $0.value >= 0x7F && $0.isUnsafeForTerminal })
-    else {
-      string(text, to: &output)
-      return
+    var text = text
+    text.withUTF8 { bytes in
+      var writer = ByteWriter(capacity: bytes.count + 16)
+      safeString(utf8: bytes, to: &writer)
+      writer.withBytes { output.append(contentsOf: $0) }
     }
+  }
+
+  /// ``safeString(_:to:)`` into a writer.
+  package static func safeString(_ text: String, to output: inout ByteWriter) {
+    if text.utf8.withContiguousStorageIfAvailable({ safeString(utf8: $0, to: &output) }) == nil {
+      Array(text.utf8).withUnsafeBufferPointer { safeString(utf8: $0, to: &output) }
+    }
+  }
+
+  /// ``safeString(_:to:)`` over valid UTF-8, worked out on the bytes: runs of plain text are
+  /// copied at once.
+  package static func safeString(
+    utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout ByteWriter
+  ) {
     output.append(UInt8(ascii: "\""))
-    for scalar in text.unicodeScalars {
-      if scalar.value >= 0x7F && scalar.isUnsafeForTerminal {
-        let hex = String(scalar.value, radix: 16)
-        output.append(
-          contentsOf: Array("\\u\(String(repeating: "0", count: 4 - hex.count))\(hex)".utf8))
-      } else {
-        var piece: [UInt8] = []
-        string(String(scalar), to: &piece)
-        output.append(contentsOf: piece.dropFirst().dropLast())
+    var copied = 0
+    var index = 0
+    let count = bytes.count
+    while index < count {
+      let byte = bytes[index]
+      if byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C {
+        index += 1
+        continue
+      }
+      var length = 1
+      var scalar = UInt32(byte)
+      if byte >= 0x80 {
+        // Only C1 controls (C2 80–9F) and U+202A–202E, U+2066–2069 (E2 80 AA–AE, E2 81 A6–A9)
+        // are unsafe beyond ASCII.
+        if byte == 0xC2, index + 1 < count, bytes[index + 1] <= 0x9F {
+          length = 2
+          scalar = UInt32(bytes[index + 1])
+        } else if byte == 0xE2, index + 2 < count,
+          (bytes[index + 1] == 0x80 && (0xAA...0xAE).contains(bytes[index + 2]))
+            || (bytes[index + 1] == 0x81 && (0xA6...0xA9).contains(bytes[index + 2]))
+        {
+          length = 3
+          scalar = 0x2000 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+        } else {
+          index += 1
+          continue
+        }
+      }
+      output.append(UnsafeBufferPointer(rebasing: bytes[copied..<index]))
+      appendEscape(scalar, to: &output)
+      index += length
+      copied = index
+    }
+    output.append(UnsafeBufferPointer(rebasing: bytes[copied..<count]))
+    output.append(UInt8(ascii: "\""))
+  }
+
+  private static func appendEscape(_ scalar: UInt32, to output: inout ByteWriter) {
+    output.append(0x5C)
+    switch scalar {
+    case 0x22: output.append(UInt8(ascii: "\""))
+    case 0x5C: output.append(0x5C)
+    case 0x0A: output.append(UInt8(ascii: "n"))
+    case 0x0D: output.append(UInt8(ascii: "r"))
+    case 0x09: output.append(UInt8(ascii: "t"))
+    case 0x08: output.append(UInt8(ascii: "b"))
+    case 0x0C: output.append(UInt8(ascii: "f"))
+    default:
+      let digits: StaticString = "0123456789abcdef"
+      output.append(UInt8(ascii: "u"))
+      for shift: UInt32 in [12, 8, 4, 0] {
+        output.append(digits.utf8Start[Int(scalar >> shift & 0xF)])
       }
     }
-    output.append(UInt8(ascii: "\""))
   }
 }
