@@ -189,6 +189,12 @@ public struct Catalog: Sendable {
   /// The index of a product ID.
   public func index(of productID: String) -> Int? { indexByProductID[productID] }
 
+  /// Whether each product (by index) is kept once bought: a non-consumable or a non-renewing
+  /// subscription, the products whose purchases are entitlements of their own.
+  var lastingProducts: [Bool] {
+    products.map { $0.type == .nonConsumable || $0.type == .nonRenewingSubscription }
+  }
+
   /// The product with an ID.
   public func product(_ productID: String) -> CatalogProduct? {
     index(of: productID).map { products[$0] }

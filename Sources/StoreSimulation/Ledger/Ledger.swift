@@ -1,12 +1,31 @@
 /// Every transaction the environment made, by id. Ids are consecutive from the first id and
 /// never reused, so a record's position is its id minus the first id; deleted records stay as
 /// tombstones.
+///
+/// The ledger keeps the indexes its readers need so that no read walks it: the unfinished
+/// transactions, each product's last live transaction, and each lasting product's (non-consumable
+/// or non-renewing) live, unrevoked purchases. Every change goes through ``append(_:details:)``
+/// and ``update(_:_:)``, which keep them right.
 struct Ledger {
   private(set) var records: [TransactionRecord] = []
   private(set) var details: [TransactionDetails] = []
   let firstID: UInt64
   private(set) var unfinishedCount = 0
   private(set) var liveCount = 0
+  /// Positions of live, unfinished transactions (failed and pending attempts included),
+  /// ascending, with up to as many again that were finished or deleted since (removed in bulk,
+  /// so that finishing is O(1)).
+  /// (32 bits a position: four bytes a transaction, not eight.)
+  private var unfinishedCandidates: [UInt32] = []
+  private var finishedCandidates = 0
+  /// Each product's last live transaction's position, or -1; by product index.
+  private var lastOfProduct: [Int] = []
+  /// The last live transaction's position, or -1.
+  private(set) var lastLive = -1
+  /// Whether each product is lasting (non-consumable or non-renewing), by product index.
+  private var lasting: [Bool] = []
+  /// Each lasting product's live, purchased, unrevoked transactions' positions, ascending.
+  private var holdings: [Int: [Int]] = [:]
 
   init(firstID: UInt64) { self.firstID = firstID }
 
@@ -38,17 +57,20 @@ struct Ledger {
     if !record.flags.contains(.finished) { unfinishedCount += 1 }
     liveCount += 1
     records.append(record)
+    index(records.count - 1, was: nil)
     return record.id
   }
 
-  /// Changes the record at `position`, keeping the counters right.
+  /// Changes the record at `position`, keeping the counters and indexes right.
   mutating func update(_ position: Int, _ change: (inout TransactionRecord) -> Void) {
-    let wasDeleted = records[position].isDeleted
-    let wasCounted = !records[position].flags.contains(.finished) && !wasDeleted
+    let before = records[position]
     change(&records[position])
-    let isCounted = !records[position].flags.contains(.finished) && !records[position].isDeleted
+    let after = records[position]
+    let wasCounted = !before.flags.contains(.finished) && !before.isDeleted
+    let isCounted = !after.flags.contains(.finished) && !after.isDeleted
     unfinishedCount += (isCounted ? 1 : 0) - (wasCounted ? 1 : 0)
-    if records[position].isDeleted && !wasDeleted { liveCount -= 1 }
+    if after.isDeleted && !before.isDeleted { liveCount -= 1 }
+    index(position, was: before)
   }
 
   func details(of record: TransactionRecord) -> TransactionDetails? {
@@ -57,4 +79,132 @@ struct Ledger {
 
   /// Reserves room for `count` more records.
   mutating func reserve(_ count: Int) { records.reserveCapacity(records.count + count) }
+
+  // MARK: - Indexes
+
+  /// The live, unfinished transactions' positions (failed and pending attempts included),
+  /// ascending.
+  var unfinished: [Int] {
+    unfinishedCandidates.lazy.map(Int.init).filter { isUnfinished(records[$0]) }
+  }
+
+  /// The last live transaction of product `product`, if any.
+  func lastPosition(ofProduct product: Int32) -> Int? {
+    let index = Int(product)
+    guard lastOfProduct.indices.contains(index), lastOfProduct[index] >= 0 else { return nil }
+    return lastOfProduct[index]
+  }
+
+  /// The live, purchased, unrevoked transactions of lasting product `product`, ascending.
+  func holdings(ofProduct product: Int32) -> [Int] { holdings[Int(product)] ?? [] }
+
+  /// The positions of every lasting product's live, purchased, unrevoked transactions.
+  var allHoldings: [Int] { holdings.values.flatMap { $0 } }
+
+  /// Sets which products are lasting (by product index) and rebuilds what depends on it.
+  mutating func setLastingProducts(_ lasting: [Bool]) {
+    guard lasting != self.lasting else { return }
+    self.lasting = lasting
+    holdings = [:]
+    for position in records.indices where isHolding(records[position]) {
+      holdings[Int(records[position].product), default: []].append(position)
+    }
+  }
+
+  private func isUnfinished(_ record: TransactionRecord) -> Bool {
+    !record.isDeleted && !record.flags.contains(.finished)
+  }
+
+  private func isHolding(_ record: TransactionRecord) -> Bool {
+    let product = Int(record.product)
+    return !record.isDeleted && record.state == .purchased && !record.isRevoked
+      && lasting.indices.contains(product) && lasting[product]
+  }
+
+  /// Brings the indexes up to date with the record at `position`, which was `old` before.
+  private mutating func index(_ position: Int, was old: TransactionRecord?) {
+    let record = records[position]
+    let product = Int(record.product)
+    let wasUnfinished = old.map(isUnfinished) ?? false
+    if wasUnfinished && !isUnfinished(record) {
+      finishedCandidates += 1
+      if finishedCandidates > unfinishedCandidates.count / 2 {
+        unfinishedCandidates = unfinished.map(UInt32.init)
+        finishedCandidates = 0
+      }
+    } else if !wasUnfinished && isUnfinished(record) {
+      let index = Self.insertionIndex(of: UInt32(position), in: unfinishedCandidates)
+      if index < unfinishedCandidates.count && unfinishedCandidates[index] == position {
+        finishedCandidates -= 1
+      } else {
+        unfinishedCandidates.insert(UInt32(position), at: index)
+      }
+    }
+    if (old.map(isHolding) ?? false) != isHolding(record) {
+      Self.toggle(position, in: &holdings[product, default: []], present: isHolding(record))
+    }
+    if old == nil {
+      if lastOfProduct.count <= product {
+        lastOfProduct += Array(repeating: -1, count: product + 1 - lastOfProduct.count)
+      }
+      lastOfProduct[product] = position
+      lastLive = position
+    } else if record.isDeleted && !(old?.isDeleted ?? true) {
+      if lastOfProduct[product] == position {
+        lastOfProduct[product] =
+          records[..<position].lastIndex { !$0.isDeleted && $0.product == record.product } ?? -1
+      }
+      if lastLive == position { lastLive = records[..<position].lastIndex { !$0.isDeleted } ?? -1 }
+    }
+  }
+
+  /// The first index that disagrees with a walk of the ledger, or `nil`.
+  ///
+  /// - Complexity: O(*n*); for the invariant checks.
+  func indexViolation() -> String? {
+    if unfinished != records.indices.filter({ isUnfinished(records[$0]) }) {
+      return "the unfinished index drifted"
+    }
+    if lastLive != (records.lastIndex { !$0.isDeleted } ?? -1) {
+      return "the last live transaction drifted"
+    }
+    for product in lastOfProduct.indices
+    where lastOfProduct[product]
+      != (records.lastIndex { !$0.isDeleted && $0.product == Int32(product) } ?? -1)
+    {
+      return "product \(product)'s last transaction drifted"
+    }
+    var expected: [Int: [Int]] = [:]
+    for position in records.indices where isHolding(records[position]) {
+      expected[Int(records[position].product), default: []].append(position)
+    }
+    if expected != holdings.filter({ !$0.value.isEmpty }) { return "the holdings index drifted" }
+    return nil
+  }
+
+  /// Inserts or removes `position` in an ascending list.
+  private static func toggle(_ position: Int, in list: inout [Int], present: Bool) {
+    if present {
+      if list.last ?? -1 < position {
+        list.append(position)
+      } else {
+        list.insert(position, at: insertionIndex(of: position, in: list))
+      }
+    } else {
+      let index = insertionIndex(of: position, in: list)
+      if index < list.count && list[index] == position { list.remove(at: index) }
+    }
+  }
+
+  private static func insertionIndex<Position: BinaryInteger>(
+    of position: Position, in list: [Position]
+  ) -> Int {
+    var low = 0
+    var high = list.count
+    while low < high {
+      let middle = (low + high) / 2
+      if list[middle] < position { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
 }

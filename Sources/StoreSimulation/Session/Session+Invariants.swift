@@ -2,7 +2,7 @@ extension Session {
   /// The first broken invariant, or `nil`. Checked after every verb in debug and test builds:
   /// ids consecutive, renewals chained to a live original of their group, expirations not
   /// before purchases, at most one running period per group, group state pointing at live
-  /// transactions, counters matching the ledger.
+  /// transactions, counters and indexes matching the ledger.
   ///
   /// - Complexity: O(*n*) in the number of transactions.
   func invariantViolation() -> String? {
@@ -34,6 +34,7 @@ extension Session {
       }
     }
     if unfinished != ledger.unfinishedCount { return "the unfinished count drifted" }
+    if let drift = ledger.indexViolation() { return drift }
     for (index, group) in groups.enumerated() {
       if running[index] > 1 {
         return "group \(catalog.groups[index].id) has \(running[index]) running periods"

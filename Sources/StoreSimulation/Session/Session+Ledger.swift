@@ -14,8 +14,7 @@ extension Session {
   /// Finishes every unfinished transaction, oldest first.
   public mutating func finishAll(_ sink: EventSink) {
     let stamp = now.milliseconds
-    for position in ledger.records.indices
-    where !ledger[position].isDeleted && !ledger[position].flags.contains(.finished) {
+    for position in ledger.unfinished {
       ledger.update(position) { $0.flags.insert(.finished) }
       emitTransaction(position, delivery: nil, at: stamp, sink)
     }
@@ -97,11 +96,8 @@ extension Session {
   /// delivered again, newest first.
   public mutating func launch(_ sink: EventSink) {
     let stamp = now.milliseconds
-    for position in ledger.records.indices.reversed() {
-      let record = ledger[position]
-      if !record.isDeleted && record.state == .purchased && !record.flags.contains(.finished) {
-        emitTransaction(position, delivery: .updates, at: stamp, sink)
-      }
+    for position in ledger.unfinished.reversed() where ledger[position].state == .purchased {
+      emitTransaction(position, delivery: .updates, at: stamp, sink)
     }
   }
 

@@ -163,9 +163,7 @@ extension Session {
 
   /// The live, purchased, unrevoked transaction of a non-consumable.
   func ownedPosition(_ productIndex: Int) -> Int? {
-    ledger.records.lastIndex {
-      $0.product == Int32(productIndex) && !$0.isDeleted && $0.state == .purchased && !$0.isRevoked
-    }
+    ledger.holdings(ofProduct: Int32(productIndex)).last
   }
 
   enum AttemptOutcome {

@@ -28,32 +28,28 @@ extension Session {
   }
 
   /// The unfinished transactions (`Transaction.unfinished`), oldest first.
+  ///
+  /// - Complexity: O(*k*) in the number of unfinished transactions (from the ledger's index).
   public func unfinishedTransactions() -> [Transaction] {
-    ledger.records.indices.filter {
-      let record = ledger[$0]
-      return !record.isDeleted && record.state == .purchased && !record.flags.contains(.finished)
-    }.map { snapshot($0) }
+    ledger.unfinished.filter { ledger[$0].state == .purchased }.map { snapshot($0) }
   }
 
   /// The highest existing transaction id, optionally of one product (`last`, `last:<product>`).
+  ///
+  /// - Complexity: O(1) (from the ledger's index).
   public func lastTransactionID(productID: String? = nil) -> UInt64? {
-    let wanted = productID.flatMap { catalog.index(of: $0) }.map(Int32.init)
-    if productID != nil && wanted == nil { return nil }
-    return ledger.records.last { !$0.isDeleted && (wanted == nil || $0.product == wanted) }?.id
+    guard let productID else { return ledger.lastLive >= 0 ? ledger[ledger.lastLive].id : nil }
+    guard let wanted = catalog.index(of: productID) else { return nil }
+    return ledger.lastPosition(ofProduct: Int32(wanted)).map { ledger[$0].id }
   }
 
   /// `Transaction.currentEntitlements`: each non-consumable and non-renewing purchase that is
   /// not refunded, and the current transaction of each subscription that is subscribed or in
   /// its grace period.
+  ///
+  /// - Complexity: O(*k* log *k*) in the number of entitlements (from the ledger's index).
   public func currentEntitlements() -> [Transaction] {
-    var positions: [Int] = []
-    for (position, record) in ledger.records.enumerated()
-    where !record.isDeleted && record.state == .purchased && !record.isRevoked {
-      switch product(at: record.product).type {
-      case .nonConsumable, .nonRenewingSubscription: positions.append(position)
-      default: break
-      }
-    }
+    var positions = ledger.allHoldings
     for group in groups where group.isEntitled {
       if let position = ledger.position(of: group.current) { positions.append(position) }
     }

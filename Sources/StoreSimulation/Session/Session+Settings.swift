@@ -42,6 +42,7 @@ extension Session {
     let overridden = settings != fileSettings
     configuration = newConfiguration
     catalog = Catalog(newConfiguration, keepingIndicesOf: catalog)
+    ledger.setLastingProducts(catalog.lastingProducts)
     if groups.count < catalog.groups.count {
       groups += Array(repeating: GroupState(), count: catalog.groups.count - groups.count)
     }

@@ -59,10 +59,12 @@ public struct Session: Sendable {
     configuration: StoreKitConfiguration, start: Instant, options: SessionOptions = .init()
   ) {
     let catalog = Catalog(configuration)
+    var ledger = Ledger(firstID: options.firstTransactionID)
+    ledger.setLastingProducts(catalog.lastingProducts)
     self.storage = SessionStorage(
       configuration: configuration, catalog: catalog,
       settings: SessionSettings(configuration.settings), now: start,
-      ledger: Ledger(firstID: options.firstTransactionID),
+      ledger: ledger,
       groups: Array(repeating: GroupState(), count: catalog.groups.count))
     self.options = options
   }
