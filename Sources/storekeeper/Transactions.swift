@@ -54,20 +54,29 @@ struct Transactions: ParsableCommand {
       forWriting: false)
     let session = journaled.session
     let compiled = try TransactionFilter(parsing: filter ?? "").compiled(for: session.catalog)
-    let rows = session.ledgerRows().filter(compiled.matches)
     let chosen = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .json)
-    var out = ""
-    switch chosen {
-    case .json:
-      let encoder = EventEncoder()
-      for row in rows {
-        guard let transaction = session.transaction(row.id) else { continue }
-        out +=
-          encoder.transactionLine(transaction, extra: [("ledgerState", row.state.rawValue)]) + "\n"
-      }
-    case .csv:
-      out = "id,originalID,productID,productType,purchaseDate,expirationDate,state,finished\n"
-      for row in rows {
+    guard chosen != .table else {
+      var rows: [LedgerRow] = []
+      session.forEachLedgerRow { if compiled.matches($0) { rows.append($0) } }
+      let table = TransactionListing.render(rows: rows, catalog: session.catalog)
+      try StandardStreams.writeOut(Array(table.utf8))
+      return
+    }
+    // JSON lines and CSV stream out a megabyte at a time: memory stays that of the session.
+    var output = ByteWriter(capacity: 1 << 20 + 1 << 16)
+    var encoder = EventEncoder()
+    if chosen == .csv {
+      append(
+        "id,originalID,productID,productType,purchaseDate,expirationDate,state,finished\n",
+        to: &output)
+    }
+    try session.forEachLedgerRow { row in
+      guard compiled.matches(row) else { return }
+      if chosen == .json {
+        guard let transaction = session.transaction(row.id) else { return }
+        encoder.appendTransaction(
+          transaction, extra: [("ledgerState", row.state.rawValue)], to: &output)
+      } else {
         let product = session.catalog.products[Int(row.product)]
         let fields = [
           String(row.id), String(row.originalID), product.productID,
@@ -75,12 +84,21 @@ struct Transactions: ParsableCommand {
           row.expirationDate == Int64.min ? "" : Instant(milliseconds: row.expirationDate).iso8601,
           row.state.rawValue, row.isFinished ? "true" : "false",
         ]
-        out += fields.map(csvField).joined(separator: ",") + "\n"
+        append(fields.map(csvField).joined(separator: ",") + "\n", to: &output)
       }
-    case .table:
-      out = TransactionListing.render(rows: rows, catalog: session.catalog)
+      if output.count >= 1 << 20 { try flush(&output) }
     }
-    try StandardStreams.writeOut(Array(out.utf8))
+    try flush(&output)
+  }
+
+  private func append(_ text: String, to output: inout ByteWriter) {
+    var text = text
+    text.withUTF8 { output.append($0) }
+  }
+
+  private func flush(_ output: inout ByteWriter) throws {
+    if let failure = output.withBytes(StandardStreams.failureWritingOut) { throw failure }
+    output.removeAll()
   }
 
   private func csvField(_ text: String) -> String {

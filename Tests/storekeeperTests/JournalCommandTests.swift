@@ -92,6 +92,41 @@ import Testing
     #expect(listed.stdout.contains(#""price":2.99"#))
   }
 
+  @Test func exportsStreamInBatchesAndMatchTheSessionLineForLine() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let journal = folder.appendingPathComponent("big.journal").path
+    // 4,000 transactions: two megabyte batches of JSON lines.
+    let run = try storekeeper(
+      [
+        "run", "Configs/FoodTruck.storekit", "--journal", journal, "--start",
+        "2026-01-01T00:00:00Z", "--rate", "oneRenewalEveryTwoSeconds",
+      ],
+      stdin: "buy socialfeed.monthly\nadvance PT7999S\nrefund 7\n")
+    #expect(run.status == 0)
+    let json = try storekeeper([
+      "transactions", "Configs/FoodTruck.storekit", "--journal", journal, "--format", "json",
+    ])
+    let lines = json.stdout.split(separator: "\n")
+    #expect(json.stdout.utf8.count > 1 << 20)
+    #expect(lines.count == 4_000)
+    for (index, line) in lines.enumerated() {
+      #expect(line.hasPrefix("{\"id\":\(index),"))
+      #expect(line.hasSuffix("\"}"))
+    }
+    #expect(lines[7].contains(#""ledgerState":"refunded""#))
+    let csv = try storekeeper([
+      "transactions", "Configs/FoodTruck.storekit", "--journal", journal, "--format", "csv",
+      "--filter", "state:renewed",
+    ])
+    let rows = csv.stdout.split(separator: "\n")
+    #expect(
+      rows.first == "id,originalID,productID,productType,purchaseDate,expirationDate,state,finished"
+    )
+    // All but the first purchase and the refunded renewal.
+    #expect(rows.count == 1 + 3_998)
+  }
+
   @Test func theTableAlignsWideProductIDsInTerminalCells() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }

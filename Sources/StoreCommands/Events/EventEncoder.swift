@@ -159,10 +159,22 @@ public struct EventEncoder: Sendable {
   /// `extra` string fields at the end.
   public func transactionLine(_ transaction: Transaction, extra: [(String, String)] = []) -> String
   {
-    var object = ObjectBuilder()
+    var writer = ByteWriter()
+    var encoder = self
+    encoder.appendTransaction(transaction, extra: extra, to: &writer)
+    return String(decoding: writer.array.dropLast(), as: UTF8.self)
+  }
+
+  /// Appends ``transactionLine(_:extra:)`` and a newline to `writer`.
+  package mutating func appendTransaction(
+    _ transaction: Transaction, extra: [(String, String)] = [], to writer: inout ByteWriter
+  ) {
+    var object = ObjectBuilder(taking: writer, dates: dates)
     transactionFields(transaction, time: nil, &object)
     for (key, value) in extra { object.field(named: key, value) }
-    return String(decoding: object.finish(), as: UTF8.self)
+    dates = object.dates
+    writer = object.finishWriter()
+    writer.append(0x0A)
   }
 
   private func transactionFields(_ t: Transaction, time: Instant?, _ object: inout ObjectBuilder) {

@@ -73,6 +73,13 @@ extension Session {
     return rows
   }
 
+  /// Calls `body` with every transaction's row, oldest first, without collecting them.
+  public func forEachLedgerRow(_ body: (LedgerRow) throws -> Void) rethrows {
+    for position in ledger.records.indices where !ledger[position].isDeleted {
+      try body(row(position))
+    }
+  }
+
   /// How the table names a transaction's state (for messages).
   func stateLabel(_ position: Int) -> String { state(of: ledger[position]).label }
 
