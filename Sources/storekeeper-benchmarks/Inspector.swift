@@ -82,6 +82,32 @@ struct Inspector: ParsableCommand {
       "inspector: \(session.transactionCount) transactions: a filter keystroke (filter + frame) takes "
         + "median \(milliseconds(timings[timings.count / 2])), worst \(milliseconds(timings.last!))"
     )
+    app.handle(.enter, wall: wall)
+    // A renewal falling due on the live clock: the clock's advance command, events into the
+    // table, entitlements, a frame.
+    var ticks: [Duration] = []
+    var now = app.session.now
+    for _ in 0..<20 {
+      now = now.adding(milliseconds: 2000)
+      let target = now
+      ticks.append(
+        clock.measure {
+          _ = app.perform(.advance(.to(target)))
+          _ = app.render(width: 120, height: 40, wall: target)
+        })
+    }
+    ticks.sort()
+    print(
+      "inspector: \(app.session.transactionCount) transactions: a renewal tick (advance + table + "
+        + "frame) takes median \(milliseconds(ticks[ticks.count / 2])), worst \(milliseconds(ticks.last!))"
+    )
+    let finishAll = clock.measure {
+      app.handle(.character("F"), wall: now)
+      _ = app.render(width: 120, height: 40, wall: now)
+    }
+    print(
+      "inspector: \(app.session.transactionCount) transactions: F (finish all \(count) unfinished) "
+        + "takes \(milliseconds(finishAll))")
   }
 
   /// Launches the real binary in tmux and polls the pane until the first frame shows: on the

@@ -6,7 +6,9 @@ package struct TransactionTable {
   /// Every transaction, ascending id.
   package internal(set) var rows: [LedgerRow] = []
   /// Positions in `rows` that pass the filter, newest first.
-  package internal(set) var visible: [Int] = []
+  package var visible: NewestFirst { NewestFirst(ascending: matching) }
+  /// Positions in `rows` that pass the filter, ascending (so that new rows append).
+  private var matching: [Int] = []
   /// The selected transaction, kept while rows arrive.
   package internal(set) var selectedID: UInt64?
   /// The selected transaction's index in `visible`, kept with `selectedID`.
@@ -20,6 +22,9 @@ package struct TransactionTable {
   /// Products the customer is entitled to now (recomputed when events arrive, not per frame).
   var entitledProducts: Set<String> = []
   private var compiledFilter: CompiledTransactionFilter
+  /// Each subscription group's current transaction: its row's label (grace, expired …) depends
+  /// on being current, so the one a status replaces is updated too.
+  private var currentOfGroup: [String: UInt64] = [:]
 
   /// The table of a session's transactions.
   init(_ session: Session) {
@@ -37,35 +42,105 @@ package struct TransactionTable {
     compiledFilter = filter.compiled(for: session.catalog)
     rows = session.ledgerRows()
     entitledProducts = Set(session.currentEntitlements().map(\.productID))
+    rememberCurrentTransactions(session)
     refilter()
   }
 
-  /// Updates the rows from events. While catching up (`refiltering` false) the visible rows
-  /// and entitlements wait for the end.
+  private mutating func rememberCurrentTransactions(_ session: Session) {
+    currentOfGroup = Dictionary(
+      session.subscriptionStatuses().map { ($0.groupID, $0.transactionID) },
+      uniquingKeysWith: { $1 })
+  }
+
+  /// Updates the rows from events, touching only the rows they name: a renewal tick on a
+  /// million rows costs what it costs on ten. Removals, and batches that change a large share
+  /// of the rows (finishing them all), rebuild. While catching up (`refiltering` false) the
+  /// visible rows and entitlements wait for the end.
   mutating func absorb(_ events: [StoreEvent], from session: Session, refiltering: Bool) {
-    var changed = Set<UInt64>()
-    var removed = Set<UInt64>()
+    var changed: [UInt64] = []
+    var removed = false
     for event in events {
       switch event.kind {
-      case .transaction(let transaction, _): changed.insert(transaction.id)
-      case .status(let status): changed.insert(status.transactionID)
-      case .transactionRemoved(let id): removed.insert(id)
+      case .transaction(let transaction, _): changed.append(transaction.id)
+      case .status(let status):
+        changed.append(status.transactionID)
+        if let previous = currentOfGroup.updateValue(status.transactionID, forKey: status.groupID),
+          previous != status.transactionID
+        {
+          changed.append(previous)
+        }
+      case .transactionRemoved: removed = true
       default: break
       }
     }
-    if !removed.isEmpty { rows.removeAll { removed.contains($0.id) } }
-    for id in changed.sorted() {
+    if removed || changed.count > max(64, rows.count / 8) {
+      rows = session.ledgerRows()
+      rememberCurrentTransactions(session)
+      if refiltering { refresh(session) }
+      return
+    }
+    var consistent = true
+    for id in Set(changed).sorted() {
       guard let row = session.ledgerRow(id) else { continue }
-      if let last = rows.last, last.id < id {
+      if rows.last.map({ $0.id < id }) ?? true {
         rows.append(row)
+        pendingCounts.count(row)
+        if compiledFilter.matches(row) { matching.append(rows.count - 1) }
       } else if let index = position(of: id) {
+        let old = rows[index]
         rows[index] = row
+        pendingCounts.count(old, removing: true)
+        pendingCounts.count(row)
+        let was = compiledFilter.matches(old)
+        let now = compiledFilter.matches(row)
+        if was != now { Self.toggle(index, in: &matching, present: now) }
       } else {
         rows.append(row)
         rows.sort { $0.id < $1.id }
+        consistent = false
       }
     }
-    if refiltering { refresh(session) }
+    guard refiltering else { return }
+    if consistent {
+      entitledProducts = Set(session.currentEntitlements().map(\.productID))
+      keepSelection()
+    } else {
+      refresh(session)
+    }
+  }
+
+  /// Keeps the selected transaction selected when it is still visible, else selects the newest.
+  private mutating func keepSelection() {
+    if let id = selectedID, let position = position(of: id),
+      let index = Self.index(of: position, in: matching)
+    {
+      selectedIndex = matching.count - 1 - index
+    } else {
+      selectedIndex = matching.isEmpty ? nil : 0
+      selectedID = matching.last.map { rows[$0].id }
+    }
+  }
+
+  private static func index(of position: Int, in list: [Int]) -> Int? {
+    let index = insertionIndex(of: position, in: list)
+    return index < list.count && list[index] == position ? index : nil
+  }
+
+  private static func insertionIndex(of position: Int, in list: [Int]) -> Int {
+    var low = 0
+    var high = list.count
+    while low < high {
+      let middle = (low + high) / 2
+      if list[middle] < position { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  private static func toggle(_ position: Int, in list: inout [Int], present: Bool) {
+    let index = insertionIndex(of: position, in: list)
+    let there = index < list.count && list[index] == position
+    if present && !there { list.insert(position, at: index) }
+    if !present && there { list.remove(at: index) }
   }
 
   /// Entitlements and visible rows brought up to date (after a catch-up's last step).
@@ -92,26 +167,13 @@ package struct TransactionTable {
     var result: [Int] = []
     result.reserveCapacity(filter.isEmpty ? rows.count : rows.count / 4)
     var counts = PendingCounts()
-    var selectedPosition: Int?
-    let selected = selectedID ?? .max
-    var index = rows.count - 1
-    while index >= 0 {
-      let row = rows[index]
-      if compiledFilter.matches(row) {
-        if row.id == selected { selectedPosition = result.count }
-        result.append(index)
-      }
+    for (index, row) in rows.enumerated() {
+      if compiledFilter.matches(row) { result.append(index) }
       counts.count(row)
-      index -= 1
     }
-    visible = result
+    matching = result
     pendingCounts = counts
-    if let selectedPosition {
-      selectedIndex = selectedPosition
-    } else {
-      selectedIndex = visible.isEmpty ? nil : 0
-      selectedID = visible.first.map { rows[$0].id }
-    }
+    keepSelection()
   }
 
   /// Selects the newest visible transaction.
@@ -147,22 +209,31 @@ package struct TransactionTable {
   }
 }
 
+/// Row positions kept ascending, read newest first.
+package struct NewestFirst: RandomAccessCollection {
+  let ascending: [Int]
+  package var startIndex: Int { 0 }
+  package var endIndex: Int { ascending.count }
+  package subscript(index: Int) -> Int { ascending[ascending.count - 1 - index] }
+}
+
 /// What the status bar counts.
 struct PendingCounts: Equatable {
   var unfinished = 0
   var awaitingApproval = 0
   var withIssues = 0
 
-  /// Counts one row.
-  mutating func count(_ row: LedgerRow) {
+  /// Counts one row (or takes it back out).
+  mutating func count(_ row: LedgerRow, removing: Bool = false) {
+    let step = removing ? -1 : 1
     switch row.state {
-    case .pending: awaitingApproval += 1
-    case .interrupted: withIssues += 1
+    case .pending: awaitingApproval += step
+    case .interrupted: withIssues += step
     case .grace, .retry:
-      withIssues += 1
-      if !row.isFinished { unfinished += 1 }
+      withIssues += step
+      if !row.isFinished { unfinished += step }
     case .failed, .declined: break
-    default: if !row.isFinished { unfinished += 1 }
+    default: if !row.isFinished { unfinished += step }
     }
   }
 }

@@ -42,7 +42,7 @@ extension ScreenPart {
   var products: ProductList { state.products }
   var log: EventLog { state.log }
   var rows: [LedgerRow] { state.table.rows }
-  var visible: [Int] { state.table.visible }
+  var visible: NewestFirst { state.table.visible }
   var selectedIndex: Int? { state.table.selectedIndex }
   var selectedRow: LedgerRow? { state.table.selectedRow }
   var selectedProduct: Int? { state.products.selectedProduct }

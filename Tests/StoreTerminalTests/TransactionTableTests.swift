@@ -1,0 +1,43 @@
+import StoreCommands
+import StoreConfiguration
+import StoreSimulation
+import Testing
+
+@testable import StoreTerminal
+
+/// The table updated event by event against the table rebuilt from the session.
+@Suite struct TransactionTableTests {
+  /// Commands of every kind that change rows: purchases, renewals, refunds, finishing,
+  /// failures, Ask to Buy, deletion.
+  static let script = [
+    "set time-rate oneRenewalEveryTwoSeconds", "buy socialfeed.monthly", "advance 7s",
+    "buy foodtruck.donuts.box", "set ask-to-buy on", "buy foodtruck.saleshistory",
+    "set ask-to-buy off", "approve last", "advance next", "refund 1", "finish 0",
+    "set billing-retry on", "set grace-period on", "advance next", "advance next",
+    "resolve last", "buy foodtruck.donuts.box quantity=3", "finish last", "advance 9s",
+    "set interrupted-purchases on", "buy foodtruck.donuts.box", "resolve last",
+    "set interrupted-purchases off", "delete 2", "buy socialfeed.premium.monthly", "advance next",
+    "expire socialfeed.premium.monthly",
+  ]
+
+  @Test(arguments: ["", "product:socialfeed", "state:renewed,refunded", "type:consumable"])
+  func updatingRowByRowGivesTheSameTableAsRebuilding(_ filter: String) {
+    var app = makeApp()
+    if !filter.isEmpty {
+      app.press(.character("/"))
+      app.type(filter)
+      app.press(.enter)
+    }
+    for line in Self.script {
+      app.perform(line: line)
+      #expect(app.message?.isError != true, "\(line): \(app.message?.text ?? "")")
+      var rebuilt = TransactionTable(app.session)
+      rebuilt.applyFilter(filter, catalog: app.session.catalog)
+      #expect(app.table.rows == rebuilt.rows, "\(line)")
+      #expect(Array(app.table.visible) == Array(rebuilt.visible), "\(line)")
+      #expect(app.table.pendingCounts == rebuilt.pendingCounts, "\(line)")
+      #expect(app.table.entitledProducts == rebuilt.entitledProducts, "\(line)")
+    }
+    #expect(app.table.rows.count > 10)
+  }
+}
