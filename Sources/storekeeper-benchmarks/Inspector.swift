@@ -53,9 +53,7 @@ struct Inspector: ParsableCommand {
       Product(productID: "coin", type: .consumable, displayPrice: Price("0.99"))
     ]
     configuration.subscriptionGroups = Renewals.configuration(groups: 1).subscriptionGroups
-    var options = SessionOptions()
-    options.maximumEventsPerVerb = Int.max / 4
-    options.checksInvariants = false
+    let options = SessionOptions.unbounded
     var session = Session(configuration: configuration, start: start, options: options)
     session.updateSettings { $0.timeRate = .oneRenewalEveryTwoSeconds }
     try session.buy("bench.0", PurchaseOptions()) { _ in }

@@ -23,9 +23,7 @@ struct Renewals: ParsableCommand {
       return
     }
     let configuration = Self.configuration(groups: groups)
-    var options = SessionOptions()
-    options.maximumEventsPerVerb = Int.max / 4
-    options.checksInvariants = false
+    let options = SessionOptions.unbounded
     let start = Instant(iso8601: "2026-01-01T00:00:00Z")!
     var session = Session(configuration: configuration, start: start, options: options)
     session.updateSettings { $0.timeRate = .oneRenewalEveryTwoSeconds }
@@ -51,9 +49,7 @@ struct Renewals: ParsableCommand {
   /// One subscription with a pay-as-you-go intro and a queued offer code, every renewal failing
   /// into grace and billing retry and resolved: fail, grace end, resolve per period.
   private func runBillingRetry() throws {
-    var options = SessionOptions()
-    options.maximumEventsPerVerb = Int.max / 4
-    options.checksInvariants = false
+    let options = SessionOptions.unbounded
     let start = Instant(iso8601: "2026-01-01T00:00:00Z")!
     var session = Session(
       configuration: Self.configuration(groups: 1), start: start, options: options)
@@ -108,6 +104,14 @@ struct Renewals: ParsableCommand {
         id: "BG\(index)", name: "Bench \(index)", subscriptions: [subscription])
     }
     return configuration
+  }
+}
+
+extension SessionOptions {
+  /// Options for measuring: no limit on events per command, no invariant checks.
+  static var unbounded: SessionOptions {
+    let options = SessionOptions.unbounded
+    return options
   }
 }
 

@@ -46,9 +46,7 @@ struct Replay: ParsableCommand {
     _ name: String, _ path: String, _ configuration: StoreKitConfiguration, _ start: Instant,
     _ fill: (inout JournaledSession) throws -> Void
   ) throws -> String {
-    var options = SessionOptions()
-    options.maximumEventsPerVerb = Int.max / 4
-    options.checksInvariants = false
+    let options = SessionOptions.unbounded
     let bytes = configuration.xcodeFormattedBytes()
     let header = JournalHeader(
       configurationPath: "bench.storekit", configuration: bytes, start: start)

@@ -68,9 +68,7 @@ struct Stepping: ParsableCommand {
     configuration.nonRenewingSubscriptions = [
       Product(productID: "season", type: .nonRenewingSubscription, displayPrice: Price("4.99"))
     ]
-    var options = SessionOptions()
-    options.maximumEventsPerVerb = Int.max / 4
-    options.checksInvariants = false
+    let options = SessionOptions.unbounded
     let start = Instant(iso8601: "2026-01-01T00:00:00Z")!
     var session = Session(configuration: configuration, start: start, options: options)
     session.updateSettings { $0.timeRate = .oneRenewalEveryTwoSeconds }

@@ -78,9 +78,7 @@ struct Stream: ParsableCommand {
   }
 
   private static func session(_ configuration: StoreKitConfiguration, start: Instant) -> Session {
-    var options = SessionOptions()
-    options.maximumEventsPerVerb = Int.max / 4
-    options.checksInvariants = false
+    let options = SessionOptions.unbounded
     var session = Session(configuration: configuration, start: start, options: options)
     session.updateSettings { $0.timeRate = .oneRenewalEveryTwoSeconds }
     for group in 0..<(configuration.subscriptionGroups?.count ?? 0) {

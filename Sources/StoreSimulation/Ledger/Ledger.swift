@@ -133,15 +133,14 @@ struct Ledger {
         finishedCandidates = 0
       }
     } else if !wasUnfinished && isUnfinished(record) {
-      let index = Self.insertionIndex(of: UInt32(position), in: unfinishedCandidates)
-      if index < unfinishedCandidates.count && unfinishedCandidates[index] == position {
+      if unfinishedCandidates.sortedIndex(of: UInt32(position)) != nil {
         finishedCandidates -= 1
       } else {
-        unfinishedCandidates.insert(UInt32(position), at: index)
+        unfinishedCandidates.setMembership(of: UInt32(position), true)
       }
     }
     if (old.map(isHolding) ?? false) != isHolding(record) {
-      Self.toggle(position, in: &holdings[product, default: []], present: isHolding(record))
+      holdings[product, default: []].setMembership(of: position, isHolding(record))
     }
     if old == nil {
       if lastOfProduct.count <= product {
@@ -180,31 +179,5 @@ struct Ledger {
     }
     if expected != holdings.filter({ !$0.value.isEmpty }) { return "the holdings index drifted" }
     return nil
-  }
-
-  /// Inserts or removes `position` in an ascending list.
-  private static func toggle(_ position: Int, in list: inout [Int], present: Bool) {
-    if present {
-      if list.last ?? -1 < position {
-        list.append(position)
-      } else {
-        list.insert(position, at: insertionIndex(of: position, in: list))
-      }
-    } else {
-      let index = insertionIndex(of: position, in: list)
-      if index < list.count && list[index] == position { list.remove(at: index) }
-    }
-  }
-
-  private static func insertionIndex<Position: BinaryInteger>(
-    of position: Position, in list: [Position]
-  ) -> Int {
-    var low = 0
-    var high = list.count
-    while low < high {
-      let middle = (low + high) / 2
-      if list[middle] < position { low = middle + 1 } else { high = middle }
-    }
-    return low
   }
 }

@@ -93,7 +93,7 @@ package struct TransactionTable {
         pendingCounts.count(row)
         let was = compiledFilter.matches(old)
         let now = compiledFilter.matches(row)
-        if was != now { Self.toggle(index, in: &matching, present: now) }
+        if was != now { matching.setMembership(of: index, now) }
       } else {
         rows.append(row)
         rows.sort { $0.id < $1.id }
@@ -112,35 +112,13 @@ package struct TransactionTable {
   /// Keeps the selected transaction selected when it is still visible, else selects the newest.
   private mutating func keepSelection() {
     if let id = selectedID, let position = position(of: id),
-      let index = Self.index(of: position, in: matching)
+      let index = matching.sortedIndex(of: position)
     {
       selectedIndex = matching.count - 1 - index
     } else {
       selectedIndex = matching.isEmpty ? nil : 0
       selectedID = matching.last.map { rows[$0].id }
     }
-  }
-
-  private static func index(of position: Int, in list: [Int]) -> Int? {
-    let index = insertionIndex(of: position, in: list)
-    return index < list.count && list[index] == position ? index : nil
-  }
-
-  private static func insertionIndex(of position: Int, in list: [Int]) -> Int {
-    var low = 0
-    var high = list.count
-    while low < high {
-      let middle = (low + high) / 2
-      if list[middle] < position { low = middle + 1 } else { high = middle }
-    }
-    return low
-  }
-
-  private static func toggle(_ position: Int, in list: inout [Int], present: Bool) {
-    let index = insertionIndex(of: position, in: list)
-    let there = index < list.count && list[index] == position
-    if present && !there { list.insert(position, at: index) }
-    if !present && there { list.remove(at: index) }
   }
 
   /// Entitlements and visible rows brought up to date (after a catch-up's last step).
