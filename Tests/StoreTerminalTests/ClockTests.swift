@@ -51,6 +51,41 @@ import Testing
     #expect(try lineCount(path) == lines + 1)
   }
 
+  @Test func finishingAllGoesOnInStepsWhileTheClockRunsAndReplaysTheSame() throws {
+    var (app, path) = try journaledApp()
+    app.perform(line: "set time-rate oneRenewalEveryTwoSeconds")
+    app.perform(line: "buy socialfeed.monthly")
+    // 25,000 unfinished renewals, then F: one step now, the rest a step a frame.
+    var wall = start.adding(milliseconds: 50_000_000)
+    app.tick(wall: wall)
+    while app.catchUp != nil { app.tick(wall: wall) }
+    let unfinished = app.session.unfinishedCount
+    let boundary = app.session.nextTransactionID
+    #expect(unfinished > 2 * App.finishStep)
+    app.perform(line: "finish all")
+    #expect(app.session.unfinishedCount == unfinished - App.finishStep)
+    #expect(
+      app.message?.text.hasPrefix("finishing all: \(App.finishStep) of \(unfinished)") == true)
+    // Commands wait; the clock goes on, and its renewals are left unfinished.
+    app.perform(line: "finish 3")
+    #expect(app.message?.text.hasPrefix("finish 3: still finishing all transactions") == true)
+    var frames = 0
+    while app.message?.text.hasPrefix("finished") != true && frames < 10 {
+      wall = wall.adding(milliseconds: 3_000)
+      app.tick(wall: wall)
+      frames += 1
+    }
+    #expect(app.message?.text == "finished \(unfinished) transactions")
+    // Only the renewals made after it started are left unfinished.
+    let left = app.session.unfinishedTransactions()
+    #expect(!left.isEmpty && left.allSatisfy { $0.id >= boundary })
+    #expect(app.table.pendingCounts.unfinished == app.session.unfinishedCount)
+    app.prepareToQuit()
+    let replayed = try JournaledSession(replaying: try #require(try Journal.read(at: path)))
+    #expect(replayed.session.ledgerRows() == app.session.ledgerRows())
+    #expect(replayed.session.now == app.session.now)
+  }
+
   @Test func aRenewalFallingDueIsJournaledAndReplays() throws {
     var (app, path) = try journaledApp()
     app.perform(line: "buy socialfeed.monthly")

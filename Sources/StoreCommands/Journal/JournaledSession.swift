@@ -151,6 +151,34 @@ public struct JournaledSession {
     recordedNow = session.now
   }
 
+  /// Starts `finish all` to be done in steps (``continueFinishing(_:atMost:_:)``), so that a
+  /// caller finishing a million transactions keeps drawing between them. The command is
+  /// journaled now, once: replaying it finishes at once what the steps finish, since the steps
+  /// leave alone what is made after this point. Commands that would see a half-finished
+  /// session (finishing, deleting) must wait until it is done.
+  public mutating func startFinishingAll() -> FinishAllJob {
+    journal?.append(.command(at: session.now, text: Command.finish(nil).description))
+    recordedNow = session.now
+    return FinishAllJob(
+      next: session.options.firstTransactionID, boundary: session.nextTransactionID,
+      total: session.unfinishedCount)
+  }
+
+  /// Finishes up to `limit` more transactions of a ``startFinishingAll()``; `true` when none
+  /// is left.
+  public mutating func continueFinishing(
+    _ job: inout FinishAllJob, atMost limit: Int, _ sink: EventSink
+  ) -> Bool {
+    var count = 0
+    let next = session.finishAll(from: job.next, before: job.boundary, atMost: limit) {
+      count += 1
+      sink($0)
+    }
+    job.done += count
+    job.next = next ?? job.boundary
+    return next == nil
+  }
+
   /// Queues the clock's position in the journal, when it moved since the last record (the
   /// inspector pauses or quits).
   public mutating func recordClock() {
@@ -168,4 +196,16 @@ public struct JournaledSession {
 
   /// Flushes the queued records to disk.
   public func commit() throws(CommandError) { try journal?.commit() }
+}
+
+/// A `finish all` being done in steps (``JournaledSession/startFinishingAll()``).
+public struct FinishAllJob: Equatable, Sendable {
+  /// The id to go on from.
+  var next: UInt64
+  /// The first id made after it started: left alone.
+  let boundary: UInt64
+  /// How many transactions were unfinished when it started.
+  public let total: Int
+  /// How many it finished so far.
+  public internal(set) var done = 0
 }

@@ -88,6 +88,17 @@ struct Ledger {
     unfinishedCandidates.lazy.map(Int.init).filter { isUnfinished(records[$0]) }
   }
 
+  /// The first live, unfinished transaction at or after `position`, if any.
+  func firstUnfinished(atOrAfter position: Int) -> Int? {
+    var index = unfinishedCandidates.insertionIndex(of: UInt32(clamping: position))
+    while index < unfinishedCandidates.count {
+      let candidate = Int(unfinishedCandidates[index])
+      if isUnfinished(records[candidate]) { return candidate }
+      index += 1
+    }
+    return nil
+  }
+
   /// The last live transaction of product `product`, if any.
   func lastPosition(ofProduct product: Int32) -> Int? {
     let index = Int(product)

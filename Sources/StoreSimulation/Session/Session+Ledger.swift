@@ -13,12 +13,34 @@ extension Session {
 
   /// Finishes every unfinished transaction, oldest first.
   public mutating func finishAll(_ sink: EventSink) {
+    _ = finishAll(from: ledger.firstID, before: ledger.nextID, atMost: .max, sink)
+  }
+
+  /// Finishes at most `limit` unfinished transactions with ids from `start` and below
+  /// `boundary`, oldest first: ``finishAll(_:)`` in steps, for a caller that keeps drawing
+  /// between them. Transactions made after the first step (ids at or above `boundary`) are left
+  /// alone, so the steps together do what one `finishAll` did when they began.
+  ///
+  /// - Returns: the id to continue from, or `nil` when none is left below `boundary`.
+  public mutating func finishAll(
+    from start: UInt64, before boundary: UInt64, atMost limit: Int, _ sink: EventSink
+  ) -> UInt64? {
     let stamp = now.milliseconds
-    for position in ledger.unfinished {
-      ledger.update(position) { $0.flags.insert(.finished) }
-      emitTransaction(position, delivery: nil, at: stamp, sink)
+    let end = Int(min(boundary, ledger.nextID) - ledger.firstID)
+    var position = Int(max(start, ledger.firstID) - ledger.firstID)
+    var finished = 0
+    while let next = ledger.firstUnfinished(atOrAfter: position), next < end {
+      guard finished < limit else {
+        verify()
+        return ledger.firstID + UInt64(next)
+      }
+      ledger.update(next) { $0.flags.insert(.finished) }
+      emitTransaction(next, delivery: nil, at: stamp, sink)
+      finished += 1
+      position = next + 1
     }
     verify()
+    return nil
   }
 
   /// Deletes a transaction as if it never happened (`deleteTransaction`). Deleting a

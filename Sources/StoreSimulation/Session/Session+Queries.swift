@@ -2,6 +2,9 @@ extension Session {
   /// How many transactions exist (deleted ones excluded).
   public var transactionCount: Int { ledger.liveCount }
 
+  /// The id the next transaction gets.
+  public var nextTransactionID: UInt64 { ledger.nextID }
+
   /// How many transactions the app has not finished.
   public var unfinishedCount: Int { ledger.unfinishedCount }
 

@@ -135,11 +135,7 @@ package struct InspectorState {
   /// Events into the table and the log.
   mutating func absorb(_ events: [StoreEvent], session: Session, refiltering: Bool = true) {
     guard !events.isEmpty else { return }
-    // Only the lines the log keeps are worth formatting.
-    let prices = PriceFormat(locale: session.settings.locale)
-    for event in events.suffix(EventLog.limit) {
-      log.append(EventSummary.line(event) { prices($0, currency: $1) })
-    }
+    for event in events.suffix(EventLog.limit) { log.append(event) }
     table.absorb(events, from: session, refiltering: refiltering)
   }
 

@@ -75,10 +75,31 @@ struct EventLog {
   /// The most lines the log keeps.
   static let limit = 2000
 
-  private(set) var lines: [String] = []
+  /// A line as it was said, or an event, put into words only when it is shown: a step that
+  /// finishes thousands of transactions formats the few lines on screen, not thousands.
+  enum Entry {
+    case text(String)
+    case event(StoreEvent)
+  }
 
-  mutating func append(_ line: String) {
-    lines.append(line)
-    if lines.count > Self.limit * 2 { lines.removeFirst(lines.count - Self.limit) }
+  private(set) var entries: [Entry] = []
+
+  mutating func append(_ line: String) { add(.text(line)) }
+
+  mutating func append(_ event: StoreEvent) { add(.event(event)) }
+
+  private mutating func add(_ entry: Entry) {
+    entries.append(entry)
+    if entries.count > Self.limit * 2 { entries.removeFirst(entries.count - Self.limit) }
+  }
+
+  /// The newest `count` lines, prices in `prices`.
+  func lastLines(_ count: Int, prices: PriceFormat) -> [String] {
+    entries.suffix(count).map { entry in
+      switch entry {
+      case .text(let text): text
+      case .event(let event): EventSummary.line(event) { prices($0, currency: $1) }
+      }
+    }
   }
 }

@@ -18,6 +18,12 @@ package struct App {
   package var hooks = InspectorHooks()
   /// Set when the person asked to quit.
   package private(set) var wantsToQuit = false
+  /// A `finish all` going on in steps, one a frame.
+  private var finishing: FinishAllJob?
+
+  /// How many transactions one step of `finish all` finishes: about 8 ms with its frame at a
+  /// million rows (`storekeeper-benchmarks inspector`); fewer unfinished ones finish at once.
+  static let finishStep = 10_000
 
   /// The inspector over a journaled session.
   ///
@@ -63,6 +69,21 @@ package struct App {
   private mutating func run(_ effect: InspectorEffect) -> [InspectorInput] {
     switch effect {
     case .apply(let request):
+      if let job = finishing, request.origin == .person {
+        return [
+          .refused(
+            request,
+            CommandError(
+              "still finishing all transactions (\(job.done) of \(job.total)); commands wait "
+                + "until it is done"))
+        ]
+      }
+      if request.command == .finish(nil), request.origin == .person,
+        journaled.session.unfinishedCount > Self.finishStep
+      {
+        finishing = journaled.startFinishingAll()
+        return commit() + finishStep()
+      }
       var events: [StoreEvent] = []
       do throws(CommandError) {
         try journaled.apply(request.command, from: request.origin) { events.append($0) }
@@ -112,7 +133,23 @@ package struct App {
   package mutating func handle(_ key: Key, wall: Instant) { send(.key(key, wall: wall)) }
 
   /// The wall clock moved: a running clock follows it.
-  package mutating func tick(wall: Instant) { send(.tick(wall: wall)) }
+  package mutating func tick(wall: Instant) {
+    for input in finishStep() { send(input) }
+    send(.tick(wall: wall))
+  }
+
+  /// One step of a `finish all` going on, reported as the command applied.
+  private mutating func finishStep() -> [InspectorInput] {
+    guard var job = finishing else { return [] }
+    var events: [StoreEvent] = []
+    let done = journaled.continueFinishing(&job, atMost: Self.finishStep) { events.append($0) }
+    finishing = done ? nil : job
+    let text =
+      done
+      ? "finished \(job.done) transaction\(job.done == 1 ? "" : "s")"
+      : "finishing all: \(job.done) of \(job.total)… (keys work; commands wait until it is done)"
+    return [.applied(CommandRequest(.finish(nil), success: text), events: events)]
+  }
 
   /// Applies a command as a person would; `false` when the session refused it.
   @discardableResult
@@ -147,7 +184,8 @@ package struct App {
 
   /// How long the loop may sleep before the clock needs a tick.
   package func sleepMilliseconds(wall: Instant) -> Int {
-    state.live.sleepMilliseconds(wall: wall, session: journaled.session)
+    if finishing != nil { return 0 }
+    return state.live.sleepMilliseconds(wall: wall, session: journaled.session)
   }
 
   /// The whole screen for a terminal size.

@@ -8,7 +8,7 @@ struct BottomLines: ScreenPart {
   func drawLog(into canvas: inout Canvas, _ rect: Rect) {
     canvas.box(rect, title: "Events", focused: focus == .log, glyphs: display.glyphs)
     let inner = rect.inner
-    for (offset, line) in log.lines.suffix(inner.height).enumerated() {
+    for (offset, line) in log.lastLines(inner.height, prices: prices).enumerated() {
       canvas.put(
         TextCells.truncate(line, to: inner.width, ellipsis: display.glyphs.ellipsis), x: inner.x,
         y: inner.y + offset)
