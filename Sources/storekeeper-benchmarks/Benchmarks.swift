@@ -10,7 +10,8 @@ struct Benchmarks: ParsableCommand {
     commandName: "storekeeper-benchmarks",
     abstract: "Measure Storekeeper's speed and memory.",
     subcommands: [
-      LoadConfiguration.self, Renewals.self, Stream.self, Stepping.self, Replay.self,
+      LoadConfiguration.self, Renewals.self, Stream.self, Stepping.self, TransactionsBenchmark.self,
+      Replay.self,
       Inspector.self,
     ]
   )

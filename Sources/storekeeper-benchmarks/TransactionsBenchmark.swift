@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+
+/// `storekeeper transactions` over a journal of many purchase commands, beside the references
+/// the issue names, in the same run: `grep -c` for filtering and `jq -c .` for exporting the
+/// same JSON lines.
+struct TransactionsBenchmark: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "transactions",
+    abstract: "Time transactions --filter and the export against grep -c and jq -c.")
+
+  @Option(help: "How many purchase commands the journal holds.")
+  var purchases = 490_000
+
+  @Option(help: "The storekeeper binary.")
+  var binary = ".build/release/storekeeper"
+
+  func run() throws {
+    let folder = NSTemporaryDirectory() + "storekeeper-transactions-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let script = (0..<purchases).map {
+      $0 % 3 == 0 ? "buy foodtruck.donuts.box quantity=2\n" : "buy foodtruck.donuts.box\n"
+    }.joined()
+    try script.write(toFile: folder + "/script", atomically: true, encoding: .utf8)
+    let journal = folder + "/bench.journal"
+    let config = "Configs/FoodTruck.storekit"
+    _ = try timed(
+      "\(binary) run \(config) \(folder)/script --journal \(journal) "
+        + "--start 2026-01-01T00:00:00Z > /dev/null")
+    let source = "\(binary) transactions \(config) --journal \(journal)"
+    let export = try timed("\(source) --format json > \(folder)/all.jsonl")
+    let filter = try timed("\(source) --filter state:refunded > /dev/null")
+    let grep = try timed("grep -c '\"quantity\":2' \(folder)/all.jsonl > /dev/null || true")
+    let jq = try? timed("jq -c . \(folder)/all.jsonl > /dev/null")
+    let size =
+      (try? FileManager.default.attributesOfItem(atPath: folder + "/all.jsonl")[.size])
+      as? Int ?? 0
+    print(
+      """
+      transactions: \(purchases) transactions, \(size >> 20) MiB of JSON lines
+        --filter: \(seconds(filter.time)), peak \(filter.peak); grep -c: \(seconds(grep.time)) \
+      (ratio \(String(format: "%.2f", filter.time / grep.time)))
+        export: \(seconds(export.time)), peak \(export.peak)\
+      \(jq.map { "; jq -c .: \(seconds($0.time)) (ratio \(String(format: "%.2f", export.time / $0.time)))" } ?? "; jq not installed")
+      """)
+  }
+
+  private func seconds(_ value: Double) -> String { String(format: "%.3f s", value) }
+
+  /// Runs a shell command; its wall time and, where `/usr/bin/time` exists, its peak memory.
+  private func timed(_ command: String) throws -> (time: Double, peak: String) {
+    let memory = NSTemporaryDirectory() + "storekeeper-peak-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: memory) }
+    let measured =
+      FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
+      ? "/usr/bin/time -f %M -o \(memory) sh -c '\(command.replacingOccurrences(of: "'", with: "'\\''"))'"
+      : command
+    let start = DispatchTime.now().uptimeNanoseconds
+    let status = system(measured)
+    let time = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    guard status == 0 else { throw ValidationError("failed (\(status)): \(command)") }
+    let kilobytes = (try? String(contentsOfFile: memory, encoding: .utf8))
+      .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    return (time, kilobytes.map { "\($0 >> 10) MiB" } ?? "unknown")
+  }
+}
