@@ -113,3 +113,25 @@ enum LargeConfiguration {
     return configuration.xcodeFormattedBytes()
   }
 }
+
+extension Duration {
+  /// The duration in seconds.
+  var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// Runs a shell command: its wall time in seconds and, where `/usr/bin/time` exists, its peak
+/// resident memory. A failing command is an error.
+func timedShell(_ command: String) throws -> (time: Double, peak: String) {
+  let memory = NSTemporaryDirectory() + "storekeeper-peak-\(getpid())"
+  defer { try? FileManager.default.removeItem(atPath: memory) }
+  let quoted = command.replacingOccurrences(of: "'", with: "'\\''")
+  let measured =
+    FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
+    ? "/usr/bin/time -f %M -o \(memory) sh -c '\(quoted)'" : command
+  var status: Int32 = 0
+  let time = ContinuousClock().measure { status = system(measured) }.seconds
+  guard status == 0 else { throw ValidationError("failed (\(status)): \(command)") }
+  let kilobytes = (try? String(contentsOfFile: memory, encoding: .utf8))
+    .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+  return (time, kilobytes.map { "\($0 >> 10) MiB" } ?? "unknown")
+}

@@ -235,7 +235,5 @@ struct Inspector: ParsableCommand {
 }
 
 func milliseconds(_ duration: Duration) -> String {
-  let value =
-    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-  return String(format: "%.2f ms", value)
+  String(format: "%.2f ms", duration.seconds * 1000)
 }

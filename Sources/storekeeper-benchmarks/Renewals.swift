@@ -37,7 +37,7 @@ struct Renewals: ParsableCommand {
     }
     let after = residentBytes()
     let made = session.transactionCount - groups
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = elapsed.seconds
     print(
       """
       renewals: \(made) renewals (\(events) events) in \(String(format: "%.3f", seconds)) s \
@@ -70,7 +70,7 @@ struct Renewals: ParsableCommand {
         try session.resolveIssue(session.lastTransactionID()!) { _ in events += 1 }
       }
     }
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = elapsed.seconds
     print(
       """
       renewals --billing-retry: \(cycles) failed renewals resolved (\(events) events) in \

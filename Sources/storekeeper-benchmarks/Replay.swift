@@ -63,7 +63,7 @@ struct Replay: ParsableCommand {
         replaying: try Journal.read(at: path)!, options: options)
       count = replayed.session.transactionCount
     }
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = elapsed.seconds
     return "replay, \(name): \(count) transactions from a \(size >> 10) KiB journal in "
       + String(format: "%.3f s", seconds)
   }

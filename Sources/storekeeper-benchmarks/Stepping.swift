@@ -29,15 +29,15 @@ struct Stepping: ParsableCommand {
         var start = clock.now
         try session.advanceToNextEvent { _ in }
         var end = clock.now
-        step += seconds(end - start)
+        step += (end - start).seconds
         start = end
         read &+= session.currentEntitlements().count
         end = clock.now
-        entitlements += seconds(end - start)
+        entitlements += (end - start).seconds
         start = end
         read &+= session.subscriptionStatuses().count
         end = clock.now
-        statuses += seconds(end - start)
+        statuses += (end - start).seconds
       }
       precondition(read > 0)
       let perStep = (step + entitlements + statuses) / Double(steps)
@@ -52,10 +52,6 @@ struct Stepping: ParsableCommand {
 
   private func micro(_ total: Double) -> String {
     String(format: "%.2f", total / Double(steps) * 1e6)
-  }
-
-  private func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 
   /// A session with a non-consumable, a few non-renewing purchases and a monthly subscription

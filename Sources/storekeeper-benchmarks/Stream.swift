@@ -32,7 +32,7 @@ struct Stream: ParsableCommand {
       try session.advance(to: end) { _ in engineEvents += 1 }
     }
     var encoder = EventEncoder()
-    var buffer: [UInt8] = []
+    var buffer = ByteWriter(capacity: 1 << 20 + 1 << 16)
     var encodedBytes = 0
     let encoding = try seconds {
       var session = Self.session(configuration, start: start)
@@ -40,7 +40,7 @@ struct Stream: ParsableCommand {
         encoder.append(event, to: &buffer)
         if buffer.count >= 1 << 20 {
           encodedBytes += buffer.count
-          buffer.removeAll(keepingCapacity: true)
+          buffer.removeAll()
         }
       }
     }
@@ -59,8 +59,8 @@ struct Stream: ParsableCommand {
     let common =
       "\(binary) run \(configurationPath) \(folder)/script --start \(start.iso8601) "
       + "--rate oneRenewalEveryTwoSeconds --max-events \(renewals * 4)"
-    let plain = try timed(common + " > /dev/null")
-    let journaled = try timed(common + " --journal \(folder)/bench.journal > /dev/null")
+    let plain = try timedShell(common + " > /dev/null").time
+    let journaled = try timedShell(common + " --journal \(folder)/bench.journal > /dev/null").time
     let perSecond = Double(engineEvents) / engine
     func line(_ name: String, _ time: Double) -> String {
       let rate = Double(engineEvents) / time
@@ -88,14 +88,6 @@ struct Stream: ParsableCommand {
   }
 
   private func seconds(_ body: () throws -> Void) rethrows -> Double {
-    let elapsed = try ContinuousClock().measure(body)
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-  }
-
-  private func timed(_ command: String) throws -> Double {
-    var status: Int32 = 0
-    let time = seconds { status = system(command) }
-    guard status == 0 else { throw ValidationError("failed (\(status)): \(command)") }
-    return time
+    try ContinuousClock().measure(body).seconds
   }
 }

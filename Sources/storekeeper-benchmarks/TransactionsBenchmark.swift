@@ -25,14 +25,14 @@ struct TransactionsBenchmark: ParsableCommand {
     try script.write(toFile: folder + "/script", atomically: true, encoding: .utf8)
     let journal = folder + "/bench.journal"
     let config = "Configs/FoodTruck.storekit"
-    _ = try timed(
+    _ = try timedShell(
       "\(binary) run \(config) \(folder)/script --journal \(journal) "
         + "--start 2026-01-01T00:00:00Z > /dev/null")
     let source = "\(binary) transactions \(config) --journal \(journal)"
-    let export = try timed("\(source) --format json > \(folder)/all.jsonl")
-    let filter = try timed("\(source) --filter state:refunded > /dev/null")
-    let grep = try timed("grep -c '\"quantity\":2' \(folder)/all.jsonl > /dev/null || true")
-    let jq = try? timed("jq -c . \(folder)/all.jsonl > /dev/null")
+    let export = try timedShell("\(source) --format json > \(folder)/all.jsonl")
+    let filter = try timedShell("\(source) --filter state:refunded > /dev/null")
+    let grep = try timedShell("grep -c '\"quantity\":2' \(folder)/all.jsonl > /dev/null || true")
+    let jq = try? timedShell("jq -c . \(folder)/all.jsonl > /dev/null")
     let size =
       (try? FileManager.default.attributesOfItem(atPath: folder + "/all.jsonl")[.size])
       as? Int ?? 0
@@ -47,21 +47,4 @@ struct TransactionsBenchmark: ParsableCommand {
   }
 
   private func seconds(_ value: Double) -> String { String(format: "%.3f s", value) }
-
-  /// Runs a shell command; its wall time and, where `/usr/bin/time` exists, its peak memory.
-  private func timed(_ command: String) throws -> (time: Double, peak: String) {
-    let memory = NSTemporaryDirectory() + "storekeeper-peak-\(getpid())"
-    defer { try? FileManager.default.removeItem(atPath: memory) }
-    let measured =
-      FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
-      ? "/usr/bin/time -f %M -o \(memory) sh -c '\(command.replacingOccurrences(of: "'", with: "'\\''"))'"
-      : command
-    let start = DispatchTime.now().uptimeNanoseconds
-    let status = system(measured)
-    let time = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    guard status == 0 else { throw ValidationError("failed (\(status)): \(command)") }
-    let kilobytes = (try? String(contentsOfFile: memory, encoding: .utf8))
-      .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    return (time, kilobytes.map { "\($0 >> 10) MiB" } ?? "unknown")
-  }
 }

@@ -202,8 +202,7 @@ final class EventOutput {
   }
 
   private func append(_ line: String) {
-    var line = line
-    line.withUTF8 { buffer.append($0) }
+    buffer.append(line)
     buffer.append(0x0A)
   }
 
@@ -220,8 +219,7 @@ final class EventOutput {
     try raiseFailure()
     try SessionOpening.exitingOnError { () throws(CommandError) in try journal?.commit() }
     guard buffer.count > 0 else { return }
-    if let failure = buffer.withBytes(StandardStreams.failureWritingOut) { throw failure }
-    buffer.removeAll()
+    try StandardStreams.writeOut(&buffer)
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StoreConfiguration
 
 /// Writes a line for a person to standard error. A broken standard error is ignored: there is
 /// nowhere left to tell.
@@ -46,6 +47,14 @@ enum StandardStreams {
   /// - Throws: ``OutputFailure`` with the system's reason.
   static func writeOut(_ bytes: [UInt8]) throws(OutputFailure) {
     if let failure = bytes.withUnsafeBufferPointer(failureWritingOut) { throw failure }
+  }
+
+  /// Writes what `writer` holds to standard output and empties it.
+  ///
+  /// - Throws: ``OutputFailure`` with the system's reason.
+  static func writeOut(_ writer: inout ByteWriter) throws(OutputFailure) {
+    if let failure = writer.withBytes(failureWritingOut) { throw failure }
+    writer.removeAll()
   }
 
   /// Writes raw bytes to standard output; what went wrong, if anything.

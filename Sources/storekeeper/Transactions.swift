@@ -66,9 +66,8 @@ struct Transactions: ParsableCommand {
     var output = ByteWriter(capacity: 1 << 20 + 1 << 16)
     var encoder = EventEncoder()
     if chosen == .csv {
-      append(
-        "id,originalID,productID,productType,purchaseDate,expirationDate,state,finished\n",
-        to: &output)
+      output.append(
+        "id,originalID,productID,productType,purchaseDate,expirationDate,state,finished\n")
     }
     try session.forEachLedgerRow { row in
       guard compiled.matches(row) else { return }
@@ -84,21 +83,11 @@ struct Transactions: ParsableCommand {
           row.expirationDate == Int64.min ? "" : Instant(milliseconds: row.expirationDate).iso8601,
           row.state.rawValue, row.isFinished ? "true" : "false",
         ]
-        append(fields.map(csvField).joined(separator: ",") + "\n", to: &output)
+        output.append(fields.map(csvField).joined(separator: ",") + "\n")
       }
-      if output.count >= 1 << 20 { try flush(&output) }
+      if output.count >= 1 << 20 { try StandardStreams.writeOut(&output) }
     }
-    try flush(&output)
-  }
-
-  private func append(_ text: String, to output: inout ByteWriter) {
-    var text = text
-    text.withUTF8 { output.append($0) }
-  }
-
-  private func flush(_ output: inout ByteWriter) throws {
-    if let failure = output.withBytes(StandardStreams.failureWritingOut) { throw failure }
-    output.removeAll()
+    try StandardStreams.writeOut(&output)
   }
 
   private func csvField(_ text: String) -> String {

@@ -180,8 +180,7 @@ struct DayCache {
       let start = Instant(milliseconds: day * Self.millisecondsPerDay).iso8601
       // Years outside 0000–9999 are written as Instant writes them, without the cache.
       guard start.utf8.count == 24 else {
-        var text = instant.iso8601
-        text.withUTF8 { writer.append($0) }
+        writer.append(instant.iso8601)
         return
       }
       slot = next

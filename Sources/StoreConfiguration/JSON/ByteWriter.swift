@@ -38,6 +38,12 @@ public struct ByteWriter: ~Copyable {
     append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
+  /// Appends a text's UTF-8.
+  package mutating func append(_ text: String) {
+    var text = text
+    text.withUTF8 { append($0) }
+  }
+
   /// Appends `count` bytes written by `body` through the pointer it is given.
   @inlinable @inline(__always) public mutating func append(
     count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void
