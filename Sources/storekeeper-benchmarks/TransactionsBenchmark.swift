@@ -29,21 +29,35 @@ struct TransactionsBenchmark: ParsableCommand {
       "\(binary) run \(config) \(folder)/script --journal \(journal) "
         + "--start 2026-01-01T00:00:00Z > /dev/null")
     let source = "\(binary) transactions \(config) --journal \(journal)"
-    let export = try timedShell("\(source) --format json > \(folder)/all.jsonl")
+    let snapshot = journal + ".snapshot"
+    // The first listing replays the journal and writes the snapshot the next ones read.
+    let coldExport = try timedShell("\(source) --format json > \(folder)/all.jsonl")
+    let export = try timedShell("\(source) --format json > /dev/null")
     let filter = try timedShell("\(source) --filter state:refunded > /dev/null")
+    try FileManager.default.removeItem(atPath: snapshot)
+    let coldFilter = try timedShell("\(source) --filter state:refunded > /dev/null")
     let grep = try timedShell("grep -c '\"quantity\":2' \(folder)/all.jsonl > /dev/null || true")
     let jq = try? timedShell("jq -c . \(folder)/all.jsonl > /dev/null")
-    let size =
-      (try? FileManager.default.attributesOfItem(atPath: folder + "/all.jsonl")[.size])
-      as? Int ?? 0
+    let size = { (path: String) in
+      (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0
+    }
+    let jqFigure =
+      jq.map { "; jq -c .: \(seconds($0.time)) (ratio \(ratio(export.time, $0.time)))" }
+      ?? "; jq not installed"
     print(
       """
-      transactions: \(purchases) transactions, \(size >> 20) MiB of JSON lines
+      transactions: \(purchases) transactions, \(size(folder + "/all.jsonl") >> 20) MiB of JSON \
+      lines; journal \(size(journal) >> 20) MiB, snapshot \(size(snapshot) >> 20) MiB
         --filter: \(seconds(filter.time)), peak \(filter.peak); grep -c: \(seconds(grep.time)) \
-      (ratio \(String(format: "%.2f", filter.time / grep.time)))
-        export: \(seconds(export.time)), peak \(export.peak)\
-      \(jq.map { "; jq -c .: \(seconds($0.time)) (ratio \(String(format: "%.2f", export.time / $0.time)))" } ?? "; jq not installed")
+      (ratio \(ratio(filter.time, grep.time)))
+        export: \(seconds(export.time)), peak \(export.peak)\(jqFigure)
+        replaying instead of the snapshot: --filter \(seconds(coldFilter.time)), peak \
+      \(coldFilter.peak); export \(seconds(coldExport.time)), peak \(coldExport.peak)
       """)
+  }
+
+  private func ratio(_ value: Double, _ reference: Double) -> String {
+    String(format: "%.2f", value / reference)
   }
 
   private func seconds(_ value: Double) -> String { String(format: "%.3f s", value) }

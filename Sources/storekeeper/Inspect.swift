@@ -156,7 +156,7 @@ struct Inspect: ParsableCommand {
     do throws(CommandError) {
       journaled = try SessionOpening.journaled(
         configuration: configuration, bytes: bytes, configurationPath: configurationPath,
-        journalPath: journalPath, start: newStart, options: options, forWriting: true,
+        journalPath: journalPath, start: newStart, options: options,
         progress: { progress.show(done: $0, of: $1) }
       ) { notices.append($0) }
     } catch {

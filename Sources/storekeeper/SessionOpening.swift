@@ -59,8 +59,7 @@ enum SessionOpening {
   /// A session for `configurationPath`: fresh when there is no journal path, else the journal's,
   /// replayed (or created). Problems are printed; they exit with status 1.
   static func open(
-    configurationPath: String, journalPath: String?, start: Instant?, options: SessionOptions,
-    forWriting: Bool = true
+    configurationPath: String, journalPath: String?, start: Instant?, options: SessionOptions
   ) throws -> JournaledSession {
     let (configuration, bytes) = try loadConfiguration(configurationPath)
     guard let journalPath else {
@@ -72,45 +71,52 @@ enum SessionOpening {
     return try exitingOnError { () throws(CommandError) in
       try journaled(
         configuration: configuration, bytes: bytes, configurationPath: configurationPath,
-        journalPath: journalPath, start: start, options: options, forWriting: forWriting
+        journalPath: journalPath, start: start, options: options
       ) { printError("storekeeper: \($0)".sanitizedForTerminal) }
     }
   }
 
-  /// The journal's session, replayed, or a new journal's when there is none (read-only: a
-  /// session without a journal). A configuration that changed since the journal last saw it is
-  /// reported and, when writing, applied as a journaled reload. `report` hears what is worth
-  /// telling.
+  /// The transactions of `journalPath`'s session, without changing it: from the snapshot beside
+  /// the journal when it matches, else replayed; an empty ledger when there is no journal yet.
+  static func ledger(configurationPath: String, journalPath: String) throws -> LedgerSnapshot {
+    let (configuration, bytes) = try loadConfiguration(configurationPath)
+    let report = { (text: String) in printError("storekeeper: \(text)".sanitizedForTerminal) }
+    let listing = try exitingOnError { () throws(CommandError) in
+      try JournalSnapshot.listing(ofJournal: journalPath, report: report)
+    }
+    guard let listing else {
+      report("no journal at \(journalPath) yet; nothing to list.")
+      return Session(configuration: configuration, start: wallClock).ledgerSnapshot()
+    }
+    if listing.configuration != bytes {
+      report(
+        "\(configurationPath) changed since the journal last saw it; listed with the journal's "
+          + "copy.")
+    }
+    return listing.ledger
+  }
+
+  /// The journal's session, replayed, or a new journal's when there is none. A configuration
+  /// that changed since the journal last saw it is reported and applied as a journaled reload.
+  /// `report` hears what is worth telling.
   static func journaled(
     configuration: StoreKitConfiguration, bytes: [UInt8], configurationPath: String,
-    journalPath: String, start: Instant?, options: SessionOptions, forWriting: Bool,
+    journalPath: String, start: Instant?, options: SessionOptions,
     progress: ((Int, Int) -> Bool)? = nil, report: (String) -> Void
   ) throws(CommandError) -> JournaledSession {
-    let start = start ?? wallClock
-    let journal: Journal
-    if forWriting {
-      let header = JournalHeader(
-        configurationPath: configurationPath, configuration: bytes, start: start,
-        firstTransactionID: options.firstTransactionID,
-        session: UUID().uuidString.lowercased())
-      journal = try Journal.openOrCreate(at: journalPath, header: header, files: journalFiles)
-    } else if let existing = try Journal.read(at: journalPath, report: report) {
-      journal = existing
-    } else {
-      return JournaledSession(
-        session: Session(configuration: configuration, start: start, options: options),
-        journal: nil)
-    }
+    let header = JournalHeader(
+      configurationPath: configurationPath, configuration: bytes, start: start ?? wallClock,
+      firstTransactionID: options.firstTransactionID,
+      session: UUID().uuidString.lowercased())
+    let journal = try Journal.openOrCreate(at: journalPath, header: header, files: journalFiles)
     journal.notices.forEach(report)
     var journaled = try JournaledSession(replaying: journal, options: options, progress: progress)
     if journal.latestConfiguration != bytes {
       report(
         "\(configurationPath) changed since the journal last saw it; replayed with the journal's "
-          + "copy\(forWriting ? ", now using the file on disk" : "").")
-      if forWriting {
-        journaled.reload(configuration, bytes: bytes)
-        try journaled.commit()
-      }
+          + "copy, now using the file on disk.")
+      journaled.reload(configuration, bytes: bytes)
+      try journaled.commit()
     }
     return journaled
   }

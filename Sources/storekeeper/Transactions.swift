@@ -45,38 +45,30 @@ struct Transactions: ParsableCommand {
 
   func run() throws {
     let path = try journal ?? SessionOpening.defaultJournal(for: configurationPath)
-    if !FileManager.default.fileExists(atPath: path) {
-      printError("storekeeper: no journal at \(path) yet; nothing to list.".sanitizedForTerminal)
-    }
-    let journaled = try SessionOpening.open(
-      configurationPath: configurationPath, journalPath: path, start: nil,
-      options: SessionOptions(),
-      forWriting: false)
-    let session = journaled.session
-    let compiled = try TransactionFilter(parsing: filter ?? "").compiled(for: session.catalog)
+    let ledger = try SessionOpening.ledger(configurationPath: configurationPath, journalPath: path)
+    let compiled = try TransactionFilter(parsing: filter ?? "").compiled(for: ledger.catalog)
     let chosen = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .json)
     guard chosen != .table else {
-      var rows: [LedgerRow] = []
-      session.forEachLedgerRow { if compiled.matches($0) { rows.append($0) } }
-      let table = TransactionListing.render(rows: rows, catalog: session.catalog)
+      let rows = (0..<ledger.count).lazy.map(ledger.row).filter(compiled.matches)
+      let table = TransactionListing.render(rows: Array(rows), catalog: ledger.catalog)
       try StandardStreams.writeOut(Array(table.utf8))
       return
     }
-    // JSON lines and CSV stream out a megabyte at a time: memory stays that of the session.
+    // JSON lines and CSV stream out a megabyte at a time: memory stays that of the ledger.
     var output = ByteWriter(capacity: 1 << 20 + 1 << 16)
     var encoder = EventEncoder()
     if chosen == .csv {
       output.append(
         "id,originalID,productID,productType,purchaseDate,expirationDate,state,finished\n")
     }
-    try session.forEachLedgerRow { row in
-      guard compiled.matches(row) else { return }
+    for index in 0..<ledger.count {
+      let row = ledger.row(index)
+      guard compiled.matches(row) else { continue }
       if chosen == .json {
-        guard let transaction = session.transaction(row.id) else { return }
         encoder.appendTransaction(
-          transaction, extra: [("ledgerState", row.state.rawValue)], to: &output)
+          ledger.transaction(index), extra: [("ledgerState", row.state.rawValue)], to: &output)
       } else {
-        let product = session.catalog.products[Int(row.product)]
+        let product = ledger.catalog.products[Int(row.product)]
         let fields = [
           String(row.id), String(row.originalID), product.productID,
           ProductKind(product.type).rawValue, Instant(milliseconds: row.purchaseDate).iso8601,

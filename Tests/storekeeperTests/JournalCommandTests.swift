@@ -127,6 +127,50 @@ import Testing
     #expect(rows.count == 1 + 3_998)
   }
 
+  @Test func listingFromTheSnapshotPrintsWhatTheReplayPrintsAndFollowsTheJournal() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let journal = folder.appendingPathComponent("l.journal").path
+    let snapshot = journal + ".snapshot"
+    let script = """
+      buy socialfeed.monthly
+      advance 2m
+      buy foodtruck.donuts.box quantity=4
+      set ask-to-buy on
+      buy foodtruck.saleshistory
+      set ask-to-buy off
+      refund 2
+      """
+    _ = try storekeeper(["run", "Configs/FoodTruck.storekit", "--journal", journal], stdin: script)
+    let listings = [
+      ["--format", "json"], ["--format", "csv"], ["--format", "table"],
+      ["--format", "json", "--filter", "state:renewed,refunded"],
+      ["--format", "csv", "--filter", "!product:socialfeed"],
+    ]
+    func list(_ arguments: [String]) throws -> String {
+      let result = try storekeeper(
+        ["transactions", "Configs/FoodTruck.storekit", "--journal", journal] + arguments)
+      #expect(result.status == 0 && result.stderr.isEmpty)
+      return result.stdout
+    }
+    #expect(!FileManager.default.fileExists(atPath: snapshot))
+    let replayed = try listings.map { arguments in
+      try FileManager.default.removeItemIfPresent(atPath: snapshot)
+      return try list(arguments)
+    }
+    #expect(replayed[0].split(separator: "\n").count > 5)
+    #expect(FileManager.default.fileExists(atPath: snapshot))
+    #expect(try listings.map(list) == replayed)
+    // The journal moves on: the next listing sees it, whatever the snapshot said.
+    _ = try storekeeper(
+      ["run", "Configs/FoodTruck.storekit", "--journal", journal],
+      stdin: "buy foodtruck.donuts.box\n")
+    let after = try list(["--format", "csv"])
+    #expect(after.split(separator: "\n").count == replayed[1].split(separator: "\n").count + 1)
+    try FileManager.default.removeItemIfPresent(atPath: snapshot)
+    #expect(try list(["--format", "csv"]) == after)
+  }
+
   @Test func theTableAlignsWideProductIDsInTerminalCells() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -170,5 +214,11 @@ import Testing
       ["run", "Configs/FoodTruck.storekit", "--journal", journal], stdin: "")
     #expect(result.status == 1)
     #expect(result.stderr.contains("is in use by another storekeeper"))
+  }
+}
+
+extension FileManager {
+  fileprivate func removeItemIfPresent(atPath path: String) throws {
+    if fileExists(atPath: path) { try removeItem(atPath: path) }
   }
 }

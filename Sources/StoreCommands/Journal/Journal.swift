@@ -94,13 +94,33 @@ public final class Journal {
     }
   }
 
+  /// The whole file: as many bytes as it holds when opened, read into one array (no copies on
+  /// the way), then whatever a writer appended meanwhile.
   static func readAll(_ descriptor: Int32, _ path: String) throws(CommandError) -> [UInt8] {
-    var bytes: [UInt8] = []
+    var status = stat()
+    let expected = fstat(descriptor, &status) == 0 ? max(Int(status.st_size), 0) : 0
+    var failure: Int32 = 0
+    var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+      count = 0
+      while count < expected {
+        let read = pread(
+          descriptor, buffer.baseAddress! + count, expected - count, off_t(count))
+        if read < 0 && errno == EINTR { continue }
+        if read <= 0 {
+          failure = read < 0 ? errno : 0
+          return
+        }
+        count += read
+      }
+    }
+    if failure != 0 {
+      errno = failure
+      throw CommandError("cannot read the journal \(path): \(systemError())")
+    }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    var offset: off_t = 0
     while true {
       let count = chunk.withUnsafeMutableBytes {
-        pread(descriptor, $0.baseAddress!, $0.count, offset)
+        pread(descriptor, $0.baseAddress!, $0.count, off_t(bytes.count))
       }
       if count < 0 {
         if errno == EINTR { continue }
@@ -108,8 +128,6 @@ public final class Journal {
       }
       if count == 0 { return bytes }
       bytes.append(contentsOf: chunk[0..<count])
-      offset += off_t(count)
-      if chunk.count < 1 << 24 { chunk = [UInt8](repeating: 0, count: chunk.count * 4) }
     }
   }
 
@@ -120,6 +138,15 @@ public final class Journal {
     records.reversed().lazy.compactMap { record -> [UInt8]? in
       if case .configuration(_, let saved) = record { saved } else { nil }
     }.first ?? header.configuration
+  }
+
+  /// Every configuration the session ran on, in order: the header's, then each one a record
+  /// saved (their catalogs fold into the session's, which keeps product indices).
+  public var configurations: [[UInt8]] {
+    [header.configuration]
+      + records.compactMap { record -> [UInt8]? in
+        if case .configuration(_, let saved) = record { saved } else { nil }
+      }
   }
 
   /// Queues a record; it reaches the disk with the next ``commit()``.

@@ -40,6 +40,7 @@ public enum LedgerState: String, CaseIterable, Sendable {
 /// One transaction as the filter and the table see it: integers only, cheap to scan by the
 /// million.
 public struct LedgerRow: Equatable, Sendable {
+
   /// The transaction's id.
   public var id: UInt64
   /// Its original id.
@@ -58,6 +59,16 @@ public struct LedgerRow: Equatable, Sendable {
   public var expirationDate: Int64
   /// Whether the app has finished it.
   public var isFinished: Bool
+}
+
+extension LedgerRow {
+  init(_ record: TransactionRecord, state: LedgerState) {
+    self.init(
+      id: record.id, originalID: record.originalID, product: record.product, state: state,
+      offerKind: record.offerIndex >= 0 ? Int8(record.offerKind) : -1,
+      offerIndex: record.offerIndex, purchaseDate: record.purchaseDate,
+      expirationDate: record.expirationDate, isFinished: record.flags.contains(.finished))
+  }
 }
 
 extension Session {
@@ -88,14 +99,10 @@ extension Session {
 
   private func row(_ position: Int) -> LedgerRow {
     let record = ledger[position]
-    return LedgerRow(
-      id: record.id, originalID: record.originalID, product: record.product,
-      state: state(of: record), offerKind: record.offerIndex >= 0 ? Int8(record.offerKind) : -1,
-      offerIndex: record.offerIndex, purchaseDate: record.purchaseDate,
-      expirationDate: record.expirationDate, isFinished: record.flags.contains(.finished))
+    return LedgerRow(record, state: state(of: record))
   }
 
-  private func state(of record: TransactionRecord) -> LedgerState {
+  func state(of record: TransactionRecord) -> LedgerState {
     switch record.state {
     case .failed: return record.flags.contains(.purchaseIssue) ? .interrupted : .failed
     case .deferred: return record.flags.contains(.pendingApproval) ? .pending : .declined

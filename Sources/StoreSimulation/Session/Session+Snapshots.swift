@@ -4,48 +4,9 @@ extension Session {
   /// The public view of the record at `position`.
   func snapshot(_ position: Int, verification: Bool = false) -> Transaction {
     let record = ledger[position]
-    let product = product(at: record.product)
-    let storefront = storefronts[Int(record.storefront)]
-    let details = ledger.details(of: record)
-    var offer: TransactionOffer?
-    if record.offerIndex >= 0,
-      let kind = OfferKind.allCases.indices.contains(Int(record.offerKind))
-        ? OfferKind.allCases[Int(record.offerKind)] : nil
-    {
-      let offers = product.offers(kind)
-      if offers.indices.contains(Int(record.offerIndex)) {
-        offer = TransactionOffer(offers[Int(record.offerIndex)])
-      }
-    }
-    let state: PaymentTransactionState =
-      switch record.state {
-      case .purchased: .purchased
-      case .failed: .failed
-      case .deferred: .deferred
-      }
     return Transaction(
-      id: record.id, originalID: record.originalID, productID: product.productID,
-      productType: ProductKind(product.type),
-      subscriptionGroupID: product.groupIndex.map { catalog.groups[$0].id },
-      purchaseDate: Instant(milliseconds: record.purchaseDate),
-      originalPurchaseDate: Instant(milliseconds: record.originalPurchaseDate),
-      expirationDate: record.hasExpiration ? Instant(milliseconds: record.expirationDate) : nil,
-      purchasedQuantity: Int(record.quantity), price: record.price, currency: storefront.currency,
-      storefront: storefront.countryCode, storefrontID: storefront.id,
-      reason: record.flags.contains(.renewal) ? .renewal : .purchase, offer: offer,
-      revocationDate: record.isRevoked ? Instant(milliseconds: record.revocationDate) : nil,
-      revocationReason: record.isRevoked
-        ? (record.flags.contains(.revokedForDeveloperIssue) ? .developerIssue : .other) : nil,
-      revocationType: record.isRevoked
-        ? (record.refundedShare > 0 ? .refundProrated : .refundFull) : nil,
-      revocationPercentage: record.isRevoked
-        ? (record.refundedShare > 0 ? Int(record.refundedShare) : 100_000) : nil,
-      hasRefundRequest: record.flags.contains(.refundRequested),
-      isUpgraded: record.flags.contains(.upgraded), appAccountToken: details?.appAccountToken,
-      state: state, isFinished: record.flags.contains(.finished),
-      hasPurchaseIssue: record.flags.contains(.purchaseIssue),
-      pendingAskToBuyConfirmation: record.flags.contains(.pendingApproval),
-      isAskToBuyDeclined: record.flags.contains(.declined), failure: details?.failure,
+      record, catalog: catalog, storefront: storefronts[Int(record.storefront)],
+      details: ledger.details(of: record),
       verificationError: verification ? settings.simulatedErrors[.verification] : nil)
   }
 
@@ -120,5 +81,56 @@ extension TransactionOffer {
     self.init(
       type: OfferType(offer.kind), id: offer.id, paymentMode: OfferPaymentMode(offer.paymentMode),
       period: offer.duration)
+  }
+}
+
+extension Transaction {
+  /// The public view of a stored record: the one mapping from the ledger's integers to what
+  /// StoreKit reports (the session and ``LedgerSnapshot`` both use it).
+  init(
+    _ record: TransactionRecord, catalog: Catalog, storefront: Storefront,
+    details: TransactionDetails?, verificationError: SimulatedError? = nil
+  ) {
+    let product = catalog.products[Int(record.product)]
+    var offer: TransactionOffer?
+    if record.offerIndex >= 0,
+      let kind = OfferKind.allCases.indices.contains(Int(record.offerKind))
+        ? OfferKind.allCases[Int(record.offerKind)] : nil
+    {
+      let offers = product.offers(kind)
+      if offers.indices.contains(Int(record.offerIndex)) {
+        offer = TransactionOffer(offers[Int(record.offerIndex)])
+      }
+    }
+    let state: PaymentTransactionState =
+      switch record.state {
+      case .purchased: .purchased
+      case .failed: .failed
+      case .deferred: .deferred
+      }
+    self.init(
+      id: record.id, originalID: record.originalID, productID: product.productID,
+      productType: ProductKind(product.type),
+      subscriptionGroupID: product.groupIndex.map { catalog.groups[$0].id },
+      purchaseDate: Instant(milliseconds: record.purchaseDate),
+      originalPurchaseDate: Instant(milliseconds: record.originalPurchaseDate),
+      expirationDate: record.hasExpiration ? Instant(milliseconds: record.expirationDate) : nil,
+      purchasedQuantity: Int(record.quantity), price: record.price, currency: storefront.currency,
+      storefront: storefront.countryCode, storefrontID: storefront.id,
+      reason: record.flags.contains(.renewal) ? .renewal : .purchase, offer: offer,
+      revocationDate: record.isRevoked ? Instant(milliseconds: record.revocationDate) : nil,
+      revocationReason: record.isRevoked
+        ? (record.flags.contains(.revokedForDeveloperIssue) ? .developerIssue : .other) : nil,
+      revocationType: record.isRevoked
+        ? (record.refundedShare > 0 ? .refundProrated : .refundFull) : nil,
+      revocationPercentage: record.isRevoked
+        ? (record.refundedShare > 0 ? Int(record.refundedShare) : 100_000) : nil,
+      hasRefundRequest: record.flags.contains(.refundRequested),
+      isUpgraded: record.flags.contains(.upgraded), appAccountToken: details?.appAccountToken,
+      state: state, isFinished: record.flags.contains(.finished),
+      hasPurchaseIssue: record.flags.contains(.purchaseIssue),
+      pendingAskToBuyConfirmation: record.flags.contains(.pendingApproval),
+      isAskToBuyDeclined: record.flags.contains(.declined), failure: details?.failure,
+      verificationError: verificationError)
   }
 }

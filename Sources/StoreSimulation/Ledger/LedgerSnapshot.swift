@@ -1,0 +1,220 @@
+import StoreConfiguration
+
+/// A session's transactions, frozen: every live transaction with its label, readable without the
+/// session. It encodes to bytes (``encoded(_:)``) and decodes back checked
+/// (``init(decoding:from:catalog:)``), so a copy can be kept beside a journal and listed without
+/// replaying it; its rows and transactions are the session's own, made by the same mapping.
+public struct LedgerSnapshot: Sendable {
+  /// The catalog the transactions name products and offers from, by index.
+  public let catalog: Catalog
+  /// How many transactions it holds.
+  public let count: Int
+  private let storefronts: [Storefront]
+  private let details: [TransactionDetails]
+  /// The records, ``recordSize`` bytes each from `recordsStart`, as ``encoded(_:)`` laid them.
+  private let bytes: [UInt8]
+  private let recordsStart: Int
+
+  /// Bytes per record: the record's integers and its label.
+  public static let recordSize = 80
+
+  /// The row of transaction `index` (oldest first).
+  public func row(_ index: Int) -> LedgerRow {
+    let (record, state) = self[index]
+    return LedgerRow(record, state: state)
+  }
+
+  /// Transaction `index` (oldest first), as the session reports it.
+  public func transaction(_ index: Int) -> Transaction {
+    let (record, _) = self[index]
+    return Transaction(
+      record, catalog: catalog, storefront: storefronts[Int(record.storefront)],
+      details: record.details >= 0 ? details[Int(record.details)] : nil)
+  }
+
+  private subscript(index: Int) -> (TransactionRecord, LedgerState) {
+    precondition(index >= 0 && index < count, "no transaction \(index) in the snapshot")
+    return bytes.withUnsafeBytes { raw in
+      Self.record(raw, at: recordsStart + index * Self.recordSize)!
+    }
+  }
+}
+
+extension Session {
+  /// The session's live transactions and their labels now, frozen.
+  ///
+  /// - Complexity: O(*n*), ``LedgerSnapshot/recordSize`` bytes a transaction.
+  public func ledgerSnapshot() -> LedgerSnapshot {
+    LedgerSnapshot(session: self)
+  }
+}
+
+// MARK: - Bytes
+
+extension LedgerSnapshot {
+  /// Hands out the snapshot's bytes, in order, in pieces (without copying the records).
+  ///
+  /// The little-endian layout: storefronts (count, country codes), details (count, each a
+  /// presence byte, a token, a failure's index in ``SimulatedError/all``), then the records
+  /// (count, ``recordSize`` bytes each).
+  public func encoded(_ piece: (UnsafeRawBufferPointer) -> Void) {
+    var out = BinaryOut()
+    out.u32(UInt32(storefronts.count))
+    for storefront in storefronts { out.string(storefront.countryCode) }
+    out.u32(UInt32(details.count))
+    for detail in details {
+      out.u8((detail.appAccountToken == nil ? 0 : 1) | (detail.failure == nil ? 0 : 2))
+      if let token = detail.appAccountToken { out.string(token) }
+      if let failure = detail.failure {
+        out.u16(UInt16(SimulatedError.all.firstIndex(of: failure)!))
+      }
+    }
+    out.u64(UInt64(count))
+    out.bytes.withUnsafeBytes(piece)
+    bytes.withUnsafeBytes { piece(UnsafeRawBufferPointer(rebasing: $0[recordsStart...])) }
+  }
+
+  /// Decodes what ``encoded(_:)`` handed out, checking every index against `catalog` and every
+  /// enumeration's value: `nil` when anything does not hold, so a damaged copy is never read.
+  public init?(decoding bytes: [UInt8], from start: Int = 0, catalog: Catalog) {
+    var reader = BinaryIn(bytes: bytes, offset: start)
+    var storefronts: [Storefront] = []
+    var details: [TransactionDetails] = []
+    guard let storefrontCount = reader.u32(), storefrontCount <= 256 else { return nil }
+    for _ in 0..<storefrontCount {
+      guard let code = reader.string(), let storefront = Storefront(countryCode: code) else {
+        return nil
+      }
+      storefronts.append(storefront)
+    }
+    guard let detailCount = reader.u32(), Int(detailCount) <= bytes.count else { return nil }
+    for _ in 0..<detailCount {
+      guard let presence = reader.u8(), presence < 4 else { return nil }
+      var detail = TransactionDetails()
+      if presence & 1 != 0 {
+        guard let token = reader.string() else { return nil }
+        detail.appAccountToken = token
+      }
+      if presence & 2 != 0 {
+        guard let index = reader.u16(), Int(index) < SimulatedError.all.count else { return nil }
+        detail.failure = SimulatedError.all[Int(index)]
+      }
+      details.append(detail)
+    }
+    guard let count = reader.u64(), count <= UInt64(bytes.count / Self.recordSize),
+      reader.offset + Int(count) * Self.recordSize == bytes.count
+    else { return nil }
+    let recordsStart = reader.offset
+    let valid = bytes.withUnsafeBytes { raw in
+      (0..<Int(count)).allSatisfy { index in
+        guard let (record, _) = Self.record(raw, at: recordsStart + index * Self.recordSize)
+        else { return false }
+        return Int(record.product) < catalog.products.count
+          && Int(record.storefront) < storefronts.count
+          && record.details >= -1 && Int(record.details) < details.count
+          && Int(record.offerKind) < OfferKind.allCases.count
+      }
+    }
+    guard valid else { return nil }
+    self.catalog = catalog
+    self.count = Int(count)
+    self.storefronts = storefronts
+    self.details = details
+    self.bytes = bytes
+    self.recordsStart = recordsStart
+  }
+
+  fileprivate init(session: Session) {
+    let ledger = session.ledger
+    var out = BinaryOut()
+    out.bytes.reserveCapacity(ledger.liveCount * Self.recordSize)
+    for position in ledger.records.indices where !ledger[position].isDeleted {
+      let record = ledger[position]
+      out.i64(Int64(bitPattern: record.id))
+      out.i64(Int64(bitPattern: record.originalID))
+      out.i64(record.purchaseDate)
+      out.i64(record.originalPurchaseDate)
+      out.i64(record.expirationDate)
+      out.i64(record.revocationDate)
+      out.i64(record.price)
+      out.u32(UInt32(bitPattern: record.product))
+      out.u32(UInt32(bitPattern: record.quantity))
+      out.u16(UInt16(bitPattern: record.offerIndex))
+      out.u8(record.offerKind)
+      out.u8(record.storefront)
+      out.u8(record.state.rawValue)
+      out.u16(record.flags.rawValue)
+      out.u32(UInt32(bitPattern: record.details))
+      out.u32(UInt32(bitPattern: record.refundedShare))
+      out.u8(UInt8(LedgerState.allCases.firstIndex(of: session.state(of: record))!))
+    }
+    catalog = session.catalog
+    count = out.bytes.count / Self.recordSize
+    storefronts = session.storefronts
+    details = ledger.details
+    bytes = out.bytes
+    recordsStart = 0
+  }
+
+  /// The record and label at `offset`, or `nil` when an enumeration's value is out of range.
+  private static func record(
+    _ raw: UnsafeRawBufferPointer, at offset: Int
+  ) -> (TransactionRecord, LedgerState)? {
+    func load<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T {
+      T(littleEndian: raw.loadUnaligned(fromByteOffset: offset + at, as: T.self))
+    }
+    guard let state = TransactionRecord.State(rawValue: load(68, UInt8.self)),
+      Int(load(79, UInt8.self)) < LedgerState.allCases.count
+    else { return nil }
+    let record = TransactionRecord(
+      id: UInt64(bitPattern: load(0, Int64.self)),
+      originalID: UInt64(bitPattern: load(8, Int64.self)), purchaseDate: load(16, Int64.self),
+      originalPurchaseDate: load(24, Int64.self), expirationDate: load(32, Int64.self),
+      revocationDate: load(40, Int64.self), price: load(48, Int64.self),
+      product: load(56, Int32.self), quantity: load(60, Int32.self),
+      offerIndex: load(64, Int16.self), offerKind: load(66, UInt8.self),
+      storefront: load(67, UInt8.self), state: state,
+      flags: TransactionRecord.Flags(rawValue: load(69, UInt16.self)),
+      details: load(71, Int32.self), refundedShare: load(75, Int32.self))
+    return (record, LedgerState.allCases[Int(load(79, UInt8.self))])
+  }
+}
+
+/// Little-endian integers and length-prefixed strings into bytes.
+private struct BinaryOut {
+  var bytes: [UInt8] = []
+  mutating func u8(_ value: UInt8) { bytes.append(value) }
+  mutating func u16(_ value: UInt16) { integer(value) }
+  mutating func u32(_ value: UInt32) { integer(value) }
+  mutating func u64(_ value: UInt64) { integer(value) }
+  mutating func i64(_ value: Int64) { integer(value) }
+  mutating func string(_ text: String) {
+    u32(UInt32(text.utf8.count))
+    bytes.append(contentsOf: text.utf8)
+  }
+  private mutating func integer<T: FixedWidthInteger>(_ value: T) {
+    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+  }
+}
+
+/// Reads what ``BinaryOut`` wrote; `nil` past the end.
+private struct BinaryIn {
+  let bytes: [UInt8]
+  var offset: Int
+  mutating func u8() -> UInt8? { integer() }
+  mutating func u16() -> UInt16? { integer() }
+  mutating func u32() -> UInt32? { integer() }
+  mutating func u64() -> UInt64? { integer() }
+  mutating func string() -> String? {
+    guard let length = u32(), Int(length) <= bytes.count - offset else { return nil }
+    defer { offset += Int(length) }
+    return String(decoding: bytes[offset..<offset + Int(length)], as: UTF8.self)
+  }
+  private mutating func integer<T: FixedWidthInteger>() -> T? {
+    guard bytes.count - offset >= MemoryLayout<T>.size else { return nil }
+    defer { offset += MemoryLayout<T>.size }
+    return bytes.withUnsafeBytes {
+      T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+  }
+}
