@@ -7,7 +7,7 @@
 /// or non-renewing) live, unrevoked purchases. Every change goes through ``append(_:details:)``
 /// and ``update(_:_:)``, which keep them right.
 struct Ledger {
-  private(set) var records: [TransactionRecord] = []
+  private(set) var records = ChunkedArray<TransactionRecord>()
   private(set) var details: [TransactionDetails] = []
   let firstID: UInt64
   private(set) var unfinishedCount = 0
@@ -76,9 +76,6 @@ struct Ledger {
   func details(of record: TransactionRecord) -> TransactionDetails? {
     record.details >= 0 ? details[Int(record.details)] : nil
   }
-
-  /// Reserves room for `count` more records.
-  mutating func reserve(_ count: Int) { records.reserveCapacity(records.count + count) }
 
   // MARK: - Indexes
 

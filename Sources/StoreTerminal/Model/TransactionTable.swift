@@ -3,8 +3,8 @@ import StoreSimulation
 /// The transaction table's state: every transaction as a row, the filter, the rows it lets
 /// through (newest first), the selection and the status bar's counts.
 package struct TransactionTable {
-  /// Every transaction, ascending id.
-  package internal(set) var rows: [LedgerRow] = []
+  /// Every transaction, ascending id (in chunks: a new row never moves a million others).
+  package internal(set) var rows = ChunkedArray<LedgerRow>()
   /// Positions in `rows` that pass the filter, newest first.
   package var visible: NewestFirst { NewestFirst(ascending: matching) }
   /// Positions in `rows` that pass the filter, ascending (so that new rows append).
@@ -40,10 +40,16 @@ package struct TransactionTable {
   /// Rebuilds every row from the session (after a load or a reload).
   mutating func reload(_ session: Session) {
     compiledFilter = filter.compiled(for: session.catalog)
-    rows = session.ledgerRows()
+    rows = Self.rows(of: session)
     entitledProducts = Set(session.currentEntitlements().map(\.productID))
     rememberCurrentTransactions(session)
     refilter()
+  }
+
+  private static func rows(of session: Session) -> ChunkedArray<LedgerRow> {
+    var rows = ChunkedArray<LedgerRow>()
+    session.forEachLedgerRow { rows.append($0) }
+    return rows
   }
 
   private mutating func rememberCurrentTransactions(_ session: Session) {
@@ -74,7 +80,7 @@ package struct TransactionTable {
       }
     }
     if removed || changed.count > max(64, rows.count / 8) {
-      rows = session.ledgerRows()
+      rows = Self.rows(of: session)
       rememberCurrentTransactions(session)
       if refiltering { refresh(session) }
       return

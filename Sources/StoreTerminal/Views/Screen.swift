@@ -41,7 +41,7 @@ extension ScreenPart {
   var inspectorTop: Int { state.inspectorTop }
   var products: ProductList { state.products }
   var log: EventLog { state.log }
-  var rows: [LedgerRow] { state.table.rows }
+  var rows: ChunkedArray<LedgerRow> { state.table.rows }
   var visible: NewestFirst { state.table.visible }
   var selectedIndex: Int? { state.table.selectedIndex }
   var selectedRow: LedgerRow? { state.table.selectedRow }
