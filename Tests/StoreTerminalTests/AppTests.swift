@@ -43,8 +43,7 @@ import Testing
 
   @Test func buyingThroughTheDialogAddsATransaction() {
     var app = makeApp()
-    app.press(.backTab)
-    #expect(app.focus == .products)
+    #expect(app.focus == .products, "an empty session starts in Products")
     app.press(.down, .down, .down, .down, .character("b"))
     guard case .buy(let dialog)? = app.overlay else {
       Issue.record("no buy dialog")
@@ -123,7 +122,7 @@ import Testing
     var app = makeApp()
     app.perform(line: "buy socialfeed.monthly")
     app.perform(line: "buy foodtruck.saleshistory")
-    app.press(.down)
+    app.press(.tab, .down)
     #expect(app.table.selectedID == 0)
     app.perform(line: "advance 95s")
     #expect(app.table.selectedID == 0)
@@ -133,7 +132,7 @@ import Testing
   @Test func actionsTheStateForbidsAreExplained() {
     var app = makeApp()
     app.perform(line: "buy foodtruck.saleshistory")
-    app.press(.character("a"))
+    app.press(.tab, .character("a"))
     #expect(app.message?.text == "transaction 0 is not awaiting approval (it is purchased)")
     app.press(.character("R"), .character("d"))
     #expect(app.session.transaction(0)?.revocationReason == .developerIssue)
@@ -148,7 +147,7 @@ import Testing
     app.perform(line: "set billing-retry on")
     app.perform(line: "set grace-period on")
     app.perform(line: "buy socialfeed.premium.monthly")
-    app.press(.character("n"))
+    app.press(.tab, .character("n"))
     #expect(app.table.rows.last?.state == .grace)
     #expect(app.screen().contains("in grace until"))
     app.press(.character("n"))
@@ -161,6 +160,7 @@ import Testing
     var app = makeApp()
     app.perform(line: "buy socialfeed.monthly")
     app.perform(line: "buy socialfeed.monthly offer=code:\"Free Month\" from=store")
+    app.press(.tab)
     let screen = app.screen(width: 140, height: 40)
     #expect(
       screen.contains(
@@ -239,7 +239,7 @@ import Testing
 
   @Test func theHelpOverlayListsThePanesKeys() {
     var app = makeApp()
-    app.press(.character("?"))
+    app.press(.tab, .character("?"))
     let screen = app.screen(width: 100, height: 40)
     #expect(screen.contains("Help · Transactions"))
     #expect(screen.contains("approve Ask to Buy"))
@@ -262,14 +262,14 @@ import Testing
   @Test func aBackDatedPurchaseRenewsUntilNowOrOnce() {
     var app = makeApp()
     app.perform(line: "advance 1d")
-    app.press(.backTab, .down, .down, .down, .down, .down, .character("b"))
+    app.press(.down, .down, .down, .down, .down, .character("b"))
     app.press(.down, .down, .down, .right, .right)
     #expect(app.screen(width: 120, height: 40).contains("▸ Date     1 day ago"))
     app.press(.enter)
     #expect(app.session.transactionCount > 100)
     var other = makeApp()
     other.perform(line: "advance 1d")
-    other.press(.backTab, .down, .down, .down, .down, .down, .character("b"))
+    other.press(.down, .down, .down, .down, .down, .character("b"))
     other.press(.down, .down, .down, .right, .right, .down, .right, .enter)
     #expect(other.session.transactionCount == 1)
     #expect(other.session.subscriptionStatuses().first?.state == .expired)
@@ -299,7 +299,7 @@ import Testing
     #expect(seen.contains { if case .status = $0.kind { true } else { false } })
     app.takeBackgroundLines()
     #expect(app.message?.isError == true)
-    app.press(.character("l"))
+    app.press(.character("v"))
     let screen = app.screen(width: 160, height: 30)
     #expect(screen.contains("02:00:00 notification SUBSCRIBED-INITIAL_BUY"))
     #expect(screen.contains("POST SUBSCRIBED-INITIAL_BUY failed: HTTP 500"))
@@ -317,6 +317,7 @@ import Testing
       if case .transaction = subject { form } else { nil }
     }
     app.perform(line: "buy socialfeed.monthly")
+    app.press(.tab)
     #expect(app.screen().contains("JWS            eyJhbGciOiJFUzI1NiJ9"))
     app.press(.enter)
     for _ in 0..<30 { app.press(.down) }
@@ -331,7 +332,7 @@ import Testing
   @Test func theRefundMenuAsksDeclinesRefundsInPartAndReverses() {
     var app = makeApp()
     app.perform(line: "buy socialfeed.monthly")
-    app.press(.character("R"))
+    app.press(.tab, .character("R"))
     #expect(app.screen().contains("the customer asks Apple (CONSUMPTION_REQUEST)"))
     app.press(.character("a"))
     #expect(app.session.transaction(0)?.hasRefundRequest == true)
@@ -351,6 +352,7 @@ import Testing
   @Test func extendingMovesTheRenewalDate() {
     var app = makeApp()
     app.perform(line: "buy socialfeed.premium.monthly")
+    app.press(.tab)
     let before = app.session.subscriptionStatuses().first?.renewalInfo.renewalDate
     app.press(.character("E"), .character("7"))
     let after = app.session.subscriptionStatuses().first?.renewalInfo.renewalDate

@@ -124,6 +124,7 @@ import Testing
   @Test func aForbiddenKeySaysTheEnginesReasonAndChangesNothing() {
     var app = makeApp()
     app.perform(line: "buy foodtruck.saleshistory")
+    app.press(.tab)
     let before = app.session.emittedEventCount
     let reason = app.state.refusal(of: .approve, session: app.session)
     #expect(reason == "transaction 0 is not awaiting approval (it is purchased)")
@@ -135,6 +136,7 @@ import Testing
   @Test func forbiddenKeysAreDimmedInTheKeyBarAndExplainedInTheHelp() {
     var app = makeApp()
     app.perform(line: "buy foodtruck.saleshistory")
+    app.press(.tab)
     let canvas = app.render(width: 140, height: 30, wall: start)
     let bar = canvas.text.split(separator: "\n", omittingEmptySubsequences: false)[28]
     #expect(bar.contains("a approve"))
@@ -154,6 +156,7 @@ import Testing
   @Test func aRefusedMenuChoiceIsDimmedWithItsReason() {
     var app = makeApp()
     app.perform(line: "buy foodtruck.saleshistory")
+    app.press(.tab)
     app.press(.character("R"))
     let screen = app.screen(width: 140, height: 30)
     #expect(screen.contains("Apple reverses the refund (transaction 0 is not refunded"))

@@ -58,3 +58,44 @@ enum EventSummary {
     }
   }
 }
+
+extension EventSummary {
+  /// What a purchase came to, in StoreKit's words: `Product.PurchaseResult` (`success`,
+  /// `pending` for Ask to Buy or an interrupted purchase, `userCancelled`) or the error
+  /// `purchase()` threw; `nil` when the events hold no purchase result.
+  static func purchaseOutcome(_ events: [StoreEvent], session: Session) -> StatusMessage? {
+    guard
+      let result = events.lazy.compactMap({ event -> PurchaseResult? in
+        if case .purchaseResult(let result) = event.kind { result } else { nil }
+      }).last
+    else { return nil }
+    let product = result.productID
+    // A pending purchase's transaction (Ask to Buy, interrupted) comes from the SK1 queue.
+    let id =
+      result.transactionID
+      ?? events.lazy.compactMap { event -> UInt64? in
+        if case .paymentQueue(let update) = event.kind { update.transactionID } else { nil }
+      }.last
+    switch result.outcome {
+    case .success:
+      let unverified = result.error.map { " — unverified: \($0.typeName).\($0.name)" } ?? ""
+      return StatusMessage(
+        "purchased \(product): .success, transaction \(id.map(String.init) ?? "?")\(unverified)")
+    case .pending:
+      let state = id.flatMap(session.ledgerRow)?.state
+      if state == .interrupted {
+        return StatusMessage(
+          "\(product): .pending — the purchase was interrupted (transaction \(id!)); "
+            + "r resolves it as the customer would")
+      }
+      return StatusMessage(
+        "\(product): .pending — Ask to Buy is waiting for approval"
+          + (id.map { " (transaction \($0)); a approves, D declines" } ?? ""))
+    case .userCancelled:
+      return StatusMessage("\(product): .userCancelled — the customer cancelled the purchase")
+    case .failed:
+      let error = result.error.map { "\($0.typeName).\($0.name)" } ?? "an error"
+      return StatusMessage("\(product): purchase() threw \(error)")
+    }
+  }
+}

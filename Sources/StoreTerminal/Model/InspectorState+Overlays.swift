@@ -44,11 +44,7 @@ extension InspectorState {
       case .cancelled: overlay = nil
       case .buy(let options):
         overlay = nil
-        return [
-          Self.apply(
-            .buy(productID: product.productID, options: options),
-            success: "bought \(product.productID)")
-        ]
+        return [Self.apply(.buy(productID: product.productID, options: options))]
       }
     case .confirm(_, let command):
       switch key {

@@ -52,6 +52,8 @@ package struct InspectorState {
     self.live = LiveClock(state: clock, wall: session.now.adding(milliseconds: clock.offset))
     self.table = TransactionTable(session)
     products.rebuild(session)
+    // Nothing to inspect yet: start where the first thing to do is (b buys).
+    if session.transactionCount == 0 { focus = .products }
   }
 
   /// The clock: running or paused, and its offset from the wall clock.
@@ -111,7 +113,13 @@ package struct InspectorState {
     case .buy: table.select(visibleIndex: 0)
     default: break
     }
-    say(request.success ?? request.command.description)
+    if case .buy = request.command,
+      let outcome = EventSummary.purchaseOutcome(events, session: session)
+    {
+      message = outcome
+    } else {
+      say(request.success ?? request.command.description)
+    }
     if case .settings(let selected) = overlay, case .set = request.command {
       let item = SettingsPanel.items(session)[selected]
       say("\(item.label): \(item.value)")

@@ -104,8 +104,12 @@ extension KeyTarget {
 extension InspectorState {
   /// What an action's key would do now on the selection.
   func target(of action: Action, session: Session) -> KeyTarget? {
-    KeyTarget.of(
-      action, row: table.selectedRow, product: products.selectedProduct, session: session)
+    // Buying outside the product list buys the selected transaction's product.
+    let product =
+      action == .buy && focus != .products
+      ? table.selectedRow.map { Int($0.product) } ?? products.selectedProduct
+      : products.selectedProduct
+    return KeyTarget.of(action, row: table.selectedRow, product: product, session: session)
   }
 
   /// Why an action's key cannot act now (shown dimmed in the key bar and the help), or `nil`.

@@ -93,8 +93,12 @@ package enum Keymap {
       short: "filter"),
     KeyBinding(
       keys: [.character(":")], pane: nil, action: .prompt, help: "command prompt", short: "command"),
-    KeyBinding(keys: [.tab], pane: nil, action: .nextPane, help: "next pane"),
-    KeyBinding(keys: [.backTab], pane: nil, action: .previousPane, help: "previous pane"),
+    KeyBinding(
+      keys: [.tab, .right, .character("l")], pane: nil, action: .nextPane,
+      help: "next pane (in screen order: Products, Transactions, Inspector, log)"),
+    KeyBinding(
+      keys: [.backTab, .left, .character("h")], pane: nil, action: .previousPane,
+      help: "previous pane"),
     KeyBinding(keys: [.character("q")], pane: nil, action: .quit, help: "quit", short: "quit"),
     KeyBinding(
       keys: [.escape], pane: nil, action: .cancel, help: "cancel, close, clear the filter"),
@@ -109,7 +113,8 @@ package enum Keymap {
     KeyBinding(
       keys: [.character("-")], pane: nil, action: .slowerRate, help: "slower renewal rate"),
     KeyBinding(
-      keys: [.character("l")], pane: nil, action: .toggleLog, help: "show or hide the event log"),
+      keys: [.character("v")], pane: nil, action: .toggleLog,
+      help: "view or hide the event log", short: "log"),
     KeyBinding(
       keys: [.character("s")], pane: nil, action: .settings, help: "settings (session switches)",
       short: "settings"),
@@ -124,7 +129,8 @@ package enum Keymap {
     KeyBinding(keys: [.end, .character("G")], pane: nil, action: .moveBottom, help: "last"),
     KeyBinding(keys: [.enter], pane: nil, action: .zoom, help: "zoom the inspector in or out"),
     KeyBinding(
-      keys: [.character("b")], pane: .products, action: .buy, help: "buy the selected product",
+      keys: [.character("b")], pane: nil, action: .buy,
+      help: "buy the selected product (outside Products: the selected transaction's)",
       short: "buy"),
     KeyBinding(
       keys: [.character("a")], pane: .transactions, action: .approve, help: "approve Ask to Buy",
