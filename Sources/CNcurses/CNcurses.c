@@ -122,9 +122,14 @@ int cn_wait_for_input(int timeout_ms) {
   return ready > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) ? 1 : 0;
 }
 
+#ifndef BUTTON5_PRESSED
+#define BUTTON5_PRESSED 0
+#endif
+
 int cn_enable_mouse(void) {
   mmask_t old;
-  return mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, &old) != 0;
+  return mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, &old)
+      != 0;
 }
 
 int cn_read_mouse(int *y, int *x) {
@@ -132,7 +137,10 @@ int cn_read_mouse(int *y, int *x) {
   if (getmouse(&event) != OK) return 0;
   *y = event.y;
   *x = event.x;
-  return (event.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) ? 1 : 0;
+  if (event.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) return 1;
+  if (event.bstate & BUTTON4_PRESSED) return 2;
+  if (BUTTON5_PRESSED && (event.bstate & BUTTON5_PRESSED)) return 3;
+  return 0;
 }
 
 // What a crash restores: the terminal modes from before ncurses, and the escape sequences that

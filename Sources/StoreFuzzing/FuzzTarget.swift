@@ -183,7 +183,7 @@ package struct FuzzTarget: Sendable {
       run: { bytes in
         guard let filter = try? TransactionFilter(parsing: String(decoding: bytes, as: UTF8.self))
         else { return }
-        let compiled = filter.compiled(for: session.catalog)
+        let compiled = filter.compiled(for: session.catalog, now: session.now)
         for row in rows { _ = compiled.matches(row) }
         _ = try? TransactionFilter(parsing: filter.description)
       })

@@ -13,7 +13,9 @@ struct Transactions: ParsableCommand {
     discussion: """
       Reads the configuration's journal (or --journal FILE) without changing it. The filter \
       language: product:, state:, type:, offer:, id:, original:, after:, before:, on:, date:A..B; \
-      terms are ANDed, a comma ORs values, ! negates, bare words match id, product, type or state.
+      terms are ANDed, a comma ORs values, ! negates, bare words match id, product, type or state; \
+      states and types match by prefix; dates are UTC: 2026-11-23, 11-23, "11-23 14:05", today, \
+      yesterday, 7d, this-month (relative to the session's clock).
       """
   )
 
@@ -46,7 +48,8 @@ struct Transactions: ParsableCommand {
   func run() throws {
     let path = try journal ?? SessionOpening.defaultJournal(for: configurationPath)
     let ledger = try SessionOpening.ledger(configurationPath: configurationPath, journalPath: path)
-    let compiled = try TransactionFilter(parsing: filter ?? "").compiled(for: ledger.catalog)
+    let compiled = try TransactionFilter(parsing: filter ?? "").compiled(
+      for: ledger.catalog, now: ledger.now)
     let chosen = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .json)
     guard chosen != .table else {
       let rows = (0..<ledger.count).lazy.map(ledger.row).filter(compiled.matches)

@@ -19,7 +19,8 @@ import Testing
   }
 
   func ids(_ filter: String, _ session: Session) throws -> [UInt64] {
-    let compiled = try TransactionFilter(parsing: filter).compiled(for: session.catalog)
+    let compiled = try TransactionFilter(parsing: filter).compiled(
+      for: session.catalog, now: session.now)
     return session.ledgerRows().filter(compiled.matches).map(\.id)
   }
 
@@ -51,6 +52,56 @@ import Testing
     #expect(try ids("after:2026-02-17T10:00:00Z", session) == [3, 4])
   }
 
+  @Test func theTablesDateFormsAndRelativeDatesFilterInUTC() throws {
+    // Purchases at 2026-01-15 10:00, 01-16 10:00, 01-17 10:00, renewals 02-17 and 03-17 10:00;
+    // now is 2026-04-01T00:00Z.
+    let session = try session()
+    #expect(try ids("on:01-15", session) == [0])
+    #expect(try ids("on:\"01-16 10:00\"", session) == [1])
+    #expect(try ids("on:\"01-16 10:01\"", session) == [])
+    #expect(try ids("on:01-16T10:00:00", session) == [1])
+    #expect(try ids("on:\"2026-01-17 10:00\"", session) == [2])
+    #expect(try ids("after:\"01-16 10:00\"", session) == [1, 2, 3, 4])
+    #expect(try ids("date:01-16..01-17", session) == [1, 2])
+    #expect(try ids("on:this-year", session) == [0, 1, 2, 3, 4])
+    #expect(try ids("on:last-month", session) == [4])
+    #expect(try ids("on:this-month", session) == [])
+    #expect(try ids("after:30d", session) == [4])
+    #expect(try ids("after:2w", session) == [])
+    #expect(try ids("on:yesterday", session) == [])
+    #expect(try ids("before:today", session) == [0, 1, 2, 3, 4])
+    // The same words counted from the morning after the last renewal.
+    let morning = Instant(iso8601: "2026-03-18T09:00:00Z")!
+    func idsOnTheMorning(_ text: String) throws -> [UInt64] {
+      let compiled = try TransactionFilter(parsing: text).compiled(
+        for: session.catalog, now: morning)
+      return session.ledgerRows().filter(compiled.matches).map(\.id)
+    }
+    #expect(try idsOnTheMorning("on:yesterday") == [4])
+    #expect(try idsOnTheMorning("on:today") == [])
+    #expect(try idsOnTheMorning("after:24h") == [4])
+    #expect(try idsOnTheMorning("on:this-month") == [4])
+    #expect(try idsOnTheMorning("on:last-month") == [3])
+    #expect(try idsOnTheMorning("on:03-17") == [4])
+  }
+
+  @Test func statesAndTypesMatchByPrefix() throws {
+    let session = try session()
+    #expect(try ids("state:ref", session) == [1])
+    #expect(try ids("state:ren", session) == [3, 4])
+    #expect(try ids("state:re", session) == [1, 3, 4], "renewed, refunded and retry")
+    #expect(try ids("state:purch", session) == [0, 2])
+    #expect(try ids("type:cons", session) == [0])
+    #expect(try ids("type:auto", session) == [2, 3, 4])
+    #expect(LedgerState.matching(filterName: "ret") == [.retry])
+    #expect(LedgerState.matching(filterName: "gr") == [.grace])
+    #expect(LedgerState.matching(filterName: "in") == [.interrupted, .grace, .retry])
+    #expect(ProductKind.matching(filterName: "non") == [.nonConsumable, .nonRenewable])
+    #expect(throws: TransactionFilter.ParseError.self) {
+      try TransactionFilter(parsing: "state:zz")
+    }
+  }
+
   @Test(arguments: [
     (
       "color:red",
@@ -62,7 +113,7 @@ import Testing
     ),
     (
       "after:tomorrow",
-      "\"tomorrow\" is not a date such as 2026-11-22, 2026-11 or 2026-11-22T02:00Z"
+      "\"tomorrow\" is not a date such as 2026-11-23, 11-23, \"11-23 14:05\", today, yesterday, 7d or this-month"
     ),
     ("id:5..2", "\"5..2\" is not an id or a range such as 10..20"),
     ("product:", "\"product:\" needs a value"),

@@ -115,7 +115,7 @@ import Testing
     app.type("product:foodtruck.s")
     app.press(.tab)
     guard case .filter(let input)? = app.overlay else { return }
-    #expect(input.text == "product:foodtruck.saleshistory")
+    #expect(input.input.text == "product:foodtruck.saleshistory")
   }
 
   @Test func theSelectionStaysPutWhileRowsArrive() throws {
@@ -243,7 +243,7 @@ import Testing
     let screen = app.screen(width: 100, height: 40)
     #expect(screen.contains("Help · Transactions"))
     #expect(screen.contains("approve Ask to Buy"))
-    app.press(.character("x"))
+    app.press(.escape)
     #expect(app.overlay == nil)
   }
 

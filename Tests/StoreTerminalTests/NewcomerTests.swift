@@ -81,3 +81,150 @@ import Testing
     #expect(app.message?.text.contains("bought") == false)
   }
 }
+
+/// Help that scrolls and searches, the filter line's Esc and history, completions shown in
+/// the prompt line, the log like every list.
+@Suite struct FindingYourWayTests {
+  @Test func helpScrollsAndNarrowsAsYouType() {
+    var app = makeApp()
+    app.press(.tab, .character("?"))
+    guard case .help(let help)? = app.overlay else {
+      Issue.record("no help")
+      return
+    }
+    let count = help.lines(app.state, app.session).count
+    #expect(count > 30, "every key of the pane and the global ones")
+    let first = app.screen(width: 80, height: 24)
+    #expect(first.contains("Help · Transactions"))
+    #expect(first.contains("of \(count)"), "a cut list says where it is")
+    #expect(first.contains("approve Ask to Buy"))
+    for _ in 0..<60 { app.press(.down) }
+    let last = app.screen(width: 80, height: 24)
+    #expect(last.contains("zoom the inspector in or out"))
+    #expect(last.contains("\(count) of \(count)"))
+    #expect(!last.contains("approve Ask to Buy"))
+    app.press(.home)
+    app.type("log")
+    let narrowed = app.screen(width: 80, height: 24)
+    #expect(narrowed.contains("view or hide the event log"))
+    #expect(!narrowed.contains("approve Ask to Buy"))
+    app.press(.escape)
+    if case .help? = app.overlay {} else { Issue.record("the first Esc clears the search") }
+    app.press(.escape)
+    #expect(app.overlay == nil)
+  }
+
+  @Test func theFilterLineRestoresOnEscRemembersAndExplainsItsSyntax() {
+    var app = makeApp()
+    for line in [
+      "buy foodtruck.donuts.box", "buy socialfeed.monthly", "buy foodtruck.saleshistory",
+    ] {
+      app.perform(line: line)
+    }
+    app.press(.character("/"))
+    app.type("product:food")
+    app.press(.enter)
+    #expect(app.table.visible.count == 2)
+    #expect(app.screen(width: 120, height: 30).contains("product:food  (2 of 3)"))
+    app.press(.character("/"), .backspace, .backspace, .backspace, .backspace)
+    app.type("social")
+    #expect(app.table.visible.count == 1)
+    app.press(.escape)
+    #expect(app.table.filter.text == "product:food", "Esc puts back the filter before")
+    app.press(.escape)
+    #expect(app.table.filter.isEmpty, "a second Esc clears it")
+    app.press(.character("/"), .up)
+    #expect(app.table.filter.text == "product:food", "↑ walks the filter history")
+    app.press(.character("?"))
+    let help = app.screen(width: 100, height: 30)
+    #expect(help.contains("Help · filter"))
+    #expect(help.contains("on:\"11-23 14:05\""))
+    app.press(.escape)
+    guard case .filter(let line)? = app.overlay else {
+      Issue.record("closing the syntax goes back to the filter line")
+      return
+    }
+    #expect(line.input.text == "product:food")
+  }
+
+  @Test func tabShowsTheCandidatesAndCompletesEveryField() {
+    var app = makeApp()
+    app.perform(line: "buy foodtruck.donuts.box")
+    app.press(.character("/"))
+    app.type("state:re")
+    app.press(.tab)
+    #expect(app.screen(width: 120, height: 30).contains("renewed  refunded  retry"))
+    app.press(.backspace, .backspace, .backspace, .backspace, .backspace, .backspace)
+    app.press(.backspace, .backspace)
+    app.type("on:yes")
+    app.press(.tab)
+    guard case .filter(let line)? = app.overlay else { return }
+    #expect(line.input.text == "on:yesterday")
+    app.press(.escape, .character(":"))
+    app.type("buy socialfeed.monthly offer=")
+    app.press(.tab)
+    #expect(app.screen(width: 160, height: 30).contains("code:\"Free Month\""))
+    #expect(app.screen(width: 160, height: 30).contains("promo:socialfeed.monthly.loyalty"))
+  }
+
+  @Test(arguments: [
+    ("buy foodtruck.sa", "buy foodtruck.saleshistory"),
+    ("refund la", "refund last"),
+    ("set ask", "set ask-to-buy"),
+    ("set ask-to-buy o", "set ask-to-buy o"),
+    ("set storefront FR", "set storefront FRA"),
+    ("price-increase req", "price-increase request"),
+    ("refund 0 reason=dev", "refund 0 reason=developerIssue"),
+  ])
+  func promptCompletionKnowsTheVerb(typed: String, completed: String) {
+    var app = makeApp()
+    app.perform(line: "buy foodtruck.donuts.box")
+    app.press(.character(":"))
+    app.type(typed)
+    app.press(.tab)
+    guard case .prompt(let input)? = app.overlay else { return }
+    #expect(input.text == completed)
+  }
+
+  @Test func theLogScrollsBackAndSearchesAndTheWheelScrollsWhatIsUnderIt() {
+    var app = makeApp()
+    app.perform(line: "buy socialfeed.monthly")
+    app.perform(line: "advance 5m")
+    app.press(.character("v"), .backTab)
+    #expect(app.focus == .log)
+    let newest = app.screen(width: 120, height: 30)
+    app.press(.pageUp)
+    let older = app.screen(width: 120, height: 30)
+    #expect(older != newest)
+    #expect(older.contains("back; G newest"))
+    app.press(.character("G"))
+    #expect(app.screen(width: 120, height: 30) == newest)
+    app.press(.character("/"))
+    app.type("purchase()")
+    app.press(.enter)
+    let found = app.screen(width: 120, height: 30)
+    #expect(found.contains("search: purchase()"))
+    #expect(found.contains("purchase() socialfeed.monthly → success"))
+    #expect(!found.contains("DID_RENEW") && !found.contains("transaction 3 "))
+    // The wheel over the transaction table moves its selection, focus staying in the log.
+    app.table.select(visibleIndex: 0)
+    app.press(.wheel(up: false, x: 60, y: 5))
+    #expect(app.table.selectedIndex == 3)
+    app.press(.wheel(up: true, x: 60, y: 5))
+    #expect(app.table.selectedIndex == 0)
+    #expect(app.focus == .log)
+  }
+
+  @Test func clearAndResetAtThePromptAskFirst() {
+    var app = makeApp()
+    app.perform(line: "buy foodtruck.donuts.box")
+    app.perform(line: "clear")
+    #expect(app.session.transactionCount == 1)
+    #expect(app.screen().contains("Clear the session"))
+    app.press(.character("n"))
+    #expect(app.session.transactionCount == 1)
+    app.perform(line: "clear")
+    app.press(.character("y"))
+    #expect(app.session.transactionCount == 0)
+  }
+}

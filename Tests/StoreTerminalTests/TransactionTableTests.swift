@@ -32,7 +32,7 @@ import Testing
       app.perform(line: line)
       #expect(app.message?.isError != true, "\(line): \(app.message?.text ?? "")")
       var rebuilt = TransactionTable(app.session)
-      rebuilt.applyFilter(filter, catalog: app.session.catalog)
+      rebuilt.applyFilter(filter, session: app.session)
       #expect(Array(app.table.rows) == Array(rebuilt.rows), "\(line)")
       #expect(Array(app.table.visible) == Array(rebuilt.visible), "\(line)")
       #expect(app.table.pendingCounts == rebuilt.pendingCounts, "\(line)")

@@ -56,6 +56,31 @@ struct TerminalTests {
     expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
   }
 
+  @Test(arguments: [(80, 24), (200, 50)])
+  func helpScrollsSearchesAndExplainsTheFilter(_ size: (Int, Int)) throws {
+    let tmux = try TmuxSession(Self.start, width: size.0, height: size.1)
+    tmux.waitFor("Products")
+    tmux.send("?")
+    var screen = tmux.waitFor("Help · Products")
+    #expect(screen.contains("buy the selected product"))
+    for _ in 0..<40 { tmux.send("Down") }
+    screen = tmux.waitFor("zoom the inspector")
+    #expect(screen.contains("zoom the inspector in or out"))
+    tmux.type("log")
+    screen = tmux.waitFor("search: log")
+    #expect(screen.contains("view or hide the event log"))
+    #expect(!screen.contains("buy the selected product"))
+    tmux.send("Escape", "Escape", "/", "?")
+    screen = tmux.waitFor("Help · filter")
+    #expect(screen.contains("today"))
+    tmux.send("Escape")
+    tmux.type("state:gr")
+    tmux.send("Enter")
+    screen = tmux.waitFor("state:gr  (0 of 0)")
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
   @Test func filtersByProductAndByDate() throws {
     let tmux = try TmuxSession(Self.start, width: 120)
     tmux.waitFor("Products")

@@ -70,7 +70,8 @@ int cn_wait_for_input(int timeout_ms);
 /// Mouse: enables button-1 presses and clicks; returns 1 when the terminal can report them.
 int cn_enable_mouse(void);
 
-/// The last mouse event's position; returns 1 for a button-1 press or click.
+/// The last mouse event's position; returns 1 for a button-1 press or click, 2 for the wheel
+/// turned up, 3 for the wheel turned down, 0 for anything else.
 int cn_read_mouse(int *y, int *x);
 
 static inline int cn_key_code_yes(void) { return KEY_CODE_YES; }

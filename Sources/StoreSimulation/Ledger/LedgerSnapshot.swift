@@ -9,6 +9,8 @@ public struct LedgerSnapshot: Sendable {
   public let catalog: Catalog
   /// How many transactions it holds.
   public let count: Int
+  /// The session's clock when the snapshot was made (relative filter dates count from it).
+  public let now: Instant
   private let storefronts: [Storefront]
   private let details: [TransactionDetails]
   /// The records, ``recordSize`` bytes each from `recordsStart`, as ``encoded(_:)`` laid them.
@@ -54,11 +56,13 @@ extension Session {
 extension LedgerSnapshot {
   /// Hands out the snapshot's bytes, in order, in pieces (without copying the records).
   ///
-  /// The little-endian layout: storefronts (count, country codes), details (count, each a
+  /// The little-endian layout: the session's now (milliseconds), storefronts (count, country
+  /// codes), details (count, each a
   /// presence byte, a token, a failure's index in ``SimulatedError/all``), then the records
   /// (count, ``recordSize`` bytes each).
   public func encoded(_ piece: (UnsafeRawBufferPointer) -> Void) {
     var out = BinaryOut()
+    out.i64(now.milliseconds)
     out.u32(UInt32(storefronts.count))
     for storefront in storefronts { out.string(storefront.countryCode) }
     out.u32(UInt32(details.count))
@@ -80,7 +84,8 @@ extension LedgerSnapshot {
     var reader = BinaryIn(bytes: bytes, offset: start)
     var storefronts: [Storefront] = []
     var details: [TransactionDetails] = []
-    guard let storefrontCount = reader.u32(), storefrontCount <= 256 else { return nil }
+    guard let now = reader.u64(), let storefrontCount = reader.u32(), storefrontCount <= 256
+    else { return nil }
     for _ in 0..<storefrontCount {
       guard let code = reader.string(), let storefront = Storefront(countryCode: code) else {
         return nil
@@ -118,6 +123,7 @@ extension LedgerSnapshot {
     guard valid else { return nil }
     self.catalog = catalog
     self.count = Int(count)
+    self.now = Instant(milliseconds: Int64(bitPattern: now))
     self.storefronts = storefronts
     self.details = details
     self.bytes = bytes
@@ -149,6 +155,7 @@ extension LedgerSnapshot {
       out.u8(UInt8(LedgerState.allCases.firstIndex(of: session.state(of: record))!))
     }
     catalog = session.catalog
+    now = session.now
     count = out.bytes.count / Self.recordSize
     storefronts = session.storefronts
     details = ledger.details

@@ -7,8 +7,12 @@ import StoreConfiguration
 /// - bare words match the id, product, type or state;
 /// - `product:`, `state:`, `type:`, `offer:` (a kind or an offer id), `id:` and `original:`
 ///   (a number or a range `10..20`);
-/// - dates on the purchase date: `after:`, `before:`, `on:` (a year, month, day or instant) and
-///   `date:A..B`.
+/// - dates on the purchase date (UTC): `after:`, `before:`, `on:` and `date:A..B`, each a year,
+///   month or day (`2026`, `2026-11`, `2026-11-23`), the table's forms (`11-23`, `"11-23 14:05"`,
+///   `"2025-11-23 14:05"`, the minute or second they name), an ISO-8601 instant, or a date
+///   relative to the session's now (`today`, `yesterday`, `this-month`, `last-month`,
+///   `this-year`, `7d`, `12h`, `2w`: the last days, hours or weeks);
+/// - states and types match by prefix (`state:ret` is retry); `"…"` quotes a value with spaces.
 public struct TransactionFilter: Equatable, Sendable, CustomStringConvertible {
   /// A problem with the filter's text.
   public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -57,10 +61,7 @@ public struct TransactionFilter: Equatable, Sendable, CustomStringConvertible {
   /// Parses a filter. Empty text keeps everything.
   public init(parsing text: String) throws(ParseError) {
     var terms: [Term] = []
-    var offset = 0
-    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-      defer { offset += word.count + 1 }
-      guard !word.isEmpty else { continue }
+    for (offset, word) in Self.words(text) {
       var body = Substring(word)
       let negated = body.hasPrefix("!")
       if negated { body = body.dropFirst() }
@@ -88,12 +89,34 @@ public struct TransactionFilter: Equatable, Sendable, CustomStringConvertible {
     self.init(terms: terms, text: text)
   }
 
+  /// The words of a filter with their character offsets: split at spaces outside double
+  /// quotes, the quotes removed.
+  static func words(_ text: String) -> [(offset: Int, word: String)] {
+    var words: [(Int, String)] = []
+    var current = ""
+    var start = 0
+    var quoted = false
+    for (offset, character) in text.enumerated() {
+      if character == "\"" {
+        quoted.toggle()
+      } else if character == " " && !quoted {
+        if !current.isEmpty { words.append((start, current)) }
+        current = ""
+      } else {
+        if current.isEmpty { start = offset }
+        current.append(character)
+      }
+    }
+    if !current.isEmpty { words.append((start, current)) }
+    return words
+  }
+
   private static func check(_ term: Term, offset: Int) throws(ParseError) {
     guard let field = term.field else { return }
     for value in term.values {
       switch field {
       case .state:
-        guard LedgerState(filterName: value) != nil else {
+        guard !LedgerState.matching(filterName: value).isEmpty else {
           throw ParseError(
             message: "unknown state \"\(value)\"; states are "
               + LedgerState.allCases.map(\.rawValue).joined(separator: ", "),
@@ -103,7 +126,7 @@ public struct TransactionFilter: Equatable, Sendable, CustomStringConvertible {
             })
         }
       case .type:
-        guard ProductKind(filterName: value) != nil else {
+        guard !ProductKind.matching(filterName: value).isEmpty else {
           throw ParseError(
             message:
               "unknown type \"\(value)\"; types are consumable, nonConsumable, nonRenewable, autoRenewable",
@@ -116,13 +139,15 @@ public struct TransactionFilter: Equatable, Sendable, CustomStringConvertible {
             suggestions: [])
         }
       case .after, .before, .on:
-        guard DateSpan(value) != nil else {
+        guard DateSpan(value, now: DateSpan.leapYear) != nil else {
           throw ParseError(
-            message: "\"\(value)\" is not a date such as 2026-11-22, 2026-11 or 2026-11-22T02:00Z",
-            offset: offset, suggestions: [])
+            message: "\"\(value)\" is not a date such as 2026-11-23, 11-23, \"11-23 14:05\", "
+              + "today, yesterday, 7d or this-month",
+            offset: offset,
+            suggestions: DateSpan.keywords.filter { $0.hasPrefix(value.lowercased()) })
         }
       case .date:
-        guard DateSpan(range: value) != nil else {
+        guard DateSpan(range: value, now: DateSpan.leapYear) != nil else {
           throw ParseError(
             message: "\"\(value)\" is not a date range such as 2026-11-01..2026-11-30",
             offset: offset, suggestions: [])
@@ -133,9 +158,11 @@ public struct TransactionFilter: Equatable, Sendable, CustomStringConvertible {
   }
 
   /// The filter ready to run against the rows of a catalog: product and offer names are
-  /// resolved once, so each row is a handful of integer comparisons.
-  public func compiled(for catalog: Catalog) -> CompiledTransactionFilter {
-    CompiledTransactionFilter(terms: terms.map { CompiledTerm($0, catalog: catalog) })
+  /// resolved once, and relative dates (`today`, `7d`) against `now`, so each row is a handful
+  /// of integer comparisons.
+  public func compiled(for catalog: Catalog, now: Instant) -> CompiledTransactionFilter {
+    CompiledTransactionFilter(
+      terms: terms.map { CompiledTerm($0, catalog: catalog, now: now.milliseconds) })
   }
 }
 
@@ -166,7 +193,7 @@ struct CompiledTerm: Sendable {
   var originals: [IDRange] = []
   var spans: [DateSpan] = []
 
-  init(_ term: TransactionFilter.Term, catalog: Catalog) {
+  init(_ term: TransactionFilter.Term, catalog: Catalog, now: Int64) {
     negated = term.negated
     let products = catalog.products
     func markProducts(_ predicate: (CatalogProduct) -> Bool) {
@@ -184,9 +211,9 @@ struct CompiledTerm: Sendable {
       switch term.field {
       case .product?: markProducts { $0.productID.lowercased().contains(lowered) }
       case .type?:
-        let kind = ProductKind(filterName: value)
-        markProducts { ProductKind($0.type) == kind }
-      case .state?: if let state = LedgerState(filterName: value) { addState(state) }
+        let kinds = ProductKind.matching(filterName: value)
+        markProducts { kinds.contains(ProductKind($0.type)) }
+      case .state?: LedgerState.matching(filterName: value).forEach(addState)
       case .offer?:
         if let kind = OfferKind(filterName: value) {
           offerKinds |= 1 << UInt8(OfferKind.allCases.firstIndex(of: kind)!)
@@ -201,10 +228,10 @@ struct CompiledTerm: Sendable {
         }
       case .id?: ids.append(IDRange(value)!)
       case .original?: originals.append(IDRange(value)!)
-      case .after?: spans.append(DateSpan(from: DateSpan(value)!.start))
-      case .before?: spans.append(DateSpan(until: DateSpan(value)!.start))
-      case .on?: spans.append(DateSpan(value)!)
-      case .date?: spans.append(DateSpan(range: value)!)
+      case .after?: spans.append(DateSpan(from: DateSpan(value, now: now)!.start))
+      case .before?: spans.append(DateSpan(until: DateSpan(value, now: now)!.start))
+      case .on?: spans.append(DateSpan(value, now: now)!)
+      case .date?: spans.append(DateSpan(range: value, now: now)!)
       case nil:
         if let id = UInt64(value) { ids.append(IDRange(lower: id, upper: id)) }
         if let state = LedgerState(filterName: value) { addState(state) }
@@ -296,40 +323,107 @@ struct DateSpan: Equatable, Sendable {
     self.end = end
   }
 
-  /// A year, month, day (their whole span) or an instant (that millisecond on).
-  init?(_ text: String) {
-    let parts = text.split(separator: "-")
-    if !text.contains("T"), (1...3).contains(parts.count), let year = Int64(parts[0]),
-      parts[0].count == 4
-    {
-      let month = parts.count > 1 ? Int(parts[1]) : 1
-      let day = parts.count > 2 ? Int(parts[2]) : 1
-      guard let month, let day, (1...12).contains(month), day >= 1, day <= daysInMonth(year, month)
-      else {
+  /// Words for dates relative to now, for messages and completion.
+  static let keywords = ["today", "yesterday", "this-month", "last-month", "this-year", "7d"]
+
+  /// A now in a leap year: syntax is checked against it (so `02-29` passes), spans are made
+  /// against the session's now.
+  static let leapYear = Instant(iso8601: "2024-06-15T12:00:00Z")!.milliseconds
+
+  /// A date as the filter reads it (``TransactionFilter``'s grammar), in UTC; `now` anchors the
+  /// relative forms and gives the year to `MM-DD`.
+  init?(_ text: String, now: Int64) {
+    let lowered = text.lowercased()
+    let today = CivilDateTime(Instant(milliseconds: now))
+    let midnight = CivilDateTime(
+      year: today.year, month: today.month, day: today.day, millisecondOfDay: 0)
+    let day = CivilDateTime.millisecondsPerDay
+    let firstOfMonth = CivilDateTime(
+      year: today.year, month: today.month, day: 1, millisecondOfDay: 0)
+    switch lowered {
+    case "today": self.init(midnight.instant.milliseconds, midnight.instant.milliseconds + day)
+    case "yesterday":
+      self.init(midnight.instant.milliseconds - day, midnight.instant.milliseconds)
+    case "this-month":
+      self.init(
+        firstOfMonth.instant.milliseconds,
+        firstOfMonth.addingMonths(1, preferredDay: 1).instant.milliseconds)
+    case "last-month":
+      self.init(
+        firstOfMonth.addingMonths(-1, preferredDay: 1).instant.milliseconds,
+        firstOfMonth.instant.milliseconds)
+    case "this-year":
+      let january = CivilDateTime(year: today.year, month: 1, day: 1, millisecondOfDay: 0)
+      self.init(
+        january.instant.milliseconds, january.addingMonths(12, preferredDay: 1).instant.milliseconds
+      )
+    default:
+      if let unit = lowered.last, let count = Int64(lowered.dropLast()), count >= 0,
+        count <= 100_000, let length = ["h": 3_600_000, "d": day, "w": 7 * day][unit]
+      {
+        self.init(from: now - count * length)
+      } else if let span = Self.calendar(lowered, year: today.year) {
+        self = span
+      } else if let instant = Instant(iso8601: text) {
+        self.init(from: instant.milliseconds)
+      } else {
         return nil
       }
-      let first = CivilDateTime(year: year, month: month, day: day, millisecondOfDay: 0)
-      let last: CivilDateTime =
-        switch parts.count {
-        case 1: first.addingMonths(12, preferredDay: 1)
-        case 2: first.addingMonths(1, preferredDay: 1)
-        default: CivilDateTime(first.instant.adding(milliseconds: CivilDateTime.millisecondsPerDay))
-        }
-      start = first.instant.milliseconds
-      end = last.instant.milliseconds
-      return
     }
-    guard let instant = Instant(iso8601: text) else { return nil }
-    start = instant.milliseconds
-    end = .max
+  }
+
+  private init(_ start: Int64, _ end: Int64) {
+    self.start = start
+    self.end = end
+  }
+
+  /// `2026`, `2026-11`, `2026-11-23`, `11-23` (in `year`), each optionally followed by a time
+  /// `HH:MM` or `HH:MM:SS` (after a space or `T`, no zone: UTC): the whole span they name.
+  private static func calendar(_ text: String, year: Int64) -> DateSpan? {
+    let pieces = text.split(omittingEmptySubsequences: false) { $0 == " " || $0 == "t" }
+    guard (1...2).contains(pieces.count) else { return nil }
+    let parts = pieces[0].split(separator: "-", omittingEmptySubsequences: false)
+    let numbers = parts.map { Int64($0) }
+    guard (1...3).contains(parts.count), !numbers.contains(nil) else { return nil }
+    let hasYear = parts[0].count == 4
+    guard hasYear || (parts.count == 2 && parts[0].count == 2) else { return nil }
+    let values = numbers.map { $0! }
+    let theYear = hasYear ? values[0] : year
+    let month = Int(hasYear ? (parts.count > 1 ? values[1] : 1) : values[0])
+    let dayOfMonth = Int(hasYear ? (parts.count > 2 ? values[2] : 1) : values[1])
+    guard (1...12).contains(month), dayOfMonth >= 1,
+      dayOfMonth <= daysInMonth(theYear, month)
+    else { return nil }
+    let first = CivilDateTime(year: theYear, month: month, day: dayOfMonth, millisecondOfDay: 0)
+    let precision = hasYear ? parts.count : 3
+    if pieces.count == 2 {
+      // A time needs a whole day before it.
+      guard precision == 3 else { return nil }
+      let clock = pieces[1].split(separator: ":").map { Int64($0) }
+      guard (2...3).contains(clock.count), !clock.contains(nil) else { return nil }
+      let (hour, minute, second) = (clock[0]!, clock[1]!, clock.count == 3 ? clock[2]! : 0)
+      guard (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second) else {
+        return nil
+      }
+      let start =
+        first.instant.milliseconds + ((hour * 60 + minute) * 60 + second) * 1000
+      return DateSpan(start, start + (clock.count == 3 ? 1000 : 60_000))
+    }
+    let last: CivilDateTime =
+      switch precision {
+      case 1: first.addingMonths(12, preferredDay: 1)
+      case 2: first.addingMonths(1, preferredDay: 1)
+      default: CivilDateTime(first.instant.adding(milliseconds: CivilDateTime.millisecondsPerDay))
+      }
+    return DateSpan(first.instant.milliseconds, last.instant.milliseconds)
   }
 
   /// `A..B`: from the start of A to the end of B.
-  init?(range text: String) {
+  init?(range text: String, now: Int64) {
     let parts = text.components(separatedBy: "..")
     guard parts.count == 2 else { return nil }
-    let lower = parts[0].isEmpty ? nil : DateSpan(parts[0])
-    let upper = parts[1].isEmpty ? nil : DateSpan(parts[1])
+    let lower = parts[0].isEmpty ? nil : DateSpan(parts[0], now: now)
+    let upper = parts[1].isEmpty ? nil : DateSpan(parts[1], now: now)
     if (!parts[0].isEmpty && lower == nil) || (!parts[1].isEmpty && upper == nil) { return nil }
     start = lower?.start ?? .min
     end = upper.map { $0.end == .max ? $0.start + 1 : $0.end } ?? .max
@@ -339,6 +433,25 @@ struct DateSpan: Equatable, Sendable {
 }
 
 extension LedgerState {
+  /// The states a filter value names: the one it spells (or an alias of), else every state
+  /// whose name or alias starts with it (`ret` is retry; `re` renewed, refunded and retry).
+  static func matching(filterName: String) -> [LedgerState] {
+    if let exact = LedgerState(filterName: filterName) { return [exact] }
+    let prefix = filterName.lowercased().replacingOccurrences(of: "-", with: "")
+    guard !prefix.isEmpty else { return [] }
+    let names = allCases.map { ($0, $0.rawValue.lowercased()) } + aliases
+    return allCases.filter { state in
+      names.contains { $0.0 == state && $0.1.hasPrefix(prefix) }
+    }
+  }
+
+  private static let aliases: [(LedgerState, String)] = [
+    (.pending, "pendingapproval"), (.pending, "deferred"), (.pending, "asktobuy"),
+    (.grace, "ingrace"), (.grace, "graceperiod"), (.grace, "ingraceperiod"),
+    (.retry, "billingretry"),
+    (.retry, "inbillingretry"), (.priceIncrease, "priceincreasepending"), (.refunded, "revoked"),
+  ]
+
   /// A state by its name or a common alias (`pending-approval`, `billing-retry`, `in-grace`).
   init?(filterName: String) {
     let name = filterName.lowercased().replacingOccurrences(of: "-", with: "")
@@ -346,18 +459,28 @@ extension LedgerState {
       self = match
       return
     }
-    switch name {
-    case "pendingapproval", "deferred", "asktobuy": self = .pending
-    case "ingrace", "graceperiod", "ingraceperiod": self = .grace
-    case "billingretry", "inbillingretry": self = .retry
-    case "priceincreasepending": self = .priceIncrease
-    case "revoked": self = .refunded
-    default: return nil
-    }
+    guard let alias = Self.aliases.first(where: { $0.1 == name }) else { return nil }
+    self = alias.0
   }
 }
 
 extension ProductKind {
+  /// The types a filter value names: the one it spells (or an alias of), else every type whose
+  /// name or alias starts with it (`cons` is consumable; `non` non-consumable and non-renewing).
+  static func matching(filterName: String) -> [ProductKind] {
+    if let exact = ProductKind(filterName: filterName) { return [exact] }
+    let prefix = filterName.lowercased().replacingOccurrences(of: "-", with: "")
+    guard !prefix.isEmpty else { return [] }
+    let names = allCases.map { ($0, $0.rawValue.lowercased()) } + aliases
+    return allCases.filter { kind in names.contains { $0.0 == kind && $0.1.hasPrefix(prefix) } }
+  }
+
+  private static let aliases: [(ProductKind, String)] = [
+    (.autoRenewable, "subscription"), (.autoRenewable, "autorenewablesubscription"),
+    (.autoRenewable, "recurringsubscription"), (.autoRenewable, "autorenewing"),
+    (.nonRenewable, "nonrenewing"), (.nonRenewable, "nonrenewingsubscription"),
+  ]
+
   /// A type by its name or a common alias (`subscription`, `non-consumable`, `RecurringSubscription`).
   init?(filterName: String) {
     let name = filterName.lowercased().replacingOccurrences(of: "-", with: "")
@@ -365,12 +488,8 @@ extension ProductKind {
       self = match
       return
     }
-    switch name {
-    case "subscription", "autorenewablesubscription", "recurringsubscription", "autorenewing":
-      self = .autoRenewable
-    case "nonrenewing", "nonrenewingsubscription": self = .nonRenewable
-    default: return nil
-    }
+    guard let alias = Self.aliases.first(where: { $0.1 == name }) else { return nil }
+    self = alias.0
   }
 }
 

@@ -124,6 +124,46 @@ package enum TextCells {
     return result + ellipsis
   }
 
+  /// `text` in lines of at most `width` cells, broken at spaces (a word longer than a line is
+  /// split); always at least one line.
+  package static func wrap(_ text: String, width: Int) -> [String] {
+    guard width > 0, self.width(text) > width else { return [text] }
+    var lines: [String] = []
+    var line = ""
+    var used = 0
+    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+      var rest = clusters(String(word))
+      var wordWidth = rest.reduce(0) { $0 + $1.width }
+      if used > 0 && used + 1 + wordWidth > width {
+        lines.append(line)
+        (line, used) = ("", 0)
+      }
+      if used > 0 {
+        line += " "
+        used += 1
+      }
+      while wordWidth > width - used {
+        var taken = 0
+        while let first = rest.first, taken + first.width <= width - used {
+          line += first.text
+          taken += first.width
+          rest.removeFirst()
+        }
+        if taken == 0 && used == 0 {
+          // A cluster wider than the line: it goes alone.
+          line += rest.removeFirst().text
+        }
+        lines.append(line)
+        (line, used) = ("", 0)
+        wordWidth = rest.reduce(0) { $0 + $1.width }
+      }
+      line += rest.map(\.text).joined()
+      used += wordWidth
+    }
+    lines.append(line)
+    return lines
+  }
+
   /// `text` padded with spaces (or cut) to exactly `width` cells.
   package static func fit(_ text: String, _ width: Int, alignRight: Bool = false) -> String {
     let cut = truncate(text, to: width)

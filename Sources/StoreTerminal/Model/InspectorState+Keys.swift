@@ -9,6 +9,10 @@ extension InspectorState {
       click(x: x, y: y)
       return []
     }
+    if case .wheel(let up, let x, let y) = key {
+      wheel(up: up, x: x, y: y, session: session)
+      return []
+    }
     live.wall = wall
     message = nil
     if catchUp != nil { return handleDuringCatchUp(key, session: session) }
@@ -23,8 +27,11 @@ extension InspectorState {
   private mutating func perform(_ action: Action, session: Session) -> [InspectorEffect] {
     switch action {
     case .quit: return [.quit]
-    case .help: overlay = .help
-    case .filter: overlay = .filter(TextInput(table.filter.text))
+    case .help: overlay = .help(HelpOverlay(topic: .keys(focus)))
+    case .filter where focus == .log:
+      overlay = .logSearch(TextInput(log.query), before: log.query)
+    case .filter:
+      overlay = .filter(FilterLine(input: TextInput(table.filter.text), before: table.filter.text))
     case .prompt: overlay = .prompt(TextInput())
     case .nextPane: cycleFocus(by: 1)
     case .previousPane: cycleFocus(by: -1)
@@ -32,7 +39,7 @@ extension InspectorState {
       if zoomed {
         zoomed = false
       } else if !table.filter.isEmpty {
-        table.applyFilter("", catalog: session.catalog)
+        table.applyFilter("", session: session)
         say("filter cleared")
       }
     case .toggleClock: return toggleClock(session: session)
@@ -99,8 +106,27 @@ extension InspectorState {
       table.move(by: delta)
       inspectorTop = 0
     case .inspector: inspectorTop = max(0, inspectorTop + max(-1000, min(1000, delta)))
-    case .log: break
+    case .log: log.scroll(by: -delta)
     }
+  }
+
+  /// The wheel scrolls what is under the pointer (the help box when it is open), three lines a
+  /// notch, without moving the focus.
+  private mutating func wheel(up: Bool, x: Int, y: Int, session: Session) {
+    let delta = up ? -3 : 3
+    if case .help(var help) = overlay {
+      help.scroll(by: delta, lineCount: help.lines(self, session).count)
+      overlay = .help(help)
+      return
+    }
+    guard overlay == nil else { return }
+    let layout = Layout(
+      width: terminalSize.width, height: terminalSize.height, showsLog: showsLog, zoomed: zoomed)
+    guard let pane = layout.panes.first(where: { $0.1.contains(x: x, y: y) })?.0 else { return }
+    let focused = focus
+    focus = pane
+    move(by: delta)
+    focus = focused
   }
 
   private mutating func click(x: Int, y: Int) {

@@ -7,22 +7,44 @@ extension InspectorState {
   mutating func handleOverlay(_ key: Key, session: Session) -> [InspectorEffect] {
     guard let current = overlay else { return [] }
     switch current {
-    case .help:
-      overlay = nil
-    case .filter(var input):
+    case .help(let help):
+      handleHelp(help, key, session: session)
+    case .filter(var line):
       switch key {
-      case .escape: overlay = nil
+      case .escape:
+        // Back to the filter in force before the line opened; Esc again clears it.
+        overlay = nil
+        table.applyFilter(line.before, session: session)
+        if !line.before.isEmpty { say("filter restored: \(line.before) (Esc clears it)") }
+        return []
       case .enter:
         overlay = nil
+        let text = String(line.input.text.split(separator: " ").joined(separator: " "))
+        if !text.isEmpty && filterHistory.last != text { filterHistory.append(text) }
         if table.filterError == nil && !table.filter.isEmpty { say("filter: \(table.filter.text)") }
         return []
-      case .tab: input = input.completed(with: Completions.filter(input, session))
+      case .character("?"):
+        overlay = .help(HelpOverlay(topic: .filter(line)))
+        return []
+      case .up, .down: line.input.browse(filterHistory, older: key == .up)
+      case .tab: line.input = line.input.completed(with: Completions.filter(line.input, session))
+      default: line.input.edit(key)
+      }
+      overlay = .filter(line)
+      table.applyFilter(line.input.text, session: session)
+    case .logSearch(var input, let before):
+      switch key {
+      case .escape:
+        overlay = nil
+        log.search(before)
+        return []
+      case .enter:
+        overlay = nil
+        return []
       default: input.edit(key)
       }
-      if overlay != nil {
-        overlay = .filter(input)
-        table.applyFilter(input.text, catalog: session.catalog)
-      }
+      overlay = .logSearch(input, before: before)
+      log.search(input.text)
     case .prompt(var input):
       switch key {
       case .escape: overlay = nil
@@ -79,11 +101,52 @@ extension InspectorState {
     if history.last != line { history.append(line) }
     do throws(CommandError) {
       guard let command = try Command.parse(line) else { return [] }
-      return [Self.apply(command)]
+      // What cannot be taken back in one key asks first, as x does.
+      switch command {
+      case .clear:
+        overlay = .confirm(
+          "Clear the session: delete every transaction (\(table.rows.count))?", command)
+        return []
+      case .reset:
+        overlay = .confirm("Reset every setting to the configuration's?", command)
+        return []
+      default: return [Self.apply(command)]
+      }
     } catch {
       complain("\(line): \(error.explanation)")
       return []
     }
+  }
+
+  /// Keys in the help box: typing narrows it, the arrows scroll it, Esc clears the search and
+  /// then closes (back to the filter line when it came from there).
+  private mutating func handleHelp(_ help: HelpOverlay, _ key: Key, session: Session) {
+    var help = help
+    let count = help.lines(self, session).count
+    let page = max(1, terminalSize.height - 8)
+    switch key {
+    case .enter,
+      .escape where help.query.text.isEmpty, .character("?") where help.query.text.isEmpty:
+      closeHelp(help)
+      return
+    case .escape:
+      help.query = TextInput()
+      help.top = 0
+    case .up: help.scroll(by: -1, lineCount: count)
+    case .down: help.scroll(by: 1, lineCount: count)
+    case .pageUp: help.scroll(by: -page, lineCount: count)
+    case .pageDown: help.scroll(by: page, lineCount: count)
+    case .home: help.top = 0
+    case .end: help.scroll(by: count, lineCount: count)
+    default:
+      help.query.edit(key)
+      help.top = 0
+    }
+    overlay = .help(help)
+  }
+
+  private mutating func closeHelp(_ help: HelpOverlay) {
+    if case .filter(let line) = help.topic { overlay = .filter(line) } else { overlay = nil }
   }
 
   private mutating func handleSettings(

@@ -34,6 +34,8 @@ package struct InspectorState {
   var inspectorTop = 0
   /// The `:` lines run, oldest first.
   var history: [String] = []
+  /// The filters kept with Enter, oldest first.
+  var filterHistory: [String] = []
   /// The configuration file's bytes as last loaded, to notice changes on disk.
   var configurationBytes: [UInt8]
 

@@ -7,6 +7,8 @@ package enum Key: Hashable, Sendable {
   case resize
   /// A button-1 click at a cell.
   case click(x: Int, y: Int)
+  /// The mouse wheel turned over a cell.
+  case wheel(up: Bool, x: Int, y: Int)
 
   /// How the help overlay writes the key.
   package var label: String {
@@ -29,6 +31,7 @@ package enum Key: Hashable, Sendable {
     case .delete: "Del"
     case .resize: "resize"
     case .click: "click"
+    case .wheel: "wheel"
     }
   }
 }
@@ -86,16 +89,22 @@ package struct KeyBinding: Sendable {
 package enum Keymap {
   /// Every binding.
   package static let bindings: [KeyBinding] = [
+    // First: what a newcomer does first, at the front of the key bar in every pane.
+    KeyBinding(
+      keys: [.character("b")], pane: nil, action: .buy,
+      help: "buy the selected product (elsewhere: the selected transaction's)",
+      short: "buy"),
     KeyBinding(
       keys: [.character("?")], pane: nil, action: .help, help: "help for this pane", short: "help"),
     KeyBinding(
-      keys: [.character("/")], pane: nil, action: .filter, help: "filter transactions (live)",
+      keys: [.character("/")], pane: nil, action: .filter,
+      help: "filter transactions as you type (in the log: search the log)",
       short: "filter"),
     KeyBinding(
       keys: [.character(":")], pane: nil, action: .prompt, help: "command prompt", short: "command"),
     KeyBinding(
       keys: [.tab, .right, .character("l")], pane: nil, action: .nextPane,
-      help: "next pane (in screen order: Products, Transactions, Inspector, log)"),
+      help: "next pane (screen order: Products, Transactions, Inspector, log)"),
     KeyBinding(
       keys: [.backTab, .left, .character("h")], pane: nil, action: .previousPane,
       help: "previous pane"),
@@ -128,10 +137,6 @@ package enum Keymap {
     KeyBinding(keys: [.home, .character("g")], pane: nil, action: .moveTop, help: "first"),
     KeyBinding(keys: [.end, .character("G")], pane: nil, action: .moveBottom, help: "last"),
     KeyBinding(keys: [.enter], pane: nil, action: .zoom, help: "zoom the inspector in or out"),
-    KeyBinding(
-      keys: [.character("b")], pane: nil, action: .buy,
-      help: "buy the selected product (outside Products: the selected transaction's)",
-      short: "buy"),
     KeyBinding(
       keys: [.character("a")], pane: .transactions, action: .approve, help: "approve Ask to Buy",
       short: "approve"),

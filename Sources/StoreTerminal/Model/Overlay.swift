@@ -3,12 +3,14 @@ import StoreSimulation
 
 /// A dialog or text line that takes the keys until it closes.
 package enum Overlay: Equatable, Sendable {
-  /// The keymap for the focused pane.
-  case help
+  /// The help box: the focused pane's keys or the filter's syntax.
+  case help(HelpOverlay)
   /// The `:` command prompt.
   case prompt(TextInput)
   /// The `/` filter line.
-  case filter(TextInput)
+  case filter(FilterLine)
+  /// The event log's search line (`/` in the log), and the search before it opened.
+  case logSearch(TextInput, before: String)
   /// Buying the selected product.
   case buy(BuyDialog)
   /// A question before something destructive: `y` or Enter applies the command.

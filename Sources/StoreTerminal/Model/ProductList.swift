@@ -69,37 +69,3 @@ struct ProductList {
     if entries.indices.contains(index), case .product = entries[index] { cursor = index }
   }
 }
-
-/// The event log's lines, the newest last, at most a few thousand.
-struct EventLog {
-  /// The most lines the log keeps.
-  static let limit = 2000
-
-  /// A line as it was said, or an event, put into words only when it is shown: a step that
-  /// finishes thousands of transactions formats the few lines on screen, not thousands.
-  enum Entry {
-    case text(String)
-    case event(StoreEvent)
-  }
-
-  private(set) var entries: [Entry] = []
-
-  mutating func append(_ line: String) { add(.text(line)) }
-
-  mutating func append(_ event: StoreEvent) { add(.event(event)) }
-
-  private mutating func add(_ entry: Entry) {
-    entries.append(entry)
-    if entries.count > Self.limit * 2 { entries.removeFirst(entries.count - Self.limit) }
-  }
-
-  /// The newest `count` lines, prices in `prices`.
-  func lastLines(_ count: Int, prices: PriceFormat) -> [String] {
-    entries.suffix(count).map { entry in
-      switch entry {
-      case .text(let text): text
-      case .event(let event): EventSummary.line(event) { prices($0, currency: $1) }
-      }
-    }
-  }
-}

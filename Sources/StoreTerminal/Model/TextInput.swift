@@ -6,6 +6,9 @@ package struct TextInput: Equatable, Sendable {
   package var cursor = 0
   /// Position in the history while browsing it.
   package var historyIndex: Int?
+  /// What the last Tab found for the word being typed when it was not one word (shown in the
+  /// prompt line until the next edit).
+  package var candidates: [String] = []
 
   /// An empty line, or one holding `text` with the cursor at its end.
   package init(_ text: String = "") {
@@ -35,6 +38,7 @@ package struct TextInput: Equatable, Sendable {
 
   /// Edits the line with a key: characters, backspace, cursor moves. Other keys do nothing.
   mutating func edit(_ key: Key) {
+    candidates = []
     switch key {
     case .character(let character): insert(character)
     case .backspace: backspace()
@@ -65,8 +69,17 @@ package struct TextInput: Equatable, Sendable {
     for candidate in matches.dropFirst() {
       while !candidate.hasPrefix(common) { common.removeLast() }
     }
-    guard common.count > word.count else { return self }
     var result = self
+    // Several left: they show in the prompt line, by what follows the common part.
+    result.candidates =
+      matches.count > 1
+      ? matches.map { match in
+        // What tells them apart: an option's value (after `=`), else a field's value (after
+        // its colon or the last comma).
+        let cut = match.firstIndex(of: "=") ?? match.lastIndex { $0 == ":" || $0 == "," }
+        return cut.map { String(match[match.index(after: $0)...]) } ?? match
+      } : []
+    guard common.count > word.count else { return result }
     result.set(String(before.dropLast(word.count)) + common + text.dropFirst(cursor))
     result.cursor = before.count - word.count + common.count
     return result

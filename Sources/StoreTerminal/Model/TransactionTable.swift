@@ -28,7 +28,7 @@ package struct TransactionTable {
 
   /// The table of a session's transactions.
   init(_ session: Session) {
-    compiledFilter = TransactionFilter.all.compiled(for: session.catalog)
+    compiledFilter = TransactionFilter.all.compiled(for: session.catalog, now: session.now)
     reload(session)
   }
 
@@ -39,7 +39,7 @@ package struct TransactionTable {
 
   /// Rebuilds every row from the session (after a load or a reload).
   mutating func reload(_ session: Session) {
-    compiledFilter = filter.compiled(for: session.catalog)
+    compiledFilter = filter.compiled(for: session.catalog, now: session.now)
     rows = Self.rows(of: session)
     entitledProducts = Set(session.currentEntitlements().map(\.productID))
     rememberCurrentTransactions(session)
@@ -166,11 +166,12 @@ package struct TransactionTable {
     refilter()
   }
 
-  /// Sets the filter; an invalid one is explained and the last valid one stays.
-  mutating func applyFilter(_ text: String, catalog: Catalog) {
+  /// Sets the filter (relative dates count from the session's now); an invalid one is
+  /// explained and the last valid one stays.
+  mutating func applyFilter(_ text: String, session: Session) {
     do throws(TransactionFilter.ParseError) {
       filter = try TransactionFilter(parsing: text)
-      compiledFilter = filter.compiled(for: catalog)
+      compiledFilter = filter.compiled(for: session.catalog, now: session.now)
       filterError = nil
       refilter()
     } catch {

@@ -128,7 +128,12 @@ package final class NcursesTerminal: TerminalDevice {
       case cn_key_mouse():
         var y: Int32 = 0
         var x: Int32 = 0
-        return cn_read_mouse(&y, &x) == 1 ? .click(x: Int(x), y: Int(y)) : nil
+        switch cn_read_mouse(&y, &x) {
+        case 1: return .click(x: Int(x), y: Int(y))
+        case 2: return .wheel(up: true, x: Int(x), y: Int(y))
+        case 3: return .wheel(up: false, x: Int(x), y: Int(y))
+        default: return nil
+        }
       default: return nil
       }
     }

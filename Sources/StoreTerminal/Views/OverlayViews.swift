@@ -9,34 +9,39 @@ struct OverlayView: ScreenPart {
   func drawOverlay(into canvas: inout Canvas, _ layout: Layout) {
     guard let overlay else { return }
     switch overlay {
-    case .filter(let input):
+    case .filter(let line):
       let hint =
         filterError.map { "  \(display.glyphs.warning) \($0)" }
-        ?? "  (Enter keep, Esc close, Tab complete)"
+        ?? completionHint(line.input)
+        ?? "  (Enter keep, Esc back, Tab complete, ↑↓ history, ? syntax)"
       drawInputLine(
-        into: &canvas, layout.statusBar, prefix: "/", input: input, hint: hint,
+        into: &canvas, layout.statusBar, prefix: "/", input: line.input, hint: hint,
         isError: filterError != nil)
+    case .logSearch(let input, _):
+      drawInputLine(
+        into: &canvas, layout.statusBar, prefix: "log /", input: input,
+        hint: "  (Enter keep, Esc back)", isError: false)
     case .prompt(let input):
       let words = input.text.split(separator: " ")
       let hint =
-        words.isEmpty
-        ? "  " + Command.verbs.joined(separator: " ") : "  (Enter run, Tab complete, ↑↓ history)"
+        completionHint(input)
+        ?? (words.isEmpty
+          ? "  " + Command.verbs.joined(separator: " ") : "  (Enter run, Tab complete, ↑↓ history)")
       drawInputLine(
         into: &canvas, layout.statusBar, prefix: ":", input: input, hint: hint, isError: false)
-    case .help:
-      var lines: [(String, String)] = [("", "Keys in \(focus.title) (and everywhere):")]
-      var dimmed = Set<Int>()
-      for binding in Keymap.bindings(for: focus) {
-        var help = binding.help
-        if let why = state.refusal(of: binding.action, session: session) {
-          dimmed.insert(lines.count)
-          help += " — not now: \(why)"
-        }
-        lines.append((binding.keys.map(\.label).joined(separator: " "), help))
-      }
+    case .help(let help):
+      let lines = help.lines(state, session, width: layout.width)
+      let shown = max(1, min(layout.height - 2, lines.count + 3) - 3)
+      let top = max(0, min(help.top, lines.count - shown))
+      let search = help.query.text.isEmpty ? "type to search" : "search: \(help.query.text)"
+      let position =
+        lines.count > shown
+        ? " · \(top + 1)–\(min(lines.count, top + shown)) of \(lines.count)" : ""
       drawBox(
-        into: &canvas, layout, title: "Help · \(focus.title)", lines: lines,
-        footer: "dimmed keys cannot act now · any key closes", dimmed: dimmed)
+        into: &canvas, layout, title: help.title,
+        lines: lines.map { ($0.label, $0.text) },
+        footer: "\(search) · ↑↓ PgUp PgDn scroll · Esc close\(position)",
+        dimmed: Set(lines.indices.filter { lines[$0].dimmed }), top: top)
     case .buy(let dialog):
       let product = session.catalog.products[dialog.product]
       let marker = { (field: Int) in dialog.field == field ? self.display.glyphs.selected : " " }
@@ -83,6 +88,11 @@ struct OverlayView: ScreenPart {
       ? "automatically renew (until now)" : "don't renew (one period)"
   }
 
+  /// The candidates Tab found for the word being typed, shown after the text.
+  private func completionHint(_ input: TextInput) -> String? {
+    input.candidates.isEmpty ? nil : "  " + input.candidates.joined(separator: "  ")
+  }
+
   private func drawInputLine(
     into canvas: inout Canvas, _ rect: Rect, prefix: String, input: TextInput, hint: String,
     isError: Bool
@@ -100,7 +110,7 @@ struct OverlayView: ScreenPart {
 
   func drawBox(
     into canvas: inout Canvas, _ layout: Layout, title: String, lines: [(String, String)],
-    footer: String, selected: Int? = nil, dimmed: Set<Int> = []
+    footer: String, selected: Int? = nil, dimmed: Set<Int> = [], top: Int? = nil
   ) {
     let labelWidth = min(30, lines.map { TextCells.width($0.0) }.max() ?? 0)
     let textWidth = lines.map { TextCells.width($0.1) }.max() ?? 0
@@ -115,7 +125,7 @@ struct OverlayView: ScreenPart {
     canvas.box(rect, title: title, focused: true, glyphs: display.glyphs)
     let inner = rect.inner
     let visibleCount = inner.height - 1
-    let first = selected.map { max(0, $0 - visibleCount + 1) } ?? 0
+    let first = top ?? selected.map { max(0, $0 - visibleCount + 1) } ?? 0
     for (offset, line) in lines.dropFirst(first).prefix(visibleCount).enumerated() {
       let y = inner.y + offset
       let dim = dimmed.contains(first + offset)

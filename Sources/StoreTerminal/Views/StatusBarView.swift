@@ -6,9 +6,12 @@ struct BottomLines: ScreenPart {
 
   /// The event log: the newest events at the bottom.
   func drawLog(into canvas: inout Canvas, _ rect: Rect) {
-    canvas.box(rect, title: "Events", focused: focus == .log, glyphs: display.glyphs)
+    var title = "Events"
+    if !log.query.isEmpty { title += "  search: \(log.query)" }
+    if log.back > 0 { title += "  (\(log.back) back; G newest)" }
+    canvas.box(rect, title: title, focused: focus == .log, glyphs: display.glyphs)
     let inner = rect.inner
-    for (offset, line) in log.lastLines(inner.height, prices: prices).enumerated() {
+    for (offset, line) in log.lines(inner.height, prices: prices).enumerated() {
       canvas.put(
         TextCells.truncate(line, to: inner.width, ellipsis: display.glyphs.ellipsis), x: inner.x,
         y: inner.y + offset)
