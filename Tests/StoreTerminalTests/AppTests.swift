@@ -35,10 +35,10 @@ import Testing
     #expect(screen.contains("┌ Products"))
     #expect(screen.contains("Consumables"))
     #expect(screen.contains("Social Feed+"))
-    #expect(screen.contains("L2 Social Feed+ Monthly"))
+    #expect(screen.contains("L2 Social Feed+ Month… [IPC]"))
     #expect(screen.contains("$9.99"))
     #expect(screen.contains("No transactions yet"))
-    #expect(screen.contains("■ 2026-11-22 02:00:00 paused · monthly renewal every 30 seconds"))
+    #expect(screen.contains("■ 2026-11-22 02:00:00 UTC paused · monthly renewal every 30 seconds"))
   }
 
   @Test func buyingThroughTheDialogAddsATransaction() {

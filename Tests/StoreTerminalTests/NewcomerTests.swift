@@ -228,3 +228,32 @@ import Testing
     #expect(app.session.transactionCount == 0)
   }
 }
+
+/// Dates with their zone and year, kept at 80 columns.
+@Suite struct DatesTests {
+  @Test func eightyColumnsKeepThePurchaseDateAndTheStatusBarNamesTheZone() {
+    var app = makeApp()
+    app.perform(line: "buy socialfeed.monthly")
+    app.perform(line: "set ask-to-buy on")
+    app.perform(line: "buy foodtruck.saleshistory")
+    let screen = app.screen(width: 80, height: 24)
+    #expect(screen.contains("Purchased"))
+    #expect(screen.contains("11-22 02:00:00"))
+    #expect(screen.contains("pending"))
+    #expect(screen.contains("2026-11-22 02:00:00 UTC"))
+    let wide = app.screen(width: 200, height: 50)
+    #expect(wide.contains("Expires") && wide.contains("Type") && wide.contains("pending approval"))
+  }
+
+  @Test func aPurchaseFromAnotherYearShowsItsYear() {
+    var app = makeApp()
+    app.perform(line: "buy foodtruck.donuts.box date=2025-12-31T23:00:00Z")
+    app.perform(line: "buy foodtruck.donuts.box")
+    app.press(.tab)
+    let screen = app.screen(width: 120, height: 30)
+    #expect(screen.contains("2025-12-31 23:00"))
+    #expect(screen.contains("11-22 02:00:00"))
+    app.press(.end)
+    #expect(app.screen(width: 120, height: 30).contains("purchased 2025-12-31 23:00:00"))
+  }
+}

@@ -223,7 +223,7 @@ struct TerminalTests {
     tmux.send("Enter", "?")
     let screen = tmux.waitFor("Help")
     #expect(screen.unicodeScalars.allSatisfy { $0.value < 0x80 }, "\(screen)")
-    #expect(screen.contains("= 2026-11-22 02:00:00 paused"))
+    #expect(screen.contains("= 2026-11-22 02:00:00 UTC paused"))
     tmux.send("Escape", "q")
     expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
   }

@@ -25,6 +25,15 @@ public enum LedgerState: String, CaseIterable, Sendable {
   /// The current period of a subscription with a price increase awaiting consent.
   case priceIncrease
 
+  /// The label in at most 11 cells, for narrow tables: `in grace` is `grace`, `in billing
+  /// retry` is `retry`, `pending approval` is `pending`.
+  public var shortLabel: String {
+    switch self {
+    case .priceIncrease: "price incr."
+    default: rawValue
+    }
+  }
+
   /// The label people read: `in grace`, `price increase pending`.
   public var label: String {
     switch self {

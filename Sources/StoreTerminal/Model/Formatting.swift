@@ -4,12 +4,17 @@ import StoreSimulation
 
 /// How the views write prices, dates and durations.
 enum Formatting {
-  /// `11-22 02:01:30` (UTC).
-  static func shortDate(_ instant: Instant) -> String {
-    let text = instant.iso8601
-    let start = text.index(text.startIndex, offsetBy: 5)
-    return String(text[start..<text.index(start, offsetBy: 14)]).replacingOccurrences(
-      of: "T", with: " ")
+  /// `11-22 02:01:30` (UTC) in the year of `now`; with the year in any other,
+  /// `2025-11-22 02:01:30`, or `2025-11-22 02:01` when `fitting` 16 cells (a table column).
+  static func shortDate(_ instant: Instant, now: Instant, fitting: Bool = false) -> String {
+    let full = clock(instant)
+    if full.prefix(4) == clock(now).prefix(4) { return String(full.dropFirst(5)) }
+    return fitting ? String(full.prefix(16)) : full
+  }
+
+  /// Whether an instant falls in another year than `now` (its dates then show the year).
+  static func isOtherYear(_ instant: Instant, now: Instant) -> Bool {
+    clock(instant).prefix(4) != clock(now).prefix(4)
   }
 
   /// `2026-11-22 02:01:30` (UTC).

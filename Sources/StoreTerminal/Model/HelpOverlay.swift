@@ -52,8 +52,15 @@ package struct HelpOverlay: Equatable, Sendable {
     let all: [Line]
     switch topic {
     case .keys(let pane):
+      let legend =
+        pane == .products
+        ? [
+          Line(
+            label: "tags",
+            text: "[intro,promo,code,win-back]: the offers a product has; [IPCW] when cramped")
+        ] : []
       all =
-        [Line(label: "", text: "Keys in \(pane.title) (and everywhere):")]
+        [Line(label: "", text: "Keys in \(pane.title) (and everywhere):")] + legend
         + Keymap.bindings(for: pane).map { binding in
           let why = state.refusal(of: binding.action, session: session)
           return Line(

@@ -64,13 +64,13 @@ struct InspectorPane: ScreenPart {
         text:
           "\(t.productID) (\(product.displayName(locale: session.settings.locale)))\(sep)\(t.productType.rawValue)"
           + (t.subscriptionGroupID.map { "\(sep)group \($0)" } ?? "")))
-    var dates = ["purchased \(Formatting.shortDate(t.purchaseDate))"]
+    var dates = ["purchased \(Formatting.shortDate(t.purchaseDate, now: now))"]
     if t.originalPurchaseDate != t.purchaseDate {
-      dates.append("original \(Formatting.shortDate(t.originalPurchaseDate))")
+      dates.append("original \(Formatting.shortDate(t.originalPurchaseDate, now: now))")
     }
     if let expiration = t.expirationDate {
       dates.append(
-        "expires \(Formatting.shortDate(expiration)) (\(Formatting.relative(expiration, now: now)))"
+        "expires \(Formatting.shortDate(expiration, now: now)) (\(Formatting.relative(expiration, now: now)))"
       )
     }
     lines.append(InspectorLine(label: "Dates", text: dates.joined(separator: sep)))
@@ -88,7 +88,7 @@ struct InspectorPane: ScreenPart {
         t.revocationType == .refundProrated
         ? " \(percentageText(t.revocationPercentage ?? 0))%" : ""
       state.append(
-        "refunded\(share) \(Formatting.shortDate(revoked)) "
+        "refunded\(share) \(Formatting.shortDate(revoked, now: now)) "
           + "(\(t.revocationReason?.rawValue ?? "other"))")
     }
     if t.hasRefundRequest { state.append("refund requested, awaiting Apple's decision") }
@@ -146,15 +146,17 @@ struct InspectorPane: ScreenPart {
     var renewal: [String] = []
     if let grace = info.gracePeriodExpirationDate {
       renewal.append(
-        "in grace until \(Formatting.shortDate(grace)) (\(Formatting.relative(grace, now: now)))")
+        "in grace until \(Formatting.shortDate(grace, now: now)) (\(Formatting.relative(grace, now: now)))"
+      )
     }
     if let retry = status.billingRetryExpirationDate {
       renewal.append(
-        "retry until \(Formatting.shortDate(retry)) (\(Formatting.relative(retry, now: now)))")
+        "retry until \(Formatting.shortDate(retry, now: now)) (\(Formatting.relative(retry, now: now)))"
+      )
     }
     if let date = info.renewalDate {
       renewal.append(
-        "renews \(Formatting.shortDate(date)) (\(Formatting.relative(date, now: now)))")
+        "renews \(Formatting.shortDate(date, now: now)) (\(Formatting.relative(date, now: now)))")
     }
     if info.priceIncreaseStatus != .noIncreasePending {
       renewal.append("price increase \(info.priceIncreaseStatus.rawValue)")
@@ -207,7 +209,8 @@ struct InspectorPane: ScreenPart {
       let price = prices(first.price, currency: session.settings.storefront.currency)
       parts.append("then \(first.productID) at \(price)\(every), indefinitely")
     } else {
-      parts.append("then the standard price after \(Formatting.shortDate(last.date))")
+      parts.append(
+        "then the standard price after \(Formatting.shortDate(last.date, now: session.now))")
     }
     return parts.joined(separator: display.glyphs.separator)
   }

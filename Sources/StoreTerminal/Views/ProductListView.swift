@@ -38,10 +38,18 @@ struct ProductListView: ScreenPart {
         let name = product.displayName(locale: session.settings.locale)
         let right = price
         let nameWidth = inner.width - 2 - TextCells.width(right) - 1
-        let tagText = tags.isEmpty ? "" : " [" + tags.joined(separator: ",") + "]"
+        // Tags are never dropped: cramped, they shrink to initials ([IPCW]) and the name is
+        // cut instead.
+        let full = tags.isEmpty ? "" : " [" + tags.joined(separator: ",") + "]"
+        let initials =
+          tags.isEmpty ? "" : " [" + tags.map { $0.prefix(1).uppercased() }.joined() + "]"
+        let tagText =
+          TextCells.width(level + name + full) <= nameWidth
+            || nameWidth - TextCells.width(full) >= 12 ? full : initials
         let title =
-          TextCells.width(level + name + tagText) <= nameWidth
-          ? level + name + tagText : level + name
+          TextCells.truncate(
+            level + name, to: max(1, nameWidth - TextCells.width(tagText)),
+            ellipsis: glyphs.ellipsis) + tagText
         var style = CellStyle(
           reverse: selected && focus == .products, underline: selected && focus != .products)
         if entitled.contains(product.productID) { style.bold = true }

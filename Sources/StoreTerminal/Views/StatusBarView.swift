@@ -24,7 +24,7 @@ struct BottomLines: ScreenPart {
     let glyphs = display.glyphs
     let settings = session.settings
     var parts = [
-      "\(clock.running ? glyphs.running : glyphs.paused) \(Formatting.clock(now))\(clock.running ? "" : " paused")",
+      "\(clock.running ? glyphs.running : glyphs.paused) \(Formatting.clock(now)) UTC\(clock.running ? "" : " paused")",
       settings.timeRate.displayName,
     ]
     if settings.askToBuyEnabled { parts.append("ask-to-buy on") }

@@ -23,9 +23,15 @@ struct TransactionTableView: ScreenPart {
     guard !visible.isEmpty else {
       let empty =
         rows.isEmpty
-        ? "No transactions yet: select a product and press b, or : buy …"
+        ? "No transactions yet: select a product and press b to buy it (or type : buy …)."
         : "No transaction matches the filter (Esc clears it)."
-      canvas.put(empty, x: inner.x, y: inner.y + 1, limit: inner.width, style: CellStyle(dim: true))
+      for (offset, line) in TextCells.wrap(empty, width: inner.width).prefix(inner.height - 1)
+        .enumerated()
+      {
+        canvas.put(
+          line, x: inner.x, y: inner.y + 1 + offset, limit: inner.width, style: CellStyle(dim: true)
+        )
+      }
       return
     }
     let height = inner.height - 1
@@ -63,35 +69,53 @@ struct TransactionTableView: ScreenPart {
     var value: (TransactionTableView, LedgerRow) -> String
   }
 
-  /// The columns that fit: unfinished mark, id, product, type, purchase date, expiration, state;
-  /// type and expiration go first when space is short.
+  /// The columns that fit, most useful first: unfinished mark, id, product, purchase date and
+  /// state always (dates keep their seconds; the year shows when it is not the session's);
+  /// then expiration and type when the product keeps 16 cells. Narrow, states take their short
+  /// names.
   func tableColumns(width: Int) -> [TableColumn] {
     let glyphs = display.glyphs
+    let now = session.now
     let idWidth = max(3, String(rows.last?.id ?? 0).count)
-    var columns = [
-      TableColumn(title: " ", width: 1) { _, row in row.isFinished ? " " : glyphs.warning },
-      TableColumn(title: "ID", width: idWidth, alignRight: true) { _, row in String(row.id) },
-      TableColumn(title: "Product", width: 0) { app, row in
-        app.session.catalog.products[Int(row.product)].productID
-      },
-      TableColumn(title: "Type", width: 14) { app, row in
-        Formatting.shortType(ProductKind(app.session.catalog.products[Int(row.product)].type))
-      },
-      TableColumn(title: "Purchased", width: 14) { _, row in
-        Formatting.shortDate(Instant(milliseconds: row.purchaseDate))
-      },
-      TableColumn(title: "Expires", width: 14) { _, row in
-        row.expirationDate == Int64.min
-          ? "" : Formatting.shortDate(Instant(milliseconds: row.expirationDate))
-      },
-      TableColumn(title: "State", width: 16) { _, row in row.state.label },
-    ]
-    func fixed() -> Int { columns.filter { $0.title != "Product" }.reduce(0) { $0 + $1.width + 1 } }
-    if width - fixed() < 16 { columns.removeAll { $0.title == "Type" } }
-    if width - fixed() < 16 { columns.removeAll { $0.title == "Expires" } }
-    if width - fixed() < 12 { columns.removeAll { $0.title == "Purchased" } }
-    let productIndex = columns.firstIndex { $0.title == "Product" }!
-    columns[productIndex].width = max(8, width - fixed())
+    // An old purchase (a back-dated one, a journal from last year) brings the year in.
+    let withYear =
+      rows.first.map {
+        Formatting.isOtherYear(Instant(milliseconds: $0.purchaseDate), now: now)
+      } ?? false
+    let dateWidth = withYear ? 16 : 14
+    func date(_ milliseconds: Int64) -> String {
+      milliseconds == Int64.min
+        ? "" : Formatting.shortDate(Instant(milliseconds: milliseconds), now: now, fitting: true)
+    }
+    let mark = TableColumn(title: " ", width: 1) { _, row in
+      row.isFinished ? " " : glyphs.warning
+    }
+    let id = TableColumn(title: "ID", width: idWidth, alignRight: true) { _, row in
+      String(row.id)
+    }
+    let product = TableColumn(title: "Product", width: 8) { view, row in
+      view.session.catalog.products[Int(row.product)].productID
+    }
+    let type = TableColumn(title: "Type", width: 14) { view, row in
+      Formatting.shortType(ProductKind(view.session.catalog.products[Int(row.product)].type))
+    }
+    let purchased = TableColumn(title: "Purchased", width: dateWidth) { _, row in
+      date(row.purchaseDate)
+    }
+    let expires = TableColumn(title: "Expires", width: dateWidth) { _, row in
+      date(row.expirationDate)
+    }
+    let state = TableColumn(title: "State", width: 16) { _, row in row.state.label }
+    let shortState = TableColumn(title: "State", width: 11) { _, row in row.state.shortLabel }
+    func room(_ columns: [TableColumn]) -> Int {
+      width - columns.reduce(0) { $0 + $1.width + 1 }
+    }
+    var columns = [mark, id, product, purchased, state]
+    if room(columns) < 8 { columns[4] = shortState }
+    if room(columns + [expires]) >= 8 + 8 { columns.insert(expires, at: 4) }
+    if room(columns + [type]) >= 8 + 8 { columns.insert(type, at: 3) }
+    if room(columns) < 0 { columns.removeAll { $0.title == "Purchased" } }
+    columns[2].width = max(8, room(columns) + 8)
     return columns
   }
 }
