@@ -91,6 +91,43 @@ import Testing
     #expect(throws: SessionError.self) { try session.priceIncrease(.consent, 0) { _ in } }
   }
 
+  @Test func aConsentedIncreaseIsChargedFromTheNextRenewalOn() throws {
+    var session = makeSession(rate: .monthlyRenewalEveryThirtySeconds)
+    try session.buy("solo.monthly", PurchaseOptions()) { _ in }
+    let before = try #require(session.transaction(0)).price
+    let requested = try events { try session.priceIncrease(.request, 0, $0) }
+    // Without a price given: the price now plus 10%, to the cent.
+    let expected = (before * 11 / 10 + 5) / 10 * 10
+    #expect(requested.statuses.last?.renewalInfo.renewalPrice == expected)
+    let terms = try #require(session.priceIncrease(forGroup: "G-solo.monthly"))
+    #expect(terms.oldPrice == before && terms.newPrice == expected && terms.status == .pending)
+    #expect(terms.effective == t0.plus(seconds: 30))
+    try session.priceIncrease(.consent, 0) { _ in }
+    #expect(session.upcomingRenewals(groupID: "G-solo.monthly").first?.price == expected)
+    let renewed = try events { try session.advance(to: t0.plus(seconds: 61), $0) }
+    #expect(renewed.transactions.map(\.0.price) == [expected, expected])
+    #expect(
+      session.priceIncrease(forGroup: "G-solo.monthly") == nil, "in force, nothing is pending")
+    // A second increase starts from the price in force, at the price asked.
+    try session.priceIncrease(.request, 0, newPrice: 20_000) { _ in }
+    #expect(session.priceIncrease(forGroup: "G-solo.monthly")?.oldPrice == expected)
+    let renewedAgain = try events { try session.advance(to: t0.plus(seconds: 91), $0) }
+    #expect(renewedAgain.statuses.last?.state == .expired, "unanswered, it expires")
+  }
+
+  @Test func aDeclinedOrForcedOverIncreaseChargesNothingNew() throws {
+    var session = makeSession(rate: .monthlyRenewalEveryThirtySeconds)
+    try session.buy("solo.monthly", PurchaseOptions()) { _ in }
+    let price = try #require(session.transaction(0)).price
+    try session.priceIncrease(.request, 0, newPrice: price * 2) { _ in }
+    let renewed = try events { try session.forceRenewal("solo.monthly", $0) }
+    #expect(renewed.transactions.last?.0.price == price)
+    #expect(session.priceIncrease(forGroup: "G-solo.monthly") == nil)
+    #expect(throws: SessionError.self) {
+      try session.priceIncrease(.consent, 0, newPrice: 5) { _ in }
+    }
+  }
+
   @Test func anUnansweredPriceIncreaseExpiresAtRenewal() throws {
     var session = makeSession(rate: .monthlyRenewalEveryThirtySeconds)
     try session.buy("solo.monthly", PurchaseOptions()) { _ in }

@@ -257,3 +257,39 @@ import Testing
     #expect(app.screen(width: 120, height: 30).contains("purchased 2025-12-31 23:00:00"))
   }
 }
+
+@Suite struct PriceIncreaseInspectorTests {
+  @Test func theInspectorShowsOldAndNewPriceConsentAndWhenItTakesEffect() {
+    var app = makeApp()
+    app.perform(line: "buy socialfeed.premium.monthly")
+    app.perform(line: "price-increase request 0 price=16.49")
+    app.press(.tab)
+    var screen = app.screen(width: 160, height: 40)
+    #expect(screen.contains("Price increase $14.99 → $16.49"))
+    #expect(screen.contains("awaiting the customer's consent"))
+    #expect(screen.contains("new price from the renewal 11-22 02:00:30"))
+    #expect(screen.contains("period ends 11-22 02:00:30 (in 30 s): renews at the new price if"))
+    #expect(!screen.contains("renews 11-22"), "no contradicting renewal while it waits")
+    app.press(.character("p"), .character("c"))
+    screen = app.screen(width: 160, height: 40)
+    #expect(screen.contains("consented"))
+    #expect(screen.contains("then socialfeed.premium.monthly at $16.49"))
+  }
+}
+
+@Suite struct BuyDialogOfferTests {
+  @Test func theDialogShowsTheIntroductoryOfferThatAppliesByItself() {
+    var app = makeApp()
+    app.perform(line: "buy socialfeed.monthly")
+    app.perform(line: "expire socialfeed.monthly")
+    app.press(.down, .down, .down, .down, .character("b"))
+    let screen = app.screen(width: 160, height: 40)
+    // Bought once already: no longer eligible, so the standard price.
+    #expect(screen.contains("Offer    no offer: $9.99"), "\(screen)")
+    var fresh = makeApp()
+    fresh.press(.down, .down, .down, .down, .character("b"))
+    let first = fresh.screen(width: 160, height: 40)
+    #expect(first.contains("applied automatically; then $9.99"))
+    #expect(first.contains("at $0.99"))
+  }
+}

@@ -46,7 +46,8 @@ extension Command {
     case .clear: verb = .clear
     case .launch: verb = .launch
     case .reset: return .resetSettings
-    case .priceIncrease(let action, let reference): verb = .priceIncrease(action, try id(reference))
+    case .priceIncrease(let action, let reference, let price):
+      verb = .priceIncrease(action, try id(reference), newPrice: price)
     case .finish(let reference?): verb = .finish(try id(reference))
     case .finish(nil): verb = .finishAll
     case .delete(let reference): verb = .delete(try id(reference))

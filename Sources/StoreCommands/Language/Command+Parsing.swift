@@ -81,7 +81,16 @@ private struct Arguments {
     case "price-increase":
       let action = try choice(
         PriceIncreaseAction.allCases.map { ($0.rawValue, $0) }, "request, consent or decline")
-      return .priceIncrease(action, try transaction())
+      let reference = try transaction()
+      let options = try options(allowed: action == .request ? ["price"] : [])
+      let price = try options["price"].map { text throws(CommandError) -> Int64 in
+        guard let milliunits = Price(text).milliunits, milliunits > 0 else {
+          throw CommandError(
+            "price must be a decimal number above 0, such as 10.99, not \"\(text)\"")
+        }
+        return milliunits
+      }
+      return .priceIncrease(action, reference, price: price)
     case "finish":
       if peek == "all" {
         position += 1

@@ -44,8 +44,9 @@ extension Command: CustomStringConvertible {
     case .clear: return ["clear"]
     case .reset: return ["reset"]
     case .launch: return ["launch"]
-    case .priceIncrease(let action, let reference):
+    case .priceIncrease(let action, let reference, let price):
       return ["price-increase", action.rawValue, "\(reference)"]
+        + (price.map { ["price=\(decimalText($0))"] } ?? [])
     case .finish(let reference): return ["finish", reference.map { "\($0)" } ?? "all"]
     case .advance(.next): return ["advance", "next"]
     case .advance(.by(let duration)): return ["advance", "\(duration)"]

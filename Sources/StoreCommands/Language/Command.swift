@@ -36,8 +36,9 @@ public enum Command: Equatable, Sendable {
   case renew(productID: String)
   /// `restore`: `AppStore.sync()`.
   case restore
-  /// `price-increase request|consent|decline <txn>`.
-  case priceIncrease(PriceIncreaseAction, TransactionReference)
+  /// `price-increase request|consent|decline <txn> [price=P]`: `price=` (with `request`) is the
+  /// new price in the storefront's currency; by default the price now plus 10%.
+  case priceIncrease(PriceIncreaseAction, TransactionReference, price: Int64? = nil)
   /// `finish <txn>`, or `finish all` when `nil`.
   case finish(TransactionReference?)
   /// `delete <txn>`: as if it never happened.

@@ -124,9 +124,10 @@ extension Session {
     let offer = groups[index].takeOffer(for: productIndex)
     let storefront = storefrontIndex()
     let originalDate = originalPurchaseDate(of: groups[index])
-    let (expiration, price) = periodTerms(
+    var (expiration, price) = periodTerms(
       product: productIndex, offer: offer, start: periodStart,
       anchorDay: Int(groups[index].anchorDay))
+    if offer == nil { price = standardPrice(group: index, product: productIndex) }
     var record = TransactionRecord(
       id: 0, originalID: groups[index].originalID, purchaseDate: periodStart,
       originalPurchaseDate: originalDate, expirationDate: expiration, price: price,

@@ -11,22 +11,29 @@ public enum PriceIncreaseAction: String, Sendable, CaseIterable {
 extension Session {
   /// Requests, consents to or declines a price increase for the subscription of a transaction.
   ///
-  /// A request marks the increase pending and sends a `priceIncreaseConsent` message, every time
-  /// it is made. Consent marks it agreed and the subscription renews normally. Declining turns
-  /// auto-renew off: the subscription expires at the end of the period with
+  /// A request marks the increase pending at `newPrice` (by default the price now plus 10%,
+  /// rounded to the cent: a `.storekit` file has no field for it) and sends a
+  /// `priceIncreaseConsent` message, every time it is made; `renewalPrice` shows the new price.
+  /// Consent marks it agreed: renewals of the product charge the new price from the next one
+  /// on. Declining turns auto-renew off: the subscription expires at the end of the period with
   /// `didNotConsentToPriceIncrease`. An increase still pending at renewal time expires the
   /// subscription the same way, as in production.
   ///
   /// - Throws: ``SessionError`` when the subscription is over, or nothing is pending to consent
   ///   to or decline.
   public mutating func priceIncrease(
-    _ action: PriceIncreaseAction, _ id: UInt64, _ sink: EventSink
+    _ action: PriceIncreaseAction, _ id: UInt64, newPrice: Int64? = nil, _ sink: EventSink
   ) throws(SessionError) {
-    try check(.priceIncrease(action, id))
+    try check(.priceIncrease(action, id, newPrice: newPrice))
     let groupIndex = try activeGroup(ofTransaction: id)
     let stamp = now.milliseconds
     switch action {
     case .request:
+      let renewing = groups[groupIndex].renewalProduct
+      let current = standardPrice(group: groupIndex, product: renewing)
+      groups[groupIndex].increase = (
+        renewing, current, newPrice ?? (current * 11 / 10 + 5) / 10 * 10
+      )
       groups[groupIndex].priceIncrease = .pending
       emitStatus(group: groupIndex, at: stamp, sink)
       emit(
@@ -38,6 +45,7 @@ extension Session {
         groups[groupIndex].priceIncrease = .agreed
       } else {
         groups[groupIndex].priceIncrease = .noIncreasePending
+        groups[groupIndex].increase = nil
         groups[groupIndex].willAutoRenew = false
         groups[groupIndex].declinedPriceIncrease = true
       }
@@ -45,4 +53,50 @@ extension Session {
     }
     verify()
   }
+
+  /// What a period of `product` costs the group without an offer: the configuration's price,
+  /// or an increase the customer consented to.
+  func standardPrice(group index: Int, product productIndex: Int32) -> Int64 {
+    if let increase = groups[index].increase, increase.product == productIndex {
+      return groups[index].priceIncrease == .pending ? increase.old : increase.new
+    }
+    return product(at: productIndex).price
+  }
+}
+
+extension Session {
+  /// The next renewal's price without an offer: a price increase asked for shows its new price
+  /// while it waits for consent (it is what the customer is asked to pay).
+  func renewalPriceWithoutOffer(group index: Int) -> Int64 {
+    let product = groups[index].renewalProduct
+    if let increase = groups[index].increase, increase.product == product {
+      return increase.new
+    }
+    return self.product(at: product).price
+  }
+
+  /// A pending or agreed price increase of a subscription group: the price the customer pays
+  /// now, the new one, and when it takes effect (the next renewal); `nil` when there is none.
+  public func priceIncrease(forGroup groupID: String) -> PriceIncreaseTerms? {
+    guard let index = catalog.groupIndex(of: groupID), let increase = groups[index].increase,
+      groups[index].priceIncrease != .noIncreasePending
+    else { return nil }
+    return PriceIncreaseTerms(
+      oldPrice: increase.old, newPrice: increase.new,
+      status: groups[index].priceIncrease,
+      effective: groups[index].periodEnd == TransactionRecord.none
+        ? nil : Instant(milliseconds: groups[index].periodEnd))
+  }
+}
+
+/// A price increase as the inspector shows it.
+public struct PriceIncreaseTerms: Equatable, Sendable {
+  /// What a period costs now.
+  public var oldPrice: Int64
+  /// What it will cost once consented.
+  public var newPrice: Int64
+  /// Pending (awaiting consent) or agreed.
+  public var status: PriceIncreaseStatus
+  /// When the new price is first charged: the next renewal.
+  public var effective: Instant?
 }

@@ -65,6 +65,8 @@ extension Session {
     }
     groups[groupIndex].willAutoRenew = true
     groups[groupIndex].declinedPriceIncrease = false
+    // Forcing a renewal clears a pending increase (one already agreed to stays).
+    if groups[groupIndex].priceIncrease == .pending { groups[groupIndex].increase = nil }
     groups[groupIndex].priceIncrease = .noIncreasePending
     groups[groupIndex].graceEnd = TransactionRecord.none
     groups[groupIndex].retryEnd = TransactionRecord.none

@@ -32,7 +32,7 @@ extension Session {
       renewalDate: group.periodEnd == TransactionRecord.none
         ? nil : Instant(milliseconds: group.periodEnd),
       recentSubscriptionStartDate: Instant(milliseconds: group.recentStart),
-      renewalPrice: renews ? (nextOffer?.price ?? renewal.price) : nil,
+      renewalPrice: renews ? (nextOffer?.price ?? renewalPriceWithoutOffer(group: index)) : nil,
       currency: storefront.currency, eligibleWinBackOfferIDs: eligibleWinBackOfferIDs(group: index),
       appAccountToken: ledger.position(of: group.current).flatMap {
         ledger.details(of: ledger[$0])?.appAccountToken

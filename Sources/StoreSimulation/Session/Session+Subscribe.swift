@@ -20,6 +20,7 @@ extension Session {
     group.retryEnd = TransactionRecord.none
     group.priceIncrease = .noIncreasePending
     group.declinedPriceIncrease = false
+    group.increase = nil
     if !continuesRun { group.recentStart = date }
     groups[index] = group
     reschedule(group: index)

@@ -17,7 +17,8 @@ extension Session {
   /// periods, then a queued offer code, then the standard price, indefinitely. Empty when the
   /// subscription will not renew.
   ///
-  /// Assumes nothing changes meanwhile (no billing failure, rate change or price increase).
+  /// Assumes nothing changes meanwhile (no billing failure, rate change or new price increase);
+  /// an increase the customer consented to is charged.
   public func upcomingRenewals(groupID: String, limit: Int = 6) -> [UpcomingRenewal] {
     guard let index = catalog.groupIndex(of: groupID) else { return [] }
     var group = groups[index]
@@ -33,10 +34,12 @@ extension Session {
       let offer = group.takeOffer(for: group.renewalProduct)
       let terms = periodTerms(
         product: group.renewalProduct, offer: offer, start: due, anchorDay: Int(group.anchorDay))
+      let price =
+        offer == nil ? standardPrice(group: index, product: group.renewalProduct) : terms.price
       result.append(
         UpcomingRenewal(
           date: Instant(milliseconds: due), productID: product(at: group.renewalProduct).productID,
-          price: terms.price, offer: offer.flatMap { self.offer(of: $0) }.map(TransactionOffer.init)
+          price: price, offer: offer.flatMap { self.offer(of: $0) }.map(TransactionOffer.init)
         ))
       due = terms.expiration
     }

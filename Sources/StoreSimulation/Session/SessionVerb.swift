@@ -27,8 +27,8 @@ public enum SessionVerb: Equatable, Sendable {
   case expireSubscription(productID: String)
   /// ``Session/forceRenewal(_:_:)``.
   case forceRenewal(productID: String)
-  /// ``Session/priceIncrease(_:_:_:)``.
-  case priceIncrease(PriceIncreaseAction, UInt64)
+  /// ``Session/priceIncrease(_:_:newPrice:_:)``.
+  case priceIncrease(PriceIncreaseAction, UInt64, newPrice: Int64? = nil)
   /// ``Session/finish(_:_:)``.
   case finish(UInt64)
   /// ``Session/finishAll(_:)``.
@@ -86,7 +86,8 @@ extension Session {
     case .setAutoRenew(let id, let enabled): try setAutoRenew(id, enabled: enabled, sink)
     case .expireSubscription(let productID): try expireSubscription(productID, sink)
     case .forceRenewal(let productID): try forceRenewal(productID, sink)
-    case .priceIncrease(let action, let id): try priceIncrease(action, id, sink)
+    case .priceIncrease(let action, let id, let price):
+      try priceIncrease(action, id, newPrice: price, sink)
     case .finish(let id): try finish(id, sink)
     case .finishAll: finishAll(sink)
     case .delete(let id): try delete(id, sink)
@@ -124,8 +125,14 @@ extension Session {
       }
     case .expireSubscription(let productID), .forceRenewal(let productID):
       _ = try activeGroup(ofProduct: productID)
-    case .priceIncrease(let action, let id):
+    case .priceIncrease(let action, let id, let price):
       let groupIndex = try activeGroup(ofTransaction: id)
+      if let price, action != .request || price <= 0 {
+        throw SessionError(
+          .invalidAction,
+          action == .request
+            ? "a new price must be above zero" : "only a request sets the new price")
+      }
       if action != .request && groups[groupIndex].priceIncrease != .pending {
         throw SessionError(
           .invalidAction,

@@ -37,6 +37,10 @@ struct GroupState {
   var priceIncrease: PriceIncreaseStatus = .noIncreasePending
   /// Whether the customer declined a price increase (the expiry's reason).
   var declinedPriceIncrease = false
+  /// A price increase asked for (pending or agreed), then in force: the product it is for, the
+  /// price before and the new price, charged by renewals of that product once the customer
+  /// consented (before, and while it waits, the old one).
+  var increase: (product: Int32, old: Int64, new: Int64)?
   /// At real time, the day of the month renewals stay on.
   var anchorDay: Int8 = 1
   var recentStart: Int64 = 0

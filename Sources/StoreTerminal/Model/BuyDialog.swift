@@ -41,20 +41,33 @@ package struct BuyDialog: Equatable, Sendable {
   init(product index: Int, in session: Session) {
     product = index
     let product = session.catalog.products[index]
-    offers = [("no offer", nil)]
+    let prices = PriceFormat(locale: session.settings.locale)
+    let currency = session.settings.storefront.currency
+    let standard = prices(product.price, currency: currency)
+    offers = [("no offer: \(standard)", nil)]
     guard product.type == .autoRenewableSubscription, let groupIndex = product.groupIndex else {
       return
     }
     let group = session.catalog.groups[groupIndex]
     let status = session.status(forGroup: group.id)
     func note(_ eligible: Bool) -> String { eligible ? "eligible" : "not eligible" }
+    func terms(_ offer: CatalogOffer) -> String {
+      "\(Self.describe(offer)) at \(prices(offer.price, currency: currency))"
+    }
     if let intro = product.introductoryOffer {
       let eligible = session.isEligibleForIntroductoryOffer(groupID: group.id)
-      offers.append(("intro \(Self.describe(intro)) (\(note(eligible)))", .introductory))
+      if eligible {
+        // StoreKit applies an introductory offer the customer is eligible for by itself.
+        offers[0].label = "intro \(terms(intro)), applied automatically; then \(standard)"
+      }
+      offers.append(("intro \(terms(intro)) (\(note(eligible)))", .introductory))
     }
     for offer in product.promotionalOffers {
       offers.append(
-        ("promo \(offer.id ?? "") (\(note(status != nil)))", .promotional(offer.id ?? "")))
+        (
+          "promo \(offer.id ?? "") \(terms(offer)) (\(note(status != nil)))",
+          .promotional(offer.id ?? "")
+        ))
     }
     let standing: CodeOfferEligibility =
       switch status?.state {
@@ -63,12 +76,14 @@ package struct BuyDialog: Equatable, Sendable {
       default: .existing
       }
     for offer in product.codeOffers {
-      let label = "code \"\(offer.id ?? "")\" (\(note(offer.eligibility.contains(standing))))"
+      let label =
+        "code \"\(offer.id ?? "")\" \(terms(offer)) (\(note(offer.eligibility.contains(standing))))"
       offers.append((label, .code(offer.id ?? "")))
     }
     let winBack = Set(status?.renewalInfo.eligibleWinBackOfferIDs ?? [])
     for offer in product.winBackOffers {
-      let label = "win-back \(offer.id ?? "") (\(note(winBack.contains(offer.id ?? ""))))"
+      let label =
+        "win-back \(offer.id ?? "") \(terms(offer)) (\(note(winBack.contains(offer.id ?? ""))))"
       offers.append((label, .winBack(offer.id ?? "")))
     }
   }

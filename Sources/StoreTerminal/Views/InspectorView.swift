@@ -154,18 +154,32 @@ struct InspectorPane: ScreenPart {
         "retry until \(Formatting.shortDate(retry, now: now)) (\(Formatting.relative(retry, now: now)))"
       )
     }
+    let increase = session.priceIncrease(forGroup: status.groupID)
     if let date = info.renewalDate {
+      let when = "\(Formatting.shortDate(date, now: now)) (\(Formatting.relative(date, now: now)))"
+      // Waiting for consent, the period's end is a renewal only if the customer agrees.
       renewal.append(
-        "renews \(Formatting.shortDate(date, now: now)) (\(Formatting.relative(date, now: now)))")
-    }
-    if info.priceIncreaseStatus != .noIncreasePending {
-      renewal.append("price increase \(info.priceIncreaseStatus.rawValue)")
+        increase?.status == .pending && info.willAutoRenew
+          ? "period ends \(when): renews at the new price if consented, else expires"
+          : "renews \(when)")
     }
     if !info.eligibleWinBackOfferIDs.isEmpty {
       renewal.append("win-back eligible: " + info.eligibleWinBackOfferIDs.joined(separator: ", "))
     }
     if !renewal.isEmpty {
       lines.append(InspectorLine(label: "Renewal", text: renewal.joined(separator: sep)))
+    }
+    if let increase {
+      let currency = session.settings.storefront.currency
+      var text = [
+        "\(prices(increase.oldPrice, currency: currency)) → \(prices(increase.newPrice, currency: currency))",
+        increase.status == .pending
+          ? "awaiting the customer's consent (p: consent or decline)" : "consented",
+      ]
+      if let effective = increase.effective {
+        text.append("new price from the renewal \(Formatting.shortDate(effective, now: now))")
+      }
+      lines.append(InspectorLine(label: "Price increase", text: text.joined(separator: sep)))
     }
     lines.append(InspectorLine(label: "Upcoming", text: upcomingText(groupID: status.groupID)))
     return lines
