@@ -164,7 +164,7 @@ import Testing
     let screen = app.screen(width: 140, height: 40)
     #expect(
       screen.contains(
-        "Upcoming       intro ×2 at $0.99 · code \"Free Month\" ×1 at $0.00 · then socialfeed.monthly at $9.99 every 30 s, indefinitely"
+        "Upcoming      intro ×2 at $0.99 · code \"Free Month\" ×1 at $0.00 · then socialfeed.monthly at $9.99 every 30 s, indefinitely"
       ))
     app.press(.enter)
     #expect(app.screen(width: 140, height: 60).contains("offerPaymentMode: payAsYouGo"))

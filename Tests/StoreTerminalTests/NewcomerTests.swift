@@ -265,7 +265,7 @@ import Testing
     app.perform(line: "price-increase request 0 price=16.49")
     app.press(.tab)
     var screen = app.screen(width: 160, height: 40)
-    #expect(screen.contains("Price increase $14.99 → $16.49"))
+    #expect(screen.contains("•Price increas $14.99 → $16.49"), "marked: the request added it")
     #expect(screen.contains("awaiting the customer's consent"))
     #expect(screen.contains("new price from the renewal 11-22 02:00:30"))
     #expect(screen.contains("period ends 11-22 02:00:30 (in 30 s): renews at the new price if"))
@@ -291,5 +291,26 @@ import Testing
     let first = fresh.screen(width: 160, height: 40)
     #expect(first.contains("applied automatically; then $9.99"))
     #expect(first.contains("at $0.99"))
+  }
+}
+
+@Suite struct SteppingMarksTests {
+  @Test func nMarksTheRowsItTouchedAndTheInspectorLinesItChanged() {
+    var app = makeApp()
+    app.perform(line: "buy socialfeed.monthly")
+    app.press(.tab, .character("n"))
+    #expect(app.state.changes?.ids == [1], "the renewal and its status name transaction 1")
+    let screen = app.screen(width: 140, height: 40)
+    let lines = screen.split(separator: "\n")
+    #expect(lines.contains { $0.contains("⚠•   1 socialfeed.monthly") })
+    #expect(lines.contains { $0.contains("⚠    0 socialfeed.monthly") })
+    // The renewal made transaction 0 a past period: its status line says so, marked.
+    #expect(
+      lines.contains { $0.contains("│•Status") && $0.contains("current period is transaction 1") })
+    #expect(!lines.contains { $0.contains("•Product") }, "what did not change is not marked")
+    // The next step marks only what it touches.
+    app.perform(line: "buy foodtruck.donuts.box")
+    #expect(app.state.changes?.ids == [2])
+    #expect(!app.screen(width: 140, height: 40).contains("⚠•   1 socialfeed.monthly"))
   }
 }

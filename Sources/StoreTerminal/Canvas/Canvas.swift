@@ -207,6 +207,8 @@ package struct Glyphs: Equatable, Sendable {
   package var ellipsis: String
   /// Points right, for "then".
   package var arrow: String
+  /// Marks what the last step changed.
+  package var changed: String = "•"
 
   /// Unicode box drawing and symbols.
   package static let unicode = Glyphs(
@@ -218,5 +220,5 @@ package struct Glyphs: Equatable, Sendable {
   package static let ascii = Glyphs(
     horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+",
     bottomRight: "+", selected: ">", owned: "*", warning: "!", running: ">", paused: "=",
-    separator: " | ", ellipsis: "~", arrow: "->")
+    separator: " | ", ellipsis: "~", arrow: "->", changed: "+")
 }

@@ -20,6 +20,9 @@ package enum InspectorInput: Sendable {
   case configurationFile([UInt8])
   /// A command the state asked for was applied, with its events.
   case applied(CommandRequest, events: [StoreEvent])
+  /// Before a person's command is applied: the selected transaction's inspector lines (by
+  /// label), so the inspector can mark what the step changes.
+  case before(StepBaseline)
   /// A command the state asked for was refused; nothing changed.
   case refused(CommandRequest, CommandError)
   /// The configuration changed (reloaded or written back) and is journaled.

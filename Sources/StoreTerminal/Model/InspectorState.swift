@@ -36,6 +36,10 @@ package struct InspectorState {
   var history: [String] = []
   /// The filters kept with Enter, oldest first.
   var filterHistory: [String] = []
+  /// What the last step a person took changed (marked in the table and the inspector).
+  package internal(set) var changes: StepChanges?
+  /// The inspector lines before the step being applied.
+  private var pendingBaseline: StepBaseline?
   /// The configuration file's bytes as last loaded, to notice changes on disk.
   var configurationBytes: [UInt8]
 
@@ -80,6 +84,9 @@ package struct InspectorState {
       return []
     case .configurationFile(let bytes): return configurationFileChanged(to: bytes)
     case .applied(let request, let events): return applied(request, events, session: session)
+    case .before(let baseline):
+      pendingBaseline = baseline
+      return []
     case .refused(let request, let error): return refused(request, error)
     case .reloaded(let bytes, let written):
       configurationBytes = bytes
@@ -108,6 +115,8 @@ package struct InspectorState {
     _ request: CommandRequest, _ events: [StoreEvent], session: Session
   ) -> [InspectorEffect] {
     if request.origin == .clock { return clockAdvanced(events, session: session) }
+    changes = StepChanges(ids: StepChanges.ids(in: events), before: pendingBaseline)
+    pendingBaseline = nil
     absorb(events, session: session)
     live.keepAhead(of: session)
     switch request.command {

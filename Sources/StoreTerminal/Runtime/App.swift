@@ -84,13 +84,19 @@ package struct App {
         finishing = journaled.startFinishingAll()
         return commit() + finishStep()
       }
+      var before: [InspectorInput] = []
+      if request.origin == .person {
+        // What the inspector shows now, to mark what the step changes.
+        let screen = Screen(state: state, session: journaled.session, hooks: hooks)
+        before = [.before(InspectorPane(screen: screen).baseline())]
+      }
       var events: [StoreEvent] = []
       do throws(CommandError) {
         try journaled.apply(request.command, from: request.origin) { events.append($0) }
       } catch {
         return [.refused(request, error)]
       }
-      return [.applied(request, events: events)] + commit()
+      return before + [.applied(request, events: events)] + commit()
     case .recordClock:
       journaled.recordClock()
       return commit()

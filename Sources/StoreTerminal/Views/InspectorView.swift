@@ -37,13 +37,32 @@ struct InspectorPane: ScreenPart {
     }
     canvas.box(rect, title: title, focused: focus == .inspector, glyphs: display.glyphs)
     let top = min(inspectorTop, max(0, lines.count - inner.height))
+    let shownID = focus == .products ? nil : selectedRow?.id
     for (offset, line) in lines.dropFirst(top).prefix(inner.height).enumerated() {
       let y = inner.y + offset
-      canvas.put(line.label, x: inner.x, y: y, limit: labelWidth, style: CellStyle(bold: true))
+      // A line the last step changed is marked before its label.
+      let changed =
+        shownID.map { state.changes?.changed(label: line.label, text: line.text, of: $0) ?? false }
+        ?? false
+      let label = changed ? display.glyphs.changed + line.label : line.label
+      canvas.put(
+        label, x: inner.x, y: y, limit: labelWidth,
+        style: styled(CellStyle(foreground: changed ? .yellow : nil, bold: true)))
       canvas.put(
         TextCells.truncate(line.text, to: textWidth, ellipsis: display.glyphs.ellipsis),
         x: inner.x + labelWidth + 1, y: y, style: styled(line.style))
     }
+  }
+
+  /// The selected transaction's lines now, by label (what a step is compared with).
+  func baseline() -> StepBaseline {
+    guard let row = selectedRow, let transaction = session.transaction(row.id) else {
+      return StepBaseline(transactionID: nil, lines: [:])
+    }
+    let lines = transactionLines(transaction, row: row, now: session.now, everyField: nil)
+    return StepBaseline(
+      transactionID: row.id,
+      lines: Dictionary(lines.map { ($0.label, $0.text) }, uniquingKeysWith: { $1 }))
   }
 
   /// The lines of a transaction; `everyField` (the zoomed inspector, with the width to wrap

@@ -87,8 +87,10 @@ struct TransactionTableView: ScreenPart {
       milliseconds == Int64.min
         ? "" : Formatting.shortDate(Instant(milliseconds: milliseconds), now: now, fitting: true)
     }
-    let mark = TableColumn(title: " ", width: 1) { _, row in
-      row.isFinished ? " " : glyphs.warning
+    // Unfinished, and named by the last step.
+    let changed = state.changes?.ids ?? []
+    let mark = TableColumn(title: " ", width: 2) { _, row in
+      (row.isFinished ? " " : glyphs.warning) + (changed.contains(row.id) ? glyphs.changed : " ")
     }
     let id = TableColumn(title: "ID", width: idWidth, alignRight: true) { _, row in
       String(row.id)
