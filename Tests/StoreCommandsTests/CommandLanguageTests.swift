@@ -70,7 +70,7 @@ import Testing
   @Test(arguments: [
     (
       "frobnicate",
-      "unknown command \"frobnicate\"; the commands are advance, approve, auto-renew, buy, call, clear, decline, delete, expire, extend, extend-all, finish, launch, price-increase, refund, refund-decline, refund-request, refund-reverse, renew, reset, resolve, restore, set"
+      "unknown command \"frobnicate\"; the commands are advance, approve, auto-renew, back, buy, call, clear, decline, delete, expire, extend, extend-all, finish, launch, price-increase, refund, refund-decline, refund-request, refund-reverse, renew, reset, resolve, restore, set, undo"
     ),
     ("buy", "buy needs a product ID"),
     ("extend 0", "extend needs days=N (1 to 90)"),

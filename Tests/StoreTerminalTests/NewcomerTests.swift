@@ -314,3 +314,33 @@ import Testing
     #expect(!app.screen(width: 140, height: 40).contains("⚠•   1 socialfeed.monthly"))
   }
 }
+
+@Suite struct SteppingBackTests {
+  @Test func nGoesForwardAndCapitalNGoesBackMarkingWhatChangedBack() {
+    var app = makeApp()
+    app.perform(line: "buy socialfeed.monthly")
+    app.press(.tab, .character("n"), .character("n"))
+    #expect(app.session.transactionCount == 3)
+    app.press(.end)  // the purchase, transaction 0
+    app.press(.character("N"))
+    #expect(app.session.transactionCount == 2)
+    // Back where the last n started from.
+    #expect(app.session.now == start.adding(milliseconds: 30_000))
+    #expect(app.message?.text.hasPrefix("stepped back before the last event") == true)
+    #expect(app.clock.running == false)
+    #expect(app.table.selectedID == 0, "the selection stays")
+    let screen = app.screen(width: 140, height: 40)
+    // Transaction 1 is the current period again: the inspector says so, marked.
+    #expect(!screen.contains("   2 socialfeed.monthly"))
+    #expect(screen.contains("•Status") && screen.contains("current period is transaction 1"))
+    app.press(.character("N"), .character("N"))
+    #expect(app.session.transactionCount == 0)
+    app.press(.character("N"))
+    #expect(app.message?.isError == true)
+    #expect(app.message?.text.contains("start of the session") == true)
+    app.perform(line: "buy foodtruck.donuts.box")
+    app.perform(line: "undo")
+    #expect(app.session.transactionCount == 0)
+    #expect(app.message?.text.hasPrefix("stepped back before the last command") == true)
+  }
+}

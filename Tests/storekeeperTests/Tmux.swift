@@ -1,5 +1,6 @@
 import Foundation
 import StoreTestSupport
+import Testing
 
 /// Runs a tool with `posix_spawn` and waits for it; returns its status and standard output.
 /// (Starting tmux through Foundation's Process hangs on Linux: the server inherits the descriptor
@@ -40,6 +41,9 @@ func spawn(_ arguments: [String]) -> (status: Int32, output: String) {
 final class TmuxSession {
   let socket = "sk-test-\(UUID().uuidString.prefix(8))"
   let state: URL
+  /// Whether the state folder is this session's own (removed with it) or shared with a later
+  /// session (kept).
+  private let ownsState: Bool
 
   /// Starts `storekeeper ARGUMENTS` in a shell that, when it ends, prints its exit status and
   /// the terminal's mode, then waits (so the pane can be read).
@@ -48,6 +52,7 @@ final class TmuxSession {
     state: URL? = nil
   ) throws {
     self.state = try state ?? temporaryFolder()
+    ownsState = state == nil
     let binary = productsDirectory.appendingPathComponent("storekeeper").path
     let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
     let script =
@@ -63,7 +68,7 @@ final class TmuxSession {
 
   deinit {
     spawn(["tmux", "-L", socket, "kill-server"])
-    try? FileManager.default.removeItem(at: state)
+    if ownsState { try? FileManager.default.removeItem(at: state) }
   }
 
   /// Sends keys by tmux's names (`Enter`, `BTab`, `C-c`) or as literal text with `literal`.
@@ -81,14 +86,21 @@ final class TmuxSession {
     spawn(["tmux", "-L", socket, "capture-pane", "-p", "-t", "0"]).output
   }
 
-  /// Waits until the pane shows `text` (at most `timeout` seconds); returns the last capture.
+  /// The screen once it shows `text`; a screen that never shows it within `timeout` seconds is
+  /// a test failure (so a wait cannot pass by timing out).
   @discardableResult
-  func waitFor(_ text: String, timeout: Double = 5) -> String {
+  func waitFor(
+    _ text: String, timeout: Double = 5, sourceLocation: SourceLocation = #_sourceLocation
+  ) -> String {
     let deadline = Date().addingTimeInterval(timeout)
     var screen = capture()
     while !screen.contains(text) && Date() < deadline {
       usleep(50_000)
       screen = capture()
+    }
+    if !screen.contains(text) {
+      Issue.record(
+        "the screen never showed \"\(text)\":\n\(screen)", sourceLocation: sourceLocation)
     }
     return screen
   }

@@ -133,20 +133,50 @@ public final class Journal {
 
   static func systemError() -> String { String(cString: strerror(errno)) }
 
-  /// The configuration the session runs on: the last one a record saved, else the header's.
-  public var latestConfiguration: [UInt8] {
-    records.reversed().lazy.compactMap { record -> [UInt8]? in
-      if case .configuration(_, let saved) = record { saved } else { nil }
-    }.first ?? header.configuration
-  }
+  /// The configuration the session runs on: the last one its timeline saved, else the
+  /// header's.
+  public var latestConfiguration: [UInt8] { configurations.last! }
 
-  /// Every configuration the session ran on, in order: the header's, then each one a record
-  /// saved (their catalogs fold into the session's, which keeps product indices).
+  /// Every configuration the session ran on, in order: the header's, then each one a record of
+  /// its timeline saved (their catalogs fold into the session's, which keeps product indices).
   public var configurations: [[UInt8]] {
-    [header.configuration]
-      + records.compactMap { record -> [UInt8]? in
+    let entries = (try? Self.timeline(of: records, path: path).entries) ?? records
+    return [header.configuration]
+      + entries.compactMap { record -> [UInt8]? in
         if case .configuration(_, let saved) = record { saved } else { nil }
       }
+  }
+
+  /// The records that make the session, in order, with their line numbers: each step back
+  /// (``JournalRecord/rewind(at:entries:to:)``) keeps the entries before its point and adds
+  /// the move of the clock to its instant; nothing else changes.
+  ///
+  /// - Throws: ``CommandError`` naming the line of a step back to a point that was never
+  ///   there.
+  public static func timeline(
+    of records: [JournalRecord], path: String
+  ) throws(CommandError) -> (entries: [JournalRecord], lines: [Int]) {
+    var entries: [JournalRecord] = []
+    var lines: [Int] = []
+    entries.reserveCapacity(records.count)
+    lines.reserveCapacity(records.count)
+    for (index, record) in records.enumerated() {
+      guard case .rewind(_, let count, let to) = record else {
+        entries.append(record)
+        lines.append(index + 2)
+        continue
+      }
+      guard count <= entries.count else {
+        throw CommandError(
+          "\(path):\(index + 2): a step back to entry \(count), of \(entries.count). "
+            + JournalContents.recovery(path, line: index + 2))
+      }
+      entries.removeSubrange(count...)
+      lines.removeSubrange(count...)
+      entries.append(.advance(to: to))
+      lines.append(index + 2)
+    }
+    return (entries, lines)
   }
 
   /// Queues a record; it reaches the disk with the next ``commit()``.

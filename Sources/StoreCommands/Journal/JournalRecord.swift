@@ -51,6 +51,10 @@ public enum JournalRecord: Equatable, Sendable {
   case advance(to: Instant)
   /// The configuration changed (reloaded or written back) at a virtual time.
   case configuration(at: Instant, bytes: [UInt8])
+  /// A step back (`back`, `undo`, the inspector's `N`): from here on the session is the one made
+  /// by the first `entries` entries of the timeline before it, its clock moved on to `to`.
+  /// Nothing before it is deleted (``JournaledSession/timeline(of:)``).
+  case rewind(at: Instant, entries: Int, to: Instant)
 }
 
 extension JournalHeader {
@@ -107,6 +111,10 @@ extension JournalRecord {
     case .configuration(let at, let bytes):
       object.field("at", at)
       object.field("configuration", String(decoding: bytes, as: UTF8.self))
+    case .rewind(let at, let entries, let to):
+      object.field("at", at)
+      object.field("rewind", Int64(entries))
+      object.field("to", to)
     }
     return JournalLine.sealed(object.finish())
   }
@@ -130,6 +138,10 @@ extension JournalRecord {
       self = .advance(to: to)
     } else if case .string(let text)? = object["configuration"], let at = instant("at") {
       self = .configuration(at: at, bytes: Array(text.utf8))
+    } else if case .number(let entries)? = object["rewind"], let count = entries.intValue,
+      count >= 0, let at = instant("at"), let to = instant("to")
+    {
+      self = .rewind(at: at, entries: count, to: to)
     } else {
       return nil
     }

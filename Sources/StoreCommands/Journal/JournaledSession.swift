@@ -15,15 +15,31 @@ public enum CommandOrigin: Sendable, Equatable {
 /// ``commit()`` before the caller reports them.
 public struct JournaledSession {
   /// The session.
-  public private(set) var session: Session
+  public internal(set) var session: Session
   /// The journal, or `nil` for a session that is not remembered.
   public let journal: Journal?
   /// The session's clock as the journal last recorded it. A live clock that moves without
   /// anything happening is not recorded until something happens (``recordClock()``).
-  public private(set) var recordedNow: Instant
+  public internal(set) var recordedNow: Instant
   /// What tells this session from any other (``JournalHeader/identity``): the journal's, or
   /// one made of the session's start, first id and configuration.
   public let identity: String
+  /// What made the session, in order: the journal's records with every step back resolved
+  /// (``Journal/timeline(of:path:)``); replaying it from the start rebuilds the session.
+  public internal(set) var timeline: [JournalRecord] = []
+  /// How to make the session of the start again (stepping back replays from it); `nil` when
+  /// the session was handed over with a history of its own.
+  let start: Start?
+  /// The options the session was opened with.
+  let openingOptions: SessionOptions
+
+  /// Where a session's history begins.
+  enum Start {
+    /// The session a journal's header describes.
+    case header(JournalHeader, path: String)
+    /// A fresh session handed over without a journal.
+    case session(Session)
+  }
 
   /// A fresh session, remembered in `journal` when one is given (its header must match).
   ///
@@ -34,6 +50,12 @@ public struct JournaledSession {
     self.session = session
     self.journal = journal
     self.recordedNow = session.now
+    self.openingOptions = session.options
+    if session.emittedEventCount == 0 && journal?.records.isEmpty ?? true {
+      self.start = journal.map { .header($0.header, path: $0.path) } ?? .session(session)
+    } else {
+      self.start = nil
+    }
     self.identity =
       identity ?? journal?.header.identity
       ?? JournalHeader(
@@ -57,26 +79,18 @@ public struct JournaledSession {
     replaying journal: Journal, options: SessionOptions = .init(), replayLimit: Int = .max / 4,
     progress: ((Int, Int) -> Bool)? = nil
   ) throws(CommandError) {
-    let loaded = StoreKitConfiguration.load(journal.header.configuration)
-    guard let configuration = loaded.usableConfiguration else {
-      throw CommandError("\(journal.path): the configuration saved in the journal does not load")
-    }
-    var options = options
-    options.firstTransactionID = journal.header.firstTransactionID
-    // Journals of the first format were written when the refund sheet refunded at once.
-    if journal.header.format < 2 { options.fidelity.refundSheetOutcome = .refundAtOnce }
-    var session = Session(
-      configuration: configuration, start: journal.header.start, options: options)
+    let (timeline, lines) = try Journal.timeline(of: journal.records, path: journal.path)
+    var session = try Self.fresh(journal.header, path: journal.path, options: options)
     session.isMuted = true
     session.maximumEventsPerVerb = replayLimit
-    let count = journal.records.count
-    for (index, record) in journal.records.enumerated() {
+    let count = timeline.count
+    for (index, record) in timeline.enumerated() {
       do throws(CommandError) {
         try Self.replay(record, on: &session)
       } catch {
         throw CommandError(
-          "\(journal.path):\(index + 2): \(error). "
-            + JournalContents.recovery(journal.path, line: index + 2))
+          "\(journal.path):\(lines[index]): \(error). "
+            + JournalContents.recovery(journal.path, line: lines[index]))
       }
       if let progress, !progress(index + 1, count) {
         throw CommandError("stopped while replaying \(journal.path)")
@@ -88,9 +102,27 @@ public struct JournaledSession {
     self.journal = journal
     self.recordedNow = session.now
     self.identity = journal.header.identity
+    self.timeline = timeline
+    self.start = .header(journal.header, path: journal.path)
+    self.openingOptions = options
   }
 
-  private static func replay(
+  /// The session a journal header describes, before any record.
+  static func fresh(
+    _ header: JournalHeader, path: String, options: SessionOptions
+  ) throws(CommandError) -> Session {
+    let loaded = StoreKitConfiguration.load(header.configuration)
+    guard let configuration = loaded.usableConfiguration else {
+      throw CommandError("\(path): the configuration saved in the journal does not load")
+    }
+    var options = options
+    options.firstTransactionID = header.firstTransactionID
+    // Journals of the first format were written when the refund sheet refunded at once.
+    if header.format < 2 { options.fidelity.refundSheetOutcome = .refundAtOnce }
+    return Session(configuration: configuration, start: header.start, options: options)
+  }
+
+  static func replay(
     _ record: JournalRecord, on session: inout Session
   ) throws(CommandError) {
     let ignore: EventSink = { _ in }
@@ -107,10 +139,13 @@ public struct JournaledSession {
         throw CommandError("a configuration saved in the journal does not load")
       }
       session.reload(configuration)
+    case .rewind:
+      // A timeline holds no steps back: they are resolved into it.
+      throw CommandError("a step back cannot be replayed outside its journal")
     }
   }
 
-  private static func advance(
+  static func advance(
     _ session: inout Session, to instant: Instant, _ sink: EventSink
   ) throws(CommandError) {
     do throws(SessionError) {
@@ -137,6 +172,10 @@ public struct JournaledSession {
       record = .advance(to: instant)
       quiet = true
     }
+    if case .stepBack(let kind) = command {
+      try stepBack(kind)
+      return
+    }
     var queued = false
     let journal = self.journal
     try command.apply(to: &session) { event in
@@ -148,6 +187,7 @@ public struct JournaledSession {
     }
     if quiet && !queued { return }
     if !queued { journal?.append(record) }
+    timeline.append(record)
     recordedNow = session.now
   }
 
@@ -157,7 +197,9 @@ public struct JournaledSession {
   /// leave alone what is made after this point. Commands that would see a half-finished
   /// session (finishing, deleting) must wait until it is done.
   public mutating func startFinishingAll() -> FinishAllJob {
-    journal?.append(.command(at: session.now, text: Command.finish(nil).description))
+    let record = JournalRecord.command(at: session.now, text: Command.finish(nil).description)
+    journal?.append(record)
+    timeline.append(record)
     recordedNow = session.now
     return FinishAllJob(
       next: session.options.firstTransactionID, boundary: session.nextTransactionID,
@@ -184,12 +226,14 @@ public struct JournaledSession {
   public mutating func recordClock() {
     guard session.now > recordedNow else { return }
     journal?.append(.advance(to: session.now))
+    timeline.append(.advance(to: session.now))
     recordedNow = session.now
   }
 
   /// Switches to a changed configuration (reloaded from disk or written back), journaling it.
   public mutating func reload(_ configuration: StoreKitConfiguration, bytes: [UInt8]) {
     journal?.append(.configuration(at: session.now, bytes: bytes))
+    timeline.append(.configuration(at: session.now, bytes: bytes))
     session.reload(configuration)
     recordedNow = session.now
   }

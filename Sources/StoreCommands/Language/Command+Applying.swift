@@ -10,6 +10,8 @@ public enum ResolvedCommand: Equatable, Sendable {
   case setting(SettingChange)
   /// Every setting back to the file's.
   case resetSettings
+  /// A step back in the session's history (it takes the journaled session).
+  case stepBack(StepBack)
 }
 
 extension Command {
@@ -23,6 +25,7 @@ extension Command {
     }
     let verb: SessionVerb
     switch self {
+    case .stepBack(let kind): return .stepBack(kind)
     case .buy(let productID, let options): verb = .buy(productID: productID, options: options)
     case .approve(let reference): verb = .approveAskToBuy(try id(reference))
     case .decline(let reference): verb = .declineAskToBuy(try id(reference))
@@ -84,6 +87,10 @@ extension Command {
       case .verb(let verb): try session.perform(verb, sink)
       case .setting(let change): change.apply(to: &session)
       case .resetSettings: session.resetSettings()
+      case .stepBack:
+        throw SessionError(
+          .invalidAction,
+          "stepping back needs the session's history: use it in run, a script or the inspector")
       }
     } catch {
       throw CommandError(error, command: description)

@@ -78,6 +78,8 @@ private struct Arguments {
     case "clear": return .clear
     case "reset": return .reset
     case "launch": return .launch
+    case "back": return .stepBack(.event)
+    case "undo": return .stepBack(.command)
     case "price-increase":
       let action = try choice(
         PriceIncreaseAction.allCases.map { ($0.rawValue, $0) }, "request, consent or decline")

@@ -9,6 +9,7 @@ extension Command: CustomStringConvertible {
 
   private var words: [String] {
     switch self {
+    case .stepBack(let kind): return [kind.rawValue]
     case .buy(let productID, let options):
       var words = ["buy", productID]
       if options.quantity != 1 { words.append("quantity=\(options.quantity)") }

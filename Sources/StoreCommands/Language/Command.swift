@@ -39,6 +39,9 @@ public enum Command: Equatable, Sendable {
   /// `price-increase request|consent|decline <txn> [price=P]`: `price=` (with `request`) is the
   /// new price in the storefront's currency; by default the price now plus 10%.
   case priceIncrease(PriceIncreaseAction, TransactionReference, price: Int64? = nil)
+  /// `back` (before the last event) or `undo` (before the last command): the session steps back
+  /// in its history by replay; it needs the history (a journaled session, the inspector).
+  case stepBack(StepBack)
   /// `finish <txn>`, or `finish all` when `nil`.
   case finish(TransactionReference?)
   /// `delete <txn>`: as if it never happened.
@@ -58,9 +61,10 @@ public enum Command: Equatable, Sendable {
 
   /// The verbs, for help and suggestions.
   public static let verbs = [
-    "advance", "approve", "auto-renew", "buy", "call", "clear", "decline", "delete", "expire",
-    "extend", "extend-all", "finish", "launch", "price-increase", "refund", "refund-decline",
-    "refund-request", "refund-reverse", "renew", "reset", "resolve", "restore", "set",
+    "advance", "approve", "auto-renew", "back", "buy", "call", "clear", "decline", "delete",
+    "expire", "extend", "extend-all", "finish", "launch", "price-increase", "refund",
+    "refund-decline", "refund-request", "refund-reverse", "renew", "reset", "resolve", "restore",
+    "set", "undo",
   ]
 
   /// The command's verb.
@@ -81,6 +85,7 @@ public enum Command: Equatable, Sendable {
     case .renew: "renew"
     case .restore: "restore"
     case .priceIncrease: "price-increase"
+    case .stepBack(let kind): kind.rawValue
     case .finish: "finish"
     case .delete: "delete"
     case .clear: "clear"

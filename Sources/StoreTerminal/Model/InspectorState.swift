@@ -117,6 +117,37 @@ package struct InspectorState {
     if request.origin == .clock { return clockAdvanced(events, session: session) }
     changes = StepChanges(ids: StepChanges.ids(in: events), before: pendingBaseline)
     pendingBaseline = nil
+    if case .stepBack(let kind) = request.command {
+      // The session was rebuilt: everything is read again, and the clock waits there (running,
+      // it would replay what was just taken back).
+      live.stop()
+      products.rebuild(session)
+      let before = table.rows
+      let selected = table.selectedID
+      table.reload(session)
+      // What differs from before the step: rows whose label or dates changed back.
+      // Both ascending by id: one walk.
+      var changed = Set<UInt64>()
+      var old = before.startIndex
+      for row in table.rows {
+        while old < before.endIndex && before[old].id < row.id { old += 1 }
+        if old < before.endIndex && before[old].id == row.id && before[old] != row {
+          changed.insert(row.id)
+        }
+      }
+      changes?.ids = changed
+      if let selected,
+        let index = table.visible.firstIndex(where: { table.rows[$0].id == selected })
+      {
+        table.select(visibleIndex: index)
+      }
+      let what = kind == .event ? "before the last event" : "before the last command"
+      say(
+        "stepped back \(what): \(Formatting.clock(session.now)) UTC, clock paused "
+          + "(N again goes further; n or space goes on from here)")
+      log.append("stepped back \(what) to \(Formatting.clock(session.now))")
+      return []
+    }
     absorb(events, session: session)
     live.keepAhead(of: session)
     switch request.command {

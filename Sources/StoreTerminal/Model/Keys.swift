@@ -54,7 +54,7 @@ package enum Pane: String, CaseIterable, Sendable {
 /// What a key asks for.
 package enum Action: Hashable, Sendable {
   case quit, help, filter, prompt, nextPane, previousPane, cancel
-  case toggleClock, nextEvent, fasterRate, slowerRate, toggleLog, settings, zoom
+  case toggleClock, nextEvent, stepBack, fasterRate, slowerRate, toggleLog, settings, zoom
   case moveUp, moveDown, pageUp, pageDown, moveTop, moveBottom
   case buy
   case approve, decline, resolve, refund, toggleAutoRenew, expire, forceRenew, priceIncrease
@@ -117,6 +117,10 @@ package enum Keymap {
     KeyBinding(
       keys: [.character("n")], pane: nil, action: .nextEvent,
       help: "jump to the next scheduled event", short: "next event"),
+    KeyBinding(
+      keys: [.character("N")], pane: nil, action: .stepBack,
+      help: "step back: the session as it was before the last event (again and again; :undo "
+        + "takes back the last command)", short: "back"),
     KeyBinding(
       keys: [.character("+")], pane: nil, action: .fasterRate, help: "faster renewal rate"),
     KeyBinding(

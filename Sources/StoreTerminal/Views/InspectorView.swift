@@ -21,6 +21,8 @@ struct InspectorPane: ScreenPart {
     let textWidth = inner.width - labelWidth - 1
     let lines: [InspectorLine]
     let title: String
+    // The lines a step's marks are for: the summary's (the zoomed fields are not compared).
+    var markable = Set<String>()
     if focus == .products, let product = selectedProduct {
       title = "Inspector · product"
       lines = productLines(session.catalog.products[product])
@@ -28,6 +30,9 @@ struct InspectorPane: ScreenPart {
       title = "Inspector · transaction \(row.id)" + (zoomed ? " (Enter: back)" : " (Enter: zoom)")
       lines = transactionLines(
         transaction, row: row, now: now, everyField: zoomed ? max(8, textWidth) : nil)
+      markable = Set(
+        (zoomed ? transactionLines(transaction, row: row, now: now, everyField: nil) : lines)
+          .map(\.label))
     } else {
       title = "Inspector"
       lines = [
@@ -42,8 +47,11 @@ struct InspectorPane: ScreenPart {
       let y = inner.y + offset
       // A line the last step changed is marked before its label.
       let changed =
-        shownID.map { state.changes?.changed(label: line.label, text: line.text, of: $0) ?? false }
-        ?? false
+        markable.contains(line.label)
+        && (shownID.map {
+          state.changes?.changed(label: line.label, text: line.text, of: $0) ?? false
+        }
+          ?? false)
       let label = changed ? display.glyphs.changed + line.label : line.label
       canvas.put(
         label, x: inner.x, y: y, limit: labelWidth,
