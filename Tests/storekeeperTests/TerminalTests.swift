@@ -112,6 +112,52 @@ struct TerminalTests {
     expectRestored(reopened.waitFor("STTY-DONE"), status: "0")
   }
 
+  @Test(arguments: [(80, 24), (200, 50)])
+  func filtersLogAndPriceIncreaseWorkTheWayTheyAreExplained(_ size: (Int, Int)) throws {
+    let tmux = try TmuxSession(Self.start, width: size.0, height: size.1)
+    tmux.waitFor("Products")
+    for line in [
+      "buy socialfeed.premium.monthly", "buy foodtruck.donuts.box",
+      "price-increase request 0 price=16.49",
+    ] {
+      tmux.send(":")
+      tmux.type(line)
+      tmux.send("Enter")
+    }
+    tmux.waitFor("price-increase")
+    // The dates the table shows (UTC, the zone in the status bar) filter as they are shown.
+    tmux.waitFor("11-22 02:00:00")
+    tmux.waitFor("UTC")
+    tmux.send("/")
+    tmux.type("on:11-22")
+    tmux.send("Enter")
+    tmux.waitFor("on:11-22  (2 of 2)")
+    // A state by its first letters: the subscription waits for consent to a price increase.
+    tmux.send("/")
+    tmux.type(" state:pri")
+    tmux.waitFor("state:pri  (1 of 2)")
+    tmux.send("Escape")
+    tmux.waitFor("filter restored")
+    tmux.waitFor("on:11-22  (2 of 2)")
+    tmux.send("Escape")
+    tmux.waitFor("filter cleared")
+    tmux.send("/", "Up")
+    tmux.waitFor("on:11-22  (2 of 2)")
+    tmux.send("Enter")
+    // The price increase in the inspector: old and new price, consent, when.
+    tmux.send("Escape", "Tab", "G")
+    tmux.waitFor("$14.99 → $16.49")
+    tmux.waitFor("awaiting the customer")
+    // The log: shown with v, searched with / in it.
+    tmux.send("v", "l", "l", "/")
+    tmux.type("message")
+    tmux.send("Enter")
+    tmux.waitFor("search: message")
+    tmux.waitFor("message priceIncrease")
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
   @Test func filtersByProductAndByDate() throws {
     let tmux = try TmuxSession(Self.start, width: 120)
     tmux.waitFor("Products")

@@ -193,9 +193,6 @@ struct InspectorPane: ScreenPart {
     if !info.eligibleWinBackOfferIDs.isEmpty {
       renewal.append("win-back eligible: " + info.eligibleWinBackOfferIDs.joined(separator: ", "))
     }
-    if !renewal.isEmpty {
-      lines.append(InspectorLine(label: "Renewal", text: renewal.joined(separator: sep)))
-    }
     if let increase {
       let currency = session.settings.storefront.currency
       var text = [
@@ -207,6 +204,9 @@ struct InspectorPane: ScreenPart {
         text.append("new price from the renewal \(Formatting.shortDate(effective, now: now))")
       }
       lines.append(InspectorLine(label: "Price increase", text: text.joined(separator: sep)))
+    }
+    if !renewal.isEmpty {
+      lines.append(InspectorLine(label: "Renewal", text: renewal.joined(separator: sep)))
     }
     lines.append(InspectorLine(label: "Upcoming", text: upcomingText(groupID: status.groupID)))
     return lines
