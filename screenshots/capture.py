@@ -139,8 +139,11 @@ def command(line):
     keys("Enter")
 
 
-def session(config, state, extra=""):
+def session(config, state, extra="", size=(120, 34)):
+    global WIDTH, HEIGHT
+    WIDTH, HEIGHT = size
     tmux("kill-server")
+    time.sleep(0.3)
     script = ("cd '%s' && XDG_STATE_HOME='%s' LANG=C.UTF-8 TERM=xterm-256color '%s' '%s' --start 2026-11-22T02:00:00Z --paused %s; sleep 60"
               % (ROOT, state, BINARY, config, extra))
     tmux("new-session", "-d", "-x", str(WIDTH), "-y", str(HEIGHT), "bash", "-c", script)
@@ -163,6 +166,8 @@ def catch_up():
                              "buy socialfeed.premium.monthly\nbuy socialfeed.monthly\n",
                        env=dict(os.environ, XDG_STATE_HOME=state))
         tmux("kill-server")
+        global WIDTH, HEIGHT
+        WIDTH, HEIGHT = 120, 34
         time.sleep(0.5)  # the previous server lets go of the socket
         script = ("cd '%s' && XDG_STATE_HOME='%s' LANG=C.UTF-8 TERM=xterm-256color '%s' "
                   "Configs/FoodTruck.storekit --journal '%s'; sleep 60" % (ROOT, state, BINARY, journal))
@@ -203,9 +208,28 @@ def main():
         command("buy socialfeed.monthly offer=code:\"Free Month\" from=store")
         keys("n", "v")
         shot("inspector-grace-period", "Inspector of a subscription in its grace period with upcoming renewals")
-        keys("?")
-        shot("help-overlay", "Help overlay")
-        keys("q", "q")
+        keys("N")
+        shot("step-back", "N: one step back, before the last event, with the changed lines marked")
+        keys("/", "?")
+        shot("filter-help", "The filter's syntax, from ? at the filter line")
+        keys("Escape", "Escape")
+        command("buy socialfeed.premium.monthly")
+        command("price-increase request last price=16.49")
+        keys("g")
+        shot("price-increase", "A price increase waiting for consent: old and new price, and when")
+        keys("q")
+        state4 = tempfile.mkdtemp()
+        session("Configs/FoodTruck.storekit", state4, size=(80, 24))
+        shot("first-screen-80x24", "The first screen at 80x24: start in Products, b buys")
+        keys("q")
+        # The whole help of the Transactions pane (it scrolls and narrows as you type when the
+        # terminal is shorter).
+        session("Configs/FoodTruck.storekit", tempfile.mkdtemp(dir=state4), size=(120, 46))
+        command("buy socialfeed.monthly")
+        keys("Tab", "?")
+        shot("help-overlay", "Help: every key of the focused pane")
+        keys("Escape", "q")
+        shutil.rmtree(state4, ignore_errors=True)
         state2 = tempfile.mkdtemp()
         session("Configs/Everything.storekit", state2)
         command("buy everything.pro.monthly")
