@@ -158,6 +158,39 @@ struct TerminalTests {
     expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
   }
 
+  @Test(arguments: [(80, 24), (200, 50)])
+  func theWheelStepMarksQuestionsAndCompletionsWork(_ size: (Int, Int)) throws {
+    let tmux = try TmuxSession(Self.start, width: size.0, height: size.1)
+    tmux.waitFor("Products")
+    for line in ["buy socialfeed.monthly", "advance 3m"] {
+      tmux.send(":")
+      tmux.type(line)
+      tmux.send("Enter")
+    }
+    tmux.send("Tab")
+    tmux.waitFor("Inspector · transaction 0")
+    // The wheel over the table (an SGR mouse report, as terminals send it) moves up 3 rows.
+    tmux.send("\u{1B}[<64;\(size.0 / 2);5M", literal: true)
+    tmux.waitFor("Inspector · transaction 3")
+    // n: the rows the step touched are marked.
+    tmux.send("n")
+    tmux.waitFor("⚠•   7 socialfeed.m")
+    // A question before clearing, answered with y or n.
+    tmux.send(":")
+    tmux.type("clear")
+    tmux.send("Enter")
+    tmux.waitFor("Clear the session")
+    tmux.send("n")
+    tmux.waitFor("   7 socialfeed.m")
+    // Tab shows what it could complete in the prompt line.
+    tmux.send(":")
+    tmux.type("buy socialfeed.")
+    tmux.send("Tab")
+    tmux.waitFor("  socialfeed.premium.monthly")
+    tmux.send("Escape", "q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
   @Test func filtersByProductAndByDate() throws {
     let tmux = try TmuxSession(Self.start, width: 120)
     tmux.waitFor("Products")
@@ -167,7 +200,7 @@ struct TerminalTests {
       tmux.type(line)
       tmux.send("Enter")
     }
-    tmux.waitFor("socialfeed.yearly")
+    tmux.waitFor("  socialfeed.premium.monthly")
     tmux.send("/")
     tmux.type("product:foodtruck")
     var screen = tmux.waitFor("product:foodtruck  (2 of 3)")
