@@ -86,6 +86,15 @@ final class TmuxSession {
     spawn(["tmux", "-L", socket, "capture-pane", "-p", "-t", "0"]).output
   }
 
+  /// Runs command-language lines at the `:` prompt, one after another.
+  func command(_ lines: String...) {
+    for line in lines {
+      send(":")
+      type(line)
+      send("Enter")
+    }
+  }
+
   /// The screen once it shows `text`; a screen that never shows it within `timeout` seconds is
   /// a test failure (so a wait cannot pass by timing out).
   @discardableResult
