@@ -47,6 +47,7 @@ extension JournaledSession {
       }
       if target > session.now { try Self.advance(&session, to: target, ignore) }
     }
+    let timeline = self.timeline
     for (index, entry) in timeline.enumerated() {
       switch entry {
       case .command(let at, let text):
@@ -86,7 +87,7 @@ extension JournaledSession {
           ? "nothing happened yet: this is the start of the session"
           : "no command to undo: this is the start of the session")
     }
-    var entries = Array(timeline.prefix(point.entries))
+    var entries = Array(self.timeline.prefix(point.entries))
     entries.append(.advance(to: point.clock))
     var session = try startingSession()
     session.isMuted = true
@@ -96,7 +97,7 @@ extension JournaledSession {
     session.maximumEventsPerVerb = openingOptions.maximumEventsPerVerb
     journal?.append(.rewind(at: self.session.now, entries: point.entries, to: point.clock))
     self.session = session
-    timeline = entries
+    if journal == nil { unjournaled = entries }
     recordedNow = session.now
   }
 

@@ -26,7 +26,13 @@ public struct JournaledSession {
   public let identity: String
   /// What made the session, in order: the journal's records with every step back resolved
   /// (``Journal/timeline(of:path:)``); replaying it from the start rebuilds the session.
-  public internal(set) var timeline: [JournalRecord] = []
+  /// Read from the journal when there is one (nothing is kept twice).
+  public var timeline: [JournalRecord] {
+    guard let journal else { return unjournaled }
+    return (try? Journal.timeline(of: journal.records, path: journal.path).entries) ?? []
+  }
+  /// The timeline of a session without a journal.
+  var unjournaled: [JournalRecord] = []
   /// How to make the session of the start again (stepping back replays from it); `nil` when
   /// the session was handed over with a history of its own.
   let start: Start?
@@ -102,7 +108,6 @@ public struct JournaledSession {
     self.journal = journal
     self.recordedNow = session.now
     self.identity = journal.header.identity
-    self.timeline = timeline
     self.start = .header(journal.header, path: journal.path)
     self.openingOptions = options
   }
@@ -187,7 +192,7 @@ public struct JournaledSession {
     }
     if quiet && !queued { return }
     if !queued { journal?.append(record) }
-    timeline.append(record)
+    remember(record)
     recordedNow = session.now
   }
 
@@ -199,7 +204,7 @@ public struct JournaledSession {
   public mutating func startFinishingAll() -> FinishAllJob {
     let record = JournalRecord.command(at: session.now, text: Command.finish(nil).description)
     journal?.append(record)
-    timeline.append(record)
+    remember(record)
     recordedNow = session.now
     return FinishAllJob(
       next: session.options.firstTransactionID, boundary: session.nextTransactionID,
@@ -226,16 +231,21 @@ public struct JournaledSession {
   public mutating func recordClock() {
     guard session.now > recordedNow else { return }
     journal?.append(.advance(to: session.now))
-    timeline.append(.advance(to: session.now))
+    remember(.advance(to: session.now))
     recordedNow = session.now
   }
 
   /// Switches to a changed configuration (reloaded from disk or written back), journaling it.
   public mutating func reload(_ configuration: StoreKitConfiguration, bytes: [UInt8]) {
     journal?.append(.configuration(at: session.now, bytes: bytes))
-    timeline.append(.configuration(at: session.now, bytes: bytes))
+    remember(.configuration(at: session.now, bytes: bytes))
     session.reload(configuration)
     recordedNow = session.now
+  }
+
+  /// Keeps a record in the timeline of a session without a journal (a journal keeps its own).
+  private mutating func remember(_ record: JournalRecord) {
+    if journal == nil && start != nil { unjournaled.append(record) }
   }
 
   /// Flushes the queued records to disk.
