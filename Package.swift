@@ -55,6 +55,16 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ]
     ),
+    // `storekeeper serve`: the App Store Server API and a control endpoint over a live session.
+    .target(
+      name: "StoreServer",
+      dependencies: [
+        "StoreCommands", "StoreConfiguration", "StoreSimulation", "StoreSigning",
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]
+    ),
     .target(
       name: "StoreTerminal",
       dependencies: ["CNcurses", "StoreConfiguration", "StoreSimulation", "StoreCommands"]
@@ -67,6 +77,7 @@ let package = Package(
         "StoreCommands",
         "StoreTerminal",
         "StoreSigning",
+        "StoreServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -1,0 +1,57 @@
+import StoreConfiguration
+
+/// An App Store Server API error: the HTTP status and Apple's body, `{"errorCode": N,
+/// "errorMessage": "…"}` (Apple's "Error codes"; the reference client reads the body only when
+/// the content type is exactly `application/json`).
+public struct AppStoreError: Error, Equatable, Sendable {
+  /// The HTTP status.
+  public var status: Int
+  /// Apple's error code.
+  public var code: Int
+  /// Apple's message.
+  public var message: String
+
+  /// An error.
+  public init(status: Int, code: Int, message: String) {
+    self.status = status
+    self.code = code
+    self.message = message
+  }
+
+  /// `GeneralBadRequestError`.
+  public static let generalBadRequest = AppStoreError(
+    status: 400, code: 4_000_000, message: "Bad request.")
+  /// `InvalidTransactionIdError`.
+  public static let invalidTransactionID = AppStoreError(
+    status: 400, code: 4_000_006, message: "Invalid transaction id.")
+  /// `TransactionIdNotFoundError`.
+  public static let transactionIDNotFound = AppStoreError(
+    status: 404, code: 4_040_010, message: "Transaction id not found.")
+  /// A body over the server's limit.
+  public static let payloadTooLarge = AppStoreError(
+    status: 413, code: 4_000_000, message: "Bad request. The body is larger than 1 MB.")
+
+  /// A path or method the App Store Server API does not have.
+  static func notFound(_ method: String, _ path: String) -> AppStoreError {
+    AppStoreError(
+      status: 404, code: 4_040_000,
+      message: "Not found. The App Store Server API has no \(method) \(path).")
+  }
+
+  /// An endpoint Apple documents that Storekeeper does not simulate.
+  static func notSimulated(_ what: String) -> AppStoreError {
+    AppStoreError(
+      status: 501, code: 5_000_000,
+      message: "Storekeeper does not simulate \(what); the App Store answers it.")
+  }
+
+  /// The error as a response with Apple's body.
+  public var response: ServerResponse {
+    let body = JSONValue.object(
+      JSONObject([
+        JSONMember("errorCode", .number(JSONNumber(code))),
+        JSONMember("errorMessage", .string(message)),
+      ]))
+    return ServerResponse(status: status, body: Array(JSONWriter.compact(body).utf8))
+  }
+}

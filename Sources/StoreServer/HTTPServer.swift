@@ -1,0 +1,212 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A request as the router sees it: method, path, query, headers and the whole body.
+public struct ServerRequest: Sendable {
+  /// `GET`, `POST` …
+  public var method: String
+  /// The path without the query, percent-decoded segments left as sent.
+  public var path: String
+  /// The query's parameters; a repeated name keeps every value in order.
+  public var query: [String: [String]]
+  /// Header names lowercased.
+  public var headers: [String: String]
+  /// The body.
+  public var body: [UInt8]
+
+  /// A request.
+  public init(
+    method: String, path: String, query: [String: [String]] = [:], headers: [String: String] = [:],
+    body: [UInt8] = []
+  ) {
+    self.method = method
+    self.path = path
+    self.query = query
+    self.headers = headers
+    self.body = body
+  }
+
+  /// A request from its target (`/path?name=value&…`).
+  init(method: String, target: String, headers: [String: String], body: [UInt8]) {
+    let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+    var query: [String: [String]] = [:]
+    if parts.count == 2 {
+      for pair in parts[1].split(separator: "&") {
+        let nameValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = Self.decode(nameValue[0])
+        query[name, default: []].append(nameValue.count == 2 ? Self.decode(nameValue[1]) : "")
+      }
+    }
+    self.init(method: method, path: String(parts[0]), query: query, headers: headers, body: body)
+  }
+
+  /// `%41` and `+` decoded; a malformed escape is kept as written.
+  private static func decode(_ text: Substring) -> String {
+    var bytes: [UInt8] = []
+    var index = text.utf8.startIndex
+    let utf8 = text.utf8
+    while index < utf8.endIndex {
+      let byte = utf8[index]
+      if byte == UInt8(ascii: "%"), utf8.distance(from: index, to: utf8.endIndex) >= 3,
+        let value = UInt8(
+          String(
+            decoding: utf8[utf8.index(after: index)..<utf8.index(index, offsetBy: 3)], as: UTF8.self
+          ),
+          radix: 16)
+      {
+        bytes.append(value)
+        index = utf8.index(index, offsetBy: 3)
+        continue
+      }
+      bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+      index = utf8.index(after: index)
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+/// A response: a status, a content type and a body.
+public struct ServerResponse: Sendable, Equatable {
+  /// The HTTP status.
+  public var status: Int
+  /// `application/json` …
+  public var contentType: String
+  /// The body.
+  public var body: [UInt8]
+
+  /// A response.
+  public init(status: Int, contentType: String = "application/json", body: [UInt8]) {
+    self.status = status
+    self.contentType = contentType
+    self.body = body
+  }
+}
+
+/// An HTTP/1.1 server on one event loop: each request is read whole (at most ``bodyLimit``
+/// bytes), handed to `handler` on that loop, and answered; requests are handled one at a time,
+/// in order, so the handler may own a session without locks.
+public final class HTTPServer: Sendable {
+  /// The largest body read; a larger one is refused with 413.
+  public static let bodyLimit = 1 << 20
+  private let group: MultiThreadedEventLoopGroup
+  private let channel: any Channel
+
+  /// The port it listens on (the one picked when asked for port 0).
+  public var port: Int { channel.localAddress?.port ?? 0 }
+
+  /// Starts listening on `host:port`.
+  ///
+  /// - Parameter handler: answers a request; `log` hears each one (method, path, status, ms).
+  public init(
+    host: String, port: Int,
+    handler: @escaping @Sendable (ServerRequest) -> ServerResponse,
+    log: @escaping @Sendable (String) -> Void
+  ) throws {
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    self.group = group
+    let bootstrap = ServerBootstrap(group: group)
+      .serverChannelOption(ChannelOptions.backlog, value: 1024)
+      .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+      .childChannelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+          try channel.pipeline.syncOperations.addHandler(
+            RequestHandler(handler: handler, log: log))
+        }
+      }
+    do {
+      channel = try bootstrap.bind(host: host, port: port).wait()
+    } catch {
+      try? group.syncShutdownGracefully()
+      throw error
+    }
+  }
+
+  /// Runs `body` every `milliseconds` on the loop that answers requests (so it never runs
+  /// while one is being answered).
+  public func every(milliseconds: Int64, _ body: @escaping @Sendable () -> Void) {
+    channel.eventLoop.scheduleRepeatedTask(
+      initialDelay: .milliseconds(milliseconds), delay: .milliseconds(milliseconds)
+    ) { _ in body() }
+  }
+
+  /// Stops listening and closes the loop.
+  public func close() {
+    try? channel.close().wait()
+    try? group.syncShutdownGracefully()
+  }
+}
+
+/// Reads a request whole and writes the handler's answer.
+private final class RequestHandler: ChannelInboundHandler {
+  typealias InboundIn = HTTPServerRequestPart
+  typealias OutboundOut = HTTPServerResponsePart
+
+  private let handler: @Sendable (ServerRequest) -> ServerResponse
+  private let log: @Sendable (String) -> Void
+  private var head: HTTPRequestHead?
+  private var body: [UInt8] = []
+  private var tooLarge = false
+
+  init(
+    handler: @escaping @Sendable (ServerRequest) -> ServerResponse,
+    log: @escaping @Sendable (String) -> Void
+  ) {
+    self.handler = handler
+    self.log = log
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    switch unwrapInboundIn(data) {
+    case .head(let head):
+      self.head = head
+      body = []
+      tooLarge = false
+    case .body(var buffer):
+      if body.count + buffer.readableBytes > HTTPServer.bodyLimit {
+        tooLarge = true
+      } else if let bytes = buffer.readBytes(length: buffer.readableBytes) {
+        body += bytes
+      }
+    case .end:
+      guard let head else { return }
+      let started = NIODeadline.now()
+      var headers: [String: String] = [:]
+      for (name, value) in head.headers { headers[name.lowercased()] = value }
+      let request = ServerRequest(
+        method: head.method.rawValue, target: head.uri, headers: headers, body: body)
+      let response =
+        tooLarge
+        ? AppStoreError.payloadTooLarge.response : handler(request)
+      write(response, keepAlive: head.isKeepAlive && !tooLarge, context: context)
+      let milliseconds = (NIODeadline.now() - started).nanoseconds / 1_000_000
+      log("\(request.method) \(request.path) \(response.status) \(milliseconds) ms")
+      self.head = nil
+      body = []
+    }
+  }
+
+  private func write(_ response: ServerResponse, keepAlive: Bool, context: ChannelHandlerContext) {
+    var headers = HTTPHeaders()
+    headers.add(name: "Content-Type", value: response.contentType)
+    headers.add(name: "Content-Length", value: String(response.body.count))
+    headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+    let head = HTTPResponseHead(
+      version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+    context.write(wrapOutboundOut(.head(head)), promise: nil)
+    var buffer = context.channel.allocator.buffer(capacity: response.body.count)
+    buffer.writeBytes(response.body)
+    context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+    let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+    if !keepAlive {
+      let channel = context.channel
+      done.whenComplete { _ in channel.close(promise: nil) }
+    }
+  }
+
+  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    // A request that is not HTTP: NIO's own handler has answered 400; the connection closes.
+    context.close(promise: nil)
+  }
+}

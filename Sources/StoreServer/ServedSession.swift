@@ -1,0 +1,140 @@
+import StoreCommands
+import StoreConfiguration
+import StoreSigning
+import StoreSimulation
+
+/// A session served over HTTP: the App Store Server API answered from its state at its current
+/// simulated time, and a control endpoint that applies command-language lines as `run` does.
+///
+/// Used from the server's one event loop only (requests and clock ticks run there in turn),
+/// which is why it may be `@unchecked Sendable`.
+public final class ServedSession: @unchecked Sendable {
+  private var journaled: JournaledSession
+  private let signer: Signer
+  private var encoder: EventEncoder
+  private let wall: @Sendable () -> Instant
+  /// Wall time minus simulated time while the clock runs; `nil` when it is paused.
+  private let offset: Int64?
+
+  /// A served session.
+  ///
+  /// - Parameters:
+  ///   - running: whether the clock runs on with the wall clock (else only `advance` moves it).
+  ///   - wall: the wall clock (injected: the engine never reads it).
+  public init(
+    journaled: JournaledSession, signer: Signer, environment: String, running: Bool,
+    wall: @escaping @Sendable () -> Instant
+  ) {
+    self.journaled = journaled
+    self.signer = signer
+    self.encoder = EventEncoder(environment: environment)
+    self.wall = wall
+    self.offset = running ? wall().milliseconds - journaled.session.now.milliseconds : nil
+  }
+
+  /// The simulated present.
+  public var now: Instant { journaled.session.now }
+
+  /// Moves a running clock to the wall clock's simulated time (journaled only when something
+  /// happened, as the inspector's clock is).
+  public func tick() {
+    guard let offset else { return }
+    let target = Instant(milliseconds: wall().milliseconds - offset)
+    guard target > journaled.session.now else { return }
+    try? journaled.apply(.advance(.to(target)), from: .clock) { _ in }
+    try? journaled.commit()
+  }
+
+  /// Answers a request.
+  public func handle(_ request: ServerRequest) -> ServerResponse {
+    tick()
+    let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(
+      String.init)
+    do throws(AppStoreError) {
+      func route(_ method: String, _ prefix: [String], arguments: Int = 0) -> [String]? {
+        guard request.method == method, segments.count == prefix.count + arguments,
+          segments.starts(with: prefix)
+        else { return nil }
+        return Array(segments.dropFirst(prefix.count))
+      }
+      if route("GET", ["storekeeper", "v1", "health"]) != nil {
+        return json(
+          .object(
+            JSONObject([
+              JSONMember("status", .string("ok")), JSONMember("now", .string(now.iso8601)),
+            ])))
+      }
+      if route("POST", ["storekeeper", "v1", "commands"]) != nil { return commands(request.body) }
+      if let id = route("GET", ["inApps", "v1", "transactions"], arguments: 1)?.first {
+        let transaction = try self.transaction(id)
+        return json(
+          .object(
+            JSONObject([
+              JSONMember("signedTransactionInfo", .string(try sign(transaction)))
+            ])))
+      }
+      if segments.starts(with: ["inApps", "v1", "messaging"]) {
+        throw AppStoreError.notSimulated("retention messaging")
+      }
+      throw AppStoreError.notFound(request.method, request.path)
+    } catch {
+      return error.response
+    }
+  }
+
+  /// `POST /storekeeper/v1/commands`: each line applied as `run` applies it; the events as JSON
+  /// lines, committed to the journal before they are answered; 422 with the stream up to and
+  /// including the `error` event when a line cannot be applied.
+  private func commands(_ body: [UInt8]) -> ServerResponse {
+    var output: [UInt8] = []
+    var failed = false
+    for (number, text) in String(decoding: body, as: UTF8.self).split(
+      separator: "\n", omittingEmptySubsequences: false
+    ).enumerated() {
+      let line = text.hasSuffix("\r") ? String(text.dropLast()) : String(text)
+      do throws(CommandError) {
+        guard let command = try Command.parse(line) else { continue }
+        var events: [StoreEvent] = []
+        try journaled.apply(command) { events.append($0) }
+        for event in events { encoder.append(event, to: &output) }
+      } catch {
+        var located = error
+        located.line = number + 1
+        if located.command == nil { located.command = line }
+        output += Array(encoder.errorLine(located, time: now).utf8) + [0x0A]
+        failed = true
+        break
+      }
+    }
+    do throws(CommandError) {
+      try journaled.commit()
+    } catch {
+      return AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)").response
+    }
+    return ServerResponse(
+      status: failed ? 422 : 200, contentType: "application/x-ndjson", body: output)
+  }
+
+  /// The transaction an id names: 4000006 when it is not an id, 4040010 when there is none.
+  private func transaction(_ text: String) throws(AppStoreError) -> Transaction {
+    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+      let id = UInt64(text)
+    else { throw .invalidTransactionID }
+    guard let transaction = journaled.session.transaction(id) else {
+      throw .transactionIDNotFound
+    }
+    return transaction
+  }
+
+  private func sign(_ transaction: Transaction) throws(AppStoreError) -> String {
+    do {
+      return try signer.sign(transaction, signedDate: now)
+    } catch {
+      throw AppStoreError(status: 500, code: 5_000_000, message: "An unknown error occurred.")
+    }
+  }
+
+  private func json(_ value: JSONValue, status: Int = 200) -> ServerResponse {
+    ServerResponse(status: status, body: Array(JSONWriter.compact(value).utf8))
+  }
+}

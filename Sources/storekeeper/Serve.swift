@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import StoreCommands
+import StoreServer
+import StoreSimulation
+
+/// `storekeeper serve [CONFIG]`: the session served over HTTP — the App Store Server API and a
+/// control endpoint — for a backend's tests.
+struct Serve: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Serve the App Store Server API and a control endpoint over a live session.",
+    discussion: """
+      Prints "listening on http://HOST:PORT" once it listens, then logs each request (method, \
+      path, status, milliseconds) to standard error; SIGINT or SIGTERM stops it. \
+      POST /storekeeper/v1/commands applies command-language lines as run does and answers the \
+      events as JSON lines (422 with the error event when a line cannot apply); \
+      GET /storekeeper/v1/health answers 200; GET /inApps/v1/transactions/{id} answers the \
+      signed transaction. The clock runs on with the wall clock unless --paused.
+      """
+  )
+
+  @Argument(help: "The .storekit configuration.", completion: .file(extensions: ["storekit"]))
+  var configurationPath = "Configs/FoodTruck.storekit"
+
+  @Option(help: "Use this journal instead of the configuration's own.")
+  var journal: String?
+
+  @Flag(help: "Start a new journal (the old one is kept beside it).")
+  var fresh = false
+
+  @Flag(help: "Keep the clock stopped: only advance commands move it.")
+  var paused = false
+
+  @Option(help: "A new session's start instant (ISO-8601).")
+  var start: String?
+
+  @Option(help: "The address to listen on.")
+  var host = "127.0.0.1"
+
+  @Option(help: "The port to listen on; 0 picks a free one (printed).")
+  var port = 8080
+
+  @OptionGroup var signing: SigningOptions
+
+  func validate() throws {
+    if let start, Instant(iso8601: start) == nil {
+      throw ValidationError(
+        "--start must be ISO-8601, such as 2026-11-22T02:00:00Z (got \"\(start)\").")
+    }
+    guard (0...65_535).contains(port) else {
+      throw ValidationError("--port must be from 0 to 65535 (got \(port)).")
+    }
+  }
+
+  func run() throws {
+    let journalPath = try journal ?? SessionOpening.defaultJournal(for: configurationPath)
+    if fresh { try SessionOpening.setAside(journalPath) }
+    let journaled = try SessionOpening.open(
+      configurationPath: configurationPath, journalPath: journalPath,
+      start: start.flatMap(Instant.init(iso8601:)), options: SessionOptions())
+    let signer = try signing.makeSigner()
+    let served = ServedSession(
+      journaled: journaled, signer: signer, environment: signer.environment.rawValue,
+      running: !paused, wall: { SessionOpening.wallClock })
+    let server: HTTPServer
+    do {
+      server = try HTTPServer(
+        host: host, port: port, handler: { served.handle($0) },
+        log: { printError($0.sanitizedForTerminal) })
+    } catch {
+      printError("storekeeper: cannot listen on \(host):\(port): \(error)".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
+    // The clock runs on between requests too: renewals fall due on their own.
+    server.every(milliseconds: 250) { served.tick() }
+    let shown = host.contains(":") ? "[\(host)]" : host
+    // Written straight to the descriptor: a test reads it before anything else comes.
+    try StandardStreams.writeOut(Array("listening on http://\(shown):\(server.port)\n".utf8))
+    // Stop cleanly on SIGINT and SIGTERM; the journal was committed with every request.
+    let stop = DispatchSemaphore(value: 0)
+    var sources: [any DispatchSourceSignal] = []
+    for signal in [SIGINT, SIGTERM] {
+      Foundation.signal(signal, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: signal, queue: .global())
+      source.setEventHandler { stop.signal() }
+      source.resume()
+      sources.append(source)
+    }
+    stop.wait()
+    server.close()
+    printError("storekeeper: stopped")
+  }
+}

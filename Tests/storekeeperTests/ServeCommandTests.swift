@@ -1,0 +1,188 @@
+import Foundation
+import StoreTestSupport
+import Testing
+
+/// `storekeeper serve` through the real binary: it listens, answers the control endpoint and
+/// the App Store Server API with Apple's shapes, logs each request and stops on SIGTERM.
+@Suite(.serialized) struct ServeCommandTests {
+  /// A running `storekeeper serve --port 0`, its port read from its first line.
+  final class Server {
+    let process = Process()
+    let folder: URL
+    let out: URL
+    let err: URL
+    private(set) var port = 0
+
+    init(_ arguments: [String]) throws {
+      folder = try temporaryFolder()
+      out = folder.appendingPathComponent("out")
+      err = folder.appendingPathComponent("err")
+      _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+      _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+      process.executableURL = productsDirectory.appendingPathComponent("storekeeper")
+      process.arguments = ["serve", "--port", "0"] + arguments
+      process.environment = ProcessInfo.processInfo.environment.merging([
+        "XDG_STATE_HOME": folder.path
+      ]) { $1 }
+      process.currentDirectoryURL = packageRoot
+      process.standardOutput = try FileHandle(forWritingTo: out)
+      process.standardError = try FileHandle(forWritingTo: err)
+      try process.run()
+      let deadline = Date().addingTimeInterval(20)
+      while Date() < deadline {
+        let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+        if let line = text.split(separator: "\n").first, line.hasPrefix("listening on http://"),
+          let port = Int(line.split(separator: ":").last ?? "")
+        {
+          self.port = port
+          return
+        }
+        usleep(50_000)
+      }
+      Issue.record("serve never said where it listens: \(stderr)")
+    }
+
+    var stderr: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
+
+    /// Stops it with SIGTERM; its exit status.
+    func stop() -> Int32 {
+      process.terminate()
+      process.waitUntilExit()
+      return process.terminationStatus
+    }
+
+    deinit {
+      if process.isRunning { process.terminate() }
+      try? FileManager.default.removeItem(at: folder)
+    }
+  }
+
+  @Test func itAnswersTheControlEndpointAndGetTransactionInfoInApplesShapes() throws {
+    let server = try Server([
+      "--paused", "--start", "2026-11-22T02:00:00Z", "Configs/FoodTruck.storekit",
+    ])
+    #expect(server.port > 0)
+    let health = try httpRequest(port: server.port, "GET", "/storekeeper/v1/health")
+    #expect(health.status == 200)
+    #expect(health.body.contains(#""now":"2026-11-22T02:00:00.000Z""#))
+    let applied = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands",
+      body: "buy socialfeed.monthly\nadvance 31s\n")
+    #expect(applied.status == 200)
+    #expect(applied.headers["content-type"] == "application/x-ndjson")
+    #expect(applied.body.split(separator: "\n").allSatisfy { $0.hasPrefix("{\"time\":") })
+    #expect(applied.body.contains(#""delivery":"updates""#), "the renewal at 30 s")
+    let refused = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands",
+      body: "buy foodtruck.donuts.box\nrefund 99\nbuy foodtruck.donuts.box\n")
+    #expect(refused.status == 422)
+    let lines = refused.body.split(separator: "\n")
+    #expect(lines.last?.contains(#""event":"error","line":2"#) == true)
+    #expect(lines.filter { $0.contains("purchaseResult\",\"productID") }.count == 1)
+    let info = try httpRequest(port: server.port, "GET", "/inApps/v1/transactions/1")
+    #expect(info.status == 200)
+    #expect(info.headers["content-type"] == "application/json")
+    let jws = try #require(info.body.split(separator: "\"").dropFirst(3).first)
+    let payload = try #require(Data(base64URL: String(jws.split(separator: ".")[1])))
+    #expect(String(decoding: payload, as: UTF8.self).contains(#""transactionId":"1""#))
+    for (path, status, code) in [
+      ("/inApps/v1/transactions/abc", 400, 4_000_006),
+      ("/inApps/v1/transactions/12345", 404, 4_040_010),
+      ("/inApps/v9/nothing", 404, 4_040_000),
+    ] {
+      let answer = try httpRequest(port: server.port, "GET", path)
+      #expect(answer.status == status, "\(path)")
+      #expect(answer.headers["content-type"] == "application/json")
+      #expect(answer.body.hasPrefix("{\"errorCode\":\(code),\"errorMessage\":"), "\(path)")
+    }
+    #expect(server.stop() == 0)
+    #expect(server.stderr.contains("GET /inApps/v1/transactions/1 200 "))
+    #expect(server.stderr.contains("POST /storekeeper/v1/commands 422 "))
+    // What the server applied is in the journal: run goes on from it.
+    let journal = try #require(
+      FileManager.default.enumerator(atPath: server.folder.path)?.compactMap { $0 as? String }
+        .first { $0.hasSuffix(".journal") })
+    let listed = try storekeeper([
+      "transactions", "Configs/FoodTruck.storekit", "--journal",
+      server.folder.appendingPathComponent(journal).path, "--format", "csv",
+    ])
+    #expect(listed.stdout.split(separator: "\n").count == 1 + 3)
+  }
+
+  @Test func aHugeOrMalformedRequestGetsApplesErrorAndTheServerGoesOn() throws {
+    let server = try Server(["--paused", "Configs/FoodTruck.storekit"])
+    let huge = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands",
+      body: String(repeating: "# a comment that goes on\n", count: 60_000))
+    #expect(huge.status == 413)
+    #expect(huge.body.hasPrefix("{\"errorCode\":4000000"))
+    let garbage = try rawHTTP(port: server.port, "THIS IS NOT HTTP\r\n\r\n")
+    #expect(garbage.contains("400"))
+    #expect(try httpRequest(port: server.port, "GET", "/storekeeper/v1/health").status == 200)
+    #expect(server.stop() == 0)
+  }
+}
+
+extension Data {
+  /// Base64url without padding, as a JWS has it.
+  init?(base64URL text: String) {
+    var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(
+      of: "_", with: "/")
+    while base64.count % 4 != 0 { base64 += "=" }
+    self.init(base64Encoded: base64)
+  }
+}
+
+/// One HTTP/1.1 request over a fresh connection; the status, headers (names lowercased) and body.
+func httpRequest(
+  port: Int, _ method: String, _ path: String, body: String = ""
+) throws -> (status: Int, headers: [String: String], body: String) {
+  let request =
+    "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+    + "Content-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+  let response = try rawHTTP(port: port, request)
+  let parts = response.components(separatedBy: "\r\n\r\n")
+  let head = parts[0].components(separatedBy: "\r\n")
+  let status = Int(head.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+  var headers: [String: String] = [:]
+  for line in head.dropFirst() {
+    guard let colon = line.firstIndex(of: ":") else { continue }
+    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
+      .trimmingCharacters(in: .whitespaces)
+  }
+  return (status, headers, parts.dropFirst().joined(separator: "\r\n\r\n"))
+}
+
+/// Sends bytes to 127.0.0.1:`port` and reads until the server closes (at most 10 s).
+func rawHTTP(port: Int, _ text: String) throws -> String {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard descriptor >= 0 else { throw POSIXError(.EIO) }
+  defer { close(descriptor) }
+  var timeout = timeval(tv_sec: 10, tv_usec: 0)
+  setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = in_port_t(UInt16(port).bigEndian)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let connected = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+  let bytes = Array(text.utf8)
+  var sent = 0
+  while sent < bytes.count {
+    let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+    if count <= 0 { break }
+    sent += count
+  }
+  var received: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 65_536)
+  while true {
+    let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+    if count <= 0 { break }
+    received += buffer[0..<count]
+  }
+  return String(decoding: received, as: UTF8.self)
+}
