@@ -34,6 +34,12 @@ public final class ServedSession: @unchecked Sendable {
 
   /// The simulated present.
   public var now: Instant { journaled.session.now }
+  /// The session now.
+  var session: Session { journaled.session }
+  /// The bundle id payloads carry.
+  var bundleID: String { signer.bundleID }
+  /// The environment payloads carry.
+  var environment: String { signer.environment.rawValue }
 
   /// Moves a running clock to the wall clock's simulated time (journaled only when something
   /// happened, as the inspector's clock is).
@@ -72,6 +78,12 @@ public final class ServedSession: @unchecked Sendable {
             JSONObject([
               JSONMember("signedTransactionInfo", .string(try sign(transaction)))
             ])))
+      }
+      for version in ["v1", "v2"] {
+        if let id = route("GET", ["inApps", version, "history"], arguments: 1)?.first {
+          _ = try transaction(id)
+          return json(try history(HistoryQuery(request.query, version: version)))
+        }
       }
       if segments.starts(with: ["inApps", "v1", "messaging"]) {
         throw AppStoreError.notSimulated("retention messaging")
@@ -116,7 +128,7 @@ public final class ServedSession: @unchecked Sendable {
   }
 
   /// The transaction an id names: 4000006 when it is not an id, 4040010 when there is none.
-  private func transaction(_ text: String) throws(AppStoreError) -> Transaction {
+  func transaction(_ text: String) throws(AppStoreError) -> Transaction {
     guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
       let id = UInt64(text)
     else { throw .invalidTransactionID }
@@ -126,7 +138,7 @@ public final class ServedSession: @unchecked Sendable {
     return transaction
   }
 
-  private func sign(_ transaction: Transaction) throws(AppStoreError) -> String {
+  func sign(_ transaction: Transaction) throws(AppStoreError) -> String {
     do {
       return try signer.sign(transaction, signedDate: now)
     } catch {

@@ -109,6 +109,57 @@ import Testing
     #expect(listed.stdout.split(separator: "\n").count == 1 + 3)
   }
 
+  @Test func historyPagesAreExactAndFiltered() throws {
+    let server = try Server([
+      "--paused", "--start", "2026-11-22T02:00:00Z", "Configs/FoodTruck.storekit",
+    ])
+    // 45 transactions: 44 donut boxes and a subscription's purchase, one refunded.
+    let lines = (0..<44).map { _ in "buy foodtruck.donuts.box" } + ["buy socialfeed.monthly", "refund 3"]
+    let applied = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands", body: lines.joined(separator: "\n"))
+    #expect(applied.status == 200)
+    func page(_ query: String) throws -> (ids: [Int], hasMore: Bool, revision: String) {
+      let answer = try httpRequest(port: server.port, "GET", "/inApps/v2/history/0" + query)
+      #expect(answer.status == 200, "\(query): \(answer.body)")
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+      let signed = object["signedTransactions"] as? [String] ?? []
+      let ids = try signed.map { jws -> Int in
+        let payload = try #require(Data(base64URL: String(jws.split(separator: ".")[1])))
+        let fields = try #require(
+          try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+        return Int(fields["transactionId"] as? String ?? "") ?? -1
+      }
+      #expect(object["bundleId"] as? String == "com.example.storekeeper")
+      return (ids, object["hasMore"] as? Bool ?? false, object["revision"] as? String ?? "")
+    }
+    var seen: [Int] = []
+    var sizes: [Int] = []
+    var revision: String?
+    repeat {
+      let result = try page(revision.map { "?revision=\($0)" } ?? "")
+      seen += result.ids
+      sizes.append(result.ids.count)
+      revision = result.hasMore ? result.revision : nil
+    } while revision != nil && sizes.count < 10
+    #expect(sizes == [20, 20, 5])
+    #expect(seen == Array(0..<45), "every id once, oldest first")
+    #expect(try page("?sort=DESCENDING").ids.first == 44)
+    #expect(try page("?productType=AUTO_RENEWABLE").ids == [44])
+    #expect(try page("?productId=socialfeed.monthly&productId=foodtruck.saleshistory").ids == [44])
+    #expect(try page("?revoked=True").ids == [3], "Apple's Python client sends True")
+    #expect(try page("?inAppOwnershipType=FAMILY_SHARED").ids.isEmpty)
+    for (query, code) in [
+      ("?sort=UP", 4_000_021), ("?productType=GAME", 4_000_022), ("?startDate=yesterday", 4_000_015),
+      ("?startDate=20&endDate=10", 4_000_013), ("?revision=xyz", 4_000_005),
+    ] {
+      let answer = try httpRequest(port: server.port, "GET", "/inApps/v1/history/0" + query)
+      #expect(answer.status == 400 && answer.body.contains("\"errorCode\":\(code)"), "\(query)")
+    }
+    #expect(try httpRequest(port: server.port, "GET", "/inApps/v1/history/999").status == 404)
+    #expect(server.stop() == 0)
+  }
+
   @Test func aHugeOrMalformedRequestGetsApplesErrorAndTheServerGoesOn() throws {
     let server = try Server(["--paused", "Configs/FoodTruck.storekit"])
     let huge = try httpRequest(
