@@ -34,7 +34,8 @@ struct HistoryQuery {
     endDate = try date("endDate", 4_000_016, "Invalid request end date.")
     if let startDate, let endDate, startDate > endDate {
       throw AppStoreError(
-        status: 400, code: 4_000_013, message: "Invalid request. The start date is later than the end date.")
+        status: 400, code: 4_000_013,
+        message: "Invalid request. The start date is later than the end date.")
     }
     productIDs = Set(query["productId"] ?? [])
     for text in query["productType"] ?? [] {

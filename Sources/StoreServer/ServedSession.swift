@@ -10,7 +10,7 @@ import StoreSimulation
 /// which is why it may be `@unchecked Sendable`.
 public final class ServedSession: @unchecked Sendable {
   private var journaled: JournaledSession
-  private let signer: Signer
+  let signer: Signer
   private var encoder: EventEncoder
   private let wall: @Sendable () -> Instant
   /// Wall time minus simulated time while the clock runs; `nil` when it is paused.
@@ -78,6 +78,10 @@ public final class ServedSession: @unchecked Sendable {
             JSONObject([
               JSONMember("signedTransactionInfo", .string(try sign(transaction)))
             ])))
+      }
+      if let id = route("GET", ["inApps", "v1", "subscriptions"], arguments: 1)?.first {
+        _ = try transaction(id)
+        return json(try statuses(request.query))
       }
       for version in ["v1", "v2"] {
         if let id = route("GET", ["inApps", version, "history"], arguments: 1)?.first {

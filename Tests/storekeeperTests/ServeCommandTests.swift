@@ -114,7 +114,8 @@ import Testing
       "--paused", "--start", "2026-11-22T02:00:00Z", "Configs/FoodTruck.storekit",
     ])
     // 45 transactions: 44 donut boxes and a subscription's purchase, one refunded.
-    let lines = (0..<44).map { _ in "buy foodtruck.donuts.box" } + ["buy socialfeed.monthly", "refund 3"]
+    let lines =
+      (0..<44).map { _ in "buy foodtruck.donuts.box" } + ["buy socialfeed.monthly", "refund 3"]
     let applied = try httpRequest(
       port: server.port, "POST", "/storekeeper/v1/commands", body: lines.joined(separator: "\n"))
     #expect(applied.status == 200)
@@ -150,13 +151,40 @@ import Testing
     #expect(try page("?revoked=True").ids == [3], "Apple's Python client sends True")
     #expect(try page("?inAppOwnershipType=FAMILY_SHARED").ids.isEmpty)
     for (query, code) in [
-      ("?sort=UP", 4_000_021), ("?productType=GAME", 4_000_022), ("?startDate=yesterday", 4_000_015),
+      ("?sort=UP", 4_000_021), ("?productType=GAME", 4_000_022),
+      ("?startDate=yesterday", 4_000_015),
       ("?startDate=20&endDate=10", 4_000_013), ("?revision=xyz", 4_000_005),
     ] {
       let answer = try httpRequest(port: server.port, "GET", "/inApps/v1/history/0" + query)
       #expect(answer.status == 400 && answer.body.contains("\"errorCode\":\(code)"), "\(query)")
     }
     #expect(try httpRequest(port: server.port, "GET", "/inApps/v1/history/999").status == 404)
+    #expect(server.stop() == 0)
+  }
+
+  @Test func allSubscriptionStatusesCarrySignedInfoAndFilterByStatus() throws {
+    let server = try Server([
+      "--paused", "--start", "2026-11-22T02:00:00Z", "Configs/FoodTruck.storekit",
+    ])
+    _ = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands",
+      body: "set billing-retry on\nbuy socialfeed.monthly\nadvance 31s\nbuy foodtruck.donuts.box")
+    let answer = try httpRequest(port: server.port, "GET", "/inApps/v1/subscriptions/1")
+    #expect(answer.status == 200, "\(answer.body)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+    let groups = try #require(object["data"] as? [[String: Any]])
+    #expect(groups.count == 1)
+    let last = try #require((groups.first?["lastTransactions"] as? [[String: Any]])?.first)
+    #expect(last["status"] as? Int == 3, "in billing retry")
+    #expect(last["originalTransactionId"] as? String == "0")
+    let renewal = try #require(last["signedRenewalInfo"] as? String)
+    let payload = try #require(Data(base64URL: String(renewal.split(separator: ".")[1])))
+    #expect(String(decoding: payload, as: UTF8.self).contains(#""isInBillingRetryPeriod":true"#))
+    let active = try httpRequest(port: server.port, "GET", "/inApps/v1/subscriptions/0?status=1")
+    #expect(active.body.contains(#""data":[]"#))
+    let bad = try httpRequest(port: server.port, "GET", "/inApps/v1/subscriptions/0?status=9")
+    #expect(bad.status == 400 && bad.body.contains("4000031"))
     #expect(server.stop() == 0)
   }
 

@@ -1,0 +1,62 @@
+import StoreConfiguration
+import StoreSimulation
+
+extension ServedSession {
+  /// Get All Subscription Statuses (`GET /inApps/v1/subscriptions/{transactionId}`): each
+  /// subscription group's latest transaction and renewal info, signed, with Apple's status
+  /// numbers (1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked), filtered by
+  /// `status` when given.
+  func statuses(_ query: [String: [String]]) throws(AppStoreError) -> JSONValue {
+    var wanted = Set<Int>()
+    for text in query["status"] ?? [] {
+      guard let value = Int(text), (1...5).contains(value) else {
+        throw AppStoreError(status: 400, code: 4_000_031, message: "Invalid request status.")
+      }
+      wanted.insert(value)
+    }
+    var groups: [JSONValue] = []
+    for status in session.subscriptionStatuses() {
+      let number = Self.statusNumber(status.state)
+      guard wanted.isEmpty || wanted.contains(number),
+        let transaction = session.transaction(status.transactionID)
+      else { continue }
+      let renewal: String
+      do {
+        renewal = try signer.sign(status, signedDate: now)
+      } catch {
+        throw AppStoreError(status: 500, code: 5_000_000, message: "An unknown error occurred.")
+      }
+      let item = JSONValue.object(
+        JSONObject([
+          JSONMember("status", .number(JSONNumber(number))),
+          JSONMember(
+            "originalTransactionId", .string(String(status.renewalInfo.originalTransactionID))),
+          JSONMember("signedTransactionInfo", .string(try sign(transaction))),
+          JSONMember("signedRenewalInfo", .string(renewal)),
+        ]))
+      groups.append(
+        .object(
+          JSONObject([
+            JSONMember("subscriptionGroupIdentifier", .string(status.groupID)),
+            JSONMember("lastTransactions", .array([item])),
+          ])))
+    }
+    return .object(
+      JSONObject([
+        JSONMember("environment", .string(environment)),
+        JSONMember("bundleId", .string(bundleID)),
+        JSONMember("data", .array(groups)),
+      ]))
+  }
+
+  /// Apple's `Status` number for a subscription state.
+  static func statusNumber(_ state: RenewalState) -> Int {
+    switch state {
+    case .subscribed: 1
+    case .expired: 2
+    case .inBillingRetryPeriod: 3
+    case .inGracePeriod: 4
+    case .revoked: 5
+    }
+  }
+}
