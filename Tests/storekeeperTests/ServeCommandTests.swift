@@ -188,6 +188,43 @@ import Testing
     #expect(server.stop() == 0)
   }
 
+  @Test func applesServerLibraryDrivesTheServerAndVerifiesWhatItSigns() throws {
+    guard let python = appleLibraryPython else {
+      try Test.cancel(
+        "Apple's App Store Server Library could not be installed (python3 -m venv, pip)")
+    }
+    let server = try Server([
+      "--paused", "--start", "2026-11-22T02:00:00Z", "--environment", "LocalTesting",
+      "Configs/FoodTruck.storekit",
+    ])
+    // 24 consumables (one finished), a subscription and its renewal: 26 transactions.
+    let lines =
+      (0..<24).map { _ in "buy foodtruck.donuts.box" } + [
+        "finish 0", "buy socialfeed.monthly", "advance 31s",
+      ]
+    _ = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands", body: lines.joined(separator: "\n"))
+    let script = packageRoot.appendingPathComponent("Tests/storekeeperTests/Python/api_client.py")
+    let run = try runProcess(python, [script.path, "http://127.0.0.1:\(server.port)"])
+    try #require(run.status == 0, "api_client.py failed: \(run.stderr)")
+    let seen = try #require(
+      try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    #expect(seen["info"] as? String == "0")
+    let v2 = try #require(seen["history_v2"] as? [String: Any])
+    #expect(v2["ids"] as? [String] == (0..<26).map(String.init))
+    #expect(v2["pages"] as? Int == 2)
+    let v1 = try #require(seen["history_v1"] as? [String: Any])
+    #expect(v1["ids"] as? [String] == (1..<26).map(String.init), "v1 leaves the finished one out")
+    let statuses = try #require(seen["statuses"] as? [[String: Any]])
+    #expect(statuses.count == 1)
+    #expect(statuses.first?["status"] as? Int == 1)
+    #expect(statuses.first?["transaction"] as? String == "25")
+    #expect(statuses.first?["renewal"] as? String == "24")
+    let unknown = try #require(seen["unknown"] as? [String: Any])
+    #expect(unknown["status"] as? Int == 404 && unknown["code"] as? Int == 4_040_010)
+    #expect(server.stop() == 0)
+  }
+
   @Test func aHugeOrMalformedRequestGetsApplesErrorAndTheServerGoesOn() throws {
     let server = try Server(["--paused", "Configs/FoodTruck.storekit"])
     let huge = try httpRequest(
