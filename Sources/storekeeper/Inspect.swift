@@ -17,20 +17,7 @@ struct Inspect: ParsableCommand {
       """
   )
 
-  @Argument(help: "The .storekit configuration.", completion: .file(extensions: ["storekit"]))
-  var configurationPath = "Configs/FoodTruck.storekit"
-
-  @Option(help: "Use this journal instead of the configuration's own.")
-  var journal: String?
-
-  @Flag(help: "Start a new journal (the old one is kept beside it).")
-  var fresh = false
-
-  @Flag(help: "Open with the clock stopped at the journal's last instant.")
-  var paused = false
-
-  @Option(help: "A new session's start instant (ISO-8601); the clock runs on from there.")
-  var start: String?
+  @OptionGroup var session: LiveSessionOptions
 
   @Flag(help: "No colors (also when NO_COLOR is set).")
   var noColor = false
@@ -40,12 +27,7 @@ struct Inspect: ParsableCommand {
 
   @OptionGroup var signing: SigningOptions
 
-  func validate() throws {
-    if let start, Instant(iso8601: start) == nil {
-      throw ValidationError(
-        "--start must be ISO-8601, such as 2026-11-22T02:00:00Z (got \"\(start)\").")
-    }
-  }
+  private var configurationPath: String { session.configurationPath }
 
   func run() throws {
     let environment = ProcessInfo.processInfo.environment
@@ -62,13 +44,7 @@ struct Inspect: ParsableCommand {
     let (configuration, bytes) = try SessionOpening.loadConfiguration(configurationPath)
     let display = DisplayOptions(
       color: !noColor && environment["NO_COLOR"] == nil, glyphs: ascii ? .ascii : .unicode)
-    let journalPath = try journal ?? SessionOpening.defaultJournal(for: configurationPath)
-    let exists = FileManager.default.fileExists(atPath: journalPath)
-    if start != nil && exists && !fresh {
-      throw ValidationError(
-        "--start applies to a new session; \(journalPath) exists (add --fresh).")
-    }
-    if fresh { try SessionOpening.setAside(journalPath) }
+    let journalPath = try session.preparedJournal()
     let prepared = try signing.prepare(interactive: true)
 
     let terminal: NcursesTerminal
@@ -149,7 +125,7 @@ struct Inspect: ParsableCommand {
     var options = SessionOptions()
     options.maximumEventsPerVerb = 50_000_000
     let wall = SessionOpening.wallClock
-    let newStart = start.flatMap(Instant.init(iso8601:)) ?? wall
+    let newStart = session.startInstant ?? wall
     var notices: [String] = []
     var progress = ReplayProgress(path: journalPath, terminal: terminal, display: display)
     let journaled: JournaledSession
@@ -168,7 +144,7 @@ struct Inspect: ParsableCommand {
     let isNew =
       journaled.journal?.header.start == newStart && journaled.journal?.records.isEmpty == true
     let behind = wall.milliseconds - journaled.session.now.milliseconds
-    let clock = ClockState(running: !paused, offset: isNew ? behind : min(0, behind))
+    let clock = ClockState(running: !session.paused, offset: isNew ? behind : min(0, behind))
     var app = App(
       journaled: journaled, configurationPath: configurationPath, configurationBytes: bytes,
       display: display, clock: clock)

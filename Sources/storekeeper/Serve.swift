@@ -19,20 +19,7 @@ struct Serve: ParsableCommand {
       """
   )
 
-  @Argument(help: "The .storekit configuration.", completion: .file(extensions: ["storekit"]))
-  var configurationPath = "Configs/FoodTruck.storekit"
-
-  @Option(help: "Use this journal instead of the configuration's own.")
-  var journal: String?
-
-  @Flag(help: "Start a new journal (the old one is kept beside it).")
-  var fresh = false
-
-  @Flag(help: "Keep the clock stopped: only advance commands move it.")
-  var paused = false
-
-  @Option(help: "A new session's start instant (ISO-8601).")
-  var start: String?
+  @OptionGroup var session: LiveSessionOptions
 
   @Option(help: "The address to listen on.")
   var host = "127.0.0.1"
@@ -43,25 +30,20 @@ struct Serve: ParsableCommand {
   @OptionGroup var signing: SigningOptions
 
   func validate() throws {
-    if let start, Instant(iso8601: start) == nil {
-      throw ValidationError(
-        "--start must be ISO-8601, such as 2026-11-22T02:00:00Z (got \"\(start)\").")
-    }
     guard (0...65_535).contains(port) else {
       throw ValidationError("--port must be from 0 to 65535 (got \(port)).")
     }
   }
 
   func run() throws {
-    let journalPath = try journal ?? SessionOpening.defaultJournal(for: configurationPath)
-    if fresh { try SessionOpening.setAside(journalPath) }
+    let journalPath = try session.preparedJournal()
     let journaled = try SessionOpening.open(
-      configurationPath: configurationPath, journalPath: journalPath,
-      start: start.flatMap(Instant.init(iso8601:)), options: SessionOptions())
+      configurationPath: session.configurationPath, journalPath: journalPath,
+      start: session.startInstant, options: SessionOptions())
     let signer = try signing.makeSigner()
     let served = ServedSession(
       journaled: journaled, signer: signer, environment: signer.environment.rawValue,
-      running: !paused, wall: { SessionOpening.wallClock })
+      running: !session.paused, wall: { SessionOpening.wallClock })
     let server: HTTPServer
     do {
       server = try HTTPServer(
