@@ -35,7 +35,7 @@ import Testing
   func write(_ commands: [String], to path: String, reload: Bool = false) throws -> Session {
     let header = JournalHeader(
       configurationPath: "Everything.storekit", configuration: configurationBytes, start: start)
-    let journal = try Journal.openOrCreate(at: path, header: header)
+    let journal = try openForWriting(path, header: header)
     var journaled = try JournaledSession(replaying: journal)
     if reload {
       // A reload that removes a product and adds one: the catalog must fold, not restart.

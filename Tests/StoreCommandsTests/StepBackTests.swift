@@ -23,7 +23,7 @@ import Testing
     }
     let header = JournalHeader(
       configurationPath: "FoodTruck.storekit", configuration: configurationBytes, start: start)
-    return try JournaledSession(replaying: try Journal.openOrCreate(at: path, header: header))
+    return try JournaledSession(replaying: try openForWriting(path, header: header))
   }
 
   func run(_ lines: [String], on session: inout JournaledSession) throws {
