@@ -79,6 +79,16 @@ public final class ServedSession: @unchecked Sendable {
               JSONMember("signedTransactionInfo", .string(try sign(transaction)))
             ])))
       }
+      if let id = route("GET", ["inApps", "v1", "transactions", "appTransactions"], arguments: 1)?
+        .first
+      {
+        _ = try transaction(id)
+        return json(try appTransactionInfo())
+      }
+      if let id = route("GET", ["inApps", "v2", "refund", "lookup"], arguments: 1)?.first {
+        _ = try transaction(id)
+        return json(try refundHistory(request.query))
+      }
       if let id = route("GET", ["inApps", "v1", "subscriptions"], arguments: 1)?.first {
         _ = try transaction(id)
         return json(try statuses(request.query))

@@ -200,7 +200,7 @@ import Testing
     // 24 consumables (one finished), a subscription and its renewal: 26 transactions.
     let lines =
       (0..<24).map { _ in "buy foodtruck.donuts.box" } + [
-        "finish 0", "buy socialfeed.monthly", "advance 31s",
+        "finish 0", "buy socialfeed.monthly", "advance 31s", "refund 5", "advance 1s", "refund 2",
       ]
     _ = try httpRequest(
       port: server.port, "POST", "/storekeeper/v1/commands", body: lines.joined(separator: "\n"))
@@ -220,6 +220,8 @@ import Testing
     #expect(statuses.first?["status"] as? Int == 1)
     #expect(statuses.first?["transaction"] as? String == "25")
     #expect(statuses.first?["renewal"] as? String == "24")
+    #expect(seen["refunds"] as? [String] == ["5", "2"], "in the order they were refunded")
+    #expect(seen["app"] as? String == "com.example.storekeeper")
     let unknown = try #require(seen["unknown"] as? [String: Any])
     #expect(unknown["status"] as? Int == 404 && unknown["code"] as? Int == 4_040_010)
     #expect(server.stop() == 0)

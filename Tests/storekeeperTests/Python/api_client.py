@@ -2,7 +2,7 @@
 
 Usage: api_client.py BASE_URL
 Calls Get Transaction Info, Get Transaction History (v1 and v2, every page), Get All
-Subscription Statuses and an unknown id through AppStoreServerAPIClient (base URL pointed at the
+Subscription Statuses, Get Refund History, Get App Transaction Info and an unknown id through AppStoreServerAPIClient (base URL pointed at the
 server, LocalTesting environment), verifies every signed value with SignedDataVerifier, and
 prints one JSON object of what it saw.
 """
@@ -44,6 +44,11 @@ seen["statuses"] = [
      "renewal": verifier.verify_and_decode_renewal_info(t.signedRenewalInfo).originalTransactionId,
      "transaction": verifier.verify_and_decode_signed_transaction(t.signedTransactionInfo).transactionId}
     for g in statuses.data for t in g.lastTransactions]
+refunds = client.get_refund_history("0", None)
+seen["refunds"] = [verifier.verify_and_decode_signed_transaction(t).transactionId
+                   for t in refunds.signedTransactions]
+app = client.get_app_transaction_info("0")
+seen["app"] = verifier.verify_and_decode_app_transaction(app.signedAppTransactionInfo).bundleId
 try:
     client.get_transaction_info("424242")
 except APIException as error:
