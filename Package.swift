@@ -60,6 +60,7 @@ let package = Package(
       name: "StoreServer",
       dependencies: [
         "StoreCommands", "StoreConfiguration", "StoreSimulation", "StoreSigning",
+        .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -124,6 +125,12 @@ let package = Package(
       dependencies: [
         "StoreSigning", "StoreCommands", "StoreConfiguration", "StoreSimulation",
         "StoreTestSupport", .product(name: "X509", package: "swift-certificates"),
+      ]),
+    .testTarget(
+      name: "StoreServerTests",
+      dependencies: [
+        "StoreServer", "StoreSigning", "StoreCommands", "StoreConfiguration", "StoreSimulation",
+        "StoreTestSupport", .product(name: "Crypto", package: "swift-crypto"),
       ]),
     .testTarget(name: "CNcursesTests", dependencies: ["CNcurses"]),
     .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),

@@ -74,12 +74,17 @@ public struct ServerResponse: Sendable, Equatable {
   public var contentType: String
   /// The body.
   public var body: [UInt8]
+  /// Why, for the request log only (a 401's reason: Apple's answer has no body).
+  public var note: String?
 
   /// A response.
-  public init(status: Int, contentType: String = "application/json", body: [UInt8]) {
+  public init(
+    status: Int, contentType: String = "application/json", body: [UInt8], note: String? = nil
+  ) {
     self.status = status
     self.contentType = contentType
     self.body = body
+    self.note = note
   }
 }
 
@@ -181,7 +186,9 @@ private final class RequestHandler: ChannelInboundHandler {
         ? AppStoreError.payloadTooLarge.response : handler(request)
       write(response, keepAlive: head.isKeepAlive && !tooLarge, context: context)
       let milliseconds = (NIODeadline.now() - started).nanoseconds / 1_000_000
-      log("\(request.method) \(request.path) \(response.status) \(milliseconds) ms")
+      log(
+        "\(request.method) \(request.path) \(response.status) \(milliseconds) ms"
+          + (response.note.map { " (\($0))" } ?? ""))
       self.head = nil
       body = []
     }

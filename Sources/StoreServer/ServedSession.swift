@@ -15,18 +15,23 @@ public final class ServedSession: @unchecked Sendable {
   private let wall: @Sendable () -> Instant
   /// Wall time minus simulated time while the clock runs; `nil` when it is paused.
   private let offset: Int64?
+  /// Who may call the App Store Server API.
+  private let authentication: APIAuthentication
 
   /// A served session.
   ///
   /// - Parameters:
   ///   - running: whether the clock runs on with the wall clock (else only `advance` moves it).
   ///   - wall: the wall clock (injected: the engine never reads it).
+  ///   - key: the App Store Server API key tokens must be signed with; `nil` accepts any
+  ///     well-formed token.
   public init(
     journaled: JournaledSession, signer: Signer, environment: String, running: Bool,
-    wall: @escaping @Sendable () -> Instant
+    key: APIAuthentication.Key? = nil, wall: @escaping @Sendable () -> Instant
   ) {
     self.journaled = journaled
     self.signer = signer
+    self.authentication = APIAuthentication(key: key, bundleID: signer.bundleID)
     self.encoder = EventEncoder(environment: environment)
     self.wall = wall
     self.offset = running ? wall().milliseconds - journaled.session.now.milliseconds : nil
@@ -71,6 +76,12 @@ public final class ServedSession: @unchecked Sendable {
             ])))
       }
       if route("POST", ["storekeeper", "v1", "commands"]) != nil { return commands(request.body) }
+      if segments.first == "inApps",
+        let refusal = authentication.refusal(of: request.headers["authorization"], now: wall())
+      {
+        // Apple answers 401 with no body.
+        return ServerResponse(status: 401, body: [], note: refusal)
+      }
       if let id = route("GET", ["inApps", "v1", "transactions"], arguments: 1)?.first {
         let transaction = try self.transaction(id)
         return json(

@@ -91,7 +91,7 @@ public enum JWS {
   }
 
   /// Base64url without padding (RFC 7515 §2): Foundation's base64 with the URL alphabet.
-  static func base64URL(_ bytes: [UInt8]) -> String {
+  public static func base64URL(_ bytes: [UInt8]) -> String {
     var text = Data(bytes).base64EncodedString()
     text.unicodeScalars.removeAll { $0 == "=" }
     return String(
@@ -101,7 +101,7 @@ public enum JWS {
 
   /// Decodes strict base64url: only `A–Z a–z 0–9 - _`, no padding (RFC 7515 §2); `nil` for
   /// anything else, standard base64's `+ / =` included.
-  static func fromBase64URL(_ text: Substring) -> [UInt8]? {
+  public static func fromBase64URL(_ text: Substring) -> [UInt8]? {
     guard text.utf8.count % 4 != 1,
       text.utf8.allSatisfy({
         ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)

@@ -156,5 +156,5 @@ public struct SigningError: Error, CustomStringConvertible, Sendable {
   /// What went wrong.
   public var description: String
 
-  init(_ description: String) { self.description = description }
+  public init(_ description: String) { self.description = description }
 }

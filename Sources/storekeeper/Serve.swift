@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoreCommands
 import StoreServer
+import StoreSigning
 import StoreSimulation
 
 /// `storekeeper serve [CONFIG]`: the session served over HTTP — the App Store Server API and a
@@ -29,13 +30,40 @@ struct Serve: ParsableCommand {
 
   @OptionGroup var signing: SigningOptions
 
+  @Option(
+    help: ArgumentHelp(
+      "The App Store Connect API key (.p8) whose tokens are accepted; without it any "
+        + "well-formed token is.", valueName: "file.p8"))
+  var apiKey: String?
+
+  @Option(help: "The API key's id (the tokens' kid); with --api-key.")
+  var keyId: String?
+
+  @Option(help: "The issuer id (the tokens' iss); with --api-key.")
+  var issuerId: String?
+
   func validate() throws {
     guard (0...65_535).contains(port) else {
       throw ValidationError("--port must be from 0 to 65535 (got \(port)).")
     }
+    if (apiKey != nil) != (keyId != nil) || (apiKey != nil) != (issuerId != nil) {
+      throw ValidationError("--api-key, --key-id and --issuer-id go together.")
+    }
+  }
+
+  /// The API key tokens must be signed with, if one was given.
+  private func loadKey() throws -> APIAuthentication.Key? {
+    guard let apiKey, let keyId, let issuerId else { return nil }
+    do throws(SigningError) {
+      return try APIAuthentication.Key.load(path: apiKey, keyID: keyId, issuerID: issuerId)
+    } catch {
+      printError("storekeeper: --api-key \(error)".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
   }
 
   func run() throws {
+    let key = try loadKey()
     let journalPath = try session.preparedJournal()
     let journaled = try SessionOpening.open(
       configurationPath: session.configurationPath, journalPath: journalPath,
@@ -43,7 +71,7 @@ struct Serve: ParsableCommand {
     let signer = try signing.makeSigner()
     let served = ServedSession(
       journaled: journaled, signer: signer, environment: signer.environment.rawValue,
-      running: !session.paused, wall: { SessionOpening.wallClock })
+      running: !session.paused, key: key, wall: { SessionOpening.wallClock })
     let server: HTTPServer
     do {
       server = try HTTPServer(
@@ -55,6 +83,11 @@ struct Serve: ParsableCommand {
     }
     // The clock runs on between requests too: renewals fall due on their own.
     server.every(milliseconds: 250) { served.tick() }
+    if key == nil {
+      printError(
+        "storekeeper: no --api-key: any well-formed bearer token is accepted (its signature is "
+          + "not checked)")
+    }
     let shown = host.contains(":") ? "[\(host)]" : host
     // Written straight to the descriptor: a test reads it before anything else comes.
     try StandardStreams.writeOut(Array("listening on http://\(shown):\(server.port)\n".utf8))

@@ -193,8 +193,24 @@ import Testing
       try Test.cancel(
         "Apple's App Store Server Library could not be installed (python3 -m venv, pip)")
     }
+    // The backend's App Store Connect key, registered with the server.
+    let keyFolder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: keyFolder) }
+    let keyPath = keyFolder.appendingPathComponent("AuthKey_KEY_ID.p8").path
+    let made = try runProcess(
+      python,
+      [
+        "-c",
+        "import sys; from cryptography.hazmat.primitives import serialization as s; "
+          + "from cryptography.hazmat.primitives.asymmetric import ec; "
+          + "open(sys.argv[1], 'wb').write(ec.generate_private_key(ec.SECP256R1()).private_bytes("
+          + "s.Encoding.PEM, s.PrivateFormat.PKCS8, s.NoEncryption()))",
+        keyPath,
+      ])
+    try #require(made.status == 0, "making a key: \(made.stderr)")
     let server = try Server([
       "--paused", "--start", "2026-11-22T02:00:00Z", "--environment", "LocalTesting",
+      "--api-key", keyPath, "--key-id", "KEY_ID", "--issuer-id", "ISSUER_ID",
       "Configs/FoodTruck.storekit",
     ])
     // 24 consumables (one finished), a subscription and its renewal: 26 transactions.
@@ -205,7 +221,7 @@ import Testing
     _ = try httpRequest(
       port: server.port, "POST", "/storekeeper/v1/commands", body: lines.joined(separator: "\n"))
     let script = packageRoot.appendingPathComponent("Tests/storekeeperTests/Python/api_client.py")
-    let run = try runProcess(python, [script.path, "http://127.0.0.1:\(server.port)"])
+    let run = try runProcess(python, [script.path, "http://127.0.0.1:\(server.port)", keyPath])
     try #require(run.status == 0, "api_client.py failed: \(run.stderr)")
     let seen = try #require(
       try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -224,6 +240,8 @@ import Testing
     #expect(seen["app"] as? String == "com.example.storekeeper")
     let unknown = try #require(seen["unknown"] as? [String: Any])
     #expect(unknown["status"] as? Int == 404 && unknown["code"] as? Int == 4_040_010)
+    #expect(seen["stranger"] as? Int == 401, "a token signed with another key")
+    #expect(server.stderr.contains("does not verify with the registered key"))
     #expect(server.stop() == 0)
   }
 
@@ -251,12 +269,29 @@ extension Data {
   }
 }
 
+/// A well-formed App Store Server API token for the default bundle id, valid for five minutes;
+/// its signature is not checked by a server without --api-key.
+func wellFormedToken() -> String {
+  func part(_ json: String) -> String {
+    Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+  }
+  let expiry = Int(Date().timeIntervalSince1970) + 300
+  return part(#"{"alg":"ES256","kid":"TEST","typ":"JWT"}"#) + "."
+    + part(
+      #"{"aud":"appstoreconnect-v1","bid":"com.example.storekeeper","exp":\#(expiry),"iss":"T"}"#)
+    + "." + part(String(repeating: "s", count: 64))
+}
+
 /// One HTTP/1.1 request over a fresh connection; the status, headers (names lowercased) and body.
+/// An App Store Server API path carries a well-formed bearer token unless `bearer` says otherwise.
 func httpRequest(
-  port: Int, _ method: String, _ path: String, body: String = ""
+  port: Int, _ method: String, _ path: String, body: String = "", bearer: String? = nil
 ) throws -> (status: Int, headers: [String: String], body: String) {
+  let token = bearer ?? (path.hasPrefix("/inApps/") ? wellFormedToken() : "")
   let request =
     "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+    + (token.isEmpty ? "" : "Authorization: Bearer \(token)\r\n")
     + "Content-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
   let response = try rawHTTP(port: port, request)
   let parts = response.components(separatedBy: "\r\n\r\n")

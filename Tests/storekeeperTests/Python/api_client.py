@@ -1,6 +1,6 @@
 """Drives `storekeeper serve` with Apple's App Store Server Library and verifies what it signs.
 
-Usage: api_client.py BASE_URL
+Usage: api_client.py BASE_URL KEY.p8
 Calls Get Transaction Info, Get Transaction History (v1 and v2, every page), Get All
 Subscription Statuses, Get Refund History, Get App Transaction Info and an unknown id through AppStoreServerAPIClient (base URL pointed at the
 server, LocalTesting environment), verifies every signed value with SignedDataVerifier, and
@@ -18,10 +18,15 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 BUNDLE = "com.example.storekeeper"
-key = ec.generate_private_key(ec.SECP256R1()).private_bytes(
-    serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+with open(sys.argv[2], "rb") as file:
+    key = file.read()
 client = AppStoreServerAPIClient(key, "KEY_ID", "ISSUER_ID", BUNDLE, Environment.LOCAL_TESTING)
 client._base_url = sys.argv[1]
+stranger_key = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+    serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+stranger = AppStoreServerAPIClient(
+    stranger_key, "KEY_ID", "ISSUER_ID", BUNDLE, Environment.LOCAL_TESTING)
+stranger._base_url = sys.argv[1]
 verifier = SignedDataVerifier([], False, Environment.LOCAL_TESTING, BUNDLE, None)
 
 seen = {}
@@ -53,4 +58,8 @@ try:
     client.get_transaction_info("424242")
 except APIException as error:
     seen["unknown"] = {"status": error.http_status_code, "code": error.raw_api_error}
+try:
+    stranger.get_transaction_info("0")
+except APIException as error:
+    seen["stranger"] = error.http_status_code
 print(json.dumps(seen))

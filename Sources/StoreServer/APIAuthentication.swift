@@ -1,0 +1,118 @@
+import Crypto
+import Foundation
+import StoreConfiguration
+import StoreSigning
+import StoreSimulation
+
+/// Who may call the App Store Server API: a bearer JWT as Apple asks for it ("Generating JSON Web
+/// Tokens for API requests"): ES256, header `kid`, claims `iss`, `aud` `appstoreconnect-v1`,
+/// `bid`, `exp` at most 60 minutes ahead (of `iat` when the token has one; Apple's own library
+/// sends none, so it cannot be required).
+public struct APIAuthentication: Sendable {
+  /// The key a server accepts tokens from.
+  public struct Key: Sendable {
+    /// The key's id (the token header's `kid`).
+    public var keyID: String
+    /// The issuer id (the token's `iss`).
+    public var issuerID: String
+    /// The public half of the `.p8` key.
+    public var publicKey: P256.Signing.PublicKey
+
+    /// A key.
+    public init(keyID: String, issuerID: String, publicKey: P256.Signing.PublicKey) {
+      self.keyID = keyID
+      self.issuerID = issuerID
+      self.publicKey = publicKey
+    }
+
+    /// The key in a `.p8` file (App Store Connect's PKCS#8 private key, PEM) or a PEM public key.
+    ///
+    /// - Throws: ``SigningError`` naming the file when it is neither.
+    public static func load(
+      path: String, keyID: String, issuerID: String
+    ) throws(SigningError)
+      -> Key
+    {
+      guard let data = FileManager.default.contents(atPath: path) else {
+        throw SigningError("\(path): cannot read the API key file")
+      }
+      let text = String(decoding: data, as: UTF8.self)
+      if let key = try? P256.Signing.PrivateKey(pemRepresentation: text) {
+        return Key(keyID: keyID, issuerID: issuerID, publicKey: key.publicKey)
+      }
+      if let key = try? P256.Signing.PublicKey(pemRepresentation: text) {
+        return Key(keyID: keyID, issuerID: issuerID, publicKey: key)
+      }
+      throw SigningError(
+        "\(path): not a P-256 key in PEM (an App Store Connect .p8 file or a public key)")
+    }
+  }
+
+  /// The key tokens must be signed with; `nil` accepts any well-formed token.
+  public let key: Key?
+  /// The bundle id tokens must name (`bid`).
+  public let bundleID: String
+
+  /// An authentication.
+  public init(key: Key?, bundleID: String) {
+    self.key = key
+    self.bundleID = bundleID
+  }
+
+  /// The longest a token may live, as Apple allows.
+  static let longestLife: Int64 = 60 * 60
+
+  /// Why the request's `Authorization` header is refused, or `nil` when it is accepted.
+  ///
+  /// - Parameter now: the wall clock (tokens are made with real time, not simulated time).
+  public func refusal(of authorization: String?, now: Instant) -> String? {
+    guard let authorization, !authorization.isEmpty else { return "no Authorization header" }
+    guard authorization.hasPrefix("Bearer ") else {
+      return "the Authorization header is not \"Bearer <JWT>\""
+    }
+    let parts = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces).split(
+      separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3 else { return "the token is not a JWT (three base64url parts)" }
+    guard let headerBytes = JWS.fromBase64URL(parts[0]),
+      let payloadBytes = JWS.fromBase64URL(parts[1]),
+      let signature = JWS.fromBase64URL(parts[2]),
+      case .object(let header)? = try? JSONParser.parse(headerBytes).root,
+      case .object(let claims)? = try? JSONParser.parse(payloadBytes).root
+    else { return "the token's parts are not base64url JSON" }
+    guard case .string("ES256")? = header["alg"] else { return "the token's alg is not ES256" }
+    guard case .string(let kid)? = header["kid"] else { return "the token's header has no kid" }
+    guard case .string("appstoreconnect-v1")? = claims["aud"] else {
+      return "the token's aud is not appstoreconnect-v1"
+    }
+    guard case .string(let issuer)? = claims["iss"] else { return "the token has no iss" }
+    guard case .string(let bid)? = claims["bid"] else { return "the token has no bid" }
+    guard bid == bundleID else { return "the token's bid is \(bid), not \(bundleID)" }
+    guard let expiry = Self.seconds(claims["exp"]) else { return "the token has no numeric exp" }
+    let seconds = now.milliseconds / 1000
+    guard expiry > seconds else { return "the token expired" }
+    if let issued = claims["iat"] {
+      guard let issued = Self.seconds(issued) else { return "the token's iat is not a number" }
+      guard expiry - issued <= Self.longestLife else {
+        return "the token's exp is more than 60 minutes after its iat"
+      }
+    } else if expiry - seconds > Self.longestLife {
+      return "the token's exp is more than 60 minutes ahead"
+    }
+    guard let key else { return nil }
+    guard kid == key.keyID else { return "the token's kid is not the registered key's id" }
+    guard issuer == key.issuerID else { return "the token's iss is not the registered issuer id" }
+    let input = Data(parts[0].utf8 + [UInt8(ascii: ".")] + parts[1].utf8)
+    guard let parsed = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
+      key.publicKey.isValidSignature(parsed, for: input)
+    else { return "the token's signature does not verify with the registered key" }
+    return nil
+  }
+
+  /// A JSON number of whole seconds.
+  private static func seconds(_ value: JSONValue?) -> Int64? {
+    guard case .number(let number)? = value, let seconds = Double(number.text),
+      seconds.isFinite, abs(seconds) < 1e15
+    else { return nil }
+    return Int64(seconds)
+  }
+}
