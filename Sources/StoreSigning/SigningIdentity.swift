@@ -156,5 +156,6 @@ public struct SigningError: Error, CustomStringConvertible, Sendable {
   /// What went wrong.
   public var description: String
 
+  /// An error that says `description`.
   public init(_ description: String) { self.description = description }
 }
