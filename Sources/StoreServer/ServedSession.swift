@@ -96,6 +96,9 @@ public final class ServedSession: @unchecked Sendable {
         _ = try transaction(id)
         return json(try appTransactionInfo())
       }
+      if let order = route("GET", ["inApps", "v1", "lookup"], arguments: 1)?.first {
+        return json(try lookUp(order: order))
+      }
       if let id = route("GET", ["inApps", "v2", "refund", "lookup"], arguments: 1)?.first {
         _ = try transaction(id)
         return json(try refundHistory(request.query))
@@ -150,6 +153,25 @@ public final class ServedSession: @unchecked Sendable {
     }
     return ServerResponse(
       status: failed ? 422 : 200, contentType: "application/x-ndjson", body: output)
+  }
+
+  /// Look Up Order ID: the order's signed transactions and status 0, or status 1 when there is
+  /// no such order (Apple answers 200 either way).
+  private func lookUp(order: String) throws(AppStoreError) -> JSONValue {
+    guard let id = OrderID.transactionID(order),
+      let transaction = journaled.session.transaction(id), transaction.orderID == order
+    else {
+      return .object(
+        JSONObject([
+          JSONMember("status", .number(JSONNumber(1))),
+          JSONMember("signedTransactions", .array([])),
+        ]))
+    }
+    return .object(
+      JSONObject([
+        JSONMember("status", .number(JSONNumber(0))),
+        JSONMember("signedTransactions", .array([.string(try sign(transaction))])),
+      ]))
   }
 
   /// The transaction an id names: 4000006 when it is not an id, 4040010 when there is none.

@@ -198,6 +198,7 @@ public struct EventEncoder: Sendable {
     if t.hasRefundRequest { object.field("hasRefundRequest", true) }
     if t.isUpgraded { object.field("isUpgraded", true) }
     if let token = t.appAccountToken { object.field("appAccountToken", token) }
+    if let order = t.orderID { object.field("orderID", order) }
     object.field("environment", environment)
     object.field("storefront", t.storefront)
     object.field("storefrontID", t.storefrontID)

@@ -81,7 +81,9 @@ struct InspectorPane: ScreenPart {
     let sep = display.glyphs.separator
     let product = session.catalog.products[Int(row.product)]
     var lines: [InspectorLine] = []
-    var summary = ["id \(t.id)", "original \(t.originalID)", t.reason.rawValue]
+    var summary = ["id \(t.id)", "original \(t.originalID)"]
+    if let order = t.orderID { summary.append("order \(order)") }
+    summary.append(t.reason.rawValue)
     if let offer = t.offer { summary.append("offer " + Formatting.offer(offer)) }
     summary.append("storefront \(t.storefront)")
     lines.append(InspectorLine(label: "Transaction", text: summary.joined(separator: sep)))
