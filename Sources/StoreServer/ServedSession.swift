@@ -96,6 +96,37 @@ public final class ServedSession: @unchecked Sendable {
         _ = try transaction(id)
         return json(try appTransactionInfo())
       }
+      if let id = route("PUT", ["inApps", "v1", "subscriptions", "extend"], arguments: 1)?.first {
+        return json(try extend(id, body: request.body))
+      }
+      if route("POST", ["inApps", "v1", "subscriptions", "extend", "mass"]) != nil {
+        return json(try extendAll(body: request.body))
+      }
+      if let names = route(
+        "GET", ["inApps", "v1", "subscriptions", "extend", "mass"], arguments: 2)
+      {
+        return json(try extensionStatus(product: names[0], request: names[1]))
+      }
+      for version in ["v1", "v2"] {
+        if let id = route("PUT", ["inApps", version, "transactions", "consumption"], arguments: 1)?
+          .first
+        {
+          try consumption(id, version: version, body: request.body)
+          return ServerResponse(status: 202, body: [])
+        }
+      }
+      if let names = route("PUT", ["inApps", "v1", "transactions"], arguments: 2),
+        names[1] == "appAccountToken"
+      {
+        try setAppAccountToken(names[0], body: request.body)
+        return ServerResponse(status: 200, body: [])
+      }
+      if let names = route("POST", ["inApps", "v1", "transactions"], arguments: 2),
+        names[1] == "finish"
+      {
+        try finish(names[0])
+        return ServerResponse(status: 200, body: [])
+      }
       if let order = route("GET", ["inApps", "v1", "lookup"], arguments: 1)?.first {
         return json(try lookUp(order: order))
       }
@@ -134,9 +165,7 @@ public final class ServedSession: @unchecked Sendable {
       let line = text.hasSuffix("\r") ? String(text.dropLast()) : String(text)
       do throws(CommandError) {
         guard let command = try Command.parse(line) else { continue }
-        var events: [StoreEvent] = []
-        try journaled.apply(command) { events.append($0) }
-        for event in events { encoder.append(event, to: &output) }
+        for event in try apply(command) { encoder.append(event, to: &output) }
       } catch {
         var located = error
         located.line = number + 1
@@ -172,6 +201,32 @@ public final class ServedSession: @unchecked Sendable {
         JSONMember("status", .number(JSONNumber(0))),
         JSONMember("signedTransactions", .array([.string(try sign(transaction))])),
       ]))
+  }
+
+  /// Applies a command to the session as `run` does (journaled; committed by the caller).
+  func apply(_ command: Command) throws(CommandError) -> [StoreEvent] {
+    var events: [StoreEvent] = []
+    try journaled.apply(command) { events.append($0) }
+    return events
+  }
+
+  /// Applies a command an App Store Server API call comes down to, and commits it: the call's
+  /// effect is journaled like any command. A refusal is `refused`'s error.
+  func applyCall(
+    _ command: Command, refused: (CommandError) -> AppStoreError
+  ) throws(AppStoreError) -> [StoreEvent] {
+    let events: [StoreEvent]
+    do throws(CommandError) {
+      events = try apply(command)
+    } catch {
+      throw refused(error)
+    }
+    do throws(CommandError) {
+      try journaled.commit()
+    } catch {
+      throw AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)")
+    }
+    return events
   }
 
   /// The transaction an id names: 4000006 when it is not an id, 4040010 when there is none.

@@ -31,6 +31,9 @@ import Testing
     "refund-reverse last:foodtruck.saleshistory", "extend 0 days=30 reason=serviceIssueOrOutage",
     "extend last days=1",
     "extend-all socialfeed.monthly days=90 reason=customerSatisfaction request=r-1",
+    "consumption 3 customerConsented=true deliveryStatus=DELIVERED refundPreference=DECLINE",
+    #"consumption last platform=1 appAccountToken="""#,
+    "account-token 0 7e3fb20b-4cdb-47cc-936d-99d65f608138", "account-token last none",
   ]
 
   @Test(arguments: lines)
@@ -70,9 +73,14 @@ import Testing
   @Test(arguments: [
     (
       "frobnicate",
-      "unknown command \"frobnicate\"; the commands are advance, approve, auto-renew, back, buy, call, clear, decline, delete, expire, extend, extend-all, finish, launch, price-increase, refund, refund-decline, refund-request, refund-reverse, renew, reset, resolve, restore, set, undo"
+      "unknown command \"frobnicate\"; the commands are account-token, advance, approve, auto-renew, back, buy, call, clear, consumption, decline, delete, expire, extend, extend-all, finish, launch, price-increase, refund, refund-decline, refund-request, refund-reverse, renew, reset, resolve, restore, set, undo"
     ),
     ("buy", "buy needs a product ID"),
+    (
+      "consumption 3",
+      "consumption needs at least one field, such as customerConsented=true; the fields are customerConsented, consumptionStatus, consumptionPercentage, platform, sampleContentProvided, deliveryStatus, appAccountToken, accountTenure, playTime, lifetimeDollarsRefunded, lifetimeDollarsPurchased, userStatus, refundPreference"
+    ),
+    ("account-token 0 abc", "the app account token must be a UUID or none, not \"abc\""),
     ("extend 0", "extend needs days=N (1 to 90)"),
     ("extend 0 days=91", "days must be a whole number from 1 to 90, not \"91\""),
     ("extend-all socialfeed.monthly days=0", "days must be a whole number from 1 to 90, not \"0\""),

@@ -38,3 +38,159 @@ import Testing
     }
   }
 }
+
+/// Extensions, consumption information, app account tokens and finishing, in process.
+@Suite struct ServedChangeTests {
+  func payload(_ jws: Any?) throws -> [String: Any] {
+    try ServedEndpointTests().payload(jws)
+  }
+
+  func run(_ served: ServedSession, _ lines: String) {
+    let applied = served.call("POST", "/storekeeper/v1/commands", body: lines)
+    #expect(applied.status == 200, "\(applied.text)")
+  }
+
+  @Test func extendMovesTheRenewalAndAnswersApplesShapeWithinApplesLimits() throws {
+    let served = try makeServed()
+    run(served, "buy socialfeed.monthly\n")
+    let before = try #require(served.session.transaction(0)?.expirationDate)
+    let body = #"{"extendByDays":3,"extendReasonCode":1,"requestIdentifier":"r-1"}"#
+    let answer = served.call("PUT", "/inApps/v1/subscriptions/extend/0", body: body)
+    #expect(answer.status == 200, "\(answer.text)")
+    #expect(answer.object["originalTransactionId"] as? String == "0")
+    #expect(answer.object["webOrderLineItemId"] as? String == "0")
+    #expect(answer.object["success"] as? Bool == true)
+    let after = try #require(served.session.transaction(0)?.expirationDate)
+    #expect(answer.object["effectiveDate"] as? Int == Int(after.milliseconds))
+    #expect(after > before)
+    #expect(served.call("PUT", "/inApps/v1/subscriptions/extend/0", body: body).status == 200)
+    let third = served.call("PUT", "/inApps/v1/subscriptions/extend/0", body: body)
+    #expect(third.status == 403 && third.object["errorCode"] as? Int == 4_030_005, "twice a year")
+    let bad: [(String, String, Int)] = [
+      ("0", #"{"extendByDays":91,"extendReasonCode":1,"requestIdentifier":"r"}"#, 4_000_009),
+      ("0", #"{"extendByDays":0,"extendReasonCode":1,"requestIdentifier":"r"}"#, 4_000_009),
+      ("0", #"{"extendByDays":"3","extendReasonCode":1,"requestIdentifier":"r"}"#, 4_000_009),
+      ("0", #"{"extendByDays":3,"extendReasonCode":4,"requestIdentifier":"r"}"#, 4_000_010),
+      ("0", #"{"extendByDays":3,"extendReasonCode":1}"#, 4_000_011),
+      ("0", "not json", 4_000_000),
+      ("abc", body, 4_000_008),
+      ("77", body, 4_040_005),
+    ]
+    for (id, text, code) in bad {
+      let refused = served.call("PUT", "/inApps/v1/subscriptions/extend/\(id)", body: text)
+      #expect(refused.object["errorCode"] as? Int == code, "\(text): \(refused.text)")
+      #expect(refused.status == code / 10_000, "\(text)")
+    }
+  }
+
+  @Test func anIneligibleSubscriptionIsRefusedWithTheReason() throws {
+    let served = try makeServed()
+    run(served, "buy socialfeed.monthly\nauto-renew 0 off\nadvance 1d\n")
+    let answer = served.call(
+      "PUT", "/inApps/v1/subscriptions/extend/0",
+      body: #"{"extendByDays":3,"extendReasonCode":0,"requestIdentifier":"r"}"#)
+    #expect(answer.status == 403 && answer.object["errorCode"] as? Int == 4_030_004)
+    #expect((answer.object["errorMessage"] as? String)?.contains("expired") == true)
+  }
+
+  @Test func aMassExtensionRunsAtOnceAndItsStatusIsKept() throws {
+    let served = try makeServed()
+    run(served, "buy socialfeed.monthly\n")
+    let body =
+      #"{"extendByDays":5,"extendReasonCode":3,"requestIdentifier":"mass-1","#
+      + #""productId":"socialfeed.monthly","storefrontCountryCodes":["USA"]}"#
+    let answer = served.call("POST", "/inApps/v1/subscriptions/extend/mass", body: body)
+    #expect(answer.status == 200 && answer.object["requestIdentifier"] as? String == "mass-1")
+    let status = served.call(
+      "GET", "/inApps/v1/subscriptions/extend/mass/socialfeed.monthly/mass-1")
+    #expect(status.object["complete"] as? Bool == true)
+    #expect(status.object["succeededCount"] as? Int == 1)
+    #expect(status.object["failedCount"] as? Int == 0)
+    #expect(status.object["completeDate"] as? Int == Int(start.milliseconds))
+    let unknown = served.call("GET", "/inApps/v1/subscriptions/extend/mass/socialfeed.monthly/x")
+    #expect(unknown.status == 404 && unknown.object["errorCode"] as? Int == 4_040_009)
+    let notSubscription = served.call(
+      "POST", "/inApps/v1/subscriptions/extend/mass",
+      body: body.replacingOccurrences(of: "socialfeed.monthly", with: "foodtruck.donuts.box"))
+    #expect(notSubscription.object["errorCode"] as? Int == 4_000_023)
+    let badStorefront = served.call(
+      "POST", "/inApps/v1/subscriptions/extend/mass",
+      body: body.replacingOccurrences(of: "USA", with: "XX"))
+    #expect(badStorefront.object["errorCode"] as? Int == 4_000_028)
+  }
+
+  @Test func consumptionIsTakenOnlyAfterARefundRequestAndWithin12Hours() throws {
+    let served = try makeServed()
+    run(served, "buy foodtruck.donuts.box\nbuy foodtruck.donuts.box\n")
+    let v2 =
+      #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false,"#
+      + #""consumptionPercentage":25000,"refundPreference":"GRANT_PRORATED"}"#
+    let early = served.call("PUT", "/inApps/v2/transactions/consumption/0", body: v2)
+    #expect(early.status == 400)
+    #expect((early.object["errorMessage"] as? String)?.contains("refund-request") == true)
+    run(served, "refund-request 0 reason=unsatisfiedWithPurchase\nadvance 1h\n")
+    let answer = served.call("PUT", "/inApps/v2/transactions/consumption/0", body: v2)
+    #expect(answer.status == 202 && answer.body.isEmpty, "\(answer.text)")
+    let kept = try #require(served.session.consumption(of: 0))
+    #expect(
+      kept.fields.map { "\($0.name)=\($0.value)" } == [
+        "customerConsented=true", "consumptionPercentage=25000", "sampleContentProvided=false",
+        "deliveryStatus=DELIVERED", "refundPreference=GRANT_PRORATED",
+      ])
+    run(served, "refund-request 1\nadvance 13h\n")
+    let late = served.call("PUT", "/inApps/v2/transactions/consumption/1", body: v2)
+    #expect(late.status == 400 && (late.object["errorMessage"] as? String)?.contains("12") == true)
+    let wrong: [(String, String, Int)] = [
+      ("v2", #"{"customerConsented":false,"sampleContentProvided":true}"#, 4_000_035),
+      ("v2", #"{"sampleContentProvided":true}"#, 4_000_035),
+      (
+        "v2", #"{"customerConsented":true,"sampleContentProvided":true,"deliveryStatus":"LOST"}"#,
+        4_000_036
+      ),
+      ("v1", #"{"customerConsented":true,"sampleContentProvided":true,"platform":3}"#, 4_000_039),
+      ("v1", #"{"customerConsented":true,"sampleContentProvided":true,"userStatus":5}"#, 4_000_042),
+      (
+        "v1", #"{"customerConsented":true,"sampleContentProvided":true,"appAccountToken":"x"}"#,
+        4_000_033
+      ),
+      ("v1", #"{"customerConsented":true,"sampleContentProvided":1}"#, 4_000_041),
+    ]
+    for (version, body, code) in wrong {
+      let refused = served.call("PUT", "/inApps/\(version)/transactions/consumption/1", body: body)
+      #expect(refused.status == 400 && refused.object["errorCode"] as? Int == code, "\(body)")
+    }
+  }
+
+  @Test func anAppAccountTokenReachesEveryTransactionOfThePurchaseAndTheRenewalsToCome() throws {
+    let served = try makeServed()
+    run(served, "buy socialfeed.monthly\nadvance 31s\n")
+    let token = "7E3FB20B-4CDB-47CC-936D-99D65F608138"
+    let answer = served.call(
+      "PUT", "/inApps/v1/transactions/0/appAccountToken", body: #"{"appAccountToken":"\#(token)"}"#)
+    #expect(answer.status == 200, "\(answer.text)")
+    run(served, "advance 31s\n")
+    for id in [0, 1, 2] {
+      let info = served.call("GET", "/inApps/v1/transactions/\(id)")
+      #expect(
+        try payload(info.object["signedTransactionInfo"])["appAccountToken"] as? String
+          == token.lowercased(), "transaction \(id)")
+    }
+    let renewal = served.call(
+      "PUT", "/inApps/v1/transactions/1/appAccountToken", body: #"{"appAccountToken":"\#(token)"}"#)
+    #expect(renewal.status == 400 && renewal.object["errorCode"] as? Int == 4_000_187)
+    let bad = served.call(
+      "PUT", "/inApps/v1/transactions/0/appAccountToken", body: #"{"appAccountToken":"nope"}"#)
+    #expect(bad.status == 400 && bad.object["errorCode"] as? Int == 4_000_183)
+  }
+
+  @Test func finishFinishesOnceAndAgainIsStillOK() throws {
+    let served = try makeServed()
+    run(served, "buy foodtruck.donuts.box\n")
+    #expect(served.session.transaction(0)?.isFinished == false)
+    #expect(served.call("POST", "/inApps/v1/transactions/0/finish").status == 200)
+    #expect(served.session.transaction(0)?.isFinished == true)
+    #expect(served.call("POST", "/inApps/v1/transactions/0/finish").status == 200)
+    #expect(served.call("POST", "/inApps/v1/transactions/9/finish").status == 404)
+    #expect(served.call("GET", "/inApps/v1/transactions/0/finish").status == 404)
+  }
+}

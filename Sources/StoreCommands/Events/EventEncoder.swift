@@ -123,6 +123,12 @@ public struct EventEncoder: Sendable {
       object.field("requestIdentifier", summary.requestIdentifier)
       object.field("succeededCount", Int64(summary.succeededCount))
       object.field("failedCount", Int64(summary.failedCount))
+    case .consumptionReported(let id, let information):
+      object.field("event", "consumptionReported")
+      object.field("transactionID", id)
+      object.nested("fields") { fields in
+        for field in information.fields { fields.field(named: field.name, field.value) }
+      }
     }
     dates = object.dates
     writer = object.finishWriter()

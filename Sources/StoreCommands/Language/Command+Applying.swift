@@ -62,6 +62,10 @@ extension Command {
     case .set(let change): return .setting(change)
     case .call(let api, let reference, let reason):
       verb = .call(api, transaction: try reference.map(id), reason: reason ?? .other)
+    case .consumption(let reference, let fields):
+      verb = .reportConsumption(try id(reference), fields: fields)
+    case .accountToken(let reference, let token):
+      verb = .setAppAccountToken(try id(reference), token: token)
     }
     return .verb(verb)
   }

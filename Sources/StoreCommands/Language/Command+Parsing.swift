@@ -55,6 +55,27 @@ private struct Arguments {
       let reference = try transaction()
       let options = try options(allowed: ["reason"])
       return .refundRequest(reference, reason: try options["reason"].map(requestReason))
+    case "consumption":
+      let reference = try transaction()
+      let given = try options(allowed: ConsumptionInformation.fieldNames)
+      guard !given.isEmpty else {
+        throw CommandError(
+          "consumption needs at least one field, such as customerConsented=true; the fields are "
+            + ConsumptionInformation.fieldNames.joined(separator: ", "))
+      }
+      return .consumption(
+        reference,
+        fields: ConsumptionInformation.fieldNames.compactMap { name in
+          given[name].map { ConsumptionInformation.Field(name: name, value: $0) }
+        })
+    case "account-token":
+      let reference = try transaction()
+      let token = try word("a UUID or none")
+      if token == "none" { return .accountToken(reference, token: nil) }
+      guard isUUID(token) else {
+        throw CommandError("the app account token must be a UUID or none, not \"\(token)\"")
+      }
+      return .accountToken(reference, token: token.lowercased())
     case "refund-decline": return .refundDecline(try transaction())
     case "refund-reverse": return .refundReverse(try transaction())
     case "extend":
@@ -469,7 +490,8 @@ private func parseISODuration(
   return number.isEmpty && sawComponent && !(inTime && !sawTimeComponent)
 }
 
-private func isUUID(_ text: String) -> Bool {
+/// Whether `text` is a UUID in its 8-4-4-4-12 hexadecimal form (either case).
+public func isUUID(_ text: String) -> Bool {
   let parts = text.split(separator: "-", omittingEmptySubsequences: false)
   return parts.map(\.count) == [8, 4, 4, 4, 12] && parts.allSatisfy { $0.allSatisfy(\.isHexDigit) }
 }

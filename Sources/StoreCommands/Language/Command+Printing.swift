@@ -53,6 +53,10 @@ extension Command: CustomStringConvertible {
     case .advance(.by(let duration)): return ["advance", "\(duration)"]
     case .advance(.to(let instant)): return ["advance", instant.iso8601]
     case .set(let change): return ["set"] + change.words
+    case .consumption(let reference, let fields):
+      return ["consumption", "\(reference)"] + fields.map { "\($0.name)=\($0.value)" }
+    case .accountToken(let reference, let token):
+      return ["account-token", "\(reference)", token ?? "none"]
     case .call(let api, let reference, let reason):
       let name = Command.callNames.first { $0.1 == api }?.0 ?? api.rawValue
       return ["call", name] + (reference.map { ["\($0)"] } ?? [])

@@ -58,11 +58,17 @@ public enum Command: Equatable, Sendable {
   case launch
   /// `call <api> [<txn>] [reason=…]`; the reason is the refund sheet's.
   case call(StoreKitAPI, TransactionReference?, reason: RefundRequestReason?)
+  /// `consumption <txn> name=value…`: the app's server answers a refund request's
+  /// `CONSUMPTION_REQUEST` (Apple's field names).
+  case consumption(TransactionReference, fields: [ConsumptionInformation.Field])
+  /// `account-token <txn> <uuid>|none`: the app's server sets a purchase's app account token.
+  case accountToken(TransactionReference, token: String?)
 
   /// The verbs, for help and suggestions.
   public static let verbs = [
-    "advance", "approve", "auto-renew", "back", "buy", "call", "clear", "decline", "delete",
-    "expire", "extend", "extend-all", "finish", "launch", "price-increase", "refund",
+    "account-token", "advance", "approve", "auto-renew", "back", "buy", "call", "clear",
+    "consumption", "decline", "delete", "expire", "extend", "extend-all", "finish", "launch",
+    "price-increase", "refund",
     "refund-decline", "refund-request", "refund-reverse", "renew", "reset", "resolve", "restore",
     "set", "undo",
   ]
@@ -94,6 +100,8 @@ public enum Command: Equatable, Sendable {
     case .reset: "reset"
     case .launch: "launch"
     case .call: "call"
+    case .consumption: "consumption"
+    case .accountToken: "account-token"
     }
   }
 }

@@ -45,6 +45,8 @@ public struct StoreEvent: Equatable, Sendable {
     case renewalExtension(RenewalExtension)
     /// An extension for every subscriber of a product finished (`RENEWAL_EXTENSION` `SUMMARY`).
     case renewalExtensionSummary(RenewalExtensionSummary)
+    /// The app's server sent consumption information about a refund request.
+    case consumptionReported(transactionID: UInt64, ConsumptionInformation)
   }
 }
 

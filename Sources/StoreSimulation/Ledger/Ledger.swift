@@ -73,6 +73,18 @@ struct Ledger {
     index(position, was: before)
   }
 
+  /// Sets the app account token of the record at `position` (and of the renewals that share
+  /// its details, which belong to the same purchase).
+  mutating func setAppAccountToken(_ token: String?, at position: Int) {
+    let index = records[position].details
+    if index >= 0 {
+      details[Int(index)].appAccountToken = token
+    } else if let token {
+      records[position].details = Int32(details.count)
+      details.append(TransactionDetails(appAccountToken: token))
+    }
+  }
+
   func details(of record: TransactionRecord) -> TransactionDetails? {
     record.details >= 0 ? details[Int(record.details)] : nil
   }

@@ -53,11 +53,13 @@ extension Session {
         extend(group: groupIndex, days: days, reason: reason, request: request, sink)
       }
     }
-    emit(
-      .renewalExtensionSummary(
-        RenewalExtensionSummary(
-          productID: productID, requestIdentifier: request, storefrontCountryCodes: [],
-          succeededCount: succeeded, failedCount: failed)), at: now.milliseconds, sink)
+    let summary = RenewalExtensionSummary(
+      productID: productID, requestIdentifier: request, storefrontCountryCodes: [],
+      succeededCount: succeeded, failedCount: failed)
+    serverRecords.massExtensions[
+      MassExtensionKey(productID: productID, requestIdentifier: request)] = MassExtension(
+        summary: summary, completeDate: now)
+    emit(.renewalExtensionSummary(summary), at: now.milliseconds, sink)
     verify()
   }
 
@@ -104,12 +106,22 @@ extension Session {
     {
       return "it is in a free offer period"
     }
-    let rate = settings.timeRate
-    let recent = group.extensions.filter {
-      rate.end(of: SubscriptionPeriod(1, .year), startingAt: Instant(milliseconds: $0)) > now
+    if recentExtensionCount(ofTransaction: group.current) >= 2 {
+      return "it was extended twice in the past year"
     }
-    if recent.count >= 2 { return "it was extended twice in the past year" }
     return nil
+  }
+
+  /// How many times the subscription of a transaction was extended in the past year (0 when
+  /// it is not a subscription's).
+  public func recentExtensionCount(ofTransaction id: UInt64) -> Int {
+    guard let position = ledger.position(of: id),
+      let groupIndex = product(at: ledger[position].product).groupIndex
+    else { return 0 }
+    let rate = settings.timeRate
+    return groups[groupIndex].extensions.filter {
+      rate.end(of: SubscriptionPeriod(1, .year), startingAt: Instant(milliseconds: $0)) > now
+    }.count
   }
 
   /// Moves the group's current period end `days` later and tells it.

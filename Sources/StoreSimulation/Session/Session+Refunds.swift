@@ -53,6 +53,7 @@ extension Session {
     let position = try refundablePosition(id)
     let stamp = now.milliseconds
     ledger.update(position) { $0.flags.insert(.refundRequested) }
+    serverRecords.refundRequests[id] = stamp
     emitTransaction(position, delivery: nil, at: stamp, sink)
     emit(.refundRequested(transactionID: id, reason: reason), at: stamp, sink)
     if let groupIndex = product(at: ledger[position].product).groupIndex,

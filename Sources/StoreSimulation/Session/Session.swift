@@ -174,6 +174,15 @@ public struct Session: Sendable {
     }
   }
 
+  /// What the App Store's server API remembers beyond the transactions.
+  var serverRecords: ServerRecords {
+    get { storage.serverRecords }
+    _modify {
+      makeUnique()
+      yield &storage.serverRecords
+    }
+  }
+
   /// Win-back eligibility overrides by offer ID (Xcode's per-offer toggle while running).
   var winBackEligibility: [String: Bool] {
     get { storage.winBackEligibility }
@@ -236,6 +245,7 @@ final class SessionStorage: @unchecked Sendable {
   @exclusivity(unchecked) var winBackEligibility: [String: Bool] = [:]
   @exclusivity(unchecked) var muted = false
   @exclusivity(unchecked) var eventCount: UInt64 = 0
+  @exclusivity(unchecked) var serverRecords = ServerRecords()
 
   init(
     configuration: StoreKitConfiguration, catalog: Catalog, settings: SessionSettings,
@@ -258,6 +268,7 @@ final class SessionStorage: @unchecked Sendable {
     copy.winBackEligibility = winBackEligibility
     copy.muted = muted
     copy.eventCount = eventCount
+    copy.serverRecords = serverRecords
     return copy
   }
 }

@@ -54,6 +54,10 @@ public enum SessionVerb: Equatable, Sendable {
   case call(StoreKitAPI, transaction: UInt64?, reason: RefundRequestReason)
   /// ``Session/setWinBackEligibility(_:eligible:)``.
   case setWinBackEligibility(offerID: String, eligible: Bool)
+  /// ``Session/reportConsumption(_:fields:_:)``.
+  case reportConsumption(UInt64, fields: [ConsumptionInformation.Field])
+  /// ``Session/setAppAccountToken(_:token:_:)``.
+  case setAppAccountToken(UInt64, token: String?)
 }
 
 extension Session {
@@ -105,6 +109,8 @@ extension Session {
       try call(api, transaction: transaction, reason: reason, sink)
     case .setWinBackEligibility(let offerID, let eligible):
       try setWinBackEligibility(offerID, eligible: eligible)
+    case .reportConsumption(let id, let fields): try reportConsumption(id, fields: fields, sink)
+    case .setAppAccountToken(let id, let token): try setAppAccountToken(id, token: token, sink)
     }
   }
 
@@ -160,6 +166,8 @@ extension Session {
       }
     case .call(let api, let transaction, _): try checkCall(api, transaction: transaction)
     case .setWinBackEligibility(let offerID, _): try checkWinBackOffer(offerID)
+    case .reportConsumption(let id, _): try checkConsumption(id)
+    case .setAppAccountToken(let id, _): try checkAppAccountToken(id)
     }
   }
 }

@@ -62,6 +62,9 @@ enum Completions {
     case "extend-all":
       return position == 1 ? subscriptionIDs(session) : ["days=", "reason=", "request="]
     case "auto-renew": return position == 1 ? transactions : ["on", "off"]
+    case "account-token": return position == 1 ? transactions : ["none"]
+    case "consumption":
+      return position == 1 ? transactions : ConsumptionInformation.fieldNames.map { "\($0)=" }
     case "expire", "renew": return position == 1 ? subscriptionIDs(session) : []
     case "price-increase":
       return position == 1 ? ["request", "consent", "decline"] : position == 2 ? transactions : []

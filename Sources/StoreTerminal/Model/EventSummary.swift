@@ -55,6 +55,9 @@ enum EventSummary {
     case .renewalExtensionSummary(let summary):
       return "\(time) extension of \(summary.productID): \(summary.succeededCount) extended, "
         + "\(summary.failedCount) failed"
+    case .consumptionReported(let id, let information):
+      return "\(time) consumption information for transaction \(id): "
+        + information.fields.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
     }
   }
 }

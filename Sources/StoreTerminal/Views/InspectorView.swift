@@ -128,6 +128,16 @@ struct InspectorPane: ScreenPart {
         label: "State", text: state.joined(separator: sep),
         style: CellStyle(foreground: color(of: row.state))))
     lines.append(InspectorLine(label: "SK1", text: paymentQueueView(t)))
+    if let consumption = session.consumption(of: t.id) {
+      lines.append(
+        InspectorLine(
+          label: "Consumption",
+          text: "sent \(Formatting.shortDate(consumption.date, now: now))\(sep)"
+            + consumption.fields.map { "\($0.name) \($0.value)" }.joined(separator: sep)))
+    }
+    if let token = t.appAccountToken {
+      lines.append(InspectorLine(label: "Account", text: "appAccountToken \(token)"))
+    }
     let status = groupStatus(of: product)
     if let status {
       lines += statusLines(status, now: now, isCurrent: status.transactionID == t.id)

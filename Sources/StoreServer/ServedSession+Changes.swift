@@ -1,0 +1,189 @@
+import StoreCommands
+import StoreConfiguration
+import StoreSimulation
+
+/// The App Store Server API calls that change the session. Each comes down to a command of the
+/// language (so it is journaled, replayed and shown as any command is): `extend`, `extend-all`,
+/// `consumption`, `account-token`, `finish`.
+extension ServedSession {
+  /// A request body as a JSON object; 4000000 when it is not one.
+  func bodyObject(_ body: [UInt8]) throws(AppStoreError) -> JSONObject {
+    guard case .object(let object)? = try? JSONParser.parse(body).root else {
+      throw AppStoreError(
+        status: 400, code: 4_000_000, message: "Bad request. The body is not a JSON object.")
+    }
+    return object
+  }
+
+  /// An original transaction id: 4000008 when it is not an id, 4040005 when no purchase has it.
+  func originalTransaction(_ text: String) throws(AppStoreError) -> Transaction {
+    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = UInt64(text)
+    else {
+      throw AppStoreError(
+        status: 400, code: 4_000_008, message: "Invalid original transaction id.")
+    }
+    guard let transaction = session.transaction(id), transaction.originalID == id else {
+      throw AppStoreError(
+        status: 404, code: 4_040_005, message: "Original transaction id not found.")
+    }
+    return transaction
+  }
+
+  /// `PUT /inApps/v1/subscriptions/extend/{originalTransactionId}` (Extend a Subscription
+  /// Renewal Date).
+  func extend(_ originalText: String, body: [UInt8]) throws(AppStoreError) -> JSONValue {
+    let original = try originalTransaction(originalText)
+    let request = try ExtensionRequest(try bodyObject(body), mass: false)
+    let days = request.days
+    let refusal = session.refusal(
+      .extendRenewalDate(original.id, days: days, reason: request.reason))
+    if refusal != nil {
+      let atLimit = session.recentExtensionCount(ofTransaction: original.id) >= 2
+      throw atLimit
+        ? AppStoreError(
+          status: 403, code: 4_030_005,
+          message: "The subscription was extended the most times Apple allows in a year.")
+        : AppStoreError(
+          status: 403, code: 4_030_004,
+          message: "The subscription is not eligible for an extension: \(refusal!.message)")
+    }
+    let events = try applyCall(
+      .extend(.id(original.id), days: days, reason: request.reason),
+      refused: { AppStoreError(status: 403, code: 4_030_004, message: $0.message) })
+    let extended = events.lazy.compactMap { event -> RenewalExtension? in
+      if case .renewalExtension(let extended) = event.kind { extended } else { nil }
+    }.first
+    var members = [
+      JSONMember("originalTransactionId", .string(String(original.id))),
+      JSONMember("webOrderLineItemId", .string(String(extended?.transactionID ?? original.id))),
+      JSONMember("success", .bool(extended?.newExpirationDate != nil)),
+    ]
+    if let date = extended?.newExpirationDate {
+      members.append(JSONMember("effectiveDate", .number(JSONNumber(Int(date.milliseconds)))))
+    }
+    return .object(JSONObject(members))
+  }
+
+  /// `POST /inApps/v1/subscriptions/extend/mass` (Extend Subscription Renewal Dates for All
+  /// Active Subscribers): applied at once; its summary is kept for the status call.
+  func extendAll(body: [UInt8]) throws(AppStoreError) -> JSONValue {
+    let request = try ExtensionRequest(try bodyObject(body), mass: true)
+    guard let product = request.productID, let item = session.catalog.product(product),
+      item.groupIndex != nil
+    else {
+      throw AppStoreError(status: 400, code: 4_000_023, message: "Invalid product id.")
+    }
+    _ = try applyCall(
+      .extendAll(
+        productID: product, days: request.days, reason: request.reason,
+        request: request.identifier),
+      refused: { AppStoreError(status: 400, code: 4_000_000, message: $0.message) })
+    return .object(JSONObject([JSONMember("requestIdentifier", .string(request.identifier))]))
+  }
+
+  /// `GET /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}` (Get Status of
+  /// Subscription Renewal Date Extensions).
+  func extensionStatus(product: String, request: String) throws(AppStoreError) -> JSONValue {
+    guard let done = session.massExtension(productID: product, requestIdentifier: request) else {
+      throw AppStoreError(
+        status: 404, code: 4_040_009,
+        message: "No extension request \(request) for \(product) was found.")
+    }
+    return .object(
+      JSONObject([
+        JSONMember("requestIdentifier", .string(request)),
+        JSONMember("complete", .bool(true)),
+        JSONMember("completeDate", .number(JSONNumber(Int(done.completeDate.milliseconds)))),
+        JSONMember("succeededCount", .number(JSONNumber(done.summary.succeededCount))),
+        JSONMember("failedCount", .number(JSONNumber(done.summary.failedCount))),
+      ]))
+  }
+
+  /// `PUT /inApps/v1|v2/transactions/consumption/{transactionId}` (Send Consumption
+  /// Information): accepted (202) only while a refund request waits, within 12 hours of it.
+  func consumption(_ id: String, version: String, body: [UInt8]) throws(AppStoreError) {
+    let transaction = try self.transaction(id)
+    let fields = try ConsumptionValidation.fields(try bodyObject(body), version: version)
+    _ = try applyCall(
+      .consumption(.id(transaction.id), fields: fields),
+      refused: {
+        AppStoreError(status: 400, code: 4_000_000, message: "Bad request. \($0.message)")
+      }
+    )
+  }
+
+  /// `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken` (Set App Account
+  /// Token).
+  func setAppAccountToken(_ originalText: String, body: [UInt8]) throws(AppStoreError) {
+    let transaction = try self.transaction(originalText)
+    guard transaction.originalID == transaction.id else {
+      throw AppStoreError(
+        status: 400, code: 4_000_187,
+        message: "The transaction id is not an original transaction id.")
+    }
+    guard case .string(let token)? = try bodyObject(body)["appAccountToken"],
+      let command = try? Command.parse("account-token \(transaction.id) \(token)"),
+      token != "none"
+    else {
+      throw AppStoreError(
+        status: 400, code: 4_000_183, message: "Invalid app account token. It must be a UUID.")
+    }
+    _ = try applyCall(
+      command, refused: { AppStoreError(status: 400, code: 4_000_000, message: $0.message) })
+  }
+
+  /// `POST /inApps/v1/transactions/{transactionId}/finish`: a transaction already finished
+  /// stays so.
+  func finish(_ id: String) throws(AppStoreError) {
+    let transaction = try self.transaction(id)
+    guard !transaction.isFinished else { return }
+    _ = try applyCall(
+      .finish(.id(transaction.id)),
+      refused: { AppStoreError(status: 400, code: 4_000_000, message: $0.message) })
+  }
+}
+
+/// The body of an extension request, checked as Apple checks it.
+struct ExtensionRequest {
+  var days: Int
+  var reason: ExtendReason
+  var identifier: String
+  var productID: String?
+
+  init(_ body: JSONObject, mass: Bool) throws(AppStoreError) {
+    guard case .number(let daysNumber)? = body["extendByDays"], let days = daysNumber.intValue,
+      (1...90).contains(days)
+    else {
+      throw AppStoreError(
+        status: 400, code: 4_000_009, message: "Invalid extend by days value. It is 1 to 90.")
+    }
+    guard case .number(let codeNumber)? = body["extendReasonCode"], let code = codeNumber.intValue,
+      let reason = ExtendReason.allCases.first(where: { $0.code == code })
+    else {
+      throw AppStoreError(
+        status: 400, code: 4_000_010, message: "Invalid extend reason code. It is 0 to 3.")
+    }
+    guard case .string(let identifier)? = body["requestIdentifier"], !identifier.isEmpty,
+      identifier.utf8.count <= 128
+    else {
+      throw AppStoreError(
+        status: 400, code: 4_000_011,
+        message: "Invalid request identifier. It is a string of at most 128 characters.")
+    }
+    self.days = days
+    self.reason = reason
+    self.identifier = identifier
+    guard mass else { return }
+    if case .string(let product)? = body["productId"] { productID = product }
+    if let codes = body["storefrontCountryCodes"] {
+      guard case .array(let list) = codes,
+        list.allSatisfy({
+          if case .string(let code) = $0 { Storefront(countryCode: code) != nil } else { false }
+        })
+      else {
+        throw AppStoreError(
+          status: 400, code: 4_000_028, message: "Invalid storefront country code.")
+      }
+    }
+  }
+}
