@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -96,6 +97,7 @@ public final class HTTPServer: Sendable {
   public static let bodyLimit = 1 << 20
   private let group: MultiThreadedEventLoopGroup
   private let channel: any Channel
+  private let closed = NIOLockedValueBox(false)
 
   /// The port it listens on (the one picked when asked for port 0).
   public var port: Int { channel.localAddress?.port ?? 0 }
@@ -136,8 +138,13 @@ public final class HTTPServer: Sendable {
     ) { _ in body() }
   }
 
-  /// Stops listening and closes the loop.
+  /// Stops listening and closes the loop; closing again does nothing.
   public func close() {
+    guard
+      !closed.withLockedValue({ was in
+        defer { was = true }; return was
+      })
+    else { return }
     try? channel.close().wait()
     try? group.syncShutdownGracefully()
   }

@@ -9,7 +9,7 @@ import StoreSimulation
 /// Used from the server's one event loop only (requests and clock ticks run there in turn),
 /// which is why it may be `@unchecked Sendable`.
 public final class ServedSession: @unchecked Sendable {
-  private var journaled: JournaledSession
+  private(set) var journaled: JournaledSession
   let signer: Signer
   private var encoder: EventEncoder
   private let wall: @Sendable () -> Instant
@@ -17,6 +17,10 @@ public final class ServedSession: @unchecked Sendable {
   private let offset: Int64?
   /// Who may call the App Store Server API.
   private let authentication: APIAuthentication
+  /// The notifications sent, when they go anywhere.
+  let notifications: ServedNotifications?
+  /// Hears what happened to each notification.
+  let log: @Sendable (String) -> Void
 
   /// A served session.
   ///
@@ -25,12 +29,24 @@ public final class ServedSession: @unchecked Sendable {
   ///   - wall: the wall clock (injected: the engine never reads it).
   ///   - key: the App Store Server API key tokens must be signed with; `nil` accepts any
   ///     well-formed token.
+  ///   - outbox: where notifications go; `nil` sends none.
+  ///   - log: hears what became of each notification.
   public init(
     journaled: JournaledSession, signer: Signer, environment: String, running: Bool,
-    key: APIAuthentication.Key? = nil, wall: @escaping @Sendable () -> Instant
+    key: APIAuthentication.Key? = nil, outbox: NotificationOutbox? = nil,
+    log: @escaping @Sendable (String) -> Void = { _ in },
+    wall: @escaping @Sendable () -> Instant
   ) {
     self.journaled = journaled
     self.signer = signer
+    self.log = log
+    self.notifications = outbox.map {
+      ServedNotifications(
+        mapper: NotificationMapper(
+          session: journaled.session,
+          namespace: signer.notificationNamespace(session: journaled.identity)),
+        outbox: $0)
+    }
     self.authentication = APIAuthentication(key: key, bundleID: signer.bundleID)
     self.encoder = EventEncoder(environment: environment)
     self.wall = wall
@@ -49,11 +65,14 @@ public final class ServedSession: @unchecked Sendable {
   /// Moves a running clock to the wall clock's simulated time (journaled only when something
   /// happened, as the inspector's clock is).
   public func tick() {
+    defer { pumpNotifications() }
     guard let offset else { return }
     let target = Instant(milliseconds: wall().milliseconds - offset)
     guard target > journaled.session.now else { return }
-    try? journaled.apply(.advance(.to(target)), from: .clock) { _ in }
+    var events: [StoreEvent] = []
+    try? journaled.apply(.advance(.to(target)), from: .clock) { events.append($0) }
     try? journaled.commit()
+    notify(events)
   }
 
   /// Answers a request.
@@ -127,6 +146,15 @@ public final class ServedSession: @unchecked Sendable {
         try finish(names[0])
         return ServerResponse(status: 200, body: [])
       }
+      if route("POST", ["inApps", "v1", "notifications", "test"]) != nil {
+        return json(try requestTestNotification())
+      }
+      if let token = route("GET", ["inApps", "v1", "notifications", "test"], arguments: 1)?.first {
+        return json(try testNotificationStatus(token))
+      }
+      if route("POST", ["inApps", "v1", "notifications", "history"]) != nil {
+        return json(try notificationHistory(request.query, body: request.body))
+      }
       if let order = route("GET", ["inApps", "v1", "lookup"], arguments: 1)?.first {
         return json(try lookUp(order: order))
       }
@@ -165,7 +193,20 @@ public final class ServedSession: @unchecked Sendable {
       let line = text.hasSuffix("\r") ? String(text.dropLast()) : String(text)
       do throws(CommandError) {
         guard let command = try Command.parse(line) else { continue }
-        for event in try apply(command) { encoder.append(event, to: &output) }
+        if case .notify(let action) = command {
+          output += notifyAction(action)
+          continue
+        }
+        let applied = try apply(command)
+        for event in applied.events { encoder.append(event, to: &output) }
+        for (notification, file) in applied.notifications {
+          output +=
+            Array(
+              encoder.notificationLine(
+                time: notification.time, type: notification.type, subtype: notification.subtype,
+                uuid: notification.uuid, file: file
+              ).utf8) + [0x0A]
+        }
       } catch {
         var located = error
         located.line = number + 1
@@ -203,11 +244,14 @@ public final class ServedSession: @unchecked Sendable {
       ]))
   }
 
-  /// Applies a command to the session as `run` does (journaled; committed by the caller).
-  func apply(_ command: Command) throws(CommandError) -> [StoreEvent] {
+  /// Applies a command to the session as `run` does (journaled; committed by the caller) and
+  /// sends the notifications its events cause.
+  func apply(
+    _ command: Command
+  ) throws(CommandError) -> (events: [StoreEvent], notifications: [(ServerNotification, String?)]) {
     var events: [StoreEvent] = []
     try journaled.apply(command) { events.append($0) }
-    return events
+    return (events, notify(events))
   }
 
   /// Applies a command an App Store Server API call comes down to, and commits it: the call's
@@ -217,7 +261,7 @@ public final class ServedSession: @unchecked Sendable {
   ) throws(AppStoreError) -> [StoreEvent] {
     let events: [StoreEvent]
     do throws(CommandError) {
-      events = try apply(command)
+      events = try apply(command).events
     } catch {
       throw refused(error)
     }

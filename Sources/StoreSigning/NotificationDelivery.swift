@@ -41,11 +41,14 @@ public final class NotificationDelivery: @unchecked Sendable {
 
   /// A delivery to `directory` (created when missing) and/or `url` (`http://` or `https://`).
   ///
-  /// - Parameter timeout: how long one attempt may wait for the server's answer.
-  /// - Throws: ``SigningError`` for a URL that is not a complete `http(s)` URL, or a folder
-  ///   that cannot be made or is not a folder.
+  /// - Parameters:
+  ///   - timeout: how long one attempt may wait for the server's answer.
+  ///   - caFile: a PEM file of CA certificates trusted besides the system's.
+  /// - Throws: ``SigningError`` for a URL that is not a complete `http(s)` URL, a CA file
+  ///   without certificates, or a folder that cannot be made or is not a folder.
   public init(
-    directory: String?, url: String?, whenFull: WhenFull = .wait, timeout: Double = 30
+    directory: String?, url: String?, whenFull: WhenFull = .wait, timeout: Double = 30,
+    trusting caFile: String? = nil
   ) throws(SigningError) {
     self.directory = directory
     self.whenFull = whenFull
@@ -58,7 +61,7 @@ public final class NotificationDelivery: @unchecked Sendable {
       webhook = nil
       return
     }
-    webhook = Webhook(url: try WebhookURL(url).text, timeout: timeout)
+    webhook = try Webhook(url: try WebhookURL(url).text, timeout: timeout, trusting: caFile)
     let thread = Thread { [weak self] in self?.work() }
     thread.name = "storekeeper-notifications"
     self.thread = thread

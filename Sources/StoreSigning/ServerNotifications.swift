@@ -31,6 +31,11 @@ public struct ServerNotification: Equatable, Sendable {
   /// The subscription group's id.
   public var groupID: String? { status?.groupID ?? transaction?.subscriptionGroupID }
 
+  /// A `TEST` notification ("Request a Test Notification"), which carries only app data.
+  public static func test(at time: Instant, uuid: String) -> ServerNotification {
+    ServerNotification(type: "TEST", subtype: nil, time: time, uuid: uuid)
+  }
+
   /// `SUBSCRIBED-INITIAL_BUY`.
   public var name: String { subtype.map { "\(type)-\($0)" } ?? type }
 }

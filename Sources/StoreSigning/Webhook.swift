@@ -2,22 +2,60 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
+
+/// How one attempt to send a notification ended, in Apple's words (`sendAttemptResult` of "Get
+/// Notification History" and "Get Test Notification Status").
+public enum SendAttemptResult: String, Sendable, CaseIterable {
+  /// The server answered 200–206.
+  case success = "SUCCESS"
+  /// No answer in time.
+  case timedOut = "TIMED_OUT"
+  /// The TLS handshake failed (an untrusted or wrong certificate …).
+  case tlsIssue = "TLS_ISSUE"
+  /// Redirects went round in a circle (or too far).
+  case circularRedirect = "CIRCULAR_REDIRECT"
+  /// Nothing answered.
+  case noResponse = "NO_RESPONSE"
+  /// The connection could not be made or broke.
+  case socketIssue = "SOCKET_ISSUE"
+  /// The answer's character set is not supported.
+  case unsupportedCharset = "UNSUPPORTED_CHARSET"
+  /// The answer was not HTTP.
+  case invalidResponse = "INVALID_RESPONSE"
+  /// The server closed the connection before answering.
+  case prematureClose = "PREMATURE_CLOSE"
+  /// The server answered with another status.
+  case unsuccessfulHTTPResponseCode = "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
+  /// Anything else.
+  case other = "OTHER"
+}
 
 /// One endpoint that notifications are POSTed to, over AsyncHTTPClient: HTTP/1.1 or HTTP/2,
-/// TLS for `https`, IPv6 literals; no proxies, no redirects. Only the response's status matters:
-/// the body is not read.
+/// TLS for `https` (trusting the system's roots and, when given, a local CA), IPv6 literals,
+/// redirects followed (at most five, never in a circle); no proxies. Only the response's status
+/// matters: the body is not read.
 final class Webhook: Sendable {
   /// How an attempt ended.
   enum Answer: Equatable, CustomStringConvertible {
     /// The server answered with a status.
     case status(Int)
-    /// No answer: why.
-    case failed(String)
+    /// No answer: why, and Apple's name for it.
+    case failed(String, SendAttemptResult)
 
     var description: String {
       switch self {
       case .status(let status): "HTTP \(status)"
-      case .failed(let reason): reason
+      case .failed(let reason, _): reason
+      }
+    }
+
+    /// Apple's name for the outcome: success is 200–206, as Apple counts it.
+    var result: SendAttemptResult {
+      switch self {
+      case .status(let status):
+        (200...206).contains(status) ? .success : .unsuccessfulHTTPResponseCode
+      case .failed(_, let result): result
       }
     }
   }
@@ -26,14 +64,31 @@ final class Webhook: Sendable {
   private let timeout: Double
   private let client: HTTPClient
 
-  init(url: String, timeout: Double) {
+  /// - Parameter trusting: a PEM file of CA certificates trusted besides the system's (a local
+  ///   CA for an `https` test server).
+  /// - Throws: ``SigningError`` naming the file when it holds no certificate.
+  init(url: String, timeout: Double, trusting caFile: String? = nil) throws(SigningError) {
     self.url = url
     self.timeout = timeout
     var configuration = HTTPClient.Configuration(
-      redirectConfiguration: .disallow,
+      redirectConfiguration: .follow(max: 5, allowCycles: false),
       timeout: .init(connect: .seconds(5), read: .milliseconds(Int64(timeout * 1000))))
     configuration.proxy = nil
     configuration.decompression = .disabled
+    if let caFile {
+      let certificates: [NIOSSLCertificate]
+      do {
+        certificates = try NIOSSLCertificate.fromPEMFile(caFile)
+      } catch {
+        throw SigningError("--notify-ca \(caFile): not a PEM file of certificates (\(error))")
+      }
+      guard !certificates.isEmpty else {
+        throw SigningError("--notify-ca \(caFile): the file holds no PEM certificate")
+      }
+      var tls = TLSConfiguration.makeClientConfiguration()
+      tls.additionalTrustRoots = [.certificates(certificates)]
+      configuration.tlsConfiguration = tls
+    }
     client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
   }
 
@@ -41,6 +96,19 @@ final class Webhook: Sendable {
 
   /// POSTs `body` as JSON and waits for the status line (at most `timeout` seconds).
   func post(_ body: String) -> Answer {
+    let done = DispatchSemaphore(value: 0)
+    let answer = LockedAnswer()
+    post(body) {
+      answer.set($0)
+      done.signal()
+    }
+    done.wait()
+    return answer.value ?? .failed("no answer", .other)
+  }
+
+  /// POSTs `body` as JSON; `completion` hears the status line's answer (at most `timeout`
+  /// seconds later), on one of the client's threads.
+  func post(_ body: String, completion: @escaping @Sendable (Answer) -> Void) {
     let request: HTTPClient.Request
     do {
       request = try HTTPClient.Request(
@@ -48,7 +116,8 @@ final class Webhook: Sendable {
         headers: ["Content-Type": "application/json", "User-Agent": "storekeeper"],
         body: .string(body))
     } catch {
-      return .failed("the URL cannot be requested (\(error))")
+      completion(.failed("the URL cannot be requested (\(error))", .other))
+      return
     }
     let eventLoop = client.eventLoopGroup.next()
     let delegate = StatusDelegate(promise: eventLoop.makePromise(of: Int.self))
@@ -59,13 +128,12 @@ final class Webhook: Sendable {
     task.futureResult.whenComplete { result in
       if case .failure(let error) = result { delegate.fail(error) }
     }
-    do {
-      let status = try delegate.promise.futureResult.wait()
+    delegate.promise.futureResult.whenComplete { result in
       task.cancel()  // the body is not needed; a server that never ends it cannot hold us
-      return .status(status)
-    } catch {
-      task.cancel()
-      return .failed(Self.reason(error))
+      switch result {
+      case .success(let status): completion(.status(status))
+      case .failure(let error): completion(.failed(Self.reason(error), Self.result(error)))
+      }
     }
   }
 
@@ -76,6 +144,8 @@ final class Webhook: Sendable {
       case .connectTimeout: return "no connection (timed out connecting)"
       case .deadlineExceeded, .readTimeout: return "no answer in time"
       case .remoteConnectionClosed: return "the server closed the connection without answering"
+      case .redirectCycleDetected: return "the redirects go round in a circle"
+      case .redirectLimitReached: return "more than five redirects"
       default: return "no answer (\(error))"
       }
     }
@@ -86,7 +156,52 @@ final class Webhook: Sendable {
     if text.localizedCaseInsensitiveContains("parser") || text.contains("HTTPParserError") {
       return "an invalid HTTP response"
     }
+    if isTLS(error) { return "TLS failed (\(text))" }
     return "no connection (\(text))"
+  }
+
+  /// Apple's name for an error.
+  static func result(_ error: any Error) -> SendAttemptResult {
+    if let error = error as? HTTPClientError {
+      switch error {
+      case .connectTimeout, .deadlineExceeded, .readTimeout: return .timedOut
+      case .remoteConnectionClosed: return .prematureClose
+      case .redirectCycleDetected, .redirectLimitReached: return .circularRedirect
+      default: break
+      }
+    }
+    if isTLS(error) { return .tlsIssue }
+    let text = String(describing: error)
+    if text.localizedCaseInsensitiveContains("parser") { return .invalidResponse }
+    if text.contains("connectionRefused") || text.contains("Connection refused")
+      || error is IOError
+    {
+      return .socketIssue
+    }
+    return .other
+  }
+
+  private static func isTLS(_ error: any Error) -> Bool {
+    error is NIOSSLError || error is BoringSSLError
+      || String(describing: error).contains("handshakeFailed")
+  }
+}
+
+/// An answer handed from the client's thread to a waiting one.
+private final class LockedAnswer: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Webhook.Answer?
+
+  func set(_ answer: Webhook.Answer) {
+    lock.lock()
+    stored = answer
+    lock.unlock()
+  }
+
+  var value: Webhook.Answer? {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
   }
 }
 

@@ -69,14 +69,16 @@ struct Serve: ParsableCommand {
       configurationPath: session.configurationPath, journalPath: journalPath,
       start: session.startInstant, options: SessionOptions())
     let signer = try signing.makeSigner()
+    let outbox = try signing.outbox()
+    let log: @Sendable (String) -> Void = { printError($0.sanitizedForTerminal) }
     let served = ServedSession(
       journaled: journaled, signer: signer, environment: signer.environment.rawValue,
-      running: !session.paused, key: key, wall: { SessionOpening.wallClock })
+      running: !session.paused, key: key, outbox: outbox, log: log,
+      wall: { SessionOpening.wallClock })
     let server: HTTPServer
     do {
       server = try HTTPServer(
-        host: host, port: port, handler: { served.handle($0) },
-        log: { printError($0.sanitizedForTerminal) })
+        host: host, port: port, handler: { served.handle($0) }, log: log)
     } catch {
       printError("storekeeper: cannot listen on \(host):\(port): \(error)".sanitizedForTerminal)
       throw ExitCode(1)

@@ -27,8 +27,14 @@ struct SigningOptions: ParsableArguments {
   @Option(help: "Write each App Store Server Notification V2 as a file in this folder.")
   var notifications: String?
 
-  @Option(help: "POST each App Store Server Notification V2 to this http:// URL.")
+  @Option(help: "POST each App Store Server Notification V2 to this http(s):// URL.")
   var notifyUrl: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Trust the CA certificates in this PEM file (besides the system's) for an https "
+        + "--notify-url.", valueName: "file.pem"))
+  var notifyCa: String?
 
   func validate() throws {
     if let notifyUrl {
@@ -37,6 +43,18 @@ struct SigningOptions: ParsableArguments {
       } catch {
         throw ValidationError(error.description)
       }
+    }
+  }
+
+  /// The outbox `serve` sends notifications through, when they go anywhere; a problem (URL,
+  /// CA file, folder) is told with exit status 1.
+  func outbox() throws -> NotificationOutbox? {
+    guard notifications != nil || notifyUrl != nil else { return nil }
+    do throws(SigningError) {
+      return try NotificationOutbox(url: notifyUrl, directory: notifications, trusting: notifyCa)
+    } catch {
+      printError("storekeeper: \(error)".sanitizedForTerminal)
+      throw ExitCode(1)
     }
   }
 
@@ -77,16 +95,19 @@ struct SigningOptions: ParsableArguments {
       return PreparedSigning(signer: signer, delivery: nil, signsEvents: true)
     }
     let delivery = try Self.delivery(
-      directory: notifications, url: notifyUrl, whenFull: interactive ? .dropOldest : .wait)
+      directory: notifications, url: notifyUrl, whenFull: interactive ? .dropOldest : .wait,
+      trusting: notifyCa)
     return PreparedSigning(signer: signer, delivery: delivery, signsEvents: sign || chain)
   }
 
   /// The delivery, or the problem told and exit status 1 (a folder that cannot be used).
   static func delivery(
-    directory: String?, url: String?, whenFull: NotificationDelivery.WhenFull = .wait
+    directory: String?, url: String?, whenFull: NotificationDelivery.WhenFull = .wait,
+    trusting caFile: String? = nil
   ) throws -> NotificationDelivery {
     do throws(SigningError) {
-      return try NotificationDelivery(directory: directory, url: url, whenFull: whenFull)
+      return try NotificationDelivery(
+        directory: directory, url: url, whenFull: whenFull, trusting: caFile)
     } catch {
       printError("storekeeper: \(error)".sanitizedForTerminal)
       throw ExitCode(1)

@@ -34,6 +34,8 @@ import Testing
     "consumption 3 customerConsented=true deliveryStatus=DELIVERED refundPreference=DECLINE",
     #"consumption last platform=1 appAccountToken="""#,
     "account-token 0 7e3fb20b-4cdb-47cc-936d-99d65f608138", "account-token last none",
+    "notify retry", "set notify-fault drop", "set notify-fault duplicate",
+    "set notify-fault delay 30s", "set notify-fault off",
   ]
 
   @Test(arguments: lines)
@@ -52,6 +54,7 @@ import Testing
     #expect(
       try Command.parse("set time-rate 15")?.description
         == "set time-rate monthlyRenewalEveryThirtySeconds")
+    #expect(try Command.parse("notify fault drop")?.description == "set notify-fault drop")
     #expect(try Command.parse("set storefront jpn")?.description == "set storefront JPN")
     #expect(
       try Command.parse("set error products networkError")?.description
@@ -73,9 +76,10 @@ import Testing
   @Test(arguments: [
     (
       "frobnicate",
-      "unknown command \"frobnicate\"; the commands are account-token, advance, approve, auto-renew, back, buy, call, clear, consumption, decline, delete, expire, extend, extend-all, finish, launch, price-increase, refund, refund-decline, refund-request, refund-reverse, renew, reset, resolve, restore, set, undo"
+      "unknown command \"frobnicate\"; the commands are account-token, advance, approve, auto-renew, back, buy, call, clear, consumption, decline, delete, expire, extend, extend-all, finish, launch, notify, price-increase, refund, refund-decline, refund-request, refund-reverse, renew, reset, resolve, restore, set, undo"
     ),
     ("buy", "buy needs a product ID"),
+    ("notify again", "notify takes retry or fault, not \"again\""),
     (
       "consumption 3",
       "consumption needs at least one field, such as customerConsented=true; the fields are customerConsented, consumptionStatus, consumptionPercentage, platform, sampleContentProvided, deliveryStatus, appAccountToken, accountTenure, playTime, lifetimeDollarsRefunded, lifetimeDollarsPurchased, userStatus, refundPreference"

@@ -80,3 +80,69 @@ extension ServerResponse {
     (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
   }
 }
+
+/// A backend stub: an HTTP server on a free port that records each POSTed body and answers
+/// with `status` (changeable).
+final class Backend: @unchecked Sendable {
+  private let lock = NSLock()
+  private var received: [String] = []
+  private var answer = 200
+  private(set) var server: HTTPServer!
+
+  init() throws {
+    server = try HTTPServer(
+      host: "127.0.0.1", port: 0,
+      handler: { [unowned self] request in
+        self.lock.lock()
+        defer { self.lock.unlock() }
+        self.received.append(String(decoding: request.body, as: UTF8.self))
+        return ServerResponse(status: self.answer, body: [])
+      }, log: { _ in })
+  }
+
+  var url: String { "http://127.0.0.1:\(server.port)/notifications" }
+
+  var status: Int {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return answer
+    }
+    set {
+      lock.lock()
+      answer = newValue
+      lock.unlock()
+    }
+  }
+
+  var bodies: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return received
+  }
+
+  deinit { server.close() }
+}
+
+/// A served FoodTruck session paused at `start` whose notifications go to `url`.
+func makeServed(notifyingURL url: String) throws -> ServedSession {
+  let path = packageRoot.appendingPathComponent("Configs/FoodTruck.storekit").path
+  let configuration = StoreKitConfiguration.load(contentsOf: path).configuration!
+  let session = Session(configuration: configuration, start: start)
+  let signer = Signer(identity: try SigningIdentity.makeSelfSigned(), environment: .localTesting)
+  return ServedSession(
+    journaled: JournaledSession(session: session, journal: nil), signer: signer,
+    environment: signer.environment.rawValue, running: false,
+    outbox: try NotificationOutbox(url: url, directory: nil, timeout: 5), wall: { wallNow })
+}
+
+/// Waits (at most 10 s) until `condition` holds, recording the POSTs' answers meanwhile.
+func eventually(_ served: ServedSession, _ condition: () -> Bool) -> Bool {
+  let deadline = Date().addingTimeInterval(10)
+  while Date() < deadline {
+    served.pumpNotifications()
+    if condition() { return true }
+    usleep(10_000)
+  }
+  return false
+}

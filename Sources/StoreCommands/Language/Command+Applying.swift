@@ -12,6 +12,8 @@ public enum ResolvedCommand: Equatable, Sendable {
   case resetSettings
   /// A step back in the session's history (it takes the journaled session).
   case stepBack(StepBack)
+  /// A change to `serve`'s notification delivery (its owner handles it).
+  case notify(NotifyAction)
 }
 
 extension Command {
@@ -26,6 +28,7 @@ extension Command {
     let verb: SessionVerb
     switch self {
     case .stepBack(let kind): return .stepBack(kind)
+    case .notify(let action): return .notify(action)
     case .buy(let productID, let options): verb = .buy(productID: productID, options: options)
     case .approve(let reference): verb = .approveAskToBuy(try id(reference))
     case .decline(let reference): verb = .declineAskToBuy(try id(reference))
@@ -95,6 +98,12 @@ extension Command {
         throw SessionError(
           .invalidAction,
           "stepping back needs the session's history: use it in run, a script or the inspector")
+      case .notify:
+        throw SessionError(
+          .invalidAction,
+          "notify and notify-fault act on storekeeper serve's deliveries, which keep every "
+            + "notification with its attempts; run and the inspector POST each one with quick "
+            + "retries")
       }
     } catch {
       throw CommandError(error, command: description)

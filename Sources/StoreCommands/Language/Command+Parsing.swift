@@ -121,7 +121,19 @@ private struct Arguments {
       }
       return .finish(try transaction())
     case "advance": return .advance(try advance())
-    case "set": return .set(try setting())
+    case "set":
+      if peek == "notify-fault" {
+        position += 1
+        return .notify(.fault(try notificationFault()))
+      }
+      return .set(try setting())
+    case "notify":
+      let action = try word("retry or fault")
+      switch action {
+      case "retry": return .notify(.retry)
+      case "fault": return .notify(.fault(try notificationFault()))
+      default: throw CommandError("notify takes retry or fault, not \"\(action)\"")
+      }
     case "call":
       let api = try choice(Command.callNames, Command.callNames.map(\.0).joined(separator: ", "))
       var reference: TransactionReference?
@@ -326,6 +338,25 @@ private struct Arguments {
     if let instant = Instant(iso8601: text) { return .to(instant) }
     throw CommandError(
       "\"\(text)\" is not a duration (30s, 5m, 2h, 3d, 1w, 1mo, 1y, P1M, PT30S), next or a date")
+  }
+
+  mutating func notificationFault() throws(CommandError) -> NotificationFault {
+    let text = try word("off, drop, duplicate or delay <duration>")
+    switch text {
+    case "off": return .off
+    case "drop": return .drop
+    case "duplicate": return .duplicate
+    case "delay":
+      let amount = try word("a duration such as 10s")
+      guard let duration = try parseDuration(amount) else {
+        throw CommandError("\"\(amount)\" is not a duration (30s, 5m, 2h, 3d, 1w, 1mo, 1y)")
+      }
+      return .delay(duration)
+    default:
+      throw CommandError(
+        "\"\(text)\" is not a notification fault: off, drop, duplicate or delay <duration>",
+        suggestions: ["off", "drop", "duplicate", "delay"].filter { closeEnough($0, text) })
+    }
   }
 
   mutating func setting() throws(CommandError) -> SettingChange {

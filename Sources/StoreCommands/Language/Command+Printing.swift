@@ -55,6 +55,8 @@ extension Command: CustomStringConvertible {
     case .set(let change): return ["set"] + change.words
     case .consumption(let reference, let fields):
       return ["consumption", "\(reference)"] + fields.map { "\($0.name)=\($0.value)" }
+    case .notify(.retry): return ["notify", "retry"]
+    case .notify(.fault(let fault)): return ["set", "notify-fault"] + fault.words
     case .accountToken(let reference, let token):
       return ["account-token", "\(reference)", token ?? "none"]
     case .call(let api, let reference, let reason):

@@ -63,11 +63,15 @@ public enum Command: Equatable, Sendable {
   case consumption(TransactionReference, fields: [ConsumptionInformation.Field])
   /// `account-token <txn> <uuid>|none`: the app's server sets a purchase's app account token.
   case accountToken(TransactionReference, token: String?)
+  /// `notify retry` and `set notify-fault …`: what `storekeeper serve`'s notification delivery
+  /// does (not the session's state: never journaled).
+  case notify(NotifyAction)
 
   /// The verbs, for help and suggestions.
   public static let verbs = [
     "account-token", "advance", "approve", "auto-renew", "back", "buy", "call", "clear",
     "consumption", "decline", "delete", "expire", "extend", "extend-all", "finish", "launch",
+    "notify",
     "price-increase", "refund",
     "refund-decline", "refund-request", "refund-reverse", "renew", "reset", "resolve", "restore",
     "set", "undo",
@@ -102,6 +106,7 @@ public enum Command: Equatable, Sendable {
     case .call: "call"
     case .consumption: "consumption"
     case .accountToken: "account-token"
+    case .notify: "notify"
     }
   }
 }
@@ -187,6 +192,36 @@ public struct CommandDuration: Equatable, Sendable, CustomStringConvertible {
     ("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000),
     ("w", 604_800_000),
   ]
+}
+
+/// What `notify` asks of the notification delivery.
+public enum NotifyAction: Equatable, Sendable {
+  /// `notify retry`: send every notification that never reached the backend again, now.
+  case retry
+  /// `set notify-fault off|drop|duplicate|delay <duration>`: what happens to every attempt.
+  case fault(NotificationFault)
+}
+
+/// A fault real delivery does to a backend, injected into every attempt while it is set.
+public enum NotificationFault: Equatable, Sendable {
+  /// Attempts go out as they are.
+  case off
+  /// Each attempt is lost on the way: it times out without reaching the backend.
+  case drop
+  /// Each attempt reaches the backend twice (the same `notificationUUID`).
+  case duplicate
+  /// Each notification's first attempt waits this long in simulated time.
+  case delay(CommandDuration)
+
+  /// The words after `set notify-fault`.
+  public var words: [String] {
+    switch self {
+    case .off: ["off"]
+    case .drop: ["drop"]
+    case .duplicate: ["duplicate"]
+    case .delay(let duration): ["delay", "\(duration)"]
+    }
+  }
 }
 
 /// A change of one session setting.

@@ -71,11 +71,23 @@ enum Completions {
     case "advance":
       return position == 1 ? ["next", "30s", "5m", "1h", "1d", "1w", "1mo", "1y"] : []
     case "call": return position == 1 ? Command.callNames.map(\.0) : transactions
+    case "notify":
+      return position == 1
+        ? ["retry", "fault"] : words[1] == "fault" ? faults(words.dropFirst(2)) : []
     case "set":
       return position == 1
-        ? SettingDescriptor.all.map(\.command) + ["winback-eligible"]
-        : settingValues(words, session)
+        ? SettingDescriptor.all.map(\.command) + ["winback-eligible", "notify-fault"]
+        : words[1] == "notify-fault" ? faults(words.dropFirst(2)) : settingValues(words, session)
     default: return []
+    }
+  }
+
+  /// The fault names after `notify fault` / `set notify-fault`, then a delay's durations.
+  private static func faults(_ words: ArraySlice<String>) -> [String] {
+    switch words.count {
+    case 1: ["off", "drop", "duplicate", "delay"]
+    case 2 where words.first == "delay": ["10s", "1m", "1h"]
+    default: []
     }
   }
 

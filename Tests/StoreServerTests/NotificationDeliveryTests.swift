@@ -1,0 +1,197 @@
+import Foundation
+import StoreConfiguration
+import StoreSimulation
+import Testing
+
+@testable import StoreServer
+@testable import StoreSigning
+
+/// Notifications through the served session's outbox: history, attempts, Apple's retry
+/// schedule in simulated time, injected faults and test notifications.
+@Suite(.serialized) struct NotificationDeliveryTests {
+  let range =
+    #"{"startDate":\#(start.milliseconds - 1000),"endDate":\#(start.milliseconds + 400 * 86_400_000)"#
+
+  func history(
+    _ served: ServedSession, _ filters: String = "", token: String? = nil
+  )
+    -> ServerResponse
+  {
+    served.call(
+      "POST", "/inApps/v1/notifications/history" + (token.map { "?paginationToken=\($0)" } ?? ""),
+      body: range + filters + "}")
+  }
+
+  func items(_ response: ServerResponse) -> [[String: Any]] {
+    response.object["notificationHistory"] as? [[String: Any]] ?? []
+  }
+
+  func type(_ item: [String: Any]) throws -> String? {
+    try ServedEndpointTests().payload(item["signedPayload"])["notificationType"] as? String
+  }
+
+  func results(_ item: [String: Any]) -> [String] {
+    (item["sendAttempts"] as? [[String: Any]] ?? []).compactMap {
+      $0["sendAttemptResult"] as? String
+    }
+  }
+
+  @Test func historyHoldsWhatWasSentWithItsAttemptsPagedAndFiltered() throws {
+    let backend = try Backend()
+    let served = try makeServed(notifyingURL: backend.url)
+    let applied = served.call(
+      "POST", "/storekeeper/v1/commands",
+      body: "buy socialfeed.monthly\n" + "advance 31s\n"
+        + (0..<43).map { _ in "buy foodtruck.donuts.box" }
+        .joined(separator: "\n"))
+    #expect(applied.text.contains(#""event":"notification","notificationType":"SUBSCRIBED""#))
+    #expect(eventually(served) { backend.bodies.count == 45 })
+    #expect(
+      eventually(served) {
+        served.notifications?.outbox.entries.allSatisfy { $0.isDelivered } == true
+      })
+    var seen: [String] = []
+    var pages: [Int] = []
+    var token: String?
+    repeat {
+      let page = history(served, token: token)
+      #expect(page.status == 200, "\(page.text)")
+      pages.append(items(page).count)
+      for item in items(page) {
+        seen.append(try type(item) ?? "?")
+        #expect(results(item) == ["SUCCESS"])
+      }
+      token =
+        page.object["hasMore"] as? Bool == true ? page.object["paginationToken"] as? String : nil
+    } while token != nil
+    #expect(pages == [20, 20, 5])
+    #expect(seen.prefix(2) == ["SUBSCRIBED", "DID_RENEW"])
+    #expect(seen.filter { $0 == "ONE_TIME_CHARGE" }.count == 43)
+    let renewals = history(served, #","notificationType":"DID_RENEW""#)
+    #expect(items(renewals).count == 1)
+    #expect(items(history(served, #","onlyFailures":true"#)).isEmpty)
+    let bad: [(String, Int)] = [
+      (#","notificationType":"NOPE""#, 4_000_018),
+      (#","transactionId":"0","notificationType":"DID_RENEW""#, 4_000_019),
+    ]
+    for (filters, code) in bad {
+      #expect(history(served, filters).object["errorCode"] as? Int == code, "\(filters)")
+    }
+    let backwards = served.call(
+      "POST", "/inApps/v1/notifications/history", body: #"{"startDate":5,"endDate":1}"#)
+    #expect(backwards.object["errorCode"] as? Int == 4_000_013)
+    #expect(history(served, token: "nonsense").object["errorCode"] as? Int == 4_000_014)
+  }
+
+  @Test func aFailedDeliveryIsRetriedOnApplesScheduleInSimulatedTime() throws {
+    let backend = try Backend()
+    backend.status = 500
+    let served = try makeServed(notifyingURL: backend.url)
+    _ = served.call("POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
+    let outbox = try #require(served.notifications?.outbox)
+    #expect(eventually(served) { outbox.entries.first?.attempts.count == 1 })
+    #expect(outbox.entries[0].attempts[0].result == .unsuccessfulHTTPResponseCode)
+    #expect(outbox.entries[0].nextAttempt?.milliseconds == start.milliseconds + 3_600_000)
+    _ = served.call("POST", "/storekeeper/v1/commands", body: "advance 59m\n")
+    served.pumpNotifications()
+    #expect(backend.bodies.count == 1, "not before the hour")
+    _ = served.call("POST", "/storekeeper/v1/commands", body: "advance 1m\n")
+    #expect(eventually(served) { outbox.entries[0].attempts.count == 2 })
+    #expect(outbox.entries[0].nextAttempt?.milliseconds == start.milliseconds + 13 * 3_600_000)
+    backend.status = 200
+    _ = served.call("POST", "/storekeeper/v1/commands", body: "advance 12h\n")
+    #expect(eventually(served) { outbox.entries[0].isDelivered })
+    let dates = outbox.entries[0].attempts.map {
+      ($0.date.milliseconds - start.milliseconds) / 3_600_000
+    }
+    #expect(dates == [0, 1, 13])
+    let item = try #require(items(history(served)).first)
+    #expect(
+      results(item) == [
+        "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS",
+      ])
+  }
+
+  @Test func afterFiveRetriesTheAppStoreGivesUpAndNotifyRetrySendsAgain() throws {
+    let backend = try Backend()
+    backend.status = 503
+    let served = try makeServed(notifyingURL: backend.url)
+    _ = served.call("POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
+    let outbox = try #require(served.notifications?.outbox)
+    for (hours, attempts) in [(0, 1), (1, 2), (12, 3), (24, 4), (48, 5), (72, 6)] {
+      if hours > 0 {
+        _ = served.call("POST", "/storekeeper/v1/commands", body: "advance \(hours)h\n")
+      }
+      #expect(eventually(served) { outbox.entries[0].attempts.count == attempts }, "\(hours) h")
+    }
+    #expect(outbox.entries[0].nextAttempt == nil, "given up")
+    #expect(items(history(served, #","onlyFailures":true"#)).count == 1)
+    backend.status = 200
+    let retried = served.call("POST", "/storekeeper/v1/commands", body: "notify retry\n")
+    #expect(retried.text.contains(#""action":"retry","count":1"#), "\(retried.text)")
+    #expect(eventually(served) { outbox.entries[0].isDelivered })
+    #expect(items(history(served, #","onlyFailures":true"#)).isEmpty)
+  }
+
+  @Test func faultsDropDuplicateAndDelayWhatTheBackendGets() throws {
+    let backend = try Backend()
+    let served = try makeServed(notifyingURL: backend.url)
+    let outbox = try #require(served.notifications?.outbox)
+    _ = served.call(
+      "POST", "/storekeeper/v1/commands", body: "set notify-fault drop\nbuy foodtruck.donuts.box\n")
+    #expect(outbox.entries[0].attempts.map(\.result) == [.timedOut])
+    #expect(backend.bodies.isEmpty)
+    _ = served.call(
+      "POST", "/storekeeper/v1/commands",
+      body: "set notify-fault duplicate\nbuy foodtruck.donuts.box\n")
+    #expect(eventually(served) { backend.bodies.count == 2 })
+    #expect(backend.bodies[0] == backend.bodies[1], "the same notification twice")
+    _ = served.call(
+      "POST", "/storekeeper/v1/commands",
+      body: "set notify-fault delay 10m\nbuy foodtruck.donuts.box\n")
+    served.pumpNotifications()
+    #expect(outbox.entries[2].attempts.isEmpty)
+    _ = served.call("POST", "/storekeeper/v1/commands", body: "set notify-fault off\nadvance 10m\n")
+    #expect(eventually(served) { outbox.entries[2].isDelivered })
+    // The dropped one is retried an hour after its attempt, fault off now.
+    _ = served.call("POST", "/storekeeper/v1/commands", body: "advance 50m\n")
+    #expect(eventually(served) { outbox.entries[0].isDelivered })
+    #expect(backend.bodies.count == 4)
+  }
+
+  @Test func aTestNotificationGoesThroughTheRealDeliveryAndReportsItsAttempts() throws {
+    let backend = try Backend()
+    let served = try makeServed(notifyingURL: backend.url)
+    let requested = served.call("POST", "/inApps/v1/notifications/test")
+    #expect(requested.status == 200)
+    let token = try #require(requested.object["testNotificationToken"] as? String)
+    #expect(eventually(served) { backend.bodies.count == 1 })
+    var status = served.call("GET", "/inApps/v1/notifications/test/\(token)")
+    #expect(
+      eventually(served) {
+        status = served.call("GET", "/inApps/v1/notifications/test/\(token)")
+        return results(status.object) == ["SUCCESS"]
+      })
+    #expect(try type(status.object) == "TEST")
+    #expect(backend.bodies[0].contains(status.object["signedPayload"] as? String ?? "-"))
+    let unknown = served.call(
+      "GET", "/inApps/v1/notifications/test/7e3fb20b-4cdb-47cc-936d-99d65f608138_1")
+    #expect(unknown.status == 404 && unknown.object["errorCode"] as? Int == 4_040_008)
+    let malformed = served.call("GET", "/inApps/v1/notifications/test/abc")
+    #expect(malformed.status == 400 && malformed.object["errorCode"] as? Int == 4_000_020)
+    let nowhere = try makeServed().call("POST", "/inApps/v1/notifications/test")
+    #expect(nowhere.status == 404 && nowhere.object["errorCode"] as? Int == 4_040_007)
+  }
+
+  @Test func anUnreachableBackendIsASocketIssue() throws {
+    // A port nothing listens on: bind one, close it, use it.
+    let probe = try Backend()
+    let url = probe.url
+    probe.server.close()
+    let served = try makeServed(notifyingURL: url)
+    _ = served.call("POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
+    let outbox = try #require(served.notifications?.outbox)
+    #expect(eventually(served) { outbox.entries.first?.attempts.count == 1 })
+    #expect(outbox.entries[0].attempts[0].result == .socketIssue, "\(outbox.entries[0].attempts)")
+  }
+}
