@@ -208,20 +208,29 @@ import Testing
         keyPath,
       ])
     try #require(made.status == 0, "making a key: \(made.stderr)")
+    let backend = try WebhookServer(statuses: [])
+    defer { backend.stop() }
     let server = try Server([
       "--paused", "--start", "2026-11-22T02:00:00Z", "--environment", "LocalTesting",
       "--api-key", keyPath, "--key-id", "KEY_ID", "--issuer-id", "ISSUER_ID",
+      "--notify-url", "http://127.0.0.1:\(backend.port)/notifications",
       "Configs/FoodTruck.storekit",
     ])
     // 24 consumables (one finished), a subscription and its renewal: 26 transactions.
     let lines =
       (0..<24).map { _ in "buy foodtruck.donuts.box" } + [
         "finish 0", "buy socialfeed.monthly", "advance 31s", "refund 5", "advance 1s", "refund 2",
+        "refund-request 3",
       ]
-    _ = try httpRequest(
+    let applied = try httpRequest(
       port: server.port, "POST", "/storekeeper/v1/commands", body: lines.joined(separator: "\n"))
+    let subscribed = try #require(
+      applied.body.split(separator: "\n").first { $0.contains(#""transaction":{"id":24,"#) })
+    let order = try #require(
+      subscribed.firstMatch(of: /"orderID":"([0-9A-Z]{10})"/)?.output.1, "\(subscribed)")
     let script = packageRoot.appendingPathComponent("Tests/storekeeperTests/Python/api_client.py")
-    let run = try runProcess(python, [script.path, "http://127.0.0.1:\(server.port)", keyPath])
+    let run = try runProcess(
+      python, [script.path, "http://127.0.0.1:\(server.port)", keyPath, String(order)])
     try #require(run.status == 0, "api_client.py failed: \(run.stderr)")
     let seen = try #require(
       try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -238,10 +247,39 @@ import Testing
     #expect(statuses.first?["renewal"] as? String == "24")
     #expect(seen["refunds"] as? [String] == ["5", "2"], "in the order they were refunded")
     #expect(seen["app"] as? String == "com.example.storekeeper")
-    let unknown = try #require(seen["unknown"] as? [String: Any])
-    #expect(unknown["status"] as? Int == 404 && unknown["code"] as? Int == 4_040_010)
+    let found = try #require(seen["order"] as? [String: Any])
+    #expect(found["status"] as? Int == 0 && found["ids"] as? [String] == ["24"])
+    func failure(_ key: String) -> (Int?, Int?) {
+      let object = seen[key] as? [String: Any]
+      return (object?["status"] as? Int, object?["code"] as? Int)
+    }
+    #expect(failure("unknown") == (404, 4_040_010))
+    #expect(failure("malformed") == (400, 4_000_006))
     #expect(seen["stranger"] as? Int == 401, "a token signed with another key")
     #expect(server.stderr.contains("does not verify with the registered key"))
+    #expect(failure("messaging") == (501, 5_000_000), "retention messaging: Apple's error shape")
+    #expect(failure("consumption_without_request").0 == 400)
+    #expect(seen["token"] as? String == "00000000-0000-0000-0000-000000000007")
+    let extend = try #require(seen["extend"] as? [String: Any])
+    #expect(extend["original"] as? String == "24" && extend["success"] as? Bool == true)
+    #expect(failure("extend_too_far") == (400, 4_000_009))
+    let mass = try #require(seen["mass"] as? [String: Any])
+    #expect(mass["complete"] as? Bool == true && mass["succeeded"] as? Int == 1)
+    let test = try #require(seen["test"] as? [String: Any])
+    #expect(test["type"] as? String == "TEST" && test["attempts"] as? [String] == ["SUCCESS"])
+    let history = try #require(seen["history"] as? [String: Any])
+    let types = try #require(history["types"] as? [String])
+    #expect(
+      types
+        == Array(repeating: "ONE_TIME_CHARGE", count: 24) + [
+          "SUBSCRIBED:INITIAL_BUY", "DID_RENEW", "REFUND", "REFUND", "CONSUMPTION_REQUEST",
+          "RENEWAL_EXTENDED", "RENEWAL_EXTENDED", "RENEWAL_EXTENSION:SUMMARY", "TEST",
+        ], "what the session really sent, in order (the mass extension's subscriber too)")
+    #expect(history["pages"] as? Int == 2)
+    #expect(
+      (history["results"] as? [[String]])?.allSatisfy { $0 == ["SUCCESS"] } == true,
+      "\(history)")
+    #expect(backend.requests().count == types.count)
     #expect(server.stop() == 0)
   }
 
