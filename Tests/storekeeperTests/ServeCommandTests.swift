@@ -283,6 +283,29 @@ import Testing
     #expect(server.stop() == 0)
   }
 
+  @Test func theBackendExampleRunsAsItsReadmeSays() throws {
+    guard let python = appleLibraryPython else {
+      try Test.cancel(
+        "Apple's App Store Server Library could not be installed (python3 -m venv, pip)")
+    }
+    // A free port for the example's webhook: take one, give it back.
+    let probe = try WebhookServer(statuses: [])
+    let listen = probe.port
+    probe.stop()
+    let server = try Server([
+      "--paused", "--environment", "LocalTesting",
+      "--notify-url", "http://127.0.0.1:\(listen)/notifications", "Configs/FoodTruck.storekit",
+    ])
+    let script = packageRoot.appendingPathComponent("Examples/python-backend/backend_test.py")
+    let run = try runProcess(
+      python,
+      [script.path, "--server", "http://127.0.0.1:\(server.port)", "--listen", "\(listen)"])
+    #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+    #expect(run.stdout.contains("ok   REFUND revokes access"))
+    #expect(run.stdout.hasSuffix("all steps passed\n"))
+    #expect(server.stop() == 0)
+  }
+
   @Test func aHugeOrMalformedRequestGetsApplesErrorAndTheServerGoesOn() throws {
     let server = try Server(["--paused", "Configs/FoodTruck.storekit"])
     let huge = try httpRequest(
