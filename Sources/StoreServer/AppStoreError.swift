@@ -10,12 +10,15 @@ public struct AppStoreError: Error, Equatable, Sendable {
   public var code: Int
   /// Apple's message.
   public var message: String
+  /// The methods a 405's `Allow` header names.
+  public var allow: [String] = []
 
   /// An error.
-  public init(status: Int, code: Int, message: String) {
+  public init(status: Int, code: Int, message: String, allow: [String] = []) {
     self.status = status
     self.code = code
     self.message = message
+    self.allow = allow
   }
 
   /// `GeneralBadRequestError`.
@@ -31,11 +34,30 @@ public struct AppStoreError: Error, Equatable, Sendable {
   public static let payloadTooLarge = AppStoreError(
     status: 413, code: 4_000_000, message: "Bad request. The body is larger than 1 MB.")
 
+  /// A request that did not arrive whole in time.
+  public static let requestTimeout = AppStoreError(
+    status: 408, code: 4_000_000, message: "Bad request. The request did not arrive whole in time.")
+
   /// A path or method the App Store Server API does not have.
   static func notFound(_ method: String, _ path: String) -> AppStoreError {
     AppStoreError(
       status: 404, code: 4_040_000,
       message: "Not found. The App Store Server API has no \(method) \(path).")
+  }
+
+  /// A path the API has, asked with another method: 405 with `Allow`.
+  static func methodNotAllowed(
+    _ method: String, _ path: String, allowed: [String]
+  )
+    -> AppStoreError
+  {
+    var seen = Set<String>()
+    let methods = allowed.filter { seen.insert($0).inserted }
+    return AppStoreError(
+      status: 405, code: 4_050_000,
+      message:
+        "Method not allowed. \(path) takes \(methods.joined(separator: " or ")), not \(method).",
+      allow: methods)
   }
 
   /// An endpoint Apple documents that Storekeeper does not simulate.
@@ -52,6 +74,8 @@ public struct AppStoreError: Error, Equatable, Sendable {
         JSONMember("errorCode", .number(JSONNumber(code))),
         JSONMember("errorMessage", .string(message)),
       ]))
-    return ServerResponse(status: status, body: Array(JSONWriter.compact(body).utf8))
+    var response = ServerResponse(status: status, body: Array(JSONWriter.compact(body).utf8))
+    if !allow.isEmpty { response.headers["Allow"] = allow.joined(separator: ", ") }
+    return response
   }
 }

@@ -77,6 +77,8 @@ public struct ServerResponse: Sendable, Equatable {
   public var body: [UInt8]
   /// Why, for the request log only (a 401's reason: Apple's answer has no body).
   public var note: String?
+  /// Headers besides the content type and length (a 405's `Allow`).
+  public var headers: [String: String] = [:]
 
   /// A response.
   public init(
@@ -105,8 +107,11 @@ public final class HTTPServer: Sendable {
   /// Starts listening on `host:port`.
   ///
   /// - Parameter handler: answers a request; `log` hears each one (method, path, status, ms).
+  /// - Parameter timeout: how long a request may take to arrive whole, counted from the
+  ///   connection's start or the previous answer: a slow client gets 408 (or, before its
+  ///   request's head, just the close) and the others are not held up.
   public init(
-    host: String, port: Int,
+    host: String, port: Int, timeout: Duration = .seconds(30),
     handler: @escaping @Sendable (ServerRequest) -> ServerResponse,
     log: @escaping @Sendable (String) -> Void
   ) throws {
@@ -119,7 +124,7 @@ public final class HTTPServer: Sendable {
         channel.eventLoop.makeCompletedFuture {
           try channel.pipeline.syncOperations.configureHTTPServerPipeline()
           try channel.pipeline.syncOperations.addHandler(
-            RequestHandler(handler: handler, log: log))
+            RequestHandler(timeout: .nanoseconds(timeout.nanoseconds), handler: handler, log: log))
         }
       }
     do {
@@ -150,6 +155,15 @@ public final class HTTPServer: Sendable {
   }
 }
 
+extension Duration {
+  /// The duration in whole nanoseconds (saturating).
+  var nanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    return overflow ? .max : whole.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
+  }
+}
+
 /// Reads a request whole and writes the handler's answer.
 private final class RequestHandler: ChannelInboundHandler {
   typealias InboundIn = HTTPServerRequestPart
@@ -160,13 +174,38 @@ private final class RequestHandler: ChannelInboundHandler {
   private var head: HTTPRequestHead?
   private var body: [UInt8] = []
   private var tooLarge = false
+  private let timeout: TimeAmount
+  private var deadline: Scheduled<Void>?
 
   init(
+    timeout: TimeAmount,
     handler: @escaping @Sendable (ServerRequest) -> ServerResponse,
     log: @escaping @Sendable (String) -> Void
   ) {
+    self.timeout = timeout
     self.handler = handler
     self.log = log
+  }
+
+  func channelActive(context: ChannelHandlerContext) {
+    startDeadline(context: context)
+    context.fireChannelActive()
+  }
+
+  /// Gives the next request `timeout` to arrive whole.
+  private func startDeadline(context: ChannelHandlerContext) {
+    deadline?.cancel()
+    let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+    deadline = context.eventLoop.scheduleTask(in: timeout) {
+      let (handler, context) = loopBound.value
+      handler.timedOut(context: context)
+    }
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    deadline?.cancel()
+    deadline = nil
+    context.fireChannelInactive()
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -175,6 +214,7 @@ private final class RequestHandler: ChannelInboundHandler {
       self.head = head
       body = []
       tooLarge = false
+
     case .body(var buffer):
       if body.count + buffer.readableBytes > HTTPServer.bodyLimit {
         tooLarge = true
@@ -182,6 +222,8 @@ private final class RequestHandler: ChannelInboundHandler {
         body += bytes
       }
     case .end:
+      deadline?.cancel()
+      deadline = nil
       guard let head else { return }
       let started = NIODeadline.now()
       var headers: [String: String] = [:]
@@ -206,6 +248,9 @@ private final class RequestHandler: ChannelInboundHandler {
     headers.add(name: "Content-Type", value: response.contentType)
     headers.add(name: "Content-Length", value: String(response.body.count))
     headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+    for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
+      headers.add(name: name, value: value)
+    }
     let head = HTTPResponseHead(
       version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
     context.write(wrapOutboundOut(.head(head)), promise: nil)
@@ -213,10 +258,27 @@ private final class RequestHandler: ChannelInboundHandler {
     buffer.writeBytes(response.body)
     context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
     let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-    if !keepAlive {
+    if keepAlive {
+      startDeadline(context: context)
+    } else {
       let channel = context.channel
       done.whenComplete { _ in channel.close(promise: nil) }
     }
+  }
+
+  /// A request still incomplete after `timeout`: 408 in Apple's shape once its head has come,
+  /// and the connection closes.
+  private func timedOut(context: ChannelHandlerContext) {
+    deadline = nil
+    guard let head else {
+      context.close(promise: nil)
+      return
+    }
+    let response = AppStoreError.requestTimeout.response
+    write(response, keepAlive: false, context: context)
+    log("\(head.method.rawValue) \(head.uri) \(response.status) (the request did not arrive whole)")
+    self.head = nil
+    body = []
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {

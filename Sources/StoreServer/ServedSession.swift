@@ -81,11 +81,20 @@ public final class ServedSession: @unchecked Sendable {
     let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(
       String.init)
     do throws(AppStoreError) {
-      func route(_ method: String, _ prefix: [String], arguments: Int = 0) -> [String]? {
-        guard request.method == method, segments.count == prefix.count + arguments,
-          segments.starts(with: prefix)
+      // The methods of the paths that match but for the method: a 405's `Allow`.
+      var allowed: [String] = []
+      func route(
+        _ method: String, _ prefix: [String], arguments: Int = 0, then suffix: String? = nil
+      ) -> [String]? {
+        let length = prefix.count + arguments + (suffix == nil ? 0 : 1)
+        guard segments.count == length, segments.starts(with: prefix),
+          suffix == nil || segments.last == suffix
         else { return nil }
-        return Array(segments.dropFirst(prefix.count))
+        guard request.method == method else {
+          allowed.append(method)
+          return nil
+        }
+        return Array(segments.dropFirst(prefix.count).prefix(arguments))
       }
       if route("GET", ["storekeeper", "v1", "health"]) != nil {
         return json(
@@ -134,16 +143,16 @@ public final class ServedSession: @unchecked Sendable {
           return ServerResponse(status: 202, body: [])
         }
       }
-      if let names = route("PUT", ["inApps", "v1", "transactions"], arguments: 2),
-        names[1] == "appAccountToken"
+      if let id = route(
+        "PUT", ["inApps", "v1", "transactions"], arguments: 1, then: "appAccountToken")?.first
       {
-        try setAppAccountToken(names[0], body: request.body)
+        try setAppAccountToken(id, body: request.body)
         return ServerResponse(status: 200, body: [])
       }
-      if let names = route("POST", ["inApps", "v1", "transactions"], arguments: 2),
-        names[1] == "finish"
+      if let id = route("POST", ["inApps", "v1", "transactions"], arguments: 1, then: "finish")?
+        .first
       {
-        try finish(names[0])
+        try finish(id)
         return ServerResponse(status: 200, body: [])
       }
       if route("POST", ["inApps", "v1", "notifications", "test"]) != nil {
@@ -174,6 +183,9 @@ public final class ServedSession: @unchecked Sendable {
       }
       if segments.starts(with: ["inApps", "v1", "messaging"]) {
         throw AppStoreError.notSimulated("retention messaging")
+      }
+      if !allowed.isEmpty {
+        throw AppStoreError.methodNotAllowed(request.method, request.path, allowed: allowed)
       }
       throw AppStoreError.notFound(request.method, request.path)
     } catch {

@@ -12,11 +12,22 @@ struct Serve: ParsableCommand {
     abstract: "Serve the App Store Server API and a control endpoint over a live session.",
     discussion: """
       Prints "listening on http://HOST:PORT" once it listens, then logs each request (method, \
-      path, status, milliseconds) to standard error; SIGINT or SIGTERM stops it. \
+      path, status, milliseconds) and each notification delivery attempt to standard error; \
+      SIGINT or SIGTERM stops it. The clock runs on with the wall clock unless --paused.
+
+      The App Store Server API (Apple's paths, bodies and error codes, every signed value \
+      signed as the session signs): transactions, appTransactions, history v1/v2, \
+      subscriptions (statuses), refund lookup v2, order lookup, extend (single and mass, with \
+      its status), consumption v1/v2, appAccountToken, finish, notifications test and \
+      history. Requests need Apple's bearer JWT (ES256); --api-key names the key it must be \
+      signed with.
+
       POST /storekeeper/v1/commands applies command-language lines as run does and answers the \
       events as JSON lines (422 with the error event when a line cannot apply); \
-      GET /storekeeper/v1/health answers 200; GET /inApps/v1/transactions/{id} answers the \
-      signed transaction. The clock runs on with the wall clock unless --paused.
+      GET /storekeeper/v1/health answers 200. Notifications go to --notify-url and are retried \
+      1, 12, 24, 48 and 72 hours (simulated) after a failed attempt; the commands \
+      "set notify-fault drop|duplicate|delay <duration>|off" and "notify retry" inject what \
+      real delivery does.
       """
   )
 
@@ -27,6 +38,9 @@ struct Serve: ParsableCommand {
 
   @Option(help: "The port to listen on; 0 picks a free one (printed).")
   var port = 8080
+
+  @Option(help: "Seconds a request may take to arrive whole before it gets 408.")
+  var requestTimeout = 30
 
   @OptionGroup var signing: SigningOptions
 
@@ -45,6 +59,10 @@ struct Serve: ParsableCommand {
   func validate() throws {
     guard (0...65_535).contains(port) else {
       throw ValidationError("--port must be from 0 to 65535 (got \(port)).")
+    }
+    guard (1...3_600).contains(requestTimeout) else {
+      throw ValidationError(
+        "--request-timeout must be from 1 to 3600 seconds (got \(requestTimeout)).")
     }
     if (apiKey != nil) != (keyId != nil) || (apiKey != nil) != (issuerId != nil) {
       throw ValidationError("--api-key, --key-id and --issuer-id go together.")
@@ -78,7 +96,8 @@ struct Serve: ParsableCommand {
     let server: HTTPServer
     do {
       server = try HTTPServer(
-        host: host, port: port, handler: { served.handle($0) }, log: log)
+        host: host, port: port, timeout: .seconds(requestTimeout),
+        handler: { served.handle($0) }, log: log)
     } catch {
       printError("storekeeper: cannot listen on \(host):\(port): \(error)".sanitizedForTerminal)
       throw ExitCode(1)

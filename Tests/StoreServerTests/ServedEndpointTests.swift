@@ -191,6 +191,6 @@ import Testing
     #expect(served.session.transaction(0)?.isFinished == true)
     #expect(served.call("POST", "/inApps/v1/transactions/0/finish").status == 200)
     #expect(served.call("POST", "/inApps/v1/transactions/9/finish").status == 404)
-    #expect(served.call("GET", "/inApps/v1/transactions/0/finish").status == 404)
+    #expect(served.call("GET", "/inApps/v1/transactions/0/finish").status == 405)
   }
 }

@@ -318,6 +318,59 @@ import Testing
     #expect(try httpRequest(port: server.port, "GET", "/storekeeper/v1/health").status == 200)
     #expect(server.stop() == 0)
   }
+
+  @Test func aWrongMethodOrABadBodyGetsApplesErrorShape() throws {
+    let server = try Server(["--paused", "Configs/FoodTruck.storekit"])
+    _ = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands", body: "buy socialfeed.monthly")
+    let wrong = try httpRequest(port: server.port, "DELETE", "/inApps/v1/transactions/0")
+    #expect(wrong.status == 405 && wrong.headers["allow"] == "GET")
+    #expect(wrong.headers["content-type"] == "application/json")
+    #expect(wrong.body.contains(#""errorCode":4050000"#))
+    #expect(wrong.body.contains("/inApps/v1/transactions/0 takes GET, not DELETE"))
+    let extend = try httpRequest(port: server.port, "GET", "/inApps/v1/subscriptions/extend/0")
+    #expect(extend.status == 405 && extend.headers["allow"] == "PUT", "\(extend)")
+    let commands = try httpRequest(port: server.port, "GET", "/storekeeper/v1/commands")
+    #expect(commands.status == 405 && commands.headers["allow"] == "POST")
+    for path in [
+      "/inApps/v1/subscriptions/extend/0", "/inApps/v2/transactions/consumption/0",
+      "/inApps/v1/transactions/0/appAccountToken",
+    ] {
+      let bad = try httpRequest(port: server.port, "PUT", path, body: "{\"extendByDays\": ")
+      #expect(bad.status == 400 && bad.body.hasPrefix(#"{"errorCode":4000000,"#), "\(path)")
+      #expect(bad.headers["content-type"] == "application/json")
+    }
+    #expect(try httpRequest(port: server.port, "GET", "/inApps/v1/transactions/0").status == 200)
+    #expect(server.stop() == 0)
+  }
+
+  @Test func aSlowClientGets408WhileOthersAreAnswered() throws {
+    let server = try Server(["--paused", "--request-timeout", "3", "Configs/FoodTruck.storekit"])
+    // A body that never comes whole, on its own thread; the server answers the others meanwhile.
+    final class Answer: @unchecked Sendable {
+      var text: String?
+      let done = DispatchSemaphore(value: 0)
+    }
+    let slow = Answer()
+    let port = server.port
+    Thread.detachNewThread {
+      slow.text = try? rawHTTP(
+        port: port,
+        "POST /storekeeper/v1/commands HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nbuy")
+      slow.done.signal()
+    }
+    #expect(try httpRequest(port: server.port, "GET", "/storekeeper/v1/health").status == 200)
+    #expect(slow.done.wait(timeout: .now()) == .timedOut, "answered before the slow one's 408")
+    slow.done.wait()
+    let answer = try #require(slow.text)
+    #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
+    #expect(answer.contains(#"{"errorCode":4000000,"#))
+    // A connection that never says anything is closed, unanswered.
+    #expect(try rawHTTP(port: server.port, "").isEmpty)
+    #expect(try httpRequest(port: server.port, "GET", "/storekeeper/v1/health").status == 200)
+    #expect(server.stop() == 0)
+    #expect(server.stderr.contains("POST /storekeeper/v1/commands 408"))
+  }
 }
 
 extension Data {
