@@ -105,7 +105,11 @@ let package = Package(
         "StoreSimulation",
         "StoreCommands",
         "StoreTerminal",
+        "StoreSigning",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "NIOCore", package: "swift-nio"),
       ]
     ),
     // What the tests share: the package's paths, temporary folders, journals opened despite a

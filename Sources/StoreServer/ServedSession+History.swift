@@ -18,6 +18,8 @@ struct HistoryQuery {
   var offset = 0
   /// v1 leaves out finished consumables; v2 lists them.
   var includesFinishedConsumables: Bool
+  /// Which catalog products are consumables (by index).
+  var consumables: [Bool] = []
 
   /// The query a request's parameters describe, or Apple's error for the first bad one.
   init(_ query: [String: [String]], version: String) throws(AppStoreError) {
@@ -87,36 +89,65 @@ struct HistoryQuery {
     return value
   }
 
-  /// Whether a transaction belongs in the history.
-  func admits(_ t: Transaction) -> Bool {
-    guard t.state == .purchased, !familySharedOnly else { return false }
-    if !includesFinishedConsumables && t.productType == .consumable && t.isFinished { return false }
-    if let startDate, t.purchaseDate.milliseconds < startDate { return false }
-    if let endDate, t.purchaseDate.milliseconds >= endDate { return false }
-    if !productIDs.isEmpty && !productIDs.contains(t.productID) { return false }
-    if !productTypes.isEmpty && !productTypes.contains(t.productType) { return false }
-    if !groupIDs.isEmpty && !groupIDs.contains(t.subscriptionGroupID ?? "") { return false }
-    if let revoked, (t.revocationDate != nil) != revoked { return false }
+  /// Whether a transaction (by its ledger row) belongs in the history; `products` says which
+  /// catalog products the query admits.
+  func admits(_ row: LedgerRow, products: [Bool]) -> Bool {
+    switch row.state {
+    case .pending, .declined, .interrupted, .failed: return false
+    default: break
+    }
+    guard !familySharedOnly, products[Int(row.product)] else { return false }
+    if !includesFinishedConsumables && row.isFinished && consumables[Int(row.product)] {
+      return false
+    }
+    if let startDate, row.purchaseDate < startDate { return false }
+    if let endDate, row.purchaseDate >= endDate { return false }
+    if let revoked, (row.state == .refunded) != revoked { return false }
     return true
   }
 }
 
 extension ServedSession {
   /// The page of history a query asks for, as Apple's `HistoryResponse`.
+  ///
+  /// - Complexity: O(*offset* + page) over the ledger's rows in history order (kept between
+  ///   requests until the session changes), plus O(*n*) once after each change.
   func history(_ query: HistoryQuery) throws(AppStoreError) -> JSONValue {
-    var transactions = session.allTransactions().filter(query.admits)
-    transactions.sort {
-      ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id)
+    var query = query
+    let catalog = session.catalog
+    let products = catalog.products.map { product in
+      (query.productIDs.isEmpty || query.productIDs.contains(product.productID))
+        && (query.productTypes.isEmpty || query.productTypes.contains(ProductKind(product.type)))
+        && (query.groupIDs.isEmpty
+          || query.groupIDs.contains(product.groupIndex.map { catalog.groups[$0].id } ?? ""))
     }
-    if !query.ascending { transactions.reverse() }
-    let page = transactions.dropFirst(query.offset).prefix(HistoryQuery.pageSize)
-    let next = min(transactions.count, query.offset + page.count)
+    query.consumables = catalog.products.map { $0.type == .consumable }
+    let rows = historyOrder()
+    var page: [UInt64] = []
+    var matched = 0
+    var hasMore = false
+    var position = query.ascending ? 0 : rows.count - 1
+    let step = query.ascending ? 1 : -1
+    while rows.indices.contains(position) {
+      defer { position += step }
+      guard query.admits(rows[position], products: products) else { continue }
+      matched += 1
+      if matched <= query.offset { continue }
+      if page.count == HistoryQuery.pageSize {
+        hasMore = true
+        break
+      }
+      page.append(rows[position].id)
+    }
     var signed: [JSONValue] = []
-    for transaction in page { signed.append(.string(try sign(transaction))) }
+    for id in page {
+      guard let transaction = session.transaction(id) else { continue }
+      signed.append(.string(try sign(transaction)))
+    }
     return .object(
       JSONObject([
-        JSONMember("revision", .string(HistoryQuery.revision(at: next))),
-        JSONMember("hasMore", .bool(next < transactions.count)),
+        JSONMember("revision", .string(HistoryQuery.revision(at: query.offset + page.count))),
+        JSONMember("hasMore", .bool(hasMore)),
         JSONMember("bundleId", .string(bundleID)),
         JSONMember("environment", .string(environment)),
         JSONMember("signedTransactions", .array(signed)),

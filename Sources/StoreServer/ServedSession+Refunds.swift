@@ -12,9 +12,11 @@ extension ServedSession {
       }
       offset = value
     }
-    let refunded = session.allTransactions().filter { $0.revocationDate != nil }.sorted {
-      ($0.revocationDate!, $0.id) < ($1.revocationDate!, $1.id)
+    var refunded: [Transaction] = []
+    for row in historyOrder() where row.state == .refunded {
+      if let transaction = session.transaction(row.id) { refunded.append(transaction) }
     }
+    refunded.sort { ($0.revocationDate!, $0.id) < ($1.revocationDate!, $1.id) }
     let page = refunded.dropFirst(offset).prefix(HistoryQuery.pageSize)
     let next = min(refunded.count, offset + page.count)
     var signed: [JSONValue] = []

@@ -10,6 +10,9 @@ import StoreSimulation
 /// which is why it may be `@unchecked Sendable`.
 public final class ServedSession: @unchecked Sendable {
   private(set) var journaled: JournaledSession
+  /// The ledger's rows in history order, until a command or an event changes the session (the
+  /// clock alone changes neither their order nor what history reads of them).
+  private var cachedHistoryOrder: [LedgerRow]?
   let signer: Signer
   private var encoder: EventEncoder
   private let wall: @Sendable () -> Instant
@@ -72,6 +75,7 @@ public final class ServedSession: @unchecked Sendable {
     var events: [StoreEvent] = []
     try? journaled.apply(.advance(.to(target)), from: .clock) { events.append($0) }
     try? journaled.commit()
+    if !events.isEmpty { cachedHistoryOrder = nil }
     notify(events)
   }
 
@@ -262,6 +266,7 @@ public final class ServedSession: @unchecked Sendable {
     _ command: Command
   ) throws(CommandError) -> (events: [StoreEvent], notifications: [(ServerNotification, String?)]) {
     var events: [StoreEvent] = []
+    cachedHistoryOrder = nil
     try journaled.apply(command) { events.append($0) }
     return (events, notify(events))
   }
@@ -283,6 +288,20 @@ public final class ServedSession: @unchecked Sendable {
       throw AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)")
     }
     return events
+  }
+
+  /// The ledger's rows ordered as Transaction History orders them (purchase date, then id),
+  /// sorted once after each change of the session.
+  func historyOrder() -> [LedgerRow] {
+    if let cachedHistoryOrder { return cachedHistoryOrder }
+    var rows = session.ledgerRows()
+    if !zip(rows, rows.dropFirst()).allSatisfy({
+      ($0.purchaseDate, $0.id) <= ($1.purchaseDate, $1.id)
+    }) {
+      rows.sort { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
+    }
+    cachedHistoryOrder = rows
+    return rows
   }
 
   /// The transaction an id names: 4000006 when it is not an id, 4040010 when there is none.

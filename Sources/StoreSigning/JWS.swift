@@ -8,17 +8,21 @@ import X509
 public enum JWS {
   /// Signs a JSON payload with an identity.
   public static func sign(payload: [UInt8], with identity: SigningIdentity) throws -> String {
+    let signingInput = identity.jwsHeader + "." + base64URL(payload)
+    let signature = try identity.signingKey.signature(for: Array(signingInput.utf8))
+    return signingInput + "." + base64URL(Array(signature.rawRepresentation))
+  }
+
+  /// The base64url header for a chain, leaf first: `alg`, `kid`, `typ` and `x5c`.
+  static func header(chain: [[UInt8]]) -> String {
     let header = JSONValue.object(
       JSONObject([
         JSONMember("alg", .string("ES256")),
-        JSONMember("kid", .string(identity.isChain ? "Storekeeper_Local_Key" : "Apple_Xcode_Key")),
+        JSONMember("kid", .string(chain.count > 1 ? "Storekeeper_Local_Key" : "Apple_Xcode_Key")),
         JSONMember("typ", .string("JWT")),
-        JSONMember("x5c", .array(identity.chain.map { .string(Data($0).base64EncodedString()) })),
+        JSONMember("x5c", .array(chain.map { .string(Data($0).base64EncodedString()) })),
       ]))
-    let signingInput =
-      base64URL(Array(JSONWriter.compact(header).utf8)) + "." + base64URL(payload)
-    let signature = try identity.signingKey.signature(for: Data(signingInput.utf8))
-    return signingInput + "." + base64URL(Array(signature.rawRepresentation))
+    return base64URL(Array(JSONWriter.compact(header).utf8))
   }
 
   /// What ``decode(_:)`` found.
@@ -90,13 +94,29 @@ public enum JWS {
       certificateSubjects: certificates.map { $0.subject.description })
   }
 
-  /// Base64url without padding (RFC 7515 §2): Foundation's base64 with the URL alphabet.
+  /// Base64url without padding (RFC 7515 §2).
   public static func base64URL(_ bytes: [UInt8]) -> String {
-    var text = Data(bytes).base64EncodedString()
-    text.unicodeScalars.removeAll { $0 == "=" }
-    return String(
-      String.UnicodeScalarView(
-        text.unicodeScalars.lazy.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 }))
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    var output: [UInt8] = []
+    output.reserveCapacity((bytes.count * 4 + 2) / 3)
+    var index = 0
+    while index + 3 <= bytes.count {
+      let value =
+        UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+      output.append(alphabet[Int(value >> 18)])
+      output.append(alphabet[Int(value >> 12 & 63)])
+      output.append(alphabet[Int(value >> 6 & 63)])
+      output.append(alphabet[Int(value & 63)])
+      index += 3
+    }
+    let rest = bytes.count - index
+    if rest > 0 {
+      let value = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+      output.append(alphabet[Int(value >> 18)])
+      output.append(alphabet[Int(value >> 12 & 63)])
+      if rest == 2 { output.append(alphabet[Int(value >> 6 & 63)]) }
+    }
+    return String(decoding: output, as: UTF8.self)
   }
 
   /// Decodes strict base64url: only `A–Z a–z 0–9 - _`, no padding (RFC 7515 §2); `nil` for

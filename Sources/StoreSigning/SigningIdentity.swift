@@ -16,6 +16,8 @@ public struct SigningIdentity: Sendable {
   public let chain: [[UInt8]]
   /// The chain as PEM, leaf first.
   public let chainPEM: [String]
+  /// The base64url JWS header every signature with this identity carries (made once).
+  let jwsHeader: String
   /// The root certificate's PEM (the last of the chain; the leaf itself when self-signed).
   public var rootPEM: String { chainPEM.last ?? "" }
   /// Whether this is the three-certificate chain.
@@ -62,6 +64,7 @@ public struct SigningIdentity: Sendable {
       try serializer.serialize(try Certificate(pemEncoded: pem))
       return serializer.serializedBytes
     }
+    self.jwsHeader = JWS.header(chain: chain)
   }
 
   private static func write(_ text: String, to path: String, mode: Int) throws {

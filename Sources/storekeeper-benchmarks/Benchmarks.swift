@@ -12,7 +12,7 @@ struct Benchmarks: ParsableCommand {
     subcommands: [
       LoadConfiguration.self, Renewals.self, Stream.self, Stepping.self, TransactionsBenchmark.self,
       Replay.self,
-      Inspector.self,
+      Inspector.self, ServeBenchmark.self,
     ]
   )
 }

@@ -39,6 +39,36 @@ import Testing
   }
 }
 
+/// Transaction and refund history read from the ledger's rows in an order kept between
+/// requests: it must follow every change.
+@Suite struct ServedHistoryTests {
+  func ids(_ served: ServedSession, _ path: String) throws -> [String] {
+    let answer = served.call("GET", path)
+    #expect(answer.status == 200, "\(answer.text)")
+    return try (answer.object["signedTransactions"] as? [Any] ?? []).map {
+      try ServedEndpointTests().payload($0)["transactionId"] as? String ?? "?"
+    }
+  }
+
+  @Test func historyIsInPurchaseDateOrderAndFollowsEveryChange() throws {
+    let served = try makeServed()
+    _ = served.call(
+      "POST", "/storekeeper/v1/commands",
+      body: "buy foodtruck.donuts.box\nbuy foodtruck.saleshistory date=2026-01-01T00:00:00Z\n")
+    #expect(try ids(served, "/inApps/v2/history/0") == ["1", "0"], "the backdated one first")
+    #expect(try ids(served, "/inApps/v2/history/0?sort=DESCENDING") == ["0", "1"])
+    #expect(try ids(served, "/inApps/v2/history/0?revoked=true").isEmpty)
+    _ = served.call("POST", "/storekeeper/v1/commands", body: "refund 1\nfinish 0\n")
+    #expect(try ids(served, "/inApps/v2/history/0?revoked=true") == ["1"], "the refund is seen")
+    #expect(try ids(served, "/inApps/v1/history/0") == ["1"], "v1 drops the finished consumable")
+    #expect(try ids(served, "/inApps/v2/refund/lookup/0") == ["1"])
+    _ = served.call("POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
+    #expect(try ids(served, "/inApps/v2/history/0") == ["1", "0", "2"], "a new one is seen")
+    let types = try ids(served, "/inApps/v2/history/0?productType=NON_CONSUMABLE")
+    #expect(types == ["1"])
+  }
+}
+
 /// Extensions, consumption information, app account tokens and finishing, in process.
 @Suite struct ServedChangeTests {
   func payload(_ jws: Any?) throws -> [String: Any] {
