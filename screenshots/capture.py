@@ -185,6 +185,68 @@ def catch_up():
         shutil.rmtree(state, ignore_errors=True)
 
 
+def served_log():
+    """The inspector's --serve: a backend's requests and the deliveries to it in the event log."""
+    import base64
+    import json
+    import threading
+    import urllib.request
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    class Backend(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    backend = HTTPServer(("127.0.0.1", 0), Backend)
+    threading.Thread(target=backend.serve_forever, daemon=True).start()
+    state = tempfile.mkdtemp()
+    try:
+        session("Configs/FoodTruck.storekit", state,
+                "--serve 127.0.0.1:0 --notify-url http://127.0.0.1:%d/asn" % backend.server_port,
+                size=(150, 36))
+        match = re.search(r"API on http://127\.0\.0\.1:(\d+)", tmux("capture-pane", "-p", "-t", "0"))
+        base = "http://127.0.0.1:%s" % match.group(1)
+
+        def b64(data):
+            return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+        # Without --api-key any well-formed token is taken (its signature is not checked).
+        claims = {"iss": "shots", "aud": "appstoreconnect-v1", "bid": "com.example.storekeeper",
+                  "exp": int(time.time()) + 600}
+        token = ".".join([b64(json.dumps({"alg": "ES256", "kid": "SHOTS", "typ": "JWT"}).encode()),
+                          b64(json.dumps(claims).encode()), b64(bytes(64))])
+
+        def call(method, path, body=None):
+            request = urllib.request.Request(base + path, data=body, method=method,
+                                             headers={"Authorization": "Bearer " + token})
+            try:
+                urllib.request.urlopen(request).read()
+            except urllib.error.HTTPError:
+                pass
+            time.sleep(0.15)
+
+        call("POST", "/storekeeper/v1/commands", b"buy socialfeed.monthly\nbuy foodtruck.donuts.box")
+        call("GET", "/inApps/v1/transactions/0")
+        call("GET", "/inApps/v2/history/0")
+        call("GET", "/inApps/v1/subscriptions/0")
+        call("PUT", "/inApps/v1/subscriptions/extend/0",
+             b'{"extendByDays":7,"extendReasonCode":1,"requestIdentifier":"support-1"}')
+        call("POST", "/inApps/v1/notifications/test")
+        call("GET", "/inApps/v1/transactions/42")
+        keys("Tab", "v")
+        shot("served-log", "--serve: a backend's requests and the notifications it got, in the event log")
+        keys("q")
+    finally:
+        tmux("kill-server")
+        backend.shutdown()
+        shutil.rmtree(state, ignore_errors=True)
+
+
 def main():
     if not shutil.which("tmux"):
         sys.exit("tmux is needed: apt-get install tmux")
@@ -250,6 +312,7 @@ def main():
         keys("q")
         shutil.rmtree(state3, ignore_errors=True)
         catch_up()
+        served_log()
     finally:
         tmux("kill-server")
         shutil.rmtree(state, ignore_errors=True)

@@ -75,6 +75,14 @@ static void record_signal(int number) {
   errno = saved;
 }
 
+void cn_wake(void) {
+  if (wake_pipe[1] >= 0) {
+    char byte = 1;
+    ssize_t ignored = write(wake_pipe[1], &byte, 1);
+    (void)ignored;
+  }
+}
+
 int cn_install_signal_handlers(void) {
   if (wake_pipe[0] < 0) {
     if (pipe(wake_pipe) != 0) return -1;

@@ -25,6 +25,11 @@ public final class ServedSession: @unchecked Sendable {
   /// Hears what happened to each notification.
   let log: @Sendable (String) -> Void
 
+  /// Whether the session is lent for each call (the inspector's own, with `--serve`).
+  private var isLent = false
+  /// In a lent session, the commands applied during the call, with their events.
+  private var appliedWhileLent: [(command: Command, events: [StoreEvent])] = []
+
   /// A served session.
   ///
   /// - Parameters:
@@ -34,10 +39,12 @@ public final class ServedSession: @unchecked Sendable {
   ///     well-formed token.
   ///   - outbox: where notifications go; `nil` sends none.
   ///   - log: hears what became of each notification.
+  ///   - lent: the session is the inspector's: it is lent for each call (``answer(_:lending:)``,
+  ///     ``notify(_:lending:)``) and `journaled` only sets up the notifications.
   public init(
     journaled: JournaledSession, signer: Signer, environment: String, running: Bool,
     key: APIAuthentication.Key? = nil, outbox: NotificationOutbox? = nil,
-    log: @escaping @Sendable (String) -> Void = { _ in },
+    log: @escaping @Sendable (String) -> Void = { _ in }, lent: Bool = false,
     wall: @escaping @Sendable () -> Instant
   ) {
     self.journaled = journaled
@@ -54,6 +61,44 @@ public final class ServedSession: @unchecked Sendable {
     self.encoder = EventEncoder(environment: environment)
     self.wall = wall
     self.offset = running ? wall().milliseconds - journaled.session.now.milliseconds : nil
+    if lent {
+      // Hold nothing of the inspector's session between calls: a shared copy would make its
+      // next change copy the whole ledger.
+      isLent = true
+      self.journaled = JournaledSession(
+        session: Session(configuration: StoreKitConfiguration(), start: Instant(milliseconds: 0)),
+        journal: nil)
+    }
+  }
+
+  /// Answers a request against a lent session (the inspector's): the session comes back with
+  /// what the request changed (journaled and committed), with the commands it applied and
+  /// their events, whose notifications were already sent.
+  public func answer(
+    _ request: ServerRequest, lending journaled: inout JournaledSession
+  ) -> (response: ServerResponse, applied: [(command: Command, events: [StoreEvent])]) {
+    lend(&journaled) {
+      appliedWhileLent = []
+      let response = handle(request)
+      return (response, appliedWhileLent)
+    }
+  }
+
+  /// Sends the notifications of events a lent session (the inspector's) emitted by itself, and
+  /// makes the deliveries now due.
+  public func notify(_ events: [StoreEvent], lending journaled: inout JournaledSession) {
+    lend(&journaled) {
+      notify(events)
+      pumpNotifications()
+    }
+  }
+
+  private func lend<T>(_ lent: inout JournaledSession, _ body: () -> T) -> T {
+    precondition(isLent, "this served session owns its session")
+    cachedHistoryOrder = nil
+    swap(&journaled, &lent)
+    defer { swap(&journaled, &lent) }
+    return body()
   }
 
   /// The simulated present.
@@ -268,6 +313,7 @@ public final class ServedSession: @unchecked Sendable {
     var events: [StoreEvent] = []
     cachedHistoryOrder = nil
     try journaled.apply(command) { events.append($0) }
+    if isLent { appliedWhileLent.append((command, events)) }
     return (events, notify(events))
   }
 

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import StoreCommands
 import StoreConfiguration
+import StoreServer
+import StoreSigning
 import StoreSimulation
 import StoreTerminal
 
@@ -27,6 +29,15 @@ struct Inspect: ParsableCommand {
 
   @OptionGroup var signing: SigningOptions
 
+  @Option(
+    help: ArgumentHelp(
+      "Also serve the App Store Server API and the control endpoint over this session, as "
+        + "storekeeper serve does; each request shows in the event log.",
+      valueName: "[host:]port"))
+  var serve: ServeAddress?
+
+  @OptionGroup var api: APIOptions
+
   private var configurationPath: String { session.configurationPath }
 
   func run() throws {
@@ -45,7 +56,21 @@ struct Inspect: ParsableCommand {
     let display = DisplayOptions(
       color: !noColor && environment["NO_COLOR"] == nil, glyphs: ascii ? .ascii : .unicode)
     let journalPath = try session.preparedJournal()
-    let prepared = try signing.prepare(interactive: true)
+    // With --serve, notifications go through the served session's outbox (its history and
+    // retries), not the inspector's own delivery.
+    let prepared = try signing.prepare(interactive: true, delivers: serve == nil)
+    // Listening before the terminal is taken over, so that a problem is told plainly.
+    let serving = try serve.map { address in
+      try InspectorServing(
+        signer: try prepared.signer ?? signing.makeSigner(), outbox: try signing.outbox(),
+        api: api, host: address.host, port: address.port, wake: { NcursesTerminal.wake() })
+    }
+    defer {
+      // After the terminal is restored: what became of the last deliveries.
+      for line in serving?.close() ?? [] {
+        printError("storekeeper: \(line)".sanitizedForTerminal)
+      }
+    }
 
     let terminal: NcursesTerminal
     do {
@@ -55,7 +80,7 @@ struct Inspect: ParsableCommand {
     }
     let outcome = runInspector(
       on: terminal, configuration: configuration, bytes: bytes, journalPath: journalPath,
-      display: display, signing: prepared)
+      display: display, signing: prepared, serving: serving)
     // After a normal quit, POSTs still queued get a few seconds; a signal does not wait.
     if case .success(nil) = outcome, let delivery = prepared.delivery, signing.notifyUrl != nil {
       let left = delivery.waitUntilIdle(timeout: 10)
@@ -92,7 +117,8 @@ struct Inspect: ParsableCommand {
   /// every way out.
   private func runInspector(
     on terminal: NcursesTerminal, configuration: StoreKitConfiguration, bytes: [UInt8],
-    journalPath: String, display: DisplayOptions, signing: PreparedSigning
+    journalPath: String, display: DisplayOptions, signing: PreparedSigning,
+    serving: InspectorServing?
   ) -> Result<Int32?, CommandError> {
     defer { terminal.end() }
     TerminalLoop.drawLoading(["Loading \(journalPath) …"], on: terminal, display: display)
@@ -106,6 +132,11 @@ struct Inspect: ParsableCommand {
     case .failed(let error): return .failure(error)
     }
     var running = app
+    if let serving {
+      serving.attach(running.journaled)
+      running.hooks.serve = { serving.work(&$0, events: $1) }
+      running.note("serving the App Store Server API on \(serving.url)")
+    }
     var watch = FileWatch(path: configurationPath)
     return .success(
       TerminalLoop.run(&running, on: terminal, clock: SystemClock(), watching: &watch))

@@ -39,49 +39,18 @@ struct Serve: ParsableCommand {
   @Option(help: "The port to listen on; 0 picks a free one (printed).")
   var port = 8080
 
-  @Option(help: "Seconds a request may take to arrive whole before it gets 408.")
-  var requestTimeout = 30
-
   @OptionGroup var signing: SigningOptions
 
-  @Option(
-    help: ArgumentHelp(
-      "The App Store Connect API key (.p8) whose tokens are accepted; without it any "
-        + "well-formed token is.", valueName: "file.p8"))
-  var apiKey: String?
-
-  @Option(help: "The API key's id (the tokens' kid); with --api-key.")
-  var keyId: String?
-
-  @Option(help: "The issuer id (the tokens' iss); with --api-key.")
-  var issuerId: String?
+  @OptionGroup var api: APIOptions
 
   func validate() throws {
     guard (0...65_535).contains(port) else {
       throw ValidationError("--port must be from 0 to 65535 (got \(port)).")
     }
-    guard (1...3_600).contains(requestTimeout) else {
-      throw ValidationError(
-        "--request-timeout must be from 1 to 3600 seconds (got \(requestTimeout)).")
-    }
-    if (apiKey != nil) != (keyId != nil) || (apiKey != nil) != (issuerId != nil) {
-      throw ValidationError("--api-key, --key-id and --issuer-id go together.")
-    }
-  }
-
-  /// The API key tokens must be signed with, if one was given.
-  private func loadKey() throws -> APIAuthentication.Key? {
-    guard let apiKey, let keyId, let issuerId else { return nil }
-    do throws(SigningError) {
-      return try APIAuthentication.Key.load(path: apiKey, keyID: keyId, issuerID: issuerId)
-    } catch {
-      printError("storekeeper: --api-key \(error)".sanitizedForTerminal)
-      throw ExitCode(1)
-    }
   }
 
   func run() throws {
-    let key = try loadKey()
+    let key = try api.loadKey()
     let journalPath = try session.preparedJournal()
     let journaled = try SessionOpening.open(
       configurationPath: session.configurationPath, journalPath: journalPath,
@@ -93,25 +62,13 @@ struct Serve: ParsableCommand {
       journaled: journaled, signer: signer, environment: signer.environment.rawValue,
       running: !session.paused, key: key, outbox: outbox, log: log,
       wall: { SessionOpening.wallClock })
-    let server: HTTPServer
-    do {
-      server = try HTTPServer(
-        host: host, port: port, timeout: .seconds(requestTimeout),
-        handler: { served.handle($0) }, log: log)
-    } catch {
-      printError("storekeeper: cannot listen on \(host):\(port): \(error)".sanitizedForTerminal)
-      throw ExitCode(1)
-    }
+    let server = try api.listen(host: host, port: port, handler: { served.handle($0) }, log: log)
     // The clock runs on between requests too: renewals fall due on their own.
     server.every(milliseconds: 250) { served.tick() }
-    if key == nil {
-      printError(
-        "storekeeper: no --api-key: any well-formed bearer token is accepted (its signature is "
-          + "not checked)")
-    }
-    let shown = host.contains(":") ? "[\(host)]" : host
+    if key == nil { printError("storekeeper: " + APIOptions.anyTokenNotice) }
     // Written straight to the descriptor: a test reads it before anything else comes.
-    try StandardStreams.writeOut(Array("listening on http://\(shown):\(server.port)\n".utf8))
+    let url = ServeAddress.url(host: host, port: server.port)
+    try StandardStreams.writeOut(Array("listening on \(url)\n".utf8))
     // Stop cleanly on SIGINT and SIGTERM; the journal was committed with every request.
     let stop = DispatchSemaphore(value: 0)
     var sources: [any DispatchSourceSignal] = []

@@ -86,12 +86,15 @@ struct SigningOptions: ParsableArguments {
   /// The signer and the delivery these options ask for, made before any session so that a
   /// problem (keys, URL) is reported while the terminal is still plain. A full webhook queue
   /// makes a batch run wait, and the `interactive` inspector drop the oldest.
-  func prepare(interactive: Bool = false) throws -> PreparedSigning {
+  ///
+  /// - Parameter delivers: `false` when something else delivers the notifications (the
+  ///   inspector's `--serve`).
+  func prepare(interactive: Bool = false, delivers: Bool = true) throws -> PreparedSigning {
     guard needsSigner else {
       return PreparedSigning(signer: nil, delivery: nil, signsEvents: false)
     }
     let signer = try makeSigner()
-    guard notifications != nil || notifyUrl != nil else {
+    guard delivers, notifications != nil || notifyUrl != nil else {
       return PreparedSigning(signer: signer, delivery: nil, signsEvents: true)
     }
     let delivery = try Self.delivery(

@@ -256,6 +256,39 @@ struct TerminalTests {
     #expect(server.requests().count == 2)
   }
 
+  @Test func servesItsOwnSessionAndShowsEachRequestAndDeliveryInTheLog() throws {
+    let backend = try WebhookServer(statuses: [])
+    defer { backend.stop() }
+    let url = "http://127.0.0.1:\(backend.port)/asn"
+    let tmux = try TmuxSession(
+      Self.start + ["--serve", "127.0.0.1:0", "--notify-url", url], width: 140, height: 40)
+    var screen = tmux.waitFor("serving the App Store Server API on http://127.0.0.1:")
+    let port = try #require(
+      screen.firstMatch(of: /API on http:\/\/127\.0\.0\.1:(\d+)/).flatMap { Int($0.output.1) })
+    // The backend's test plays the app through the control endpoint.
+    let bought = try httpRequest(
+      port: port, "POST", "/storekeeper/v1/commands", body: "buy socialfeed.monthly")
+    #expect(bought.status == 200 && bought.body.contains(#""event":"transaction""#))
+    tmux.send("Tab", "v")
+    screen = tmux.waitFor("served POST /storekeeper/v1/commands 200")
+    #expect(screen.contains("socialfeed.monthly"), "the table shows what the request bought")
+    let info = try httpRequest(port: port, "GET", "/inApps/v1/transactions/0")
+    #expect(info.status == 200 && info.body.contains("signedTransactionInfo"))
+    tmux.waitFor("served GET /inApps/v1/transactions/0 200")
+    tmux.waitFor("notification SUBSCRIBED-INITIAL_BUY")
+    // A command typed in the inspector is what the API answers next.
+    tmux.command("refund 0")
+    let refunds = try httpRequest(port: port, "GET", "/inApps/v2/refund/lookup/0")
+    #expect(refunds.body.contains("signedTransactions\":[\"ey"), "\(refunds.body)")
+    tmux.waitFor("notification REFUND")
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+    #expect(backend.requests().count == 2, "SUBSCRIBED and REFUND, each once")
+    #expect(throws: (any Error).self, "the port is closed after quitting") {
+      try rawHTTP(port: port, "GET /storekeeper/v1/health HTTP/1.1\r\n\r\n")
+    }
+  }
+
   @Test func resizesStacksAndSaysWhenTooSmall() throws {
     let tmux = try TmuxSession(Self.start)
     tmux.waitFor("Products")

@@ -63,6 +63,9 @@ int cn_pending_termination(void);
 /// Whether a SIGWINCH arrived since the last call (clears it).
 int cn_take_resize(void);
 
+/// Wakes cn_wait_for_input from any thread (it returns 0 unless input is also ready).
+void cn_wake(void);
+
 /// Waits until standard input is readable, a signal arrives or `timeout_ms` passes (-1: no
 /// limit). Returns 1 when input is ready, 0 otherwise.
 int cn_wait_for_input(int timeout_ms);

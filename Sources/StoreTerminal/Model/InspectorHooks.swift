@@ -1,3 +1,4 @@
+import StoreCommands
 import StoreConfiguration
 import StoreSimulation
 
@@ -36,6 +37,12 @@ package struct InspectorHooks {
   /// Lines that arrived in the background since the last call (webhook deliveries), failures
   /// marked.
   package var backgroundLines: (() -> [NotificationLine])?
+
+  /// With `--serve`: the served session's work against the inspector's own session, lent for
+  /// the call: the notifications of `events` (just applied here), the deliveries now due, then
+  /// the requests waiting. Returns what to show (each request's log line, the commands they
+  /// applied). When set, it replaces `eventsApplied` and `backgroundLines`.
+  package var serve: ((inout JournaledSession, [StoreEvent]) -> [InspectorInput])?
 
   /// No hooks.
   package init() {}

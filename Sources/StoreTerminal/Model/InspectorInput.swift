@@ -20,6 +20,9 @@ package enum InspectorInput: Sendable {
   case configurationFile([UInt8])
   /// A command the state asked for was applied, with its events.
   case applied(CommandRequest, events: [StoreEvent])
+  /// Commands a request to the served API applied (`--serve`), with their events; their
+  /// notifications went out with the request.
+  case served([ServedCommand])
   /// Before a person's command is applied: the selected transaction's inspector lines (by
   /// label), so the inspector can mark what the step changes.
   case before(StepBaseline)
@@ -33,6 +36,20 @@ package enum InspectorInput: Sendable {
   case notice(String)
   /// Something an effect could not do (write the journal, write the file).
   case failed(String)
+}
+
+/// A command a request to the served API applied, with its events.
+package struct ServedCommand: Sendable {
+  /// The command.
+  package var command: Command
+  /// Its events.
+  package var events: [StoreEvent]
+
+  /// A command with its events.
+  package init(_ command: Command, events: [StoreEvent]) {
+    self.command = command
+    self.events = events
+  }
 }
 
 /// A command the inspector asks the effects runner to apply, and what to say when it did.

@@ -84,6 +84,14 @@ package struct InspectorState {
       return []
     case .configurationFile(let bytes): return configurationFileChanged(to: bytes)
     case .applied(let request, let events): return applied(request, events, session: session)
+    case .served(let commands):
+      for served in commands {
+        pendingBaseline = nil
+        let request = CommandRequest(served.command, success: "served: \(served.command)")
+        // Its notifications were sent by the server with the request.
+        _ = applied(request, served.events, session: session)
+      }
+      return []
     case .before(let baseline):
       pendingBaseline = baseline
       return []

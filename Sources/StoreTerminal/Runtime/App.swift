@@ -113,6 +113,7 @@ package struct App {
       journaled.reload(configuration, bytes: bytes)
       return [.reloaded(bytes: bytes, written: true)] + commit()
     case .deliver(let events):
+      if let serve = hooks.serve { return serve(&journaled, events) }
       guard let lines = hooks.eventsApplied?(events, journaled.session), !lines.isEmpty else {
         return []
       }
@@ -175,6 +176,12 @@ package struct App {
 
   /// Shows a notice in the status line and the event log.
   package mutating func note(_ text: String) { send(.notice(text)) }
+
+  /// With `--serve`: answers the requests waiting and records what the deliveries did.
+  package mutating func serveWaiting() {
+    guard let serve = hooks.serve else { return }
+    for input in serve(&journaled, []) { send(input) }
+  }
 
   /// Moves the lines that arrived in the background (webhook deliveries) into the event log.
   package mutating func takeBackgroundLines() {

@@ -95,6 +95,9 @@ package final class NcursesTerminal: TerminalDevice {
   }
 
   /// Waits up to `timeout` milliseconds for input (or a signal), then returns every pending key.
+  /// Wakes a `readKeys` waiting on another thread (work arrived that the loop must do).
+  package static func wake() { cn_wake() }
+
   package func readKeys(timeout: Int) -> [Key] {
     _ = cn_wait_for_input(Int32(timeout))
     nodelay(cn_stdscr(), true)

@@ -15,6 +15,7 @@ package enum TerminalLoop {
       let wall = clock.now()
       app.tick(wall: wall)
       app.takeBackgroundLines()
+      app.serveWaiting()
       if app.catchUp == nil, let bytes = watcher.changedContents(at: wall) {
         app.configurationFileChanged(to: bytes)
       }

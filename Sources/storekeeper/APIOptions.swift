@@ -1,0 +1,86 @@
+import ArgumentParser
+import StoreServer
+import StoreSigning
+
+/// What `serve` and the inspector's `--serve` share: the key tokens must be signed with, and
+/// how long a request may take to arrive.
+struct APIOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "The App Store Connect API key (.p8) whose tokens are accepted; without it any "
+        + "well-formed token is.", valueName: "file.p8"))
+  var apiKey: String?
+
+  @Option(help: "The API key's id (the tokens' kid); with --api-key.")
+  var keyId: String?
+
+  @Option(help: "The issuer id (the tokens' iss); with --api-key.")
+  var issuerId: String?
+
+  @Option(help: "Seconds a request may take to arrive whole before it gets 408.")
+  var requestTimeout = 30
+
+  func validate() throws {
+    guard (1...3_600).contains(requestTimeout) else {
+      throw ValidationError(
+        "--request-timeout must be from 1 to 3600 seconds (got \(requestTimeout)).")
+    }
+    if (apiKey != nil) != (keyId != nil) || (apiKey != nil) != (issuerId != nil) {
+      throw ValidationError("--api-key, --key-id and --issuer-id go together.")
+    }
+  }
+
+  /// The API key tokens must be signed with, if one was given; a key that cannot be read is
+  /// told, exit 1.
+  func loadKey() throws -> APIAuthentication.Key? {
+    guard let apiKey, let keyId, let issuerId else { return nil }
+    do throws(SigningError) {
+      return try APIAuthentication.Key.load(path: apiKey, keyID: keyId, issuerID: issuerId)
+    } catch {
+      printError("storekeeper: --api-key \(error)".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
+  }
+
+  /// What the server says at start when no key was given.
+  static let anyTokenNotice =
+    "no --api-key: any well-formed bearer token is accepted (its signature is not checked)"
+
+  /// Listens on `host:port`, or tells why it cannot (exit 1).
+  func listen(
+    host: String, port: Int, handler: @escaping @Sendable (ServerRequest) -> ServerResponse,
+    log: @escaping @Sendable (String) -> Void
+  ) throws -> HTTPServer {
+    do {
+      return try HTTPServer(
+        host: host, port: port, timeout: .seconds(requestTimeout), handler: handler, log: log)
+    } catch {
+      printError("storekeeper: cannot listen on \(host):\(port): \(error)".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
+  }
+}
+
+/// `[HOST:]PORT`, as `--serve` takes it: `8080`, `127.0.0.1:0`, `[::1]:8080`.
+struct ServeAddress: ExpressibleByArgument {
+  var host = "127.0.0.1"
+  var port: Int
+
+  init?(argument: String) {
+    var text = Substring(argument)
+    if let colon = text.lastIndex(of: ":") {
+      var host = text[..<colon]
+      if host.hasPrefix("[") && host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+      guard !host.isEmpty, !host.contains("[") && !host.contains("]") else { return nil }
+      self.host = String(host)
+      text = text[text.index(after: colon)...]
+    }
+    guard let port = Int(text), (0...65_535).contains(port) else { return nil }
+    self.port = port
+  }
+
+  /// `http://HOST:PORT` with an IPv6 host in brackets.
+  static func url(host: String, port: Int) -> String {
+    "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+  }
+}
