@@ -56,6 +56,20 @@ extension ServedSession {
     return jws
   }
 
+  /// `notify retry` or `set notify-fault …` typed in a lent session (the inspector's), said
+  /// for a person.
+  public func perform(_ action: NotifyAction, lending journaled: inout JournaledSession) -> String {
+    let line = lend(&journaled) { notifyAction(action) }
+    guard case .object(let object)? = try? JSONParser.parse(line).root else { return "" }
+    switch (object["action"], object["count"], object["fault"], object["message"]) {
+    case (_, _, _, .string(let message)?): return message
+    case (.string("retry")?, .number(let count)?, _, _):
+      return "notify retry: \(count.text) notification\(count.text == "1" ? "" : "s") sent again"
+    case (_, _, .string(let fault)?, _): return "notification fault: \(fault)"
+    default: return ""
+    }
+  }
+
   /// `notify retry` and `set notify-fault …`: the delivery's own commands.
   func notifyAction(_ action: NotifyAction) -> [UInt8] {
     guard let notifications else {

@@ -93,7 +93,7 @@ public final class ServedSession: @unchecked Sendable {
     }
   }
 
-  private func lend<T>(_ lent: inout JournaledSession, _ body: () -> T) -> T {
+  func lend<T>(_ lent: inout JournaledSession, _ body: () -> T) -> T {
     precondition(isLent, "this served session owns its session")
     cachedHistoryOrder = nil
     swap(&journaled, &lent)

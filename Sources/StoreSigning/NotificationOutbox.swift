@@ -177,17 +177,15 @@ public final class NotificationOutbox: @unchecked Sendable {
   }
 
   /// Makes every notification that never reached the backend due again now (`notify retry`),
-  /// whatever attempts it had; returns how many.
+  /// whether it waits for its next retry or was given up on; returns how many.
   @discardableResult
   public func retryFailed(now: Instant) -> Int {
     guard webhook != nil else { return 0 }
     var count = 0
     for index in entries.indices
-    where !entries[index].isDelivered && !entries[index].attempts.isEmpty
-      && entries[index].nextAttempt == nil && !isInFlight(index)
-    {
+    where !entries[index].isDelivered && !entries[index].attempts.isEmpty && !isInFlight(index) {
+      if entries[index].nextAttempt == nil { due.append(index) }
       entries[index].nextAttempt = now
-      due.append(index)
       count += 1
     }
     return count

@@ -135,6 +135,7 @@ struct Inspect: ParsableCommand {
     if let serving {
       serving.attach(running.journaled)
       running.hooks.serve = { serving.work(&$0, events: $1) }
+      running.hooks.notify = { serving.perform($1, lending: &$0) }
       running.note("serving the App Store Server API on \(serving.url)")
     }
     var watch = FileWatch(path: configurationPath)

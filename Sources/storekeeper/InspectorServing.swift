@@ -123,6 +123,11 @@ final class InspectorServing: @unchecked Sendable {
     return inputs
   }
 
+  /// `notify retry` or `set notify-fault …` typed in the inspector.
+  func perform(_ action: NotifyAction, lending journaled: inout JournaledSession) -> String {
+    served?.perform(action, lending: &journaled) ?? ""
+  }
+
   /// Stops: requests waiting or arriving get 503, then the server closes, and the
   /// notifications in flight get a few seconds. Returns what became of them.
   func close() -> [String] {

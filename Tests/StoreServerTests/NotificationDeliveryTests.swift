@@ -105,11 +105,29 @@ import Testing
       ($0.date.milliseconds - start.milliseconds) / 3_600_000
     }
     #expect(dates == [0, 1, 13])
+    #expect(
+      served.call("POST", "/storekeeper/v1/commands", body: "notify retry\n").text.contains(
+        #""count":0"#), "nothing left to send")
     let item = try #require(items(history(served)).first)
     #expect(
       results(item) == [
         "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS",
       ])
+  }
+
+  @Test func notifyRetrySendsOneWaitingForItsNextRetryNow() throws {
+    let backend = try Backend()
+    backend.status = 500
+    let served = try makeServed(notifyingURL: backend.url)
+    _ = served.call("POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
+    let outbox = try #require(served.notifications?.outbox)
+    #expect(eventually(served) { outbox.entries[0].nextAttempt != nil }, "a retry in 1 h")
+    backend.status = 200
+    let retried = served.call("POST", "/storekeeper/v1/commands", body: "notify retry\n")
+    #expect(retried.text.contains(#""count":1"#), "\(retried.text)")
+    #expect(eventually(served) { outbox.entries[0].isDelivered })
+    #expect(outbox.entries[0].attempts.count == 2, "at once, not an hour later")
+    #expect(outbox.entries[0].nextAttempt == nil)
   }
 
   @Test func afterFiveRetriesTheAppStoreGivesUpAndNotifyRetrySendsAgain() throws {

@@ -281,9 +281,16 @@ struct TerminalTests {
     let refunds = try httpRequest(port: port, "GET", "/inApps/v2/refund/lookup/0")
     #expect(refunds.body.contains("signedTransactions\":[\"ey"), "\(refunds.body)")
     tmux.waitFor("notification REFUND")
+    // The delivery lab's commands work typed here too.
+    tmux.command("set notify-fault drop", "buy foodtruck.donuts.box")
+    tmux.waitFor("notification fault: drop")
+    tmux.waitFor("notification ONE_TIME_CHARGE failed")
+    tmux.command("set notify-fault off", "notify retry")
+    tmux.waitFor("notify retry: 1 notification sent again")
+    tmux.waitFor("notification ONE_TIME_CHARGE → HTTP 200")
     tmux.send("q")
     expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
-    #expect(backend.requests().count == 2, "SUBSCRIBED and REFUND, each once")
+    #expect(backend.requests().count == 3, "SUBSCRIBED, REFUND and the retried ONE_TIME_CHARGE")
     #expect(throws: (any Error).self, "the port is closed after quitting") {
       try rawHTTP(port: port, "GET /storekeeper/v1/health HTTP/1.1\r\n\r\n")
     }

@@ -101,9 +101,9 @@ extension Command {
       case .notify:
         throw SessionError(
           .invalidAction,
-          "notify and notify-fault act on storekeeper serve's deliveries, which keep every "
-            + "notification with its attempts; run and the inspector POST each one with quick "
-            + "retries")
+          "notify and notify-fault act on the deliveries of storekeeper serve (or the "
+            + "inspector's --serve), which keep every notification with its attempts; run and "
+            + "the inspector alone POST each one with quick retries")
       }
     } catch {
       throw CommandError(error, command: description)

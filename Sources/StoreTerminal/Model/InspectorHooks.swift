@@ -43,6 +43,9 @@ package struct InspectorHooks {
   /// the requests waiting. Returns what to show (each request's log line, the commands they
   /// applied). When set, it replaces `eventsApplied` and `backgroundLines`.
   package var serve: ((inout JournaledSession, [StoreEvent]) -> [InspectorInput])?
+  /// With `--serve`: `notify retry` or `set notify-fault …` typed here, acted on by the
+  /// served session's delivery; returns what to say.
+  package var notify: ((inout JournaledSession, NotifyAction) -> String)?
 
   /// No hooks.
   package init() {}

@@ -84,6 +84,9 @@ package struct App {
         finishing = journaled.startFinishingAll()
         return commit() + finishStep()
       }
+      if case .notify(let action) = request.command, let notify = hooks.notify {
+        return [.notice(notify(&journaled, action))]
+      }
       var before: [InspectorInput] = []
       if request.origin == .person {
         // What the inspector shows now, to mark what the step changes.
