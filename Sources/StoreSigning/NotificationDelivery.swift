@@ -10,8 +10,8 @@ public struct DeliveryResult: Equatable, Sendable, CustomStringConvertible {
 
 /// Delivers signed notifications: as numbered files (`0001-SUBSCRIBED-INITIAL_BUY.json`) and/or
 /// POSTed to one endpoint from a background thread, with retries and backoff and a bounded
-/// queue, so that nothing waits for the network. Only the URL given is contacted: no proxies,
-/// no redirects.
+/// queue, so that nothing waits for the network. Only the URL given is contacted, and where its
+/// redirects lead (at most five, never in a circle); no proxies.
 ///
 /// `@unchecked Sendable`: the queue, the results and the flags are only touched under `lock`;
 /// the folder's counter only from the caller's thread (``deliver(name:body:)``).
@@ -200,6 +200,7 @@ public final class NotificationDelivery: @unchecked Sendable {
         let attemptsText = "\(attempt) attempt\(attempt == 1 ? "" : "s")"
         outcome.description = "POST \(next.name) failed: \(answer) after \(attemptsText)"
         if case .status = answer { unreachable = false }  // it answers, just not with 2xx
+        if answer.result == .tlsIssue { break }  // a certificate does not get better by asking again
         if attempt < attempts {
           Thread.sleep(forTimeInterval: delay)
           delay *= 2

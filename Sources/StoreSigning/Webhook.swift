@@ -156,7 +156,13 @@ final class Webhook: Sendable {
     if text.localizedCaseInsensitiveContains("parser") || text.contains("HTTPParserError") {
       return "an invalid HTTP response"
     }
-    if isTLS(error) { return "TLS failed (\(text))" }
+    if isTLS(error) {
+      if text.contains("CERTIFICATE_VERIFY_FAILED") {
+        return "TLS failed: the server's certificate is not trusted"
+          + " (give the CA that issued it with --notify-ca FILE)"
+      }
+      return "TLS failed (\(text))"
+    }
     return "no connection (\(text))"
   }
 

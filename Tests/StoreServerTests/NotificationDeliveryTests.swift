@@ -201,6 +201,26 @@ import Testing
     #expect(nowhere.status == 404 && nowhere.object["errorCode"] as? Int == 4_040_007)
   }
 
+  @Test func aRedirectIsFollowedWithTheBodyAndACircleIsCircularRedirect() throws {
+    let target = try Backend()
+    let redirecting = try Backend()
+    redirecting.status = 307
+    redirecting.location = target.url
+    let served = try makeServed(notifyingURL: redirecting.url)
+    _ = served.call("POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
+    let outbox = try #require(served.notifications?.outbox)
+    #expect(eventually(served) { outbox.entries.first?.isDelivered == true })
+    #expect(target.bodies.first?.hasPrefix(#"{"signedPayload":"ey"#) == true, "the body went along")
+    let circle = try Backend()
+    circle.status = 307
+    circle.location = circle.url
+    let looping = try makeServed(notifyingURL: circle.url)
+    _ = looping.call("POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
+    let failed = try #require(looping.notifications?.outbox)
+    #expect(eventually(looping) { failed.entries.first?.attempts.count == 1 })
+    #expect(failed.entries[0].attempts[0].result == .circularRedirect)
+  }
+
   @Test func anUnreachableBackendIsASocketIssue() throws {
     // A port nothing listens on: bind one, close it, use it.
     let probe = try Backend()

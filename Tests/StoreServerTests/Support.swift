@@ -87,6 +87,8 @@ final class Backend: @unchecked Sendable {
   private let lock = NSLock()
   private var received: [String] = []
   private var answer = 200
+  /// Where a 3xx answer sends the client.
+  var location: String?
   private(set) var server: HTTPServer!
 
   init() throws {
@@ -96,7 +98,9 @@ final class Backend: @unchecked Sendable {
         self.lock.lock()
         defer { self.lock.unlock() }
         self.received.append(String(decoding: request.body, as: UTF8.self))
-        return ServerResponse(status: self.answer, body: [])
+        var response = ServerResponse(status: self.answer, body: [])
+        if let location = self.location { response.headers["Location"] = location }
+        return response
       }, log: { _ in })
   }
 

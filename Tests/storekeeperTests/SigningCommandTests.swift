@@ -352,6 +352,69 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
     #expect(server.requests().map(\.path) == ["/v6"])
   }
 
+  @Test func anHTTPSWebhookIsReachedTrustingTheCAGivenAndRefusedOtherwise() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let cert = folder.appendingPathComponent("cert.pem").path
+    let key = folder.appendingPathComponent("key.pem").path
+    // A self-signed certificate for 127.0.0.1: its own CA.
+    guard
+      let made = try? runProcess(
+        "/usr/bin/env",
+        [
+          "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+          "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1",
+          "-addext", "subjectAltName=IP:127.0.0.1",
+        ]), made.status == 0
+    else { try Test.cancel("openssl cannot make a certificate here") }
+    let server = Process()
+    server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    server.arguments = [
+      "python3", "-c",
+      """
+      import http.server, ssl, sys
+      class H(http.server.BaseHTTPRequestHandler):
+          def do_POST(self):
+              self.rfile.read(int(self.headers["Content-Length"]))
+              self.send_response(200); self.end_headers()
+              print("POST " + self.path, flush=True)
+          def log_message(self, *a): pass
+      s = http.server.HTTPServer(("127.0.0.1", 0), H)
+      c = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); c.load_cert_chain(sys.argv[1], sys.argv[2])
+      s.socket = c.wrap_socket(s.socket, server_side=True)
+      print(s.server_port, flush=True)
+      s.serve_forever()
+      """,
+      cert, key,
+    ]
+    let output = Pipe()
+    server.standardOutput = output
+    server.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try server.run()
+    defer {
+      // SIGKILL: a child of the test process inherits its blocked SIGTERM.
+      kill(server.processIdentifier, SIGKILL)
+      server.waitUntilExit()
+    }
+    let first = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+    guard let port = Int(first.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      try Test.cancel("python3 cannot serve https here")
+    }
+    let scratch = try SigningScratch()
+    defer { try? FileManager.default.removeItem(at: scratch.folder) }
+    let url = "https://127.0.0.1:\(port)/tls"
+    let trusted = try scratch.run(
+      ["run", "Configs/FoodTruck.storekit", "-", "--notify-url", url, "--notify-ca", cert],
+      stdin: "buy foodtruck.saleshistory\n")
+    #expect(trusted.status == 0, "\(trusted.stderr)")
+    #expect(trusted.stderr.contains("POST ONE_TIME_CHARGE → 200"), "\(trusted.stderr)")
+    let untrusted = try scratch.run(
+      ["run", "Configs/FoodTruck.storekit", "-", "--notify-url", url],
+      stdin: "buy foodtruck.saleshistory\n")
+    #expect(untrusted.status == 1, "a certificate nobody vouches for is refused")
+    #expect(untrusted.stderr.contains("--notify-ca"), "\(untrusted.stderr)")
+  }
+
   @Test func aNotificationFolderThatCannotBeWrittenFailsTheRunNamingTheFile() throws {
     let scratch = try SigningScratch()
     defer { try? FileManager.default.removeItem(at: scratch.folder) }
