@@ -200,7 +200,8 @@ public final class NotificationDelivery: @unchecked Sendable {
         let attemptsText = "\(attempt) attempt\(attempt == 1 ? "" : "s")"
         outcome.description = "POST \(next.name) failed: \(answer) after \(attemptsText)"
         if case .status = answer { unreachable = false }  // it answers, just not with 2xx
-        if answer.result == .tlsIssue { break }  // a certificate does not get better by asking again
+        // A certificate does not get better by asking again.
+        if answer.result == .tlsIssue { break }
         if attempt < attempts {
           Thread.sleep(forTimeInterval: delay)
           delay *= 2
