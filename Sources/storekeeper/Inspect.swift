@@ -160,7 +160,7 @@ struct Inspect: ParsableCommand {
     let newStart = session.startInstant ?? wall
     var notices: [String] = []
     var progress = ReplayProgress(path: journalPath, terminal: terminal, display: display)
-    let journaled: JournaledSession
+    var journaled: JournaledSession
     do throws(CommandError) {
       journaled = try SessionOpening.journaled(
         configuration: configuration, bytes: bytes, configurationPath: configurationPath,
@@ -177,6 +177,11 @@ struct Inspect: ParsableCommand {
       journaled.journal?.header.start == newStart && journaled.journal?.records.isEmpty == true
     let behind = wall.milliseconds - journaled.session.now.milliseconds
     let clock = ClockState(running: !session.paused, offset: isNew ? behind : min(0, behind))
+    do throws(CommandError) {
+      try LiveSessionOptions.apply(rate: session.rate, to: &journaled)
+    } catch {
+      return .failed(error)
+    }
     var app = App(
       journaled: journaled, configurationPath: configurationPath, configurationBytes: bytes,
       display: display, clock: clock)

@@ -54,10 +54,7 @@ struct Run: ParsableCommand {
       throw ValidationError(
         "--start must be ISO-8601, such as 2026-11-22T02:00:00Z (got \"\(start)\").")
     }
-    if let rate, TimeRate(name: rate) == nil {
-      throw ValidationError(
-        "--rate \"\(rate)\" is not a time rate; try monthlyRenewalEveryThirtySeconds or 1003.")
-    }
+    _ = try LiveSessionOptions.timeRate(rate)
     if maxEvents < 1 { throw ValidationError("--max-events must be at least 1.") }
   }
 
@@ -79,10 +76,8 @@ struct Run: ParsableCommand {
       signer: prepared.eventSigner, environment: prepared.environment, journal: journaled.journal)
     let pipeline = prepared.pipeline(journaled)
     var failures = 0
-    if let rate, let timeRate = TimeRate(name: rate) {
-      try SessionOpening.exitingOnError { () throws(CommandError) in
-        try journaled.apply(.set(.timeRate(timeRate))) { _ in }
-      }
+    try SessionOpening.exitingOnError { () throws(CommandError) in
+      try LiveSessionOptions.apply(rate: rate, to: &journaled)
     }
     let interactive = script == "-"
     let lines = try ScriptLines(path: script)

@@ -52,9 +52,12 @@ struct Serve: ParsableCommand {
   func run() throws {
     let key = try api.loadKey()
     let journalPath = try session.preparedJournal()
-    let journaled = try SessionOpening.open(
+    var journaled = try SessionOpening.open(
       configurationPath: session.configurationPath, journalPath: journalPath,
       start: session.startInstant, options: SessionOptions())
+    try SessionOpening.exitingOnError { () throws(CommandError) in
+      try LiveSessionOptions.apply(rate: session.rate, to: &journaled)
+    }
     let signer = try signing.makeSigner()
     let outbox = try signing.outbox()
     let log: @Sendable (String) -> Void = { printError($0.sanitizedForTerminal) }

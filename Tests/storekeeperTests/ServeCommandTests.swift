@@ -109,6 +109,23 @@ import Testing
     #expect(listed.stdout.split(separator: "\n").count == 1 + 3)
   }
 
+  @Test func rateSetsTheServedSessionsTimeRateAndABadOneIsAUsageError() throws {
+    let server = try Server([
+      "--paused", "--rate", "oneRenewalEveryTwoSeconds", "Configs/FoodTruck.storekit",
+    ])
+    let applied = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands",
+      body: "buy socialfeed.monthly\nadvance 5s\n")
+    let renewals = applied.body.split(separator: "\n").filter {
+      $0.contains(#""delivery":"updates""#)
+    }
+    #expect(renewals.count == 2, "renewals at 2 s and 4 s: \(applied.body)")
+    #expect(server.stop() == 0)
+    let bad = try storekeeper(["serve", "--rate", "warp", "Configs/FoodTruck.storekit"])
+    #expect(bad.status == 64)
+    #expect(bad.stderr.contains("--rate \"warp\" is not a time rate"), "\(bad.stderr)")
+  }
+
   @Test func historyPagesAreExactAndFiltered() throws {
     let server = try Server([
       "--paused", "--start", "2026-11-22T02:00:00Z", "Configs/FoodTruck.storekit",
