@@ -44,8 +44,7 @@ struct LiveSessionOptions: ParsableArguments {
 
   /// Sets a `--rate` on an opened session, journaled as `set time-rate` (nothing when the
   /// session already runs at that rate).
-  static func apply(rate text: String?, to journaled: inout JournaledSession) throws(CommandError)
-  {
+  static func apply(rate text: String?, to journaled: inout JournaledSession) throws(CommandError) {
     guard let rate = TimeRate(name: text ?? ""), journaled.session.settings.timeRate != rate
     else { return }
     try journaled.apply(.set(.timeRate(rate))) { _ in }

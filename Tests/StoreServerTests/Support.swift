@@ -13,15 +13,20 @@ let start = Instant(iso8601: "2026-11-22T02:00:00Z")!
 let wallNow = Instant(iso8601: "2026-11-24T12:00:00Z")!
 let bundleID = Signer.defaultBundleID
 
-/// A served FoodTruck session, paused at `start`, without a journal.
-func makeServed(key: APIAuthentication.Key? = nil) throws -> ServedSession {
+/// A served FoodTruck session, paused at `start`, without a journal; its notifications go to
+/// `url` when given.
+func makeServed(
+  key: APIAuthentication.Key? = nil, notifyingURL url: String? = nil
+) throws -> ServedSession {
   let path = packageRoot.appendingPathComponent("Configs/FoodTruck.storekit").path
   let configuration = StoreKitConfiguration.load(contentsOf: path).configuration!
   let session = Session(configuration: configuration, start: start)
   let signer = Signer(identity: try SigningIdentity.makeSelfSigned(), environment: .localTesting)
   return ServedSession(
     journaled: JournaledSession(session: session, journal: nil), signer: signer,
-    environment: signer.environment.rawValue, running: false, key: key, wall: { wallNow })
+    environment: signer.environment.rawValue, running: false, key: key,
+    outbox: try url.map { try NotificationOutbox(url: $0, directory: nil, timeout: 5) },
+    wall: { wallNow })
 }
 
 /// A token as Apple's library makes one: ES256, `kid`, and the claims given.
@@ -126,18 +131,6 @@ final class Backend: @unchecked Sendable {
   }
 
   deinit { server.close() }
-}
-
-/// A served FoodTruck session paused at `start` whose notifications go to `url`.
-func makeServed(notifyingURL url: String) throws -> ServedSession {
-  let path = packageRoot.appendingPathComponent("Configs/FoodTruck.storekit").path
-  let configuration = StoreKitConfiguration.load(contentsOf: path).configuration!
-  let session = Session(configuration: configuration, start: start)
-  let signer = Signer(identity: try SigningIdentity.makeSelfSigned(), environment: .localTesting)
-  return ServedSession(
-    journaled: JournaledSession(session: session, journal: nil), signer: signer,
-    environment: signer.environment.rawValue, running: false,
-    outbox: try NotificationOutbox(url: url, directory: nil, timeout: 5), wall: { wallNow })
 }
 
 /// Waits (at most 10 s) until `condition` holds, recording the POSTs' answers meanwhile.
