@@ -24,6 +24,9 @@ public struct Signer: Sendable {
   public let environment: Environment
   /// The app's bundle id.
   public let bundleID: String
+  /// The device identifier (a UUID) receipts' SHA-1 hash is computed with
+  /// (`identifierForVendor`); by default one derived from the bundle id.
+  public var deviceID: String
 
   /// The bundle id used when none is given.
   public static let defaultBundleID = "com.example.storekeeper"
@@ -35,6 +38,7 @@ public struct Signer: Sendable {
     self.identity = identity
     self.environment = environment
     self.bundleID = bundleID
+    deviceID = stableUUID("device \(bundleID)").uppercased()
   }
 
   /// The transaction's `jwsRepresentation`, signed at `signedDate`.

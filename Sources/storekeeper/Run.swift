@@ -68,12 +68,17 @@ struct Run: ParsableCommand {
       throw ExitCode(64)
     }
     if fresh, let journal { try SessionOpening.setAside(journal) }
+    // Signed output carries each purchase's receipts, as SK1 hands them over.
+    options.receiptsOnPurchase = signing.sign || signing.chain
     var journaled = try SessionOpening.open(
       configurationPath: configurationPath, journalPath: journal,
       start: start.flatMap(Instant.init(iso8601:)), options: options)
     let prepared = try signing.prepare()
+    let signing = self.signing
+    let receiptSigner = OnDemand { try prepared.signer ?? signing.makeSigner() }
     let output = EventOutput(
-      signer: prepared.eventSigner, environment: prepared.environment, journal: journaled.journal)
+      signer: prepared.eventSigner, receipts: receiptSigner, environment: prepared.environment,
+      journal: journaled.journal)
     let pipeline = prepared.pipeline(journaled)
     var failures = 0
     try SessionOpening.exitingOnError { () throws(CommandError) in
@@ -155,20 +160,35 @@ final class EventOutput {
   /// The most bytes held before they are written.
   static let batchSize = 1 << 20
 
-  /// Output for events; with a signer, transactions and renewal infos carry `jwsRepresentation`.
-  init(signer: Signer? = nil, environment: String = "Xcode", journal: Journal?) {
+  /// Output for events; with a signer, transactions and renewal infos carry
+  /// `jwsRepresentation`; `receipts` signs the receipts of `receipt` events (made when the
+  /// first is needed).
+  init(
+    signer: Signer? = nil, receipts: OnDemand<Signer>? = nil, environment: String = "Xcode",
+    journal: Journal?
+  ) {
     self.journal = journal
-    guard let signer else {
-      encoder = EventEncoder(environment: environment)
-      return
-    }
     encoder = EventEncoder(environment: environment) { decorated, time in
-      let jws: String? =
-        switch decorated {
-        case .transaction(let transaction): try? signer.sign(transaction, signedDate: time)
-        case .renewalInfo(let status): try? signer.sign(status, signedDate: time)
+      switch decorated {
+      case .transaction(let transaction):
+        return signer.flatMap { try? $0.sign(transaction, signedDate: time) }.map {
+          [("jwsRepresentation", $0)]
+        } ?? []
+      case .renewalInfo(let status):
+        return signer.flatMap { try? $0.sign(status, signedDate: time) }.map {
+          [("jwsRepresentation", $0)]
+        } ?? []
+      case .receipt(let contents):
+        guard let receipts = try? receipts?.value else { return [] }
+        var fields: [(String, String)] = []
+        if let receipt = try? receipts.receipt(contents) {
+          fields.append(("receipt", Data(receipt).base64EncodedString()))
         }
-      return jws.map { [("jwsRepresentation", $0)] } ?? []
+        if let purchase = contents.purchase, let own = try? receipts.transactionReceipt(purchase) {
+          fields.append(("transactionReceipt", own))
+        }
+        return fields
+      }
     }
   }
 
@@ -252,5 +272,24 @@ final class ScriptLines {
     if text.hasSuffix("\n") { text.removeLast() }
     if text.hasSuffix("\r") { text.removeLast() }
     return text
+  }
+}
+
+/// A value made the first time it is asked for (keys are not created for a run that signs
+/// nothing); its failure is kept and thrown again.
+final class OnDemand<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var made: Result<Value, any Error>?
+  private let make: () throws -> Value
+
+  init(_ make: @escaping () throws -> Value) { self.make = make }
+
+  var value: Value {
+    get throws {
+      lock.lock()
+      defer { lock.unlock() }
+      if made == nil { made = Result { try make() } }
+      return try made!.get()
+    }
   }
 }

@@ -36,7 +36,20 @@ struct SigningOptions: ParsableArguments {
         + "--notify-url.", valueName: "file.pem"))
   var notifyCa: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "The device identifier receipts' SHA-1 hash is computed with; default: one derived from "
+        + "the bundle id.", valueName: "uuid"))
+  var deviceId: String?
+
   func validate() throws {
+    if let deviceId {
+      do throws(SigningError) {
+        _ = try Receipt.deviceBytes(deviceId)
+      } catch {
+        throw ValidationError(error.description)
+      }
+    }
     if let notifyUrl {
       do throws(SigningError) {
         _ = try WebhookURL(notifyUrl)
@@ -74,7 +87,9 @@ struct SigningOptions: ParsableArguments {
       let identity = try SigningIdentity.load(in: try Self.keyFolder(), chain: chain)
       let environment: Signer.Environment =
         chain ? .sandbox : (self.environment == .xcode ? .xcode : .localTesting)
-      return Signer(identity: identity, environment: environment, bundleID: bundleId)
+      var signer = Signer(identity: identity, environment: environment, bundleID: bundleId)
+      if let deviceId { signer.deviceID = deviceId.uppercased() }
+      return signer
     } catch let error as ExitCode {
       throw error
     } catch {
@@ -219,15 +234,32 @@ struct CertificateCommand: ParsableCommand {
 /// `storekeeper decode JWS|-`: any compact JWS as JSON, with its signature checked.
 struct Decode: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Decode a compact JWS (ours or Apple's) and check its signature against x5c[0].")
+    abstract: "Decode a compact JWS or an app receipt (ours or Apple's) and check its signature.",
+    discussion: """
+      A JWS is checked against x5c[0]. A receipt (PKCS#7, base64 or DER) prints every field \
+      with Apple's names (in_app: quantity 1701, product_id 1702, transaction_id 1703 … \
+      promotional_offer_id 1721) and is checked against its own signing certificate; \
+      --device-id checks its SHA-1 hash. Whether that certificate is to be trusted is \
+      openssl's to say: openssl cms -verify -inform DER -CAfile <(storekeeper certificate).
+      """)
 
-  @Argument(help: "The JWS, or - to read it from standard input.")
+  @Argument(help: "The JWS or base64 receipt, or - to read either (or a DER receipt) from stdin.")
   var jws: String
 
+  @Option(
+    help: ArgumentHelp(
+      "For a receipt: check its SHA-1 hash with this device identifier.", valueName: "uuid"))
+  var deviceId: String?
+
   func run() throws {
-    var text = jws
-    if jws == "-" {
-      text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+    var bytes = Array(jws.utf8)
+    if jws == "-" { bytes = Array(FileHandle.standardInput.readDataToEndOfFile()) }
+    let text = String(decoding: bytes, as: UTF8.self)
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    // A receipt is DER (a SEQUENCE) or its base64; a JWS starts with a base64url `{"`.
+    if bytes.first == 0x30 || !(trimmed.hasPrefix("eyJ") || trimmed.contains("signedPayload")) {
+      try decodeReceipt(bytes)
+      return
     }
     let decoded: JWS.Decoded
     do {
@@ -250,6 +282,37 @@ struct Decode: ParsableCommand {
     printError(
       decoded.signatureIsValid ? "signature: valid (checked with x5c[0])" : "signature: INVALID")
     if !decoded.signatureIsValid { throw ExitCode(1) }
+  }
+
+  private func decodeReceipt(_ bytes: [UInt8]) throws {
+    let decoded: Receipt.Decoded
+    do throws(SigningError) {
+      decoded = try Receipt.decode(bytes, deviceID: deviceId)
+    } catch {
+      printError("storekeeper: \(error)".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
+    var members = [
+      JSONMember("receipt", decoded.fields),
+      JSONMember("signature", .string(decoded.signatureIsValid ? "valid" : "invalid")),
+      JSONMember("certificates", .array(decoded.certificateSubjects.map { .string($0) })),
+    ]
+    if let matches = decoded.hashMatches {
+      members.append(JSONMember("sha1_hash", .string(matches ? "matches" : "does not match")))
+    }
+    try StandardStreams.printOut(
+      String(
+        decoding: JSONWriter.xcodeFormatted(
+          JSONDocument(root: .object(JSONObject(members)), trailingWhitespace: "")),
+        as: UTF8.self))
+    printError(
+      decoded.signatureIsValid
+        ? "signature: valid (checked with the receipt's signing certificate)"
+        : "signature: INVALID")
+    if decoded.hashMatches == false {
+      printError("sha1_hash: does not match --device-id \(deviceId ?? "")".sanitizedForTerminal)
+    }
+    if !decoded.signatureIsValid || decoded.hashMatches == false { throw ExitCode(1) }
   }
 }
 

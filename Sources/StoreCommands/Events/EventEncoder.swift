@@ -15,6 +15,8 @@ public struct EventEncoder: Sendable {
     case transaction(Transaction)
     /// A subscription's renewal info, signed.
     case renewalInfo(SubscriptionStatus)
+    /// An app receipt (`receipt`) and, for a purchase, its own (`transactionReceipt`).
+    case receipt(ReceiptContents)
   }
 
   private let decorate: Decoration?
@@ -128,6 +130,13 @@ public struct EventEncoder: Sendable {
       object.field("transactionID", id)
       object.nested("fields") { fields in
         for field in information.fields { fields.field(named: field.name, field.value) }
+      }
+    case .receipt(let contents):
+      object.field("event", "receipt")
+      if let id = contents.transactionID { object.field("transactionID", id) }
+      object.strings("inApp", contents.purchases.map { String($0.id) })
+      for (key, value) in decorate?(.receipt(contents), event.time) ?? [] {
+        object.field(named: key, value)
       }
     }
     dates = object.dates

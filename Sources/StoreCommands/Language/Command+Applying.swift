@@ -69,6 +69,7 @@ extension Command {
       verb = .reportConsumption(try id(reference), fields: fields)
     case .accountToken(let reference, let token):
       verb = .setAppAccountToken(try id(reference), token: token)
+    case .refreshReceipt: verb = .refreshReceipt
     }
     return .verb(verb)
   }

@@ -135,7 +135,12 @@ private struct Arguments {
       default: throw CommandError("notify takes retry or fault, not \"\(action)\"")
       }
     case "call":
-      let api = try choice(Command.callNames, Command.callNames.map(\.0).joined(separator: ", "))
+      if peek == "receipt" {
+        position += 1
+        return .refreshReceipt
+      }
+      let api = try choice(
+        Command.callNames, (Command.callNames.map(\.0) + ["receipt"]).joined(separator: ", "))
       var reference: TransactionReference?
       if let next = peek, !next.contains("=") { reference = try transaction() }
       let options = try options(allowed: ["reason"])

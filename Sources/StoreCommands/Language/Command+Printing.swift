@@ -56,6 +56,7 @@ extension Command: CustomStringConvertible {
     case .consumption(let reference, let fields):
       return ["consumption", "\(reference)"] + fields.map { "\($0.name)=\($0.value)" }
     case .notify(.retry): return ["notify", "retry"]
+    case .refreshReceipt: return ["call", "receipt"]
     case .notify(.fault(let fault)): return ["set", "notify-fault"] + fault.words
     case .accountToken(let reference, let token):
       return ["account-token", "\(reference)", token ?? "none"]

@@ -58,6 +58,8 @@ public enum Command: Equatable, Sendable {
   case launch
   /// `call <api> [<txn>] [reason=…]`; the reason is the refund sheet's.
   case call(StoreKitAPI, TransactionReference?, reason: RefundRequestReason?)
+  /// `call receipt`: the app refreshes its receipt (`SKReceiptRefreshRequest`).
+  case refreshReceipt
   /// `consumption <txn> name=value…`: the app's server answers a refund request's
   /// `CONSUMPTION_REQUEST` (Apple's field names).
   case consumption(TransactionReference, fields: [ConsumptionInformation.Field])
@@ -107,6 +109,7 @@ public enum Command: Equatable, Sendable {
     case .consumption: "consumption"
     case .accountToken: "account-token"
     case .notify: "notify"
+    case .refreshReceipt: "call"
     }
   }
 }

@@ -47,6 +47,9 @@ public struct StoreEvent: Equatable, Sendable {
     case renewalExtensionSummary(RenewalExtensionSummary)
     /// The app's server sent consumption information about a refund request.
     case consumptionReported(transactionID: UInt64, ConsumptionInformation)
+    /// An app receipt (`call receipt`), or with ``SessionOptions/receiptsOnPurchase`` the
+    /// per-transaction receipt of a purchase SK1 reports `purchased`.
+    case receipt(ReceiptContents)
   }
 }
 

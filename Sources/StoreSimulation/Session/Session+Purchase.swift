@@ -304,6 +304,9 @@ extension Session {
           productID: productID, state: .purchased, transactionID: record.id,
           quantity: Int(record.quantity))),
       at: stamp, sink)
+    if self.options.receiptsOnPurchase {
+      emit(.receipt(receiptContents(purchase: record.id)), at: stamp, sink)
+    }
     if delivery == .purchaseResult {
       let error = settings.simulatedErrors[.verification]
       emit(

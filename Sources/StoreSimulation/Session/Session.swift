@@ -12,6 +12,9 @@ public struct SessionOptions: Equatable, Sendable {
   public var maximumEventsPerVerb = 1_000_000
   /// Choices where Apple's behaviour is undocumented.
   public var fidelity = FidelityChoices()
+  /// Whether each purchase SK1 reports `purchased` is followed by a `receipt` event for it
+  /// (`SKPaymentTransaction`'s receipt), as a signing front end asks.
+  public var receiptsOnPurchase = false
   /// Whether every mutation checks the engine's invariants (on in debug builds).
   public var checksInvariants: Bool = {
     #if DEBUG

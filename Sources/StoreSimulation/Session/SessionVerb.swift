@@ -58,6 +58,8 @@ public enum SessionVerb: Equatable, Sendable {
   case reportConsumption(UInt64, fields: [ConsumptionInformation.Field])
   /// ``Session/setAppAccountToken(_:token:_:)``.
   case setAppAccountToken(UInt64, token: String?)
+  /// ``Session/refreshReceipt(_:)``.
+  case refreshReceipt
 }
 
 extension Session {
@@ -111,6 +113,7 @@ extension Session {
       try setWinBackEligibility(offerID, eligible: eligible)
     case .reportConsumption(let id, let fields): try reportConsumption(id, fields: fields, sink)
     case .setAppAccountToken(let id, let token): try setAppAccountToken(id, token: token, sink)
+    case .refreshReceipt: refreshReceipt(sink)
     }
   }
 
@@ -150,7 +153,7 @@ extension Session {
         throw SessionError(.invalidAction, "transaction \(id) is already finished")
       }
     case .delete(let id): _ = try requireTransaction(id)
-    case .finishAll, .clear, .restore, .launch: return
+    case .finishAll, .clear, .restore, .launch, .refreshReceipt: return
     case .advance(let target): try checkAdvance(to: target)
     case .advanceToNextEvent:
       guard let next = nextScheduledEvent else {

@@ -58,6 +58,10 @@ enum EventSummary {
     case .consumptionReported(let id, let information):
       return "\(time) consumption information for transaction \(id): "
         + information.fields.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
+    case .receipt(let contents):
+      let count = contents.purchases.count
+      return "\(time) receipt: \(count) in-app purchase\(count == 1 ? "" : "s")"
+        + (contents.transactionID.map { " (with transaction \($0))" } ?? "")
     }
   }
 }

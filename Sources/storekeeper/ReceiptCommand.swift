@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import StoreCommands
+import StoreSigning
+import StoreSimulation
+
+/// `storekeeper receipt`: the session's app receipt, signed as the local test environment signs
+/// it.
+struct ReceiptCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "receipt",
+    abstract: "Write the session's app receipt (PKCS#7, Apple's receipt ASN.1), signed.",
+    discussion: """
+      The receipt lists what Apple's receipts list at that moment: consumables until they are \
+      finished, every non-consumable and subscription transaction (refunded ones with their \
+      cancellation date). It is signed by the certificate storekeeper certificate prints (with \
+      --chain, by a leaf under storekeeper certificate --root), so that \
+      openssl cms -verify -inform DER -CAfile <that certificate> checks it. Its SHA-1 hash is \
+      computed with --device-id (default: one derived from the bundle id, told on standard \
+      error). The session is read, not changed.
+      """)
+
+  @Argument(help: "The .storekit configuration.", completion: .file(extensions: ["storekit"]))
+  var configurationPath: String
+
+  @Option(help: "The journal to read; default: the configuration's own.")
+  var journal: String?
+
+  @Option(help: "The moment (ISO-8601), at or after the session's last instant; default: that.")
+  var at: String?
+
+  @Flag(help: "Write DER (default: base64 and a newline).")
+  var der = false
+
+  @Flag(help: "Write base64 (the default).")
+  var base64 = false
+
+  @OptionGroup var signing: SigningOptions
+
+  func validate() throws {
+    if der && base64 { throw ValidationError("Give --der or --base64, not both.") }
+    if let at, Instant(iso8601: at) == nil {
+      throw ValidationError(
+        "--at must be ISO-8601, such as 2026-11-22T02:00:00Z (got \"\(at)\").")
+    }
+  }
+
+  func run() throws {
+    let path = try journal ?? SessionOpening.defaultJournal(for: configurationPath)
+    let exists = FileManager.default.fileExists(atPath: path)
+    if !exists && journal != nil {
+      printError("storekeeper: no journal at \(path)".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
+    var session = try SessionOpening.open(
+      configurationPath: configurationPath, journalPath: exists ? path : nil, start: nil,
+      options: SessionOptions()
+    ).session
+    if let at = at.flatMap(Instant.init(iso8601:)) {
+      guard at >= session.now else {
+        printError(
+          "storekeeper: --at \(at.iso8601) is before the session's last instant "
+            + "\(session.now.iso8601); a receipt is made at or after it")
+        throw ExitCode(1)
+      }
+      try SessionOpening.exitingOnError { () throws(CommandError) in
+        do throws(SessionError) {
+          try session.advance(to: at) { _ in }
+        } catch {
+          throw CommandError(error)
+        }
+      }
+    }
+    let signer = try signing.makeSigner()
+    let receipt: [UInt8]
+    do {
+      receipt = try signer.receipt(session.receiptContents())
+    } catch {
+      printError("storekeeper: cannot sign the receipt: \(error)")
+      throw ExitCode(1)
+    }
+    if signing.deviceId == nil {
+      printError("storekeeper: SHA-1 hash computed with device identifier \(signer.deviceID)")
+    }
+    if der {
+      try StandardStreams.writeOut(receipt)
+    } else {
+      try StandardStreams.printOut(Data(receipt).base64EncodedString())
+    }
+  }
+}
