@@ -40,6 +40,8 @@ let package = Package(
       dependencies: [
         "StoreConfiguration",
         .product(name: "HeapModule", package: "swift-collections"),
+        // Verifying promotional offer signatures as StoreKit does (no signing, no randomness).
+        .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
     .target(name: "StoreCommands", dependencies: ["StoreConfiguration", "StoreSimulation"]),

@@ -121,16 +121,5 @@ public enum JWS {
 
   /// Decodes strict base64url: only `A–Z a–z 0–9 - _`, no padding (RFC 7515 §2); `nil` for
   /// anything else, standard base64's `+ / =` included.
-  public static func fromBase64URL(_ text: Substring) -> [UInt8]? {
-    guard text.utf8.count % 4 != 1,
-      text.utf8.allSatisfy({
-        ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
-          || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
-      })
-    else { return nil }
-    var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(
-      of: "_", with: "/")
-    while base64.count % 4 != 0 { base64 += "=" }
-    return Data(base64Encoded: base64).map { [UInt8]($0) }
-  }
+  public static func fromBase64URL(_ text: Substring) -> [UInt8]? { Base64URL.decode(text) }
 }

@@ -29,7 +29,7 @@ public struct Signer: Sendable {
   public var deviceID: String
 
   /// The bundle id used when none is given.
-  public static let defaultBundleID = "com.example.storekeeper"
+  public static let defaultBundleID = PurchaseOptions.defaultBundleID
 
   /// A signer.
   public init(

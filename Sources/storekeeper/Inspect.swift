@@ -182,6 +182,7 @@ struct Inspect: ParsableCommand {
     } catch {
       return .failed(error)
     }
+    journaled.bundleID = self.signing.journaledBundleID
     var app = App(
       journaled: journaled, configurationPath: configurationPath, configurationBytes: bytes,
       display: display, clock: clock)

@@ -73,6 +73,7 @@ struct Run: ParsableCommand {
     var journaled = try SessionOpening.open(
       configurationPath: configurationPath, journalPath: journal,
       start: start.flatMap(Instant.init(iso8601:)), options: options)
+    journaled.bundleID = signing.journaledBundleID
     let prepared = try signing.prepare()
     let signing = self.signing
     let receiptSigner = OnDemand { try prepared.signer ?? signing.makeSigner() }

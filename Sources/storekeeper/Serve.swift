@@ -58,6 +58,7 @@ struct Serve: ParsableCommand {
     try SessionOpening.exitingOnError { () throws(CommandError) in
       try LiveSessionOptions.apply(rate: session.rate, to: &journaled)
     }
+    journaled.bundleID = signing.journaledBundleID
     let signer = try signing.makeSigner()
     let outbox = try signing.outbox()
     let log: @Sendable (String) -> Void = { printError($0.sanitizedForTerminal) }

@@ -71,6 +71,9 @@ struct SigningOptions: ParsableArguments {
     }
   }
 
+  /// The bundle id signed purchases are journaled with (`nil`: the default's).
+  var journaledBundleID: String? { bundleId == Signer.defaultBundleID ? nil : bundleId }
+
   /// Whether anything needs a signer.
   var needsSigner: Bool { sign || chain || notifications != nil || notifyUrl != nil }
 

@@ -101,7 +101,20 @@ import Testing
     ("buy coins quantity=0", "quantity must be a whole number from 1 to 1000000, not \"0\""),
     (
       "buy coins color=red",
-      "buy has no option \"color\"; its options are quantity, offer, token, date, renew, from"
+      "buy has no option \"color\"; its options are quantity, offer, token, date, renew, from, "
+        + "key, nonce, timestamp, signature, jws, intro-jws, bundle"
+    ),
+    (
+      "buy socialfeed.monthly nonce=x",
+      "a signature is for a promotional offer: add offer=promo:<offerID>"
+    ),
+    (
+      "buy socialfeed.monthly offer=promo:a jws=x key=y",
+      "give jws= or key=, nonce=, timestamp= and signature=, not both"
+    ),
+    (
+      "buy socialfeed.monthly offer=promo:a timestamp=soon",
+      "timestamp must be milliseconds since 1970, not \"soon\""
     ),
     ("buy coins quantity=2 quantity=3", "the option quantity is given twice"),
     (

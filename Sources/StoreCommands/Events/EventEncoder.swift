@@ -86,6 +86,7 @@ public struct EventEncoder: Sendable {
           errorFields(error, &$0)
         }
       }
+      if let detail = result.detail { object.field("detail", detail) }
     case .transactionRemoved(let id):
       object.field("event", "transactionRemoved")
       object.field("id", id)

@@ -38,6 +38,9 @@ public struct JournaledSession {
   let start: Start?
   /// The options the session was opened with.
   let openingOptions: SessionOptions
+  /// The app's bundle id (the front end's `--bundle-id`): a purchase carrying a signature is
+  /// journaled with it (`bundle=`), so that it replays the same whatever the bundle id then.
+  public var bundleID: String?
 
   /// Where a session's history begins.
   enum Start {
@@ -171,6 +174,13 @@ public struct JournaledSession {
   public mutating func apply(
     _ command: Command, from origin: CommandOrigin = .person, _ sink: EventSink
   ) throws(CommandError) {
+    var command = command
+    if case .buy(let productID, var options) = command, let bundleID, options.bundleID == nil,
+      options.offerSignature != nil || options.introductoryEligibility != nil
+    {
+      options.bundleID = bundleID
+      command = .buy(productID: productID, options: options)
+    }
     var record = JournalRecord.command(at: session.now, text: command.description)
     var quiet = false
     if origin == .clock, case .advance(.to(let instant)) = command {

@@ -283,7 +283,10 @@ private struct Arguments {
 
   mutating func buy() throws(CommandError) -> Command {
     let productID = try word("a product ID")
-    let given = try options(allowed: ["quantity", "offer", "token", "date", "renew", "from"])
+    let given = try options(allowed: [
+      "quantity", "offer", "token", "date", "renew", "from", "key", "nonce", "timestamp",
+      "signature", "jws", "intro-jws", "bundle",
+    ])
     var options = PurchaseOptions()
     if let text = given["quantity"] {
       guard let quantity = Int(text), (1...PurchaseOptions.maximumQuantity).contains(quantity)
@@ -317,7 +320,47 @@ private struct Arguments {
       }
       options.origin = origin
     }
+    try signatures(given, into: &options)
     return .buy(productID: productID, options: options)
+  }
+
+  /// A promotional offer's signature (`key= nonce= timestamp= signature=`, or `jws=`), an
+  /// introductory-offer eligibility JWS (`intro-jws=`) and the bundle id they are for. A
+  /// signature missing a part is StoreKit's `missingOfferParameters`, not a command error.
+  func signatures(
+    _ given: [String: String], into options: inout PurchaseOptions
+  )
+    throws(CommandError)
+  {
+    let parts = ["key", "nonce", "timestamp", "signature"]
+    if let jws = given["jws"] {
+      guard parts.allSatisfy({ given[$0] == nil }) else {
+        throw CommandError("give jws= or key=, nonce=, timestamp= and signature=, not both")
+      }
+      options.offerSignature = .jws(jws)
+    } else if parts.contains(where: { given[$0] != nil }) {
+      var timestamp = OfferSignature.missingTimestamp
+      if let text = given["timestamp"] {
+        guard let value = Int64(text), value >= 0 else {
+          throw CommandError("timestamp must be milliseconds since 1970, not \"\(text)\"")
+        }
+        timestamp = value
+      }
+      options.offerSignature = .v1(
+        keyID: given["key"] ?? "", nonce: given["nonce"] ?? "", timestamp: timestamp,
+        signature: given["signature"] ?? "")
+    }
+    if options.offerSignature != nil {
+      guard case .promotional? = options.offer else {
+        throw CommandError("a signature is for a promotional offer: add offer=promo:<offerID>")
+      }
+    }
+    options.introductoryEligibility = given["intro-jws"]
+    if let bundle = given["bundle"] {
+      guard !bundle.isEmpty, bundle.allSatisfy({ $0.isLetter || $0.isNumber || "-.".contains($0) })
+      else { throw CommandError("bundle must be a bundle id such as com.example.app") }
+      options.bundleID = bundle
+    }
   }
 
   func offer(_ text: String) throws(CommandError) -> OfferSelection {

@@ -18,6 +18,17 @@ extension Command: CustomStringConvertible {
       if let date = options.purchaseDate { words.append("date=\(date.iso8601)") }
       if options.renewal != .automatic { words.append("renew=\(options.renewal.rawValue)") }
       if options.origin != .app { words.append("from=\(options.origin.rawValue)") }
+      switch options.offerSignature {
+      case .v1(let key, let nonce, let timestamp, let signature)?:
+        if !key.isEmpty { words.append("key=\(key)") }
+        if !nonce.isEmpty { words.append("nonce=\(nonce)") }
+        if timestamp != OfferSignature.missingTimestamp { words.append("timestamp=\(timestamp)") }
+        if !signature.isEmpty { words.append("signature=\(signature)") }
+      case .jws(let jws)?: words.append("jws=\(jws)")
+      case nil: break
+      }
+      if let jws = options.introductoryEligibility { words.append("intro-jws=\(jws)") }
+      if let bundle = options.bundleID { words.append("bundle=\(bundle)") }
       return words
     case .approve(let reference): return ["approve", "\(reference)"]
     case .decline(let reference): return ["decline", "\(reference)"]

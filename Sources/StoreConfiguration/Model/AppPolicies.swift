@@ -60,6 +60,12 @@ public struct OfferKeyPair: Equatable, Sendable {
   /// Keys this model does not know, written back unchanged.
   public var unknown = JSONObject()
 
+  /// A key pair as Xcode writes it.
+  public init(id: String, privateKey: String) {
+    self.id = id
+    self.privateKey = privateKey
+  }
+
   init(reading reader: inout ObjectReader, log: inout DiagnosticLog) {
     id = reader.string("id", .expected, log: &log) ?? ""
     privateKey = reader.string("privateKey", .expected, log: &log) ?? ""

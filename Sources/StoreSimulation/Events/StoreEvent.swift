@@ -177,14 +177,18 @@ public struct PurchaseResult: Equatable, Sendable {
   public var transactionID: UInt64?
   /// The error thrown with `failed`, or the verification error of an unverified success.
   public var error: SimulatedError?
+  /// Why, when StoreKit's error alone does not say (which part of an offer's signature failed).
+  public var detail: String?
 
   /// Creates a result.
   public init(
-    productID: String, outcome: Outcome, transactionID: UInt64? = nil, error: SimulatedError? = nil
+    productID: String, outcome: Outcome, transactionID: UInt64? = nil, error: SimulatedError? = nil,
+    detail: String? = nil
   ) {
     self.productID = productID
     self.outcome = outcome
     self.transactionID = transactionID
     self.error = error
+    self.detail = detail
   }
 }

@@ -44,13 +44,18 @@ extension Session {
 
   /// The offers a new subscription period gets: the one asked for, or the introductory offer
   /// when the customer is eligible.
-  func offerEligibility(_ selection: OfferSelection?, product productIndex: Int) -> OfferDecision {
+  ///
+  /// A verified introductory-offer eligibility JWS decides the introductory offer instead of
+  /// the session's history.
+  func offerEligibility(_ options: PurchaseOptions, product productIndex: Int) -> OfferDecision {
+    let selection = options.offer
     let product = catalog.products[productIndex]
     guard product.type == .autoRenewableSubscription, let groupIndex = product.groupIndex else {
       return .none
     }
     let group = groups[groupIndex]
-    let introEligible = isEligibleForIntroductoryOffer(group: groupIndex)
+    let introEligible =
+      options.verifiedIntroductoryEligibility ?? isEligibleForIntroductoryOffer(group: groupIndex)
     func run(_ kind: OfferKind, _ index: Int) -> GroupState.UpcomingOffer {
       let offer = product.offers(kind)[index]
       return GroupState.UpcomingOffer(
@@ -105,5 +110,40 @@ extension OfferSelection {
     case .code(let name): (.code, name)
     case .winBack(let id): (.winBack, id)
     }
+  }
+}
+
+extension Session {
+  /// Checks the signatures a purchase carries, as StoreKit does before it shows the sheet, and
+  /// spends their nonces; an introductory-offer eligibility JWS's verdict.
+  ///
+  /// - Throws: ``OfferSignatureRefusal``: the purchase fails with its error.
+  mutating func spendOfferSignatures(
+    _ productID: String, _ options: PurchaseOptions
+  )
+    throws(OfferSignatureRefusal) -> Bool?
+  {
+    guard options.offerSignature != nil || options.introductoryEligibility != nil else {
+      return nil
+    }
+    let check = OfferSignatureCheck(
+      keyPair: configuration.subscriptionOffersKeyPair,
+      bundleID: options.bundleID ?? PurchaseOptions.defaultBundleID, now: now)
+    var spent = serverRecords.spentOfferNonces
+    var introductory: Bool?
+    if let jws = options.introductoryEligibility {
+      let verdict = try check.checkIntroductoryEligibility(
+        jws, productID: productID, spent: spent)
+      introductory = verdict.allowed
+      spent.insert(verdict.nonce)
+    }
+    if let signature = options.offerSignature, case .promotional(let offerID)? = options.offer {
+      spent.insert(
+        try check.checkPromotional(
+          signature, productID: productID, offerID: offerID,
+          appAccountToken: options.appAccountToken, spent: spent))
+    }
+    serverRecords.spentOfferNonces = spent
+    return introductory
   }
 }

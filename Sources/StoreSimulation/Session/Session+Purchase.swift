@@ -47,6 +47,20 @@ public struct PurchaseOptions: Equatable, Sendable {
   public var renewal: RenewalBehavior = .automatic
   /// Made by the app or outside it.
   public var origin: PurchaseOrigin = .app
+  /// The promotional offer's signature from the app's server; without one, the purchase is
+  /// signed on the person's behalf (not checked).
+  public var offerSignature: OfferSignature?
+  /// An introductory-offer eligibility JWS (`introductoryOfferEligibility(compactJWS:)`): when
+  /// it verifies, its `allowIntroductoryOffer` replaces the session's eligibility.
+  public var introductoryEligibility: String?
+  /// The app's bundle id the signatures are checked for; `nil` for ``defaultBundleID``.
+  public var bundleID: String?
+
+  /// The eligibility a verified ``introductoryEligibility`` JWS decided (set by the engine).
+  var verifiedIntroductoryEligibility: Bool?
+
+  /// The bundle id of an app nobody named.
+  public static let defaultBundleID = "com.example.storekeeper"
 
   /// Creates options.
   public init(
@@ -98,7 +112,14 @@ extension Session {
         return
       }
     }
-    if case .refused(let error) = offerEligibility(options.offer, product: index) {
+    var options = options
+    do throws(OfferSignatureRefusal) {
+      options.verifiedIntroductoryEligibility = try spendOfferSignatures(productID, options)
+    } catch {
+      refuse(index, options, error: error.error, detail: error.description, sink)
+      return
+    }
+    if case .refused(let error) = offerEligibility(options, product: index) {
       refuse(index, options, error: error, sink)
       return
     }
@@ -118,6 +139,14 @@ extension Session {
   /// total that overflows, a future date, a non-consumable bought again from outside the app,
   /// or a back-dated purchase that would renew too often.
   func checkPurchase(_ productID: String, _ options: PurchaseOptions) throws(SessionError) {
+    let productIndex = try requireProduct(productID)
+    if options.introductoryEligibility != nil
+      && catalog.products[productIndex].type != .autoRenewableSubscription
+    {
+      throw SessionError(
+        .invalidProductType,
+        "\(productID) is not an auto-renewable subscription; intro-jws is for one")
+    }
     let index = try requireProduct(productID)
     let product = catalog.products[index]
     let date = options.purchaseDate?.milliseconds ?? now.milliseconds
@@ -221,7 +250,8 @@ extension Session {
 
   /// A purchase StoreKit refuses before any transaction exists (bad quantity, ineligible offer).
   private mutating func refuse(
-    _ productIndex: Int, _ options: PurchaseOptions, error: SimulatedError, _ sink: EventSink
+    _ productIndex: Int, _ options: PurchaseOptions, error: SimulatedError, detail: String? = nil,
+    _ sink: EventSink
   ) {
     let productID = catalog.products[productIndex].productID
     let stamp = now.milliseconds
@@ -234,7 +264,8 @@ extension Session {
         at: stamp, sink)
     }
     emit(
-      .purchaseResult(.init(productID: productID, outcome: .failed, error: error)), at: stamp, sink)
+      .purchaseResult(.init(productID: productID, outcome: .failed, error: error, detail: detail)),
+      at: stamp, sink)
   }
 
   /// Completes a purchase: a new transaction, or the one already held. With `reusing`, an Ask to

@@ -5,6 +5,8 @@ struct ServerRecords {
   var refundRequests: [UInt64: Int64] = [:]
   var consumption: [UInt64: ConsumptionInformation] = [:]
   var massExtensions: [MassExtensionKey: MassExtension] = [:]
+  /// The nonces of offer signatures StoreKit accepted (lowercased): each is good once.
+  var spentOfferNonces: Set<String> = []
 }
 
 /// A mass extension's identity: its product and request identifier.

@@ -72,7 +72,7 @@ extension Session {
     if Int32(productIndex) == group.product || !immediate {
       var offers: [GroupState.UpcomingOffer] = []
       if options.offer != nil,
-        case .apply(let plan) = offerEligibility(options.offer, product: productIndex)
+        case .apply(let plan) = offerEligibility(options, product: productIndex)
       {
         offers = plan
       }
@@ -111,7 +111,7 @@ extension Session {
     originalID: UInt64, originalPurchaseDate: Int64, reusing request: Int?
   ) -> Int {
     var plan: [GroupState.UpcomingOffer] = []
-    if case .apply(let offers) = offerEligibility(options.offer, product: productIndex) {
+    if case .apply(let offers) = offerEligibility(options, product: productIndex) {
       plan = offers
     }
     let first = plan.first
