@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import StoreConfiguration
+import StoreSimulation
 import SwiftASN1
 import X509
 
@@ -77,12 +78,7 @@ extension Receipt {
     do {
       for (type, value) in try attributes(content) {
         if type == Field.inAppPurchase {
-          var record = JSONObject()
-          for (inType, inValue) in try attributes(value) {
-            let (name, kind) = inAppNames[inType] ?? ("type_\(inType)", .bytes)
-            record[name] = try decodeValue(inValue, kind)
-          }
-          inApps.append(.object(record))
+          inApps.append(.object(try inAppRecord(value)))
           continue
         }
         switch type {
@@ -108,6 +104,25 @@ extension Receipt {
     return Decoded(
       fields: .object(app), certificateSubjects: certificates.map { $0.subject.description },
       signatureIsValid: verify(bytes, content: content, certificates), hashMatches: hashMatches)
+  }
+
+  /// A transaction's in-app purchase record as a receipt holds it, decoded back (Apple's
+  /// names, the type numbers beside them in ``fieldTypes``).
+  public static func record(of transaction: Transaction) -> JSONObject {
+    (try? inAppRecord(inApp(transaction))) ?? JSONObject()
+  }
+
+  /// The type number of each field name (`bundle_id` → 2, `quantity` → 1701).
+  public static let fieldTypes: [String: Int] = Dictionary(
+    uniqueKeysWithValues: (appNames.merging(inAppNames) { $1 }).map { ($0.value.0, $0.key) })
+
+  private static func inAppRecord(_ set: [UInt8]) throws -> JSONObject {
+    var record = JSONObject()
+    for (type, value) in try attributes(set).sorted(by: { $0.0 < $1.0 }) {
+      let (name, kind) = inAppNames[type] ?? ("type_\(type)", .bytes)
+      record[name] = try decodeValue(value, kind)
+    }
+    return record
   }
 
   /// The attached content and the certificates of a CMS SignedData.

@@ -126,7 +126,7 @@ public enum Receipt {
   }
 
   /// Apple's receipt dates: RFC 3339 in UTC, to the second (`2026-11-22T02:00:00Z`).
-  static func date(_ instant: Instant) -> String {
+  public static func date(_ instant: Instant) -> String {
     let text = instant.iso8601
     guard let dot = text.firstIndex(of: ".") else { return text }
     return String(text[..<dot]) + "Z"

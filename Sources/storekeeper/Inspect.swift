@@ -38,6 +38,12 @@ struct Inspect: ParsableCommand {
 
   @OptionGroup var api: APIOptions
 
+  @Option(
+    help: ArgumentHelp(
+      "The folder W (call receipt) writes app receipts to; default: the current folder.",
+      valueName: "folder"))
+  var receipts: String?
+
   private var configurationPath: String { session.configurationPath }
 
   func run() throws {
@@ -187,7 +193,10 @@ struct Inspect: ParsableCommand {
       journaled: journaled, configurationPath: configurationPath, configurationBytes: bytes,
       display: display, clock: clock)
     for notice in notices { app.note(notice) }
-    app.hooks = signing.inspectorHooks(app.journaled)
+    let signingOptions = self.signing
+    app.hooks = signing.inspectorHooks(
+      app.journaled, receipts: OnDemand { try signing.signer ?? signingOptions.makeSigner() },
+      receiptFolder: receipts ?? FileManager.default.currentDirectoryPath)
     return .opened(app)
   }
 }

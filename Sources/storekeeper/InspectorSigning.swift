@@ -1,13 +1,52 @@
+import Foundation
 import StoreCommands
+import StoreConfiguration
 import StoreSigning
 import StoreSimulation
 import StoreTerminal
 
 extension PreparedSigning {
   /// The inspector's hooks: cached `jwsRepresentation`s with --sign or --chain; notifications
-  /// mapped, signed and delivered as events arrive, each delivery in the event log.
-  func inspectorHooks(_ journaled: JournaledSession) -> InspectorHooks {
+  /// mapped, signed and delivered as events arrive, each delivery in the event log; receipts
+  /// shown and written (signed by `receipts`, made when the first is written).
+  func inspectorHooks(
+    _ journaled: JournaledSession, receipts: OnDemand<Signer>, receiptFolder: String
+  ) -> InspectorHooks {
     var hooks = InspectorHooks()
+    let bundleID = journaled.bundleID ?? Signer.defaultBundleID
+    hooks.receipt = { transaction, session in
+      var app = JSONObject()
+      app["bundle_id"] = .string(bundleID)
+      app["application_version"] = .string(Receipt.appVersion)
+      app["original_application_version"] = .string(Receipt.appVersion)
+      app["receipt_creation_date"] = .string(Receipt.date(session.now))
+      return InspectorHooks.ReceiptForm(
+        app: app, record: Receipt.record(of: transaction),
+        isListed: ReceiptContents.lists(transaction), types: Receipt.fieldTypes)
+    }
+    hooks.receiptIssued = { contents in
+      ReceiptFile.write(contents, signer: receipts, folder: receiptFolder)
+    }
+    hooks.signOffer = { productID, options, session in
+      guard case .promotional(let offerID)? = options.offer else {
+        return .failure(CommandError("only a promotional offer is signed"))
+      }
+      do throws(SigningError) {
+        let signer = try OfferSigner(session.configuration.subscriptionOffersKeyPair)
+        let nonce = UUID().uuidString.lowercased()
+        let signature = try? signer.signV1(
+          bundleID: bundleID, productID: productID, offerID: offerID,
+          appAccountToken: options.appAccountToken, nonce: nonce,
+          timestamp: session.now.milliseconds)
+        guard let signature else { return .failure(CommandError("the offer could not be signed")) }
+        return .success(
+          .v1(
+            keyID: signer.keyPair.id, nonce: nonce, timestamp: session.now.milliseconds,
+            signature: signature))
+      } catch {
+        return .failure(CommandError(error.description))
+      }
+    }
     if let eventSigner {
       let cache = SignatureCache(signer: eventSigner)
       hooks.jwsRepresentation = { cache.form($0, at: $1.now) }
@@ -65,5 +104,32 @@ final class SignatureCache {
     if forms.count > 1000 { forms = [:] }
     forms[key] = (subject, form)
     return form
+  }
+}
+
+/// Receipts the inspector writes: `receipt-<creation date>.der` in a folder.
+enum ReceiptFile {
+  static func write(
+    _ contents: ReceiptContents, signer: OnDemand<Signer>, folder: String
+  )
+    -> NotificationLine
+  {
+    let count = contents.purchases.count
+    let name =
+      "receipt-" + Receipt.date(contents.creationDate).replacingOccurrences(of: ":", with: "-")
+      + ".der"
+    let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
+    do {
+      let bytes = try signer.value.receipt(contents)
+      try AtomicFile.write(bytes, to: path)
+      return NotificationLine(
+        time: contents.creationDate,
+        text: "receipt (\(count) in-app purchase\(count == 1 ? "" : "s")) → \(path)",
+        isFailure: false)
+    } catch {
+      return NotificationLine(
+        time: contents.creationDate, text: "receipt not written to \(path): \(error)",
+        isFailure: true)
+    }
   }
 }

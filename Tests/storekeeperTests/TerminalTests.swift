@@ -246,11 +246,11 @@ struct TerminalTests {
     tmux.send("n")
     tmux.waitFor("POST DID_RENEW → 200")
     tmux.send("Enter")
-    for _ in 0..<32 { tmux.send("j") }
-    screen = tmux.waitFor("payload        transactionId: 0")
+    // Down past the fields and the receipt's record, a line at a time.
+    screen = tmux.scroll(until: "transactionReason: PURCHASE")
+    #expect(screen.contains("payload        transactionId: 0"))
     #expect(screen.contains("originalTransactionId: 0"))
-    #expect(screen.contains("transactionReason: PURCHASE"))
-    #expect(screen.contains("raw"))
+    tmux.scroll(until: "raw   ")
     tmux.send("q")
     expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
     #expect(server.requests().count == 2)
@@ -294,6 +294,53 @@ struct TerminalTests {
     #expect(throws: (any Error).self, "the port is closed after quitting") {
       try rawHTTP(port: port, "GET /storekeeper/v1/health HTTP/1.1\r\n\r\n")
     }
+  }
+
+  @Test func buysAPromotionalOfferSignedValidOrTamperedThenShowsAndWritesTheReceipt() throws {
+    let state = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: state) }
+    let receipts = state.appendingPathComponent("receipts")
+    try FileManager.default.createDirectory(at: receipts, withIntermediateDirectories: true)
+    let tmux = try TmuxSession(
+      Self.start + ["--receipts", receipts.path], width: 140, height: 44, state: state)
+    tmux.waitFor("Products")
+    tmux.command("buy socialfeed.yearly")
+    tmux.waitFor(".success")
+    // socialfeed.monthly, its first promotional offer, a valid signature.
+    tmux.send("g", "j", "j", "j", "j", "b")
+    tmux.waitFor("Buy")
+    tmux.send("j", "l", "l")
+    tmux.waitFor("promo socialfeed.monthly.loyalty")
+    tmux.send("j", "j", "j", "j")
+    var screen = tmux.waitFor("Signature")
+    #expect(screen.contains("signed for you (not checked)"))
+    tmux.send("l")
+    tmux.waitFor("a valid signature (the configuration's key)")
+    tmux.send("Enter")
+    // The same, tampered: StoreKit's error, and why.
+    tmux.send("b")
+    tmux.waitFor("Buy")
+    tmux.send("j", "l", "l", "j", "j", "j", "j", "l", "l")
+    tmux.waitFor("a tampered signature")
+    tmux.send("Enter")
+    screen = tmux.waitFor("invalidOfferSignature — the signature")
+    // The valid one went through: a subscriber moving to another duration gets the offer at
+    // the next renewal.
+    tmux.send("Tab", "g")
+    tmux.waitFor("Upcoming       promo socialfeed.monthly.loyalty")
+    // The receipt: the zoomed inspector shows the transaction's record, W writes it.
+    tmux.send("Enter")
+    screen = tmux.scroll(until: "1719 is_in_intro_offer_period: 0")
+    #expect(screen.contains("1702 product_id: socialfeed.yearly"))
+    #expect(screen.contains("in the app receipt"))
+    #expect(screen.contains("1703 transaction_id: 0"))
+    tmux.send("Enter", "W", "v")
+    screen = tmux.waitFor("receipt (1 in-app purchase) → ")
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+    let written = try FileManager.default.contentsOfDirectory(atPath: receipts.path)
+    #expect(
+      written.count == 1 && written[0].hasPrefix("receipt-2026-11-22T02-00-00Z"), "\(written)")
   }
 
   @Test func resizesStacksAndSaysWhenTooSmall() throws {

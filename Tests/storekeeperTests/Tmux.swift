@@ -114,6 +114,20 @@ final class TmuxSession {
     return screen
   }
 
+  /// Sends `j` until `text` shows (at most `limit` times); the screen.
+  @discardableResult
+  func scroll(
+    until text: String, limit: Int = 120, sourceLocation: SourceLocation = #_sourceLocation
+  ) -> String {
+    for _ in 0..<limit {
+      let screen = capture()
+      if screen.contains(text) { return screen }
+      send("j")
+      usleep(20_000)
+    }
+    return waitFor(text, sourceLocation: sourceLocation)
+  }
+
   /// Resizes the window.
   func resize(width: Int, height: Int) {
     spawn(["tmux", "-L", socket, "resize-window", "-t", "0", "-x", "\(width)", "-y", "\(height)"])

@@ -25,6 +25,22 @@ public enum OfferSignature: Equatable, Sendable {
     ].joined(separator: "\u{2063}")
   }
 
+  /// The same signature with one character of its signature part changed (what a proxy or a
+  /// copy-and-paste does to it).
+  public var tampered: OfferSignature {
+    func flip(_ text: String) -> String {
+      var characters = Array(text)
+      guard let index = characters.indices.dropLast(4).last else { return text + "A" }
+      characters[index] = characters[index] == "A" ? "B" : "A"
+      return String(characters)
+    }
+    switch self {
+    case .v1(let key, let nonce, let timestamp, let signature):
+      return .v1(keyID: key, nonce: nonce, timestamp: timestamp, signature: flip(signature))
+    case .jws(let compact): return .jws(flip(compact))
+    }
+  }
+
   /// The timestamp of a signature given without one (`missingOfferParameters`).
   public static let missingTimestamp = Int64.min
 

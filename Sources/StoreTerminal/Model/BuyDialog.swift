@@ -18,8 +18,32 @@ package struct BuyDialog: Equatable, Sendable {
   package var backDate = 0
   /// For a back-dated subscription: renew until now, or one period only.
   package var renewal: RenewalBehavior = .automatic
-  /// The field with focus: 0 quantity, 1 offer, 2 origin, 3 date, 4 renewal.
+  /// For a promotional offer: how the app's server signed it.
+  package var signature: SignatureChoice = .onYourBehalf
+  /// The field with focus: 0 quantity, 1 offer, 2 origin, 3 date, 4 renewal, 5 signature.
   package var field = 0
+
+  /// How a promotional offer comes signed.
+  package enum SignatureChoice: Int, CaseIterable, Sendable {
+    /// No signature: signed on the person's behalf, not checked.
+    case onYourBehalf
+    /// Signed with the configuration's key, as a correct server signs it.
+    case valid
+    /// Signed, then one character of the signature changed.
+    case tampered
+    /// Signed by the person's backend: the `:` line, to paste it.
+    case pasted
+
+    /// The dialog's words for it.
+    package var label: String {
+      switch self {
+      case .onYourBehalf: "signed for you (not checked)"
+      case .valid: "a valid signature (the configuration's key)"
+      case .tampered: "a tampered signature (StoreKit refuses it)"
+      case .pasted: "paste your backend's (key= nonce= timestamp= signature=, or jws=)"
+      }
+    }
+  }
 
   /// What a key did to the dialog.
   enum Outcome: Equatable {
@@ -29,6 +53,15 @@ package struct BuyDialog: Equatable, Sendable {
     case cancelled
     /// Closed: buy with these options.
     case buy(PurchaseOptions)
+    /// Closed: buy with these options and a signature made now (tampered or not).
+    case buySigned(PurchaseOptions, tampered: Bool)
+    /// Closed: the person pastes a signature into this command line.
+    case paste(String)
+  }
+
+  /// Whether the chosen offer is a promotional one (it has a signature to choose).
+  var isPromotional: Bool {
+    if case .promotional? = offers[offerIndex].selection { true } else { false }
   }
 
   /// The purchase-date choices: now, or this long ago.
@@ -99,7 +132,9 @@ package struct BuyDialog: Equatable, Sendable {
   }
 
   /// A key in the dialog, for a product of `type`, at the session's `now`.
-  func handle(_ key: Key, type: ProductType, now: Instant) -> Outcome {
+  func handle(
+    _ key: Key, type: ProductType, now: Instant, productID: String = ""
+  ) -> Outcome {
     var dialog = self
     switch key {
     case .escape: return .cancelled
@@ -111,9 +146,16 @@ package struct BuyDialog: Equatable, Sendable {
         options.purchaseDate = now.adding(milliseconds: -back)
         options.renewal = renewal
       }
-      return .buy(options)
+      guard isPromotional else { return .buy(options) }
+      switch signature {
+      case .onYourBehalf: return .buy(options)
+      case .valid: return .buySigned(options, tampered: false)
+      case .tampered: return .buySigned(options, tampered: true)
+      case .pasted:
+        return .paste(Command.buy(productID: productID, options: options).description + " ")
+      }
     case .up, .character("k"): dialog.field = max(0, field - 1)
-    case .down, .tab, .character("j"): dialog.field = min(4, field + 1)
+    case .down, .tab, .character("j"): dialog.field = min(isPromotional ? 5 : 4, field + 1)
     case .left, .right, .character("h"), .character("l"), .character(" "):
       let step = key == .left || key == .character("h") ? -1 : 1
       switch field {
@@ -125,8 +167,12 @@ package struct BuyDialog: Equatable, Sendable {
       case 3:
         let count = Self.backDates.count
         dialog.backDate = (backDate + step + count) % count
-      default: dialog.renewal = renewal == .automatic ? .once : .automatic
+      case 4: dialog.renewal = renewal == .automatic ? .once : .automatic
+      default:
+        let count = SignatureChoice.allCases.count
+        dialog.signature = SignatureChoice(rawValue: (signature.rawValue + step + count) % count)!
       }
+      if !dialog.isPromotional { dialog.field = min(dialog.field, 4) }
     default: break
     }
     return .open(dialog)
@@ -136,7 +182,7 @@ package struct BuyDialog: Equatable, Sendable {
   package static func == (lhs: BuyDialog, rhs: BuyDialog) -> Bool {
     lhs.product == rhs.product && lhs.quantity == rhs.quantity && lhs.offerIndex == rhs.offerIndex
       && lhs.origin == rhs.origin && lhs.field == rhs.field && lhs.backDate == rhs.backDate
-      && lhs.renewal == rhs.renewal
+      && lhs.renewal == rhs.renewal && lhs.signature == rhs.signature
       && lhs.offers.map(\.label) == rhs.offers.map(\.label)
   }
 }

@@ -32,7 +32,8 @@ enum EventSummary {
       return "\(time) SK1 \(update.productID) \(update.state.rawValue)\(error)"
     case .purchaseResult(let result):
       let error = result.error.map { " \($0)" } ?? ""
-      return "\(time) purchase() \(result.productID) → \(result.outcome.rawValue)\(error)"
+      let detail = result.detail.map { ": \($0)" } ?? ""
+      return "\(time) purchase() \(result.productID) → \(result.outcome.rawValue)\(error)\(detail)"
     case .transactionRemoved(let id):
       return "\(time) transaction \(id) deleted"
     case .revokedEntitlements(let productIDs):
@@ -102,7 +103,8 @@ extension EventSummary {
       return StatusMessage("\(product): .userCancelled — the customer cancelled the purchase")
     case .failed:
       let error = result.error.map { "\($0.typeName).\($0.name)" } ?? "an error"
-      return StatusMessage("\(product): purchase() threw \(error)")
+      let detail = result.detail.map { " — \($0)" } ?? ""
+      return StatusMessage("\(product): purchase() threw \(error)\(detail)")
     }
   }
 }

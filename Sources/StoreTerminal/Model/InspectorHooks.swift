@@ -28,6 +28,43 @@ package struct InspectorHooks {
     }
   }
 
+  /// A transaction's record in the app receipt, decoded (Apple's names), with the receipt's
+  /// own fields; `nil` when receipts are not made.
+  package struct ReceiptForm {
+    /// The app receipt's fields (`bundle_id`, `application_version` …).
+    package var app: JSONObject
+    /// The transaction's in-app record, whether or not the receipt lists it now.
+    package var record: JSONObject
+    /// Whether the receipt lists it now (a finished consumable has left it).
+    package var isListed: Bool
+    /// The ASN.1 type of each record field (`quantity` → 1701).
+    package var types: [String: Int]
+
+    /// A receipt's view of a transaction.
+    package init(app: JSONObject, record: JSONObject, isListed: Bool, types: [String: Int]) {
+      self.app = app
+      self.record = record
+      self.isListed = isListed
+      self.types = types
+    }
+  }
+
+  /// Signs a promotional offer with the configuration's key as the app's server would, at the
+  /// session's now (the buy dialog's "valid signature"); `nil` when the configuration has no
+  /// key, with why.
+  package var signOffer:
+    (
+      (_ productID: String, _ options: PurchaseOptions, Session) -> Result<
+        OfferSignature, CommandError
+      >
+    )?
+
+  /// The selected transaction as the app receipt shows it (the zoomed inspector).
+  package var receipt: ((Transaction, Session) -> ReceiptForm?)?
+  /// An app receipt the session issued (`call receipt`, W): written for the person; the line
+  /// saying where (or why not).
+  package var receiptIssued: ((ReceiptContents) -> NotificationLine)?
+
   /// The `jwsRepresentation` of a transaction or renewal info, decoded; `nil` when not signing.
   /// Called while drawing, so it should cache.
   package var jwsRepresentation: ((Signed, Session) -> SignedForm?)?

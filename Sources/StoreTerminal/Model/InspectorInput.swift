@@ -82,6 +82,9 @@ package enum InspectorEffect: Equatable, Sendable {
   case writeConfiguration(StoreKitConfiguration)
   /// Hand applied events to the server-notification hooks (signing, files, webhooks).
   case deliver([StoreEvent])
+  /// Sign a promotional offer as the app's server would (``InspectorHooks/signOffer``), one
+  /// character changed when `tampered`, then buy with it as ``apply(_:)`` does.
+  case buySigned(productID: String, PurchaseOptions, tampered: Bool)
   /// Leave the inspector.
   case quit
 }

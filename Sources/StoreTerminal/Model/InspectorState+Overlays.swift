@@ -61,12 +61,18 @@ extension InspectorState {
       }
     case .buy(let dialog):
       let product = session.catalog.products[dialog.product]
-      switch dialog.handle(key, type: product.type, now: session.now) {
+      switch dialog.handle(key, type: product.type, now: session.now, productID: product.productID)
+      {
       case .open(let changed): overlay = .buy(changed)
       case .cancelled: overlay = nil
       case .buy(let options):
         overlay = nil
         return [Self.apply(.buy(productID: product.productID, options: options))]
+      case .buySigned(let options, let tampered):
+        overlay = nil
+        return [.buySigned(productID: product.productID, options, tampered: tampered)]
+      case .paste(let line):
+        overlay = .prompt(TextInput(line))
       }
     case .confirm(_, let command):
       switch key {

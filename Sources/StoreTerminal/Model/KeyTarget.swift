@@ -57,6 +57,7 @@ extension KeyTarget {
       }
       return .command(CommandRequest(.advance(.next), success: next))
     case .launch: return .command(CommandRequest(.launch))
+    case .receipt: return .command(CommandRequest(.refreshReceipt))
     case .stepBack: return .command(CommandRequest(.stepBack(.event)))
     case .finishAll: return .command(CommandRequest(.finish(nil)))
     case .approve, .decline, .resolve, .refund, .extend, .toggleAutoRenew, .expire, .forceRenew,

@@ -59,7 +59,7 @@ package enum Action: Hashable, Sendable {
   case buy
   case approve, decline, resolve, refund, toggleAutoRenew, expire, forceRenew, priceIncrease
   case extend
-  case finish, finishAll, delete, launch
+  case finish, finishAll, delete, launch, receipt
 }
 
 /// One line of the keymap: a key, the pane it works in (`nil`: everywhere), what it does.
@@ -134,6 +134,10 @@ package enum Keymap {
     KeyBinding(
       keys: [.character("L")], pane: nil, action: .launch,
       help: "launch the app (re-deliver unfinished)"),
+    KeyBinding(
+      keys: [.character("W")], pane: nil, action: .receipt,
+      help: "the app refreshes its receipt (call receipt): written to a file in this folder",
+      short: "receipt"),
     KeyBinding(keys: [.up, .character("k")], pane: nil, action: .moveUp, help: "up"),
     KeyBinding(keys: [.down, .character("j")], pane: nil, action: .moveDown, help: "down"),
     KeyBinding(keys: [.pageUp], pane: nil, action: .pageUp, help: "page up"),

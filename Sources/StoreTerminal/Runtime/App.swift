@@ -115,12 +115,31 @@ package struct App {
       }
       journaled.reload(configuration, bytes: bytes)
       return [.reloaded(bytes: bytes, written: true)] + commit()
-    case .deliver(let events):
-      if let serve = hooks.serve { return serve(&journaled, events) }
-      guard let lines = hooks.eventsApplied?(events, journaled.session), !lines.isEmpty else {
-        return []
+    case .buySigned(let productID, var options, let tampered):
+      let request = CommandRequest(.buy(productID: productID, options: options))
+      guard let sign = hooks.signOffer else {
+        return [.refused(request, CommandError("offer signatures need the signing module"))]
       }
-      return [.notifications(lines)]
+      switch sign(productID, options, journaled.session) {
+      case .failure(let error): return [.refused(request, error)]
+      case .success(var signature):
+        if tampered { signature = signature.tampered }
+        options.offerSignature = signature
+        return run(.apply(CommandRequest(.buy(productID: productID, options: options))))
+      }
+    case .deliver(let events):
+      var receipts: [InspectorInput] = []
+      if let issued = hooks.receiptIssued {
+        let lines = events.compactMap { event -> NotificationLine? in
+          if case .receipt(let contents) = event.kind { issued(contents) } else { nil }
+        }
+        if !lines.isEmpty { receipts.append(.notifications(lines)) }
+      }
+      if let serve = hooks.serve { return receipts + serve(&journaled, events) }
+      guard let lines = hooks.eventsApplied?(events, journaled.session), !lines.isEmpty else {
+        return receipts
+      }
+      return receipts + [.notifications(lines)]
     case .quit:
       wantsToQuit = true
       return []

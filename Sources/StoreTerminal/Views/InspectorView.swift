@@ -150,6 +150,7 @@ struct InspectorPane: ScreenPart {
       return lines
     }
     lines += fieldLines(t)
+    lines += receiptLines(t)
     guard let jws else {
       let hint = "open with --sign (or --chain) to see jwsRepresentation, decoded and raw"
       return lines + [InspectorLine(label: "JWS", text: hint, style: CellStyle(dim: true))]
@@ -282,6 +283,32 @@ struct InspectorPane: ScreenPart {
   }
 
   /// One line per member of a JSON object: `key: value`.
+  /// The transaction's record in the app receipt, each field with its ASN.1 type.
+  func receiptLines(_ t: Transaction) -> [InspectorLine] {
+    guard let form = hooks.receipt?(t, session) else { return [] }
+    let sep = display.glyphs.separator
+    var lines = [
+      InspectorLine(label: "", text: ""),
+      InspectorLine(
+        label: "Receipt",
+        text: (form.isListed
+          ? "in the app receipt" : "not in the app receipt now (a finished consumable)")
+          + sep + "W writes the receipt to a file"),
+    ]
+    for (label, object) in [("app", form.app), ("in_app", form.record)] {
+      for (index, member) in object.members.enumerated() {
+        let type = form.types[member.key].map { "\($0) " } ?? ""
+        let value: String =
+          if case .string(let text) = member.value { text } else {
+            JSONWriter.compact(member.value)
+          }
+        lines.append(
+          InspectorLine(label: index == 0 ? label : "", text: "\(type)\(member.key): \(value)"))
+      }
+    }
+    return lines
+  }
+
   func memberLines(_ object: JSONObject) -> [InspectorLine] {
     var lines: [InspectorLine] = []
     for member in object.members {

@@ -45,7 +45,7 @@ struct OverlayView: ScreenPart {
     case .buy(let dialog):
       let product = session.catalog.products[dialog.product]
       let marker = { (field: Int) in dialog.field == field ? self.display.glyphs.selected : " " }
-      let lines = [
+      var lines = [
         ("", product.productID),
         ("\(marker(0)) Quantity", product.type == .consumable ? "\(dialog.quantity)  (←/→)" : "1"),
         ("\(marker(1)) Offer", dialog.offers[dialog.offerIndex].label),
@@ -56,6 +56,9 @@ struct OverlayView: ScreenPart {
         ("\(marker(3)) Date", BuyDialog.backDates[dialog.backDate].label),
         ("\(marker(4)) Renewal", renewalLabel(dialog, product)),
       ]
+      if dialog.isPromotional {
+        lines.append(("\(marker(5)) Signature", dialog.signature.label))
+      }
       drawBox(
         into: &canvas, layout, title: "Buy", lines: lines,
         footer: "↑↓ field · ←→ change · Enter buy · Esc cancel")
