@@ -133,6 +133,14 @@ def keys(*names):
         time.sleep(0.05)
 
 
+def scroll_until(text, limit=120):
+    """j until `text` shows in the pane."""
+    for _ in range(limit):
+        if text in tmux("capture-pane", "-p", "-t", "0"):
+            return
+        keys("j")
+
+
 def command(line):
     keys(":")
     tmux("send-keys", "-t", "0", "-l", line)
@@ -247,6 +255,28 @@ def served_log():
         shutil.rmtree(state, ignore_errors=True)
 
 
+def decoded_receipt():
+    """The zoomed inspector of a renewal: its record in the app receipt, each field with its
+    ASN.1 type; W has written the receipt."""
+    state = tempfile.mkdtemp()
+    receipts = "/tmp/receipts"  # a short path for the status line
+    os.makedirs(receipts, exist_ok=True)
+    try:
+        session("Configs/FoodTruck.storekit", state, "--receipts '%s'" % receipts, size=(120, 40))
+        command("buy foodtruck.donuts.box")
+        command("buy socialfeed.yearly")
+        command("advance 11s")
+        command("finish 0")
+        keys("Tab", "g", "Enter")
+        scroll_until("1719 is_in_intro_offer_period")
+        keys("j", "j", "W")
+        shot("decoded-receipt", "The zoomed inspector: a renewal's record in the app receipt, decoded")
+        keys("q")
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
+        shutil.rmtree(receipts, ignore_errors=True)
+
+
 def main():
     if not shutil.which("tmux"):
         sys.exit("tmux is needed: apt-get install tmux")
@@ -306,13 +336,13 @@ def main():
         time.sleep(0.3)
         shot("notifications-log", "Server notifications in the event log, with the transaction's JWS")
         keys("Enter")
-        for _ in range(30):
-            keys("j")
+        scroll_until("deviceVerificationNonce")
         shot("signed-transaction", "The zoomed inspector: a transaction's jwsRepresentation decoded and raw")
         keys("q")
         shutil.rmtree(state3, ignore_errors=True)
         catch_up()
         served_log()
+        decoded_receipt()
     finally:
         tmux("kill-server")
         shutil.rmtree(state, ignore_errors=True)

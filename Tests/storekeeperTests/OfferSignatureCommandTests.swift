@@ -81,10 +81,7 @@ import Testing
   }
 
   @Test func signaturesMadeByApplesLibraryBuyAndTamperedOnesFail() throws {
-    guard let python = appleLibraryPython else {
-      try Test.cancel(
-        "Apple's App Store Server Library could not be installed (python3 -m venv, pip)")
-    }
+    let python = try appleLibrary()
     let scratch = try SigningScratch()
     defer { try? FileManager.default.removeItem(at: scratch.folder) }
     let config = try configuration(scratch)

@@ -84,10 +84,7 @@ import Testing
   }
 
   @Test func applesReceiptUtilityReadsTheReceiptsOfAPurchaseAndOfCallReceipt() throws {
-    guard let python = appleLibraryPython else {
-      try Test.cancel(
-        "Apple's App Store Server Library could not be installed (python3 -m venv, pip)")
-    }
+    let python = try appleLibrary()
     let scratch = try SigningScratch()
     defer { try? FileManager.default.removeItem(at: scratch.folder) }
     let ran = try scratch.run(

@@ -206,10 +206,7 @@ import Testing
   }
 
   @Test func applesServerLibraryDrivesTheServerAndVerifiesWhatItSigns() throws {
-    guard let python = appleLibraryPython else {
-      try Test.cancel(
-        "Apple's App Store Server Library could not be installed (python3 -m venv, pip)")
-    }
+    let python = try appleLibrary()
     // The backend's App Store Connect key, registered with the server.
     let keyFolder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: keyFolder) }
@@ -301,10 +298,7 @@ import Testing
   }
 
   @Test func theBackendExampleRunsAsItsReadmeSays() throws {
-    guard let python = appleLibraryPython else {
-      try Test.cancel(
-        "Apple's App Store Server Library could not be installed (python3 -m venv, pip)")
-    }
+    let python = try appleLibrary()
     // A free port for the example's webhook: take one, give it back.
     let probe = try WebhookServer(statuses: [])
     let listen = probe.port

@@ -28,15 +28,21 @@ let appleLibraryPython: String? = {
   return python
 }()
 
+/// The Python holding Apple's library; the test is cancelled, saying why, when there is none.
+func appleLibrary() throws -> String {
+  guard let python = appleLibraryPython else {
+    try Test.cancel(
+      "Apple's App Store Server Library could not be installed (python3 -m venv, pip)")
+  }
+  return python
+}
+
 /// Verifies signed items (one JSON object per line) with Apple's library; one result each.
 func verifyWithAppleLibrary(
   _ items: [String], environment: String, bundleID: String = "com.example.storekeeper",
   root: URL? = nil
 ) throws -> [[String: Any]] {
-  guard let python = appleLibraryPython else {
-    try Test.cancel(
-      "Apple's App Store Server Library could not be installed (python3 -m venv, pip)")
-  }
+  let python = try appleLibrary()
   let script = packageRoot.appendingPathComponent("Tests/storekeeperTests/Python/verify.py").path
   let result = try runProcess(
     python, [script, environment, bundleID] + (root.map { [$0.path] } ?? []),

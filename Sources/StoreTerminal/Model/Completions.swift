@@ -70,7 +70,7 @@ enum Completions {
       return position == 1 ? ["request", "consent", "decline"] : position == 2 ? transactions : []
     case "advance":
       return position == 1 ? ["next", "30s", "5m", "1h", "1d", "1w", "1mo", "1y"] : []
-    case "call": return position == 1 ? Command.callNames.map(\.0) : transactions
+    case "call": return position == 1 ? Command.callNames.map(\.0) + ["receipt"] : transactions
     case "notify":
       return position == 1
         ? ["retry", "fault"] : words[1] == "fault" ? faults(words.dropFirst(2)) : []

@@ -128,12 +128,13 @@ package struct App {
         return run(.apply(CommandRequest(.buy(productID: productID, options: options))))
       }
     case .deliver(let events):
+      // Where each receipt was written, in the status line and the log.
       var receipts: [InspectorInput] = []
       if let issued = hooks.receiptIssued {
-        let lines = events.compactMap { event -> NotificationLine? in
-          if case .receipt(let contents) = event.kind { issued(contents) } else { nil }
+        for case .receipt(let contents) in events.lazy.map(\.kind) {
+          let line = issued(contents)
+          receipts.append(line.isFailure ? .notifications([line]) : .notice(line.text))
         }
-        if !lines.isEmpty { receipts.append(.notifications(lines)) }
       }
       if let serve = hooks.serve { return receipts + serve(&journaled, events) }
       guard let lines = hooks.eventsApplied?(events, journaled.session), !lines.isEmpty else {
