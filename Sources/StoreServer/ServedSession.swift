@@ -58,7 +58,10 @@ public final class ServedSession: @unchecked Sendable {
         outbox: $0)
     }
     self.authentication = APIAuthentication(key: key, bundleID: signer.bundleID)
-    self.encoder = EventEncoder(environment: environment)
+    // `call receipt` answers the receipt itself, signed as the session signs.
+    self.encoder = EventEncoder(environment: environment) { decorated, _ in
+      if case .receipt(let contents) = decorated { signer.receiptFields(contents) } else { [] }
+    }
     self.wall = wall
     self.offset = running ? wall().milliseconds - journaled.session.now.milliseconds : nil
     if lent {

@@ -164,6 +164,19 @@ extension Signer {
 }
 
 extension Signer {
+  /// A `receipt` event's fields: the app receipt (`receipt`) and, for a purchase, its own
+  /// (`transactionReceipt`), in base64; nothing that could not be signed.
+  public func receiptFields(_ contents: ReceiptContents) -> [(String, String)] {
+    var fields: [(String, String)] = []
+    if let receipt = try? receipt(contents) {
+      fields.append(("receipt", Data(receipt).base64EncodedString()))
+    }
+    if let purchase = contents.purchase, let own = try? transactionReceipt(purchase) {
+      fields.append(("transactionReceipt", own))
+    }
+    return fields
+  }
+
   /// `SKPaymentTransaction.transactionReceipt` (deprecated since iOS 7, still what older
   /// backends read): base64 of an old-style property list whose `purchase-info` is base64 of
   /// another, holding `transaction-id`, `product-id`, dates … as Apple's servers wrote them.

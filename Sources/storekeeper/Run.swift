@@ -180,15 +180,7 @@ final class EventOutput {
           [("jwsRepresentation", $0)]
         } ?? []
       case .receipt(let contents):
-        guard let receipts = try? receipts?.value else { return [] }
-        var fields: [(String, String)] = []
-        if let receipt = try? receipts.receipt(contents) {
-          fields.append(("receipt", Data(receipt).base64EncodedString()))
-        }
-        if let purchase = contents.purchase, let own = try? receipts.transactionReceipt(purchase) {
-          fields.append(("transactionReceipt", own))
-        }
-        return fields
+        return (try? receipts?.value)?.receiptFields(contents) ?? []
       }
     }
   }

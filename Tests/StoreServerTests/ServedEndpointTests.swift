@@ -16,6 +16,21 @@ import Testing
     return try #require(try JSONSerialization.jsonObject(with: Data(data)) as? [String: Any])
   }
 
+  @Test func callReceiptThroughTheControlEndpointAnswersTheSignedReceipt() throws {
+    let served = try makeServed()
+    let answer = served.call(
+      "POST", "/storekeeper/v1/commands", body: "buy foodtruck.saleshistory\ncall receipt\n")
+    let line = try #require(
+      answer.text.split(separator: "\n").first { $0.contains(#""event":"receipt""#) })
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    #expect(object["inApp"] as? [String] == ["0"])
+    let text = try #require(object["receipt"] as? String)
+    let receipt = try #require(Data(base64Encoded: text))
+    let decoded = try Receipt.decode(Array(receipt))
+    #expect(decoded.signatureIsValid)
+  }
+
   @Test func lookUpOrderIDAnswersTheOrdersSignedTransactionOrStatusOne() throws {
     let served = try makeServed()
     let applied = served.call(

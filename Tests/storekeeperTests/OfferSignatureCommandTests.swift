@@ -68,6 +68,21 @@ import Testing
     let later = try scratch.run(
       ["offer-signature", "verify"] + subject + token + parts + ["--at", "2099-01-01T00:00:00Z"])
     #expect(later.status == 1 && later.stderr.contains("more than 24 hours"))
+    // A fixed, old timestamp: well made (exit 0), with a warning that StoreKit would refuse it
+    // bought now.
+    let old = try scratch.run(
+      ["offer-signature", "sign"] + subject
+        + ["--nonce", "8B2B0A4E-3F61-4D2B-9A5E-2F6C1D7E9A10", "--timestamp", "1700000000000"])
+    let oldV1 = try #require(
+      JSONSerialization.jsonObject(with: Data(old.stdout.utf8)) as? [String: Any])
+    #expect(oldV1["nonce"] as? String == "8b2b0a4e-3f61-4d2b-9a5e-2f6c1d7e9a10")
+    let lint = try scratch.run(
+      ["offer-signature", "verify"] + subject
+        + [
+          "--key", oldV1["keyIdentifier"] as! String, "--nonce", oldV1["nonce"] as! String,
+          "--timestamp", "1700000000000", "--signature", oldV1["signature"] as! String,
+        ])
+    #expect(lint.status == 0 && lint.stderr.contains("warning: its time is"), "\(lint.stderr)")
     let jws = try scratch.run(["offer-signature", "sign"] + subject + ["--format", "jws"])
     let checked = try scratch.run(
       ["offer-signature", "verify"] + subject
