@@ -59,9 +59,7 @@ public final class ServedSession: @unchecked Sendable {
     }
     self.authentication = APIAuthentication(key: key, bundleID: signer.bundleID)
     // `call receipt` answers the receipt itself, signed as the session signs.
-    self.encoder = EventEncoder(environment: environment) { decorated, _ in
-      if case .receipt(let contents) = decorated { signer.receiptFields(contents) } else { [] }
-    }
+    self.encoder = EventEncoder(environment: environment, receipts: signer.receiptFields)
     self.wall = wall
     self.offset = running ? wall().milliseconds - journaled.session.now.milliseconds : nil
     if lent {

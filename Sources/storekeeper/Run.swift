@@ -169,20 +169,22 @@ final class EventOutput {
     journal: Journal?
   ) {
     self.journal = journal
-    encoder = EventEncoder(environment: environment) { decorated, time in
-      switch decorated {
-      case .transaction(let transaction):
-        return signer.flatMap { try? $0.sign(transaction, signedDate: time) }.map {
-          [("jwsRepresentation", $0)]
-        } ?? []
-      case .renewalInfo(let status):
-        return signer.flatMap { try? $0.sign(status, signedDate: time) }.map {
-          [("jwsRepresentation", $0)]
-        } ?? []
-      case .receipt(let contents):
-        return (try? receipts?.value)?.receiptFields(contents) ?? []
-      }
+    let receiptFields: EventEncoder.ReceiptDecoration = { contents in
+      (try? receipts?.value)?.receiptFields(contents) ?? []
     }
+    guard let signer else {
+      encoder = EventEncoder(environment: environment, receipts: receiptFields)
+      return
+    }
+    let decorate: EventEncoder.Decoration = { decorated, time in
+      let jws: String? =
+        switch decorated {
+        case .transaction(let transaction): try? signer.sign(transaction, signedDate: time)
+        case .renewalInfo(let status): try? signer.sign(status, signedDate: time)
+        }
+      return jws.map { [("jwsRepresentation", $0)] } ?? []
+    }
+    encoder = EventEncoder(environment: environment, decorate: decorate, receipts: receiptFields)
   }
 
   func add(_ notification: ServerNotification, file: String?) {

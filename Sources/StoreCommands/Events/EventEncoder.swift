@@ -15,21 +15,28 @@ public struct EventEncoder: Sendable {
     case transaction(Transaction)
     /// A subscription's renewal info, signed.
     case renewalInfo(SubscriptionStatus)
-    /// An app receipt (`receipt`) and, for a purchase, its own (`transactionReceipt`).
-    case receipt(ReceiptContents)
   }
 
+  /// Adds the signed receipts to a `receipt` event (`receipt`, `transactionReceipt`).
+  public typealias ReceiptDecoration = @Sendable (ReceiptContents) -> [(String, String)]
+
   private let decorate: Decoration?
+  private let decorateReceipt: ReceiptDecoration?
   /// The `environment` transactions report: StoreKit's `Xcode`, or what the signer signs for
   /// (`LocalTesting`, `Sandbox` with the local chain).
   private let environment: String
   /// The last day a date was written on: consecutive events mostly share one.
   private var dates = DayCache()
 
-  /// An encoder; `decorate` may add string fields to transactions and renewal infos.
-  public init(environment: String = "Xcode", decorate: Decoration? = nil) {
+  /// An encoder; `decorate` may add string fields to transactions and renewal infos, and
+  /// `receipts` to receipt events.
+  public init(
+    environment: String = "Xcode", decorate: Decoration? = nil,
+    receipts: ReceiptDecoration? = nil
+  ) {
     self.environment = environment
     self.decorate = decorate
+    self.decorateReceipt = receipts
   }
 
   /// The event as one JSON line, without the newline.
@@ -136,7 +143,7 @@ public struct EventEncoder: Sendable {
       object.field("event", "receipt")
       if let id = contents.transactionID { object.field("transactionID", id) }
       object.strings("inApp", contents.purchases.map { String($0.id) })
-      for (key, value) in decorate?(.receipt(contents), event.time) ?? [] {
+      for (key, value) in decorateReceipt?(contents) ?? [] {
         object.field(named: key, value)
       }
     }
