@@ -114,7 +114,8 @@ extension Receipt {
 
   /// The type number of each field name (`bundle_id` → 2, `quantity` → 1701).
   public static let fieldTypes: [String: Int] = Dictionary(
-    uniqueKeysWithValues: (appNames.merging(inAppNames) { $1 }).map { ($0.value.0, $0.key) })
+    uniqueKeysWithValues: (appNames.merging(inAppNames) { $1 }).map { ($0.value.0, $0.key) }
+      + [("in_app", Field.inAppPurchase)])
 
   private static func inAppRecord(_ set: [UInt8]) throws -> JSONObject {
     var record = JSONObject()

@@ -21,7 +21,7 @@ struct ReceiptCommand: ParsableCommand {
       """)
 
   @Argument(help: "The .storekit configuration.", completion: .file(extensions: ["storekit"]))
-  var configurationPath: String
+  var configurationPath = "Configs/FoodTruck.storekit"
 
   @Option(help: "The journal to read; default: the configuration's own.")
   var journal: String?

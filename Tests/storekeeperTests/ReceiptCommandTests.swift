@@ -68,6 +68,8 @@ import Testing
       JSONSerialization.jsonObject(with: Data(decoded.stdout.utf8)) as? [String: Any])
     #expect(object["signature"] as? String == "valid")
     #expect(object["sha1_hash"] as? String == "matches")
+    let types = try #require(object["fieldTypes"] as? [String: Int])
+    #expect(types["quantity"] == 1701 && types["in_app"] == 17 && types["bundle_id"] == 2)
     let receipt = try #require(object["receipt"] as? [String: Any])
     let inApp = try #require(receipt["in_app"] as? [[String: Any]])
     #expect(Set(inApp.compactMap { $0["transaction_id"] as? String }) == ["0", "1", "2"])
