@@ -225,6 +225,9 @@ enum FuzzSeeds {
     }
     seeds.append(try signer.signAppTransaction(signedDate: FuzzTarget.start))
     seeds.append(try signer.testBody(at: FuzzTarget.start))
-    return seeds.map { Array($0.utf8) }
+    let receipt = try signer.receipt(session.receiptContents())
+    return seeds.map { Array($0.utf8) } + [
+      receipt, Array(Data(receipt).base64EncodedString().utf8),
+    ]
   }
 }

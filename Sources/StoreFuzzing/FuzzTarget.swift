@@ -97,7 +97,8 @@ package struct FuzzTarget: Sendable {
           "last:", "next", "quantity=", "offer=", "intro", "promo:", "code:", "winback:",
           "token=", "date=", "renew=", "from=", "store", "app", "9999-12-31T23:59:59.999Z",
           "0000-01-01", "fuzz.monthly", "fuzz.coins", "fuzz.yearly", "on", "off", "time-rate",
-          "storefront", "locale",
+          "storefront", "locale", "key=", "nonce=", "timestamp=", "signature=", "jws=",
+          "intro-jws=", "bundle=", "eyJhbGciOiJFUzI1NiJ9.e30.", "receipt",
         ]),
       run: { bytes in
         var session = commandSession
@@ -162,9 +163,12 @@ package struct FuzzTarget: Sendable {
   static func decode() throws -> FuzzTarget {
     FuzzTarget(
       name: "decode", seeds: try FuzzSeeds.signed(),
-      tokens: words([".", "=", "+", "/", "-", "_", "eyJ", "{\"signedPayload\":\"", "\"}", "x5c"]),
+      tokens: words([".", "=", "+", "/", "-", "_", "eyJ", "{\"signedPayload\":\"", "\"}", "x5c"])
+        + [[0x30, 0x80], [0x00, 0x00], [0x31, 0x82], [0x04, 0x81], [0xA0, 0x80]],
       run: { bytes in
         _ = try? JWS.decode(jwsOrNotificationBody: String(decoding: bytes, as: UTF8.self))
+        // Receipts: DER, BER (indefinite lengths) or base64.
+        _ = try? Receipt.decode(bytes, deviceID: "6F1C3E2A-1B2C-4D5E-8F90-0A1B2C3D4E5F")
       })
   }
 
