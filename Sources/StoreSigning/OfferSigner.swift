@@ -21,9 +21,7 @@ public struct OfferSigner: Sendable {
         "the configuration has no subscriptionOffersKeyPair; add one with storekeeper keys generate"
       )
     }
-    guard let der = Data(base64Encoded: keyPair.privateKey),
-      let key = try? P256.Signing.PrivateKey(derRepresentation: der)
-    else {
+    guard let key = keyPair.signingKey else {
       throw SigningError(
         "subscriptionOffersKeyPair.privateKey is not base64 of a P-256 key (PKCS#8 DER)")
     }

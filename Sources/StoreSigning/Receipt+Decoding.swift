@@ -9,6 +9,17 @@ extension Receipt {
   /// A receipt taken apart: its fields under Apple's names, its certificates, and whether its
   /// signature holds against its own signing certificate.
   public struct Decoded: Sendable {
+    /// The ASN.1 type of each field name the receipt holds (`quantity` → 1701), for those who
+    /// read receipts by number.
+    public var fieldTypes: [String: Int] {
+      guard case .object(let app) = fields else { return [:] }
+      var names = app.members.map(\.key)
+      if case .array(let records)? = app["in_app"] {
+        for case .object(let record) in records { names += record.members.map(\.key) }
+      }
+      return Receipt.fieldTypes.filter { names.contains($0.key) }
+    }
+
     /// The fields, in Apple's JSON names (`bundle_id`, `in_app` …; `opaque_value` and
     /// `sha1_hash`, which have none, in hex).
     public var fields: JSONValue
@@ -63,15 +74,15 @@ extension Receipt {
     {
       bytes = Array(data)
     }
-    let content: [UInt8]
-    let certificates: [Certificate]
+    let signed: SignedContent
     do {
-      (content, certificates) = try signedContent(bytes)
+      signed = try signedContent(bytes)
     } catch let error as SigningError {
       throw error
     } catch {
       throw SigningError("not a receipt: not a PKCS#7 SignedData (\(error))")
     }
+    let (content, certificates) = (signed.content, signed.certificates)
     var app = JSONObject()
     var inApps: [JSONValue] = []
     var hashInputs: (opaque: [UInt8], hash: [UInt8], bundle: [UInt8]) = ([], [], [])
@@ -103,13 +114,24 @@ extension Receipt {
     }
     return Decoded(
       fields: .object(app), certificateSubjects: certificates.map { $0.subject.description },
-      signatureIsValid: verify(bytes, content: content, certificates), hashMatches: hashMatches)
+      signatureIsValid: verify(signed), hashMatches: hashMatches)
   }
 
   /// A transaction's in-app purchase record as a receipt holds it, decoded back (Apple's
   /// names, the type numbers beside them in ``fieldTypes``).
   public static func record(of transaction: Transaction) -> JSONObject {
     (try? inAppRecord(inApp(transaction))) ?? JSONObject()
+  }
+
+  /// The app receipt's own fields as a receipt made now for `bundleID` holds them (what
+  /// ``payload(_:purchases:bundleID:deviceID:)`` writes, without the bytes and the records).
+  public static func appFields(bundleID: String, creationDate: Instant) -> JSONObject {
+    var app = JSONObject()
+    app["bundle_id"] = .string(bundleID)
+    app["application_version"] = .string(appVersion)
+    app["original_application_version"] = .string(appVersion)
+    app["receipt_creation_date"] = .string(date(creationDate))
+    return app
   }
 
   /// The type number of each field name (`bundle_id` → 2, `quantity` → 1701).
@@ -126,8 +148,16 @@ extension Receipt {
     return record
   }
 
-  /// The attached content and the certificates of a CMS SignedData.
-  private static func signedContent(_ bytes: [UInt8]) throws -> ([UInt8], [Certificate]) {
+  /// What a CMS SignedData holds that decoding and checking it need, parsed once.
+  private struct SignedContent {
+    var content: [UInt8]
+    var certificates: [Certificate]
+    /// The first `SignerInfo`'s parts, if any.
+    var signer: [ASN1Node]
+  }
+
+  /// The attached content, the certificates and the signer of a CMS SignedData.
+  private static func signedContent(_ bytes: [UInt8]) throws -> SignedContent {
     let root = try BER.parse(bytes)
     let info = try children(root)
     guard info.count == 2, let explicit = try children(info[1]).first else {
@@ -148,7 +178,11 @@ extension Receipt {
         certificates.append(try Certificate(derEncoded: Array(certificate.encodedBytes)))
       }
     }
-    return (try primitiveBytes(octets), certificates)
+    let signer = (signedData.last.flatMap { try? children($0).first }).flatMap {
+      try? children($0)
+    }
+    return SignedContent(
+      content: try primitiveBytes(octets), certificates: certificates, signer: signer ?? [])
   }
 
   /// `(type, value)` of each `ReceiptAttribute` in a SET.
@@ -189,16 +223,9 @@ extension Receipt {
   /// Whether the signature verifies with the receipt's own signing certificate (trusted as
   /// given: `openssl cms -verify` against `storekeeper certificate` checks the trust). With
   /// signed attributes (Apple's receipts, ours), the message digest must be the content's.
-  private static func verify(
-    _ bytes: [UInt8], content: [UInt8], _ certificates: [Certificate]
-  )
-    -> Bool
-  {
-    guard let root = try? BER.parse(bytes), let info = try? children(root), info.count == 2,
-      let explicit = try? children(info[1]).first, let signedData = try? children(explicit),
-      let signerInfos = signedData.last, let signer = try? children(signerInfos).first,
-      let parts = try? children(signer), parts.count >= 5
-    else { return false }
+  private static func verify(_ signed: SignedContent) -> Bool {
+    let (content, certificates, parts) = (signed.content, signed.certificates, signed.signer)
+    guard parts.count >= 5 else { return false }
     var index = 3
     var signedBytes = content
     var digestAttribute: [UInt8]?

@@ -15,13 +15,9 @@ extension PreparedSigning {
     var hooks = InspectorHooks()
     let bundleID = journaled.bundleID ?? Signer.defaultBundleID
     hooks.receipt = { transaction, session in
-      var app = JSONObject()
-      app["bundle_id"] = .string(bundleID)
-      app["application_version"] = .string(Receipt.appVersion)
-      app["original_application_version"] = .string(Receipt.appVersion)
-      app["receipt_creation_date"] = .string(Receipt.date(session.now))
-      return InspectorHooks.ReceiptForm(
-        app: app, record: Receipt.record(of: transaction),
+      InspectorHooks.ReceiptForm(
+        app: Receipt.appFields(bundleID: bundleID, creationDate: session.now),
+        record: Receipt.record(of: transaction),
         isListed: ReceiptContents.lists(transaction), types: Receipt.fieldTypes)
     }
     hooks.receiptIssued = { contents in

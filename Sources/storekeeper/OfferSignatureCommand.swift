@@ -39,19 +39,16 @@ struct OfferSignatureSubject: ParsableArguments {
   /// The configuration, checked to have the product and the offer.
   func load() throws -> StoreKitConfiguration {
     let (configuration, _) = try SessionOpening.loadConfiguration(configurationPath)
-    var found: Subscription?
-    for group in configuration.subscriptionGroups ?? [] {
-      for subscription in group.subscriptions where subscription.product.productID == product {
-        found = subscription
-      }
-    }
-    guard let subscription = found else {
+    let catalog = Catalog(configuration)
+    guard let index = catalog.index(of: product),
+      catalog.products[index].type == .autoRenewableSubscription
+    else {
       printError(
         "storekeeper: \(configurationPath) has no auto-renewable subscription \(product)"
           .sanitizedForTerminal)
       throw ExitCode(1)
     }
-    let offers = subscription.adHocOffers.compactMap { $0.offerID }
+    let offers = catalog.products[index].promotionalOffers.compactMap(\.id)
     guard offers.contains(offer) else {
       printError(
         "storekeeper: \(product) has no promotional offer \(offer); it has "
@@ -60,6 +57,7 @@ struct OfferSignatureSubject: ParsableArguments {
     }
     return configuration
   }
+
 }
 
 struct OfferSignatureSign: ParsableCommand {
@@ -222,8 +220,9 @@ struct OfferSignatureVerify: ParsableCommand {
     else { return [] }
     let token = subject.token ?? ""
     func text(_ token: String, _ nonce: String, _ timestamp: Int64) -> String {
-      [subject.bundleId, keyID, subject.product, subject.offer, token, nonce, String(timestamp)]
-        .joined(separator: "\u{2063}")
+      OfferSignature.signedText([
+        subject.bundleId, keyID, subject.product, subject.offer, token, nonce, String(timestamp),
+      ])
     }
     let variants = [
       (

@@ -47,15 +47,23 @@ struct ReceiptCommand: ParsableCommand {
 
   func run() throws {
     let path = try journal ?? SessionOpening.defaultJournal(for: configurationPath)
-    let exists = FileManager.default.fileExists(atPath: path)
-    if !exists && journal != nil {
+    // Read, never opened for writing: no lock taken, nothing appended or set aside.
+    let report = { (text: String) in printError("storekeeper: \(text)".sanitizedForTerminal) }
+    let read = try SessionOpening.exitingOnError { () throws(CommandError) in
+      try Journal.read(at: path, report: report)
+    }
+    var session: Session
+    if let read {
+      session = try SessionOpening.exitingOnError { () throws(CommandError) in
+        try JournaledSession(replaying: read).session
+      }
+    } else if journal != nil {
       printError("storekeeper: no journal at \(path)".sanitizedForTerminal)
       throw ExitCode(1)
+    } else {
+      let (configuration, _) = try SessionOpening.loadConfiguration(configurationPath)
+      session = Session(configuration: configuration, start: SessionOpening.wallClock)
     }
-    var session = try SessionOpening.open(
-      configurationPath: configurationPath, journalPath: exists ? path : nil, start: nil,
-      options: SessionOptions()
-    ).session
     if let at = at.flatMap(Instant.init(iso8601:)) {
       guard at >= session.now else {
         printError(

@@ -300,20 +300,10 @@ struct Decode: ParsableCommand {
       JSONMember("signature", .string(decoded.signatureIsValid ? "valid" : "invalid")),
       JSONMember("certificates", .array(decoded.certificateSubjects.map { .string($0) })),
     ]
-    // Each field's ASN.1 type beside its name, for those who read receipts by number.
-    var types = JSONObject()
-    if case .object(let fields) = decoded.fields {
-      var names = fields.members.map(\.key)
-      if case .array(let records)? = fields["in_app"] {
-        for case .object(let record) in records { names += record.members.map(\.key) }
-      }
-      for name in names where types[name] == nil {
-        if let type = Receipt.fieldTypes[name] {
-          types[name] = .number(JSONNumber(text: String(type)))
-        }
-      }
+    let types = decoded.fieldTypes.sorted { $0.value < $1.value }.map {
+      JSONMember($0.key, .number(JSONNumber(text: String($0.value))))
     }
-    members.append(JSONMember("fieldTypes", .object(types)))
+    members.append(JSONMember("fieldTypes", .object(JSONObject(types))))
     if let matches = decoded.hashMatches {
       members.append(JSONMember("sha1_hash", .string(matches ? "matches" : "does not match")))
     }

@@ -19,10 +19,15 @@ public enum OfferSignature: Equatable, Sendable {
     bundleID: String, keyID: String, productID: String, offerID: String,
     appAccountToken: String?, nonce: String, timestamp: Int64
   ) -> String {
-    [
+    signedText([
       bundleID, keyID, productID, offerID, (appAccountToken ?? "").lowercased(),
       nonce.lowercased(), String(timestamp),
-    ].joined(separator: "\u{2063}")
+    ])
+  }
+
+  /// The seven parts joined as StoreKit 1 signatures join them (U+2063), taken as given.
+  public static func signedText(_ parts: [String]) -> String {
+    parts.joined(separator: "\u{2063}")
   }
 
   /// The same signature with one character of its signature part changed (what a proxy or a
@@ -47,6 +52,14 @@ public enum OfferSignature: Equatable, Sendable {
   /// How long a signature stays valid after its timestamp ("Generating a signature for
   /// promotional offers": the timestamp keeps the offer active for 24 hours).
   public static let lifetime: Int64 = 24 * 3_600_000
+}
+
+extension OfferKeyPair {
+  /// The P-256 key of `privateKey` (base64 PKCS#8 DER, as Xcode writes it); `nil` when it is
+  /// not one.
+  public var signingKey: P256.Signing.PrivateKey? {
+    Data(base64Encoded: privateKey).flatMap { try? P256.Signing.PrivateKey(derRepresentation: $0) }
+  }
 }
 
 /// Why StoreKit refuses a signed offer: the first component that does not check out.
@@ -83,9 +96,7 @@ public struct OfferSignatureCheck: Sendable {
         "the configuration has no subscriptionOffersKeyPair to check signatures with "
           + "(storekeeper keys generate adds one)")
     }
-    guard let der = Data(base64Encoded: keyPair.privateKey),
-      let key = try? P256.Signing.PrivateKey(derRepresentation: der)
-    else {
+    guard let key = keyPair.signingKey else {
       throw refusal(
         .invalidOfferSignature,
         "the configuration's subscriptionOffersKeyPair.privateKey is not a base64 P-256 key")
