@@ -85,6 +85,34 @@ import Testing
     #expect(try idsOnTheMorning("on:03-17") == [4])
   }
 
+  /// A word such as `today` or `7d` without a field is a date, as the filter's help shows them:
+  /// the purchase date in the session's own day (its now), wherever the clock started.
+  @Test func bareDateWordsFilterThePurchaseDate() throws {
+    let session = try session()
+    #expect(try ids("last-month", session) == [4])
+    #expect(try ids("this-year", session) == [0, 1, 2, 3, 4])
+    #expect(try ids("30d", session) == [4])
+    #expect(try ids("today", session) == [])
+    #expect(try ids("01-16", session) == [1])
+    #expect(try ids("\"2026-01-17 10:00\"", session) == [2])
+    #expect(try ids("2026-03", session) == [4])
+    #expect(try ids("!this-year", session) == [])
+    #expect(try ids("2", session) == [2], "a plain number stays an id")
+    var later = session
+    try later.buy("coins", PurchaseOptions()) { _ in }
+    #expect(try ids("today", later) == [5])
+    #expect(try ids("7d", later) == [5])
+    try later.advance(to: later.now.plus(seconds: 2 * 86_400)) { _ in }
+    #expect(try ids("today", later) == [])
+    #expect(try ids("7d", later) == [5])
+  }
+
+  @Test func theOrdinalOfAStateIsItsPositionInAllCases() {
+    for (position, state) in LedgerState.allCases.enumerated() {
+      #expect(state.ordinal == position)
+    }
+  }
+
   @Test func statesAndTypesMatchByPrefix() throws {
     let session = try session()
     #expect(try ids("state:ref", session) == [1])

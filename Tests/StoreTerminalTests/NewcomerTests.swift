@@ -55,30 +55,42 @@ import Testing
   @Test func aPurchaseIsReportedInStoreKitsWords() {
     var app = makeApp()
     app.perform(line: "buy foodtruck.donuts.box")
-    #expect(app.message?.text == "purchased foodtruck.donuts.box: .success, transaction 0")
+    #expect(app.message?.text == ".success: purchased foodtruck.donuts.box, transaction 0")
     app.perform(line: "set ask-to-buy on")
     app.perform(line: "buy foodtruck.saleshistory")
     #expect(
       app.message?.text
-        == "foodtruck.saleshistory: .pending — Ask to Buy is waiting for approval (transaction 1); "
-        + "a approves, D declines")
+        == ".pending: Ask to Buy — a approves, D declines (transaction 1, foodtruck.saleshistory)")
     app.perform(line: "set ask-to-buy off")
     app.perform(line: "set interrupted-purchases on")
     app.perform(line: "buy socialfeed.monthly")
-    #expect(
-      app.message?.text.hasPrefix("socialfeed.monthly: .pending — the purchase was interrupted")
-        == true)
+    #expect(app.message?.text.hasPrefix(".pending: interrupted — r resolves it") == true)
     app.perform(line: "set interrupted-purchases off")
     app.perform(line: "set error purchase userCancelled")
     app.perform(line: "buy foodtruck.donuts.box")
-    #expect(
-      app.message?.text
-        == "foodtruck.donuts.box: .userCancelled — the customer cancelled the purchase")
+    #expect(app.message?.text == ".userCancelled: the customer cancelled (foodtruck.donuts.box)")
     app.perform(line: "set error purchase off")
     app.perform(line: "set fail-transactions paymentNotAllowed")
     app.perform(line: "buy foodtruck.donuts.box")
-    #expect(app.message?.text.hasPrefix("foodtruck.donuts.box: purchase() threw ") == true)
+    #expect(app.message?.text.hasPrefix("threw StoreKitError.unknown") == true)
     #expect(app.message?.text.contains("bought") == false)
+  }
+
+  /// What happened comes first, so an 80-column status line (the clock before it) keeps it
+  /// whatever the product's name.
+  @Test(arguments: [
+    ("set ask-to-buy on", ".pending: Ask to Buy"),
+    ("set interrupted-purchases on", ".pending: interrupted — r resolves it"),
+    ("set error purchase userCancelled", ".userCancelled: the customer cancelled"),
+    ("set fail-transactions paymentNotAllowed", "threw StoreKitError.unknown"),
+    ("reset", ".success: purchased"),
+  ])
+  func everyPurchaseOutcomeKeepsItsKeyWordsAt80Columns(setting: String, words: String) {
+    var app = makeApp()
+    app.perform(line: setting)
+    app.perform(line: "buy socialfeed.premium.monthly")
+    let statusLine = app.screen(width: 80, height: 24).split(separator: "\n").last ?? ""
+    #expect(statusLine.contains(words), "\(statusLine)")
   }
 }
 

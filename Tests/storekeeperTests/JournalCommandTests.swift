@@ -3,6 +3,39 @@ import StoreTestSupport
 import Testing
 
 @Suite struct JournalCommandTests {
+  /// `today`, `7d` and `this-month` are the session's own: the wall clock's day for a session
+  /// started at the wall clock, the script's day for one started at `--start`.
+  @Test func relativeDateWordsFilterOnTheSessionsOwnDay() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func listed(_ journal: String, _ filter: String) throws -> Int {
+      let result = try storekeeper([
+        "transactions", "Configs/FoodTruck.storekit", "--journal", journal, "--format", "csv",
+        "--filter", filter,
+      ])
+      #expect(result.status == 0, "\(result.stderr)")
+      return result.stdout.split(separator: "\n").count - 1
+    }
+    let secondOfDay = Int(Date().timeIntervalSince1970) % 86_400
+    if secondOfDay > 86_400 - 20 { sleep(UInt32(86_400 - secondOfDay + 1)) }
+    let live = folder.appendingPathComponent("live.journal").path
+    _ = try storekeeper(
+      ["run", "Configs/FoodTruck.storekit", "--journal", live],
+      stdin: "buy foodtruck.donuts.box\nbuy foodtruck.saleshistory\n")
+    for word in ["today", "7d", "this-month", "on:today", "after:12h"] {
+      #expect(try listed(live, word) == 2, "\(word)")
+    }
+    #expect(try listed(live, "yesterday") == 0)
+    let scripted = folder.appendingPathComponent("scripted.journal").path
+    _ = try storekeeper(
+      ["run", "Configs/FoodTruck.storekit", "--journal", scripted, "--start", "2025-03-10T08:00:00Z"],
+      stdin: "buy foodtruck.donuts.box\nadvance 1d\nbuy foodtruck.saleshistory\n")
+    #expect(try listed(scripted, "today") == 1)
+    #expect(try listed(scripted, "yesterday") == 1)
+    #expect(try listed(scripted, "7d") == 2)
+    #expect(try listed(scripted, "this-month") == 2)
+  }
+
   @Test func runAppendsToAJournalAndTransactionsReadsIt() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }

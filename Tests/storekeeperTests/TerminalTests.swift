@@ -25,7 +25,7 @@ struct TerminalTests {
     #expect(screen.contains("purchased"))
     tmux.command("buy foodtruck.donuts.box quantity=3")
     screen = tmux.waitFor("  1 foodtruck.donuts.box")
-    #expect(screen.contains("paused · purchased foodtruck.donuts.box: .success, transaction 1"))
+    #expect(screen.contains("paused · .success: purchased foodtruck.donuts.box, transaction 1"))
     tmux.send("Tab")
     screen = tmux.waitFor("2 unfinished")
     #expect(screen.contains("2 unfinished"))

@@ -34,6 +34,26 @@ public enum LedgerState: String, CaseIterable, Sendable {
     }
   }
 
+  /// The case's position in `allCases`, for bit sets (the filter's one ordinal: a switch, so a
+  /// row's test costs a jump).
+  @inline(__always)
+  var ordinal: Int {
+    switch self {
+    case .purchased: 0
+    case .renewed: 1
+    case .pending: 2
+    case .declined: 3
+    case .interrupted: 4
+    case .failed: 5
+    case .refunded: 6
+    case .upgraded: 7
+    case .expired: 8
+    case .grace: 9
+    case .retry: 10
+    case .priceIncrease: 11
+    }
+  }
+
   /// The label people read: `in grace`, `price increase pending`.
   public var label: String {
     switch self {

@@ -68,9 +68,10 @@ enum EventSummary {
 }
 
 extension EventSummary {
-  /// What a purchase came to, in StoreKit's words: `Product.PurchaseResult` (`success`,
-  /// `pending` for Ask to Buy or an interrupted purchase, `userCancelled`) or the error
-  /// `purchase()` threw; `nil` when the events hold no purchase result.
+  /// What a purchase came to, in StoreKit's words and what happened first (so that 80 columns
+  /// keep it): `Product.PurchaseResult` (`.success`, `.pending` for Ask to Buy or an
+  /// interrupted purchase, `.userCancelled`) or the error `purchase()` threw, then the key that
+  /// acts on it, then the product; `nil` when the events hold no purchase result.
   static func purchaseOutcome(_ events: [StoreEvent], session: Session) -> StatusMessage? {
     guard
       let result = events.lazy.compactMap({ event -> PurchaseResult? in
@@ -84,27 +85,25 @@ extension EventSummary {
       ?? events.lazy.compactMap { event -> UInt64? in
         if case .paymentQueue(let update) = event.kind { update.transactionID } else { nil }
       }.last
+    let transaction = id.map { "transaction \($0), " } ?? ""
     switch result.outcome {
     case .success:
-      let unverified = result.error.map { " — unverified: \($0.typeName).\($0.name)" } ?? ""
+      let unverified = result.error.map { " (unverified: \($0.typeName).\($0.name))" } ?? ""
       return StatusMessage(
-        "purchased \(product): .success, transaction \(id.map(String.init) ?? "?")\(unverified)")
+        ".success\(unverified): purchased \(product)\(id.map { ", transaction \($0)" } ?? "")")
     case .pending:
-      let state = id.flatMap(session.ledgerRow)?.state
-      if state == .interrupted {
+      if id.flatMap(session.ledgerRow)?.state == .interrupted {
         return StatusMessage(
-          "\(product): .pending — the purchase was interrupted (transaction \(id!)); "
-            + "r resolves it as the customer would")
+          ".pending: interrupted — r resolves it as the customer would (\(transaction)\(product))")
       }
       return StatusMessage(
-        "\(product): .pending — Ask to Buy is waiting for approval"
-          + (id.map { " (transaction \($0)); a approves, D declines" } ?? ""))
+        ".pending: Ask to Buy — a approves, D declines (\(transaction)\(product))")
     case .userCancelled:
-      return StatusMessage("\(product): .userCancelled — the customer cancelled the purchase")
+      return StatusMessage(".userCancelled: the customer cancelled (\(product))")
     case .failed:
       let error = result.error.map { "\($0.typeName).\($0.name)" } ?? "an error"
       let detail = result.detail.map { " — \($0)" } ?? ""
-      return StatusMessage("\(product): purchase() threw \(error)\(detail)")
+      return StatusMessage("threw \(error)\(detail) (\(product))")
     }
   }
 }

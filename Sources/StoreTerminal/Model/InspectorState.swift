@@ -74,6 +74,16 @@ package struct InspectorState {
 
   /// The transition function: the new state for an input, and what to do about it.
   package mutating func reduce(_ input: InspectorInput, session: Session) -> [InspectorEffect] {
+    let effects = transition(input, session: session)
+    // `today` and `7d` in the filter are the clock's: they follow it (a catch-up refilters
+    // once, at its end).
+    if catchUp == nil { table.clockMoved(to: live.now(session), session: session) }
+    return effects
+  }
+
+  private mutating func transition(
+    _ input: InspectorInput, session: Session
+  ) -> [InspectorEffect] {
     switch input {
     case .key(let key, let wall): return handle(key, wall: wall, session: session)
     case .line(let text): return run(line: text)

@@ -22,12 +22,16 @@ package struct TransactionTable {
   /// Products the customer is entitled to now (recomputed when events arrive, not per frame).
   var entitledProducts: Set<String> = []
   private var compiledFilter: CompiledTransactionFilter
+  /// The session's now as the clock shows it: the filter's relative dates (`today`, `7d`)
+  /// count from it.
+  private(set) var now: Instant
   /// Each subscription group's current transaction: its row's label (grace, expired …) depends
   /// on being current, so the one a status replaces is updated too.
   private var currentOfGroup: [String: UInt64] = [:]
 
   /// The table of a session's transactions.
   init(_ session: Session) {
+    now = session.now
     compiledFilter = TransactionFilter.all.compiled(for: session.catalog, now: session.now)
     reload(session)
   }
@@ -39,7 +43,8 @@ package struct TransactionTable {
 
   /// Rebuilds every row from the session (after a load or a reload).
   mutating func reload(_ session: Session) {
-    compiledFilter = filter.compiled(for: session.catalog, now: session.now)
+    now = max(now, session.now)
+    compiledFilter = filter.compiled(for: session.catalog, now: now)
     rows = Self.rows(of: session)
     entitledProducts = Set(session.currentEntitlements().map(\.productID))
     rememberCurrentTransactions(session)
@@ -166,17 +171,29 @@ package struct TransactionTable {
     refilter()
   }
 
-  /// Sets the filter (relative dates count from the session's now); an invalid one is
+  /// Sets the filter (relative dates count from the clock's now); an invalid one is
   /// explained and the last valid one stays.
   mutating func applyFilter(_ text: String, session: Session) {
     do throws(TransactionFilter.ParseError) {
       filter = try TransactionFilter(parsing: text)
-      compiledFilter = filter.compiled(for: session.catalog, now: session.now)
+      compiledFilter = filter.compiled(for: session.catalog, now: now)
       filterError = nil
       refilter()
     } catch {
       filterError = error.message
     }
+  }
+
+  /// The clock shows a new instant: a filter with dates is compiled again against it, and the
+  /// rows are filtered again when its spans moved (`today` after midnight, `7d` as time runs).
+  mutating func clockMoved(to instant: Instant, session: Session) {
+    guard instant != now else { return }
+    now = instant
+    guard filter.hasDates else { return }
+    let recompiled = filter.compiled(for: session.catalog, now: instant)
+    guard !recompiled.hasSameDates(as: compiledFilter) else { return }
+    compiledFilter = recompiled
+    refilter()
   }
 
   /// Selects the transaction at an index of `visible`.
