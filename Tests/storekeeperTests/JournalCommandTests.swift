@@ -28,7 +28,10 @@ import Testing
     #expect(try listed(live, "yesterday") == 0)
     let scripted = folder.appendingPathComponent("scripted.journal").path
     _ = try storekeeper(
-      ["run", "Configs/FoodTruck.storekit", "--journal", scripted, "--start", "2025-03-10T08:00:00Z"],
+      [
+        "run", "Configs/FoodTruck.storekit", "--journal", scripted, "--start",
+        "2025-03-10T08:00:00Z",
+      ],
       stdin: "buy foodtruck.donuts.box\nadvance 1d\nbuy foodtruck.saleshistory\n")
     #expect(try listed(scripted, "today") == 1)
     #expect(try listed(scripted, "yesterday") == 1)
