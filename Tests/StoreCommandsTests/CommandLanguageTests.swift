@@ -135,7 +135,7 @@ import Testing
     ),
     (
       "set volume 11",
-      "unknown setting \"volume\"; the settings are ask-to-buy, interrupted-purchases, billing-retry, grace-period, dialogs, fail-transactions, error, storefront, locale, time-rate, winback-eligible"
+      "unknown setting \"volume\"; the settings are ask-to-buy, interrupted-purchases, billing-retry, grace-period, dialogs, fail-transactions, error, storefront, locale, time-rate, refund-review, winback-eligible"
     ),
     ("set time-rate warp", "\"warp\" is not a time rate"),
     ("set storefront XYZ", "\"XYZ\" is not a known storefront"),
@@ -213,10 +213,13 @@ import Testing
     #expect(throws: Never.self) { try Command.parse("buy foodtruck.donuts.box quantity=1000000") }
   }
 
-  @Test func theRefundSheetStillTakesTheReasonsScriptsWroteBefore() throws {
+  @Test func theRefundSheetTakesXcodesReasonsAndTheRequestReasonsScriptsWroteBefore() throws {
     #expect(
       try Command.parse("call refund-request 3 reason=developerIssue")
-        == .call(.refundRequest, .id(3), reason: .fulfillmentIssue))
+        == .call(.refundRequest, .id(3), reason: .developerIssue))
+    #expect(
+      try Command.parse("call refund-request 3 reason=fulfillmentIssue")?.description
+        == "call refund-request 3 reason=fulfillmentIssue")
     #expect(try Command.parse("refund 3 percentage=40")?.description == "refund 3 percentage=40")
     #expect(
       try Command.parse("refund 3 percentage=40.500")

@@ -69,7 +69,7 @@ import Testing
     #expect(lines.count == 4)
     #expect(
       lines[0].hasPrefix(
-        #"{"storekeeperJournal":2,"start":"2026-11-22T02:00:00.000Z","firstTransactionID":0,"configurationPath":"Configs/FoodTruck.storekit","configuration":"{\n"#
+        #"{"storekeeperJournal":3,"start":"2026-11-22T02:00:00.000Z","firstTransactionID":0,"configurationPath":"Configs/FoodTruck.storekit","configuration":"{\n"#
       ))
     // The check is the CRC-32 of everything before it.
     let members = #"{"at":"2026-11-22T02:00:00.000Z","command":"buy socialfeed.monthly""#
@@ -193,15 +193,42 @@ import Testing
     #expect(try JournaledSession(replaying: reread).session.transactionCount == 3)
   }
 
+  /// A journal of the second format was written when the refund sheet waited for review and an
+  /// unpriced increase added 10%: it replays, and goes on, that way.
+  @Test func anOlderFormatKeepsTheDefaultsItWasWrittenWith() throws {
+    let path = try folder() + "/old.journal"
+    var old = header
+    old.format = 2
+    let records: [JournalRecord] = [
+      .command(at: start, text: "buy foodtruck.saleshistory"),
+      .command(at: start, text: "call refund-request 0 reason=developerIssue"),
+      .command(at: start, text: "buy socialfeed.premium.monthly"),
+      .command(at: start, text: "price-increase request 1"),
+    ]
+    let bytes = old.line + records.flatMap(\.line)
+    FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    let reopened = try JournaledSession(replaying: try #require(try Journal.read(at: path)))
+    #expect(reopened.session.transaction(0)?.hasRefundRequest == true)
+    #expect(reopened.session.transaction(0)?.revocationDate == nil)
+    #expect(reopened.session.priceIncrease(forGroup: "5F0CA1F0")?.newPrice == 16_490)
+    // The same commands in a new journal: refunded at once, the file's price asked.
+    let fresh = try folder() + "/new.journal"
+    _ = try makeJournal(
+      at: fresh, commands: records.map { if case .command(_, let text) = $0 { text } else { "" } })
+    let current = try JournaledSession(replaying: try #require(try Journal.read(at: fresh)))
+    #expect(current.session.transaction(0)?.revocationReason == .developerIssue)
+    #expect(current.session.priceIncrease(forGroup: "5F0CA1F0")?.newPrice == 14_990)
+  }
+
   @Test func aNewerFormatIsRefused() throws {
     let path = try folder() + "/e.journal"
-    try #"{"storekeeperJournal":3,"start":"2026-11-22T02:00:00.000Z"}"#.appending("\n")
+    try #"{"storekeeperJournal":4,"start":"2026-11-22T02:00:00.000Z"}"#.appending("\n")
       .write(toFile: path, atomically: false, encoding: .utf8)
     do {
       _ = try Journal.read(at: path)
       Issue.record("a newer journal was accepted")
     } catch {
-      #expect(error.message.contains("format 3, newer than this storekeeper understands (2)"))
+      #expect(error.message.contains("format 4, newer than this storekeeper understands (3)"))
     }
   }
 

@@ -11,7 +11,8 @@ import Testing
       "| `set` | `.storekit` key | Inspector | Default | What it does |\n|---|---|---|---|---|\n"
     for setting in SettingDescriptor.all {
       table +=
-        "| `\(setting.command)` | `\(setting.key)` | \(setting.label) | \(setting.defaultValue) | "
+        "| `\(setting.command)` | \(setting.key.map { "`\($0)`" } ?? "—") | \(setting.label) | "
+        + "\(setting.defaultValue) | "
         + "\(setting.help) |\n"
     }
     return table
@@ -27,22 +28,23 @@ import Testing
 
   @Test func everySettingHasItsOwnKeyAndCommand() {
     let all = SettingDescriptor.all
-    #expect(Set(all.map(\.key)).count == all.count)
+    let keys = all.compactMap(\.key)
+    #expect(Set(keys).count == keys.count)
     #expect(Set(all.map(\.command)).count == all.count)
     #expect(Set(all.map(\.id)) == Set(SettingID.allCases))
   }
 
   @Test func flagsReadAndWriteTheirOwnKeys() throws {
-    for setting in SettingDescriptor.flags {
-      let json = "{\"settings\" : {\"\(setting.key)\" : true}, \"products\" : []}"
+    for (setting, key) in SettingDescriptor.fileFlags {
+      let json = "{\"settings\" : {\"\(key)\" : true}, \"products\" : []}"
       let loaded = StoreKitConfiguration.load(Array(json.utf8))
       let settings = try #require(loaded.configuration?.settings)
-      #expect(setting.flag(in: settings) == true, "\(setting.key)")
-      for other in SettingDescriptor.flags where other.id != setting.id {
-        #expect(other.flag(in: settings) == nil, "\(setting.key) set \(other.key)")
+      #expect(setting.flag(in: settings) == true, "\(key)")
+      for (other, otherKey) in SettingDescriptor.fileFlags where other.id != setting.id {
+        #expect(other.flag(in: settings) == nil, "\(key) set \(otherKey)")
       }
       let written = String(decoding: loaded.configuration!.xcodeFormattedBytes(), as: UTF8.self)
-      #expect(written.contains("\"\(setting.key)\" : true"))
+      #expect(written.contains("\"\(key)\" : true"))
     }
   }
 }

@@ -91,13 +91,46 @@ import Testing
     #expect(throws: SessionError.self) { try session.priceIncrease(.consent, 0) { _ in } }
   }
 
+  /// Apple's testing guide: "Optionally, increase the price for your subscription in your
+  /// StoreKit configuration file. You can still test this scenario without increasing the
+  /// price." Without a price, the increase asks for the configuration's current price.
+  @Test func anUnpricedIncreaseAsksForTheConfigurationsPriceNeverAnInventedOne() throws {
+    var session = makeSession(rate: .monthlyRenewalEveryThirtySeconds)
+    try session.buy("solo.monthly", PurchaseOptions()) { _ in }
+    let requested = try events { try session.priceIncrease(.request, 0, $0) }
+    #expect(requested.statuses.last?.renewalInfo.renewalPrice == 1990, "the file's $1.99")
+    #expect(session.priceIncrease(forGroup: "G-solo.monthly")?.newPrice == 1990)
+    try session.priceIncrease(.decline, 0) { _ in }
+    // The file edited: $1.99 becomes $2.49, and the increase asks for that.
+    var edited = session
+    let solo = rateGroup("solo.monthly", "P1M")
+    let text = testConfigurationJSON.replacingOccurrences(
+      of: solo, with: solo.replacingOccurrences(of: "\"1.99\"", with: "\"2.49\""))
+    #expect(text != testConfigurationJSON)
+    edited.reload(StoreKitConfiguration.load(Array(text.utf8)).configuration!)
+    try edited.setAutoRenew(0, enabled: true) { _ in }
+    let again = try events { try edited.priceIncrease(.request, 0, $0) }
+    #expect(again.statuses.last?.renewalInfo.renewalPrice == 2490)
+    let terms = try #require(edited.priceIncrease(forGroup: "G-solo.monthly"))
+    #expect(terms.oldPrice == 1990 && terms.newPrice == 2490)
+    try edited.priceIncrease(.consent, 0) { _ in }
+    let renewed = try events { try edited.advance(to: t0.plus(seconds: 31), $0) }
+    #expect(renewed.transactions.map(\.0.price) == [2490])
+    // Journals written before kept their +10%.
+    var options = SessionOptions()
+    options.fidelity.unpricedIncrease = .tenPercentMore
+    var older = Session(configuration: testConfiguration, start: t0, options: options)
+    try older.buy("solo.monthly", PurchaseOptions()) { _ in }
+    try older.priceIncrease(.request, 0) { _ in }
+    #expect(older.priceIncrease(forGroup: "G-solo.monthly")?.newPrice == 2190)
+  }
+
   @Test func aConsentedIncreaseIsChargedFromTheNextRenewalOn() throws {
     var session = makeSession(rate: .monthlyRenewalEveryThirtySeconds)
     try session.buy("solo.monthly", PurchaseOptions()) { _ in }
     let before = try #require(session.transaction(0)).price
-    let requested = try events { try session.priceIncrease(.request, 0, $0) }
-    // Without a price given: the price now plus 10%, to the cent.
-    let expected = (before * 11 / 10 + 5) / 10 * 10
+    let expected = before + 200
+    let requested = try events { try session.priceIncrease(.request, 0, newPrice: expected, $0) }
     #expect(requested.statuses.last?.renewalInfo.renewalPrice == expected)
     let terms = try #require(session.priceIncrease(forGroup: "G-solo.monthly"))
     #expect(terms.oldPrice == before && terms.newPrice == expected && terms.status == .pending)

@@ -143,8 +143,8 @@ import Testing
     #expect(fine.first?.kind == .apiCall(.appStoreSync, error: nil, detail: "synced"))
   }
 
-  @Test func theRefundSheetSubmitsARequestThatWaitsAndRefusesDuplicates() throws {
-    var session = makeSession()
+  @Test func withRefundReviewTheRefundSheetSubmitsARequestThatWaitsAndRefusesDuplicates() throws {
+    var session = makeSession { $0.refundReviewEnabled = true }
     try session.buy("pro", PurchaseOptions()) { _ in }
     let submitted = try events {
       try session.call(.refundRequest, transaction: 0, reason: .fulfillmentIssue, $0)
@@ -161,14 +161,33 @@ import Testing
         == .apiCall(.refundRequest, error: .refundRequest(.duplicateRequest), detail: nil))
   }
 
-  @Test func xcodesRefundSheetRefundsAtOnceWhenTheFidelityChoiceSaysSo() throws {
-    var options = SessionOptions()
-    options.fidelity.refundSheetOutcome = .refundAtOnce
-    var session = Session(configuration: testConfiguration, start: t0, options: options)
+  /// WWDC22: "when testing with Xcode or sandbox, the refund request refunds the transaction
+  /// immediately", the issue picked mapping one-to-one to the revocation reason.
+  @Test func theRefundSheetRefundsAtOnceWithTheReasonPicked() throws {
+    var session = makeSession()
     try session.buy("pro", PurchaseOptions()) { _ in }
-    try session.call(.refundRequest, transaction: 0, reason: .fulfillmentIssue) { _ in }
+    try session.buy("coins", PurchaseOptions()) { _ in }
+    let refunded = try events {
+      try session.call(.refundRequest, transaction: 0, reason: .developerIssue, $0)
+    }
     #expect(session.transaction(0)?.revocationReason == .developerIssue)
+    #expect(session.transaction(0)?.revocationDate == t0)
     #expect(session.transaction(0)?.revocationType == .refundFull)
+    #expect(session.transaction(0)?.hasRefundRequest == false)
+    #expect(
+      refunded.transactions.map(\.1) == [.updates], "the refund arrives on Transaction.updates")
+    #expect(!refunded.contains { if case .refundRequested = $0.kind { true } else { false } })
+    try session.call(.refundRequest, transaction: 1, reason: .unintendedPurchase) { _ in }
+    #expect(session.transaction(1)?.revocationReason == .other)
+    // A journal of the second format was written when the sheet waited for review.
+    var options = SessionOptions()
+    options.fidelity.refundSheetOutcome = .request
+    var older = Session(configuration: testConfiguration, start: t0, options: options)
+    try older.buy("pro", PurchaseOptions()) { _ in }
+    try older.call(.refundRequest, transaction: 0, reason: .developerIssue) { _ in }
+    #expect(older.transaction(0)?.hasRefundRequest == true)
+    older.resetSettings()
+    #expect(older.settings.refundReviewEnabled, "reset goes back to the session's default")
   }
 
   @Test func settingsComeFromTheFileAndResetBackToIt() {

@@ -5,7 +5,10 @@ import StoreSimulation
 public struct JournalHeader: Equatable, Sendable {
   /// The journal format this build writes. Format 2 seals every line with a CRC-32 check;
   /// format 1 journals (without checks) still open, and lines appended to them are checked.
-  public static let currentFormat = 2
+  /// Format 3 changed two defaults (the refund sheet refunds at once, a price increase without
+  /// a price asks for the configuration's): older journals replay, and go on, with the
+  /// defaults they were written with (``JournaledSession/fidelity(ofFormat:)``).
+  public static let currentFormat = 3
 
   /// The journal's format version.
   public var format: Int

@@ -125,9 +125,18 @@ public struct JournaledSession {
     }
     var options = options
     options.firstTransactionID = header.firstTransactionID
-    // Journals of the first format were written when the refund sheet refunded at once.
-    if header.format < 2 { options.fidelity.refundSheetOutcome = .refundAtOnce }
+    options.fidelity = fidelity(ofFormat: header.format, from: options.fidelity)
     return Session(configuration: configuration, start: header.start, options: options)
+  }
+
+  /// The fidelity choices a journal of `format` was written with: format 1 when the refund sheet
+  /// refunded at once, format 2 when it waited for review; both when a price increase without a
+  /// price added 10%.
+  static func fidelity(ofFormat format: Int, from choices: FidelityChoices) -> FidelityChoices {
+    var choices = choices
+    if format < 3 { choices.unpricedIncrease = .tenPercentMore }
+    if format == 2 { choices.refundSheetOutcome = .request }
+    return choices
   }
 
   static func replay(

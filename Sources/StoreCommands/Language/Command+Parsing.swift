@@ -144,7 +144,11 @@ private struct Arguments {
       var reference: TransactionReference?
       if let next = peek, !next.contains("=") { reference = try transaction() }
       let options = try options(allowed: ["reason"])
-      return .call(api, reference, reason: try options["reason"].map(sheetReason))
+      return .call(
+        api, reference,
+        reason: try options["reason"].map { (text) throws(CommandError) in
+          try named(text, "a refund sheet's reason")
+        })
     default:
       let close = Command.verbs.filter { closeEnough($0, verb) }
       throw CommandError(
@@ -218,12 +222,6 @@ private struct Arguments {
 
   func requestReason(_ text: String) throws(CommandError) -> RefundRequestReason {
     try named(text, "a refund request's reason")
-  }
-
-  /// The refund sheet's reason: a request's, or (as scripts wrote it before requests waited
-  /// for a decision) `developerIssue`, an issue with the app.
-  func sheetReason(_ text: String) throws(CommandError) -> RefundRequestReason {
-    text == "developerIssue" ? .fulfillmentIssue : try requestReason(text)
   }
 
   func extendReason(_ text: String) throws(CommandError) -> ExtendReason {

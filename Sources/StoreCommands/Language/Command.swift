@@ -57,7 +57,7 @@ public enum Command: Equatable, Sendable {
   /// `launch`: the app starts (unfinished transactions are delivered again).
   case launch
   /// `call <api> [<txn>] [reason=…]`; the reason is the refund sheet's.
-  case call(StoreKitAPI, TransactionReference?, reason: RefundRequestReason?)
+  case call(StoreKitAPI, TransactionReference?, reason: RefundSheetReason?)
   /// `call receipt`: the app refreshes its receipt (`SKReceiptRefreshRequest`).
   case refreshReceipt
   /// `consumption <txn> name=value…`: the app's server answers a refund request's

@@ -2,6 +2,8 @@
 public enum SettingID: String, CaseIterable, Sendable {
   /// The switches (``SettingDescriptor/Kind/flag``).
   case askToBuy, interruptedPurchases, billingRetry, gracePeriod, dialogs
+  /// Storekeeper's own switch, not stored in the file.
+  case refundReview
   /// The settings with values.
   case failTransactions, simulatedErrors, storefront, locale, timeRate
 }
@@ -29,8 +31,9 @@ public struct SettingDescriptor: Sendable {
 
   /// Which setting.
   public let id: SettingID
-  /// The key in the `.storekit` file's `settings` object.
-  public let key: String
+  /// The key in the `.storekit` file's `settings` object; `nil` for a switch of Storekeeper's
+  /// own, which the file does not store (a session sets it with `set`).
+  public let key: String?
   /// The word after `set`.
   public let command: String
   /// How the inspector's settings dialog names it.
@@ -46,7 +49,7 @@ public struct SettingDescriptor: Sendable {
   public let inverted: Bool
 
   private init(
-    _ id: SettingID, _ key: String, _ command: String, _ label: String, _ kind: Kind,
+    _ id: SettingID, _ key: String?, _ command: String, _ label: String, _ kind: Kind,
     default defaultValue: String, inverted: Bool = false, _ help: String
   ) {
     self.id = id
@@ -95,6 +98,10 @@ public struct SettingDescriptor: Sendable {
     .init(
       .timeRate, "_timeRate", "time-rate", "Time rate", .timeRate, default: "realTime",
       "how long subscription periods last (SKTestSession.TimeRate)"),
+    .init(
+      .refundReview, nil, "refund-review", "Refund review", .flag, default: "off",
+      "the app's refund sheet waits for App Store review, as in production (CONSUMPTION_REQUEST, "
+        + "then refund or refund-decline); off, it refunds at once as Xcode and the sandbox do"),
   ]
 
   /// A flag's value in the file's settings (`nil` when absent, or when not a flag).
@@ -121,8 +128,15 @@ public struct SettingDescriptor: Sendable {
     }
   }
 
-  /// The flags, in order.
-  public static var flags: [SettingDescriptor] { all.filter { $0.kind == .flag } }
+  /// The flags the file stores, in order, with their keys.
+  public static var fileFlags: [(setting: SettingDescriptor, key: String)] {
+    all.compactMap { setting in
+      setting.kind == .flag ? setting.key.map { (setting, $0) } : nil
+    }
+  }
+
+  /// The file's key of a setting it stores.
+  static func fileKey(_ id: SettingID) -> String { Self[id].key! }
 
   /// The setting `set <command>` names.
   public static func named(_ command: String) -> SettingDescriptor? {

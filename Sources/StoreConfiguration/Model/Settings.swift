@@ -47,20 +47,20 @@ public struct Settings: Equatable, Sendable {
   }
 
   init(reading reader: inout ObjectReader, log: inout DiagnosticLog) {
-    for setting in SettingDescriptor.flags {
-      setting.setFlag(reader.bool(setting.key, .optional, log: &log), in: &self)
+    for (setting, key) in SettingDescriptor.fileFlags {
+      setting.setFlag(reader.bool(key, .optional, log: &log), in: &self)
     }
     failTransactionsEnabled = reader.bool(
-      SettingDescriptor[.failTransactions].key, .optional, log: &log)
+      SettingDescriptor.fileKey(.failTransactions), .optional, log: &log)
     storeKitError = reader.int("_storeKitError", .optional, log: &log)
     storeKitErrors = reader.objects(
-      SettingDescriptor[.simulatedErrors].key, .optional, log: &log
+      SettingDescriptor.fileKey(.simulatedErrors), .optional, log: &log
     ) { reader, log in
       StoreKitErrorSetting(reading: &reader, log: &log)
     }
-    locale = reader.string(SettingDescriptor[.locale].key, .optional, log: &log)
-    storefront = reader.string(SettingDescriptor[.storefront].key, .optional, log: &log)
-    timeRate = reader.int(SettingDescriptor[.timeRate].key, .optional, log: &log)
+    locale = reader.string(SettingDescriptor.fileKey(.locale), .optional, log: &log)
+    storefront = reader.string(SettingDescriptor.fileKey(.storefront), .optional, log: &log)
+    timeRate = reader.int(SettingDescriptor.fileKey(.timeRate), .optional, log: &log)
     compatibilityTimeRate = reader.read(
       "_compatibilityTimeRate", .optional,
       expecting: "an integer or an object of integers such as {\"3\" : 6}", log: &log,
@@ -108,13 +108,15 @@ public struct Settings: Equatable, Sendable {
     func set(_ key: String, _ value: Bool?) { object[key] = value.map { .bool($0) } }
     func set(_ key: String, _ value: Int?) { object[key] = value.map { .number(JSONNumber($0)) } }
     func set(_ key: String, _ value: String?) { object[key] = value.map { .string($0) } }
-    for setting in SettingDescriptor.flags { set(setting.key, setting.flag(in: self)) }
-    set(SettingDescriptor[.failTransactions].key, failTransactionsEnabled)
+    for (setting, key) in SettingDescriptor.fileFlags { set(key, setting.flag(in: self)) }
+    set(SettingDescriptor.fileKey(.failTransactions), failTransactionsEnabled)
     set("_storeKitError", storeKitError)
-    object[SettingDescriptor[.simulatedErrors].key] = storeKitErrors.map { .array($0.map(\.json)) }
-    set(SettingDescriptor[.locale].key, locale)
-    set(SettingDescriptor[.storefront].key, storefront)
-    set(SettingDescriptor[.timeRate].key, timeRate)
+    object[SettingDescriptor.fileKey(.simulatedErrors)] = storeKitErrors.map {
+      .array($0.map(\.json))
+    }
+    set(SettingDescriptor.fileKey(.locale), locale)
+    set(SettingDescriptor.fileKey(.storefront), storefront)
+    set(SettingDescriptor.fileKey(.timeRate), timeRate)
     object["_compatibilityTimeRate"] = compatibilityTimeRate?.json
     set("_applicationInternalID", applicationInternalID)
     set("_developerTeamID", developerTeamID)

@@ -128,6 +128,44 @@ public enum RefundRequestReason: String, Sendable, CaseIterable {
   case other
 }
 
+/// What the customer picks in the app's refund sheet (`Transaction.beginRefundRequest`).
+///
+/// Xcode's and the sandbox's sheet offer an issue with the app or any other reason, which "maps
+/// one-to-one to the RevocationReason" (WWDC22, "What's new in StoreKit testing"); with the
+/// session's `refund-review` setting the sheet submits a request that waits for the App Store's
+/// review, with one of Apple's request reasons.
+public enum RefundSheetReason: String, Sendable, CaseIterable {
+  /// An issue with the app: refunded with ``RevocationReason/developerIssue`` (reviewed, it is
+  /// a fulfillment issue).
+  case developerIssue
+  /// Any other reason: refunded with ``RevocationReason/other``.
+  case other
+  /// Bought by mistake (a request's reason).
+  case unintendedPurchase
+  /// Not delivered (a request's reason; refunded at once, an issue with the app).
+  case fulfillmentIssue
+  /// Not what the customer expected (a request's reason).
+  case unsatisfiedWithPurchase
+  /// For a legal reason (a request's reason).
+  case legal
+
+  /// The revocation reason of the refund the sheet gives at once.
+  public var revocationReason: RevocationReason {
+    self == .developerIssue || self == .fulfillmentIssue ? .developerIssue : .other
+  }
+
+  /// The request's reason when the refund waits for review (Apple's `consumptionRequestReason`).
+  public var requestReason: RefundRequestReason {
+    switch self {
+    case .developerIssue, .fulfillmentIssue: .fulfillmentIssue
+    case .other: .other
+    case .unintendedPurchase: .unintendedPurchase
+    case .unsatisfiedWithPurchase: .unsatisfiedWithPurchase
+    case .legal: .legal
+    }
+  }
+}
+
 /// SK1's `SKPaymentTransactionState`, as `SKTestTransaction.state` reports it.
 public enum PaymentTransactionState: String, Sendable {
   /// In the queue.

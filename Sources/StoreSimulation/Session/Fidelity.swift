@@ -29,17 +29,29 @@ public struct FidelityChoices: Equatable, Sendable {
     case renew
   }
 
-  /// What the app's refund sheet (`Transaction.beginRefundRequest`) leads to once submitted.
+  /// What the app's refund sheet (`Transaction.beginRefundRequest`) leads to once submitted,
+  /// when the session's `refund-review` setting does not say: its default.
   public enum RefundSheetOutcome: String, Sendable {
     /// A request that waits for Apple's decision, as in production: `CONSUMPTION_REQUEST`, then
-    /// `refund` or `refund-decline`.
+    /// `refund` or `refund-decline` (journals of the second format were written so).
     case request
-    /// Granted at once, as Xcode's test environment does (and journals of the first format).
+    /// Granted at once, as Xcode's and the sandbox's environments do (WWDC22).
     case refundAtOnce
   }
 
-  /// The refund sheet submits a request that waits for a decision.
-  public var refundSheetOutcome: RefundSheetOutcome = .request
+  /// What a price increase asked for without a price charges.
+  public enum UnpricedIncrease: String, Sendable {
+    /// The configuration's current price for the product (Apple: "You can still test this
+    /// scenario without increasing the price").
+    case configurationPrice
+    /// The price now plus 10%, rounded to the cent (journals of the first two formats).
+    case tenPercentMore
+  }
+
+  /// The refund sheet refunds at once.
+  public var refundSheetOutcome: RefundSheetOutcome = .refundAtOnce
+  /// A price increase without a price asks for the configuration's price.
+  public var unpricedIncrease: UnpricedIncrease = .configurationPrice
 
   /// Interrupted purchases: `.pending` (macOS, measured) by default.
   public var interruptedPurchaseOutcome: InterruptedPurchaseOutcome = .pending

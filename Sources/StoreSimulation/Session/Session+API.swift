@@ -1,9 +1,11 @@
 extension Session {
   /// The app calls a StoreKit API. With a simulated error for it, the call fails with that error;
   /// otherwise it succeeds: `status` reports every group's status, `refundRequest` submits the
-  /// customer's refund request with the reason chosen in the sheet (granted at once when
-  /// ``FidelityChoices/refundSheetOutcome`` says so, an issue with the app then being the
-  /// developer's).
+  /// refund sheet with the reason the customer picked. As in Xcode's and the sandbox's
+  /// environments the transaction is refunded at once, its `revocationReason` the sheet's
+  /// (an issue with the app is `developerIssue`, the rest `other`); with the `refund-review`
+  /// setting (``SessionSettings/refundReviewEnabled``) it becomes a request that waits for the
+  /// App Store's review, as in production.
   ///
   /// - Parameters:
   ///   - transaction: for `refundRequest`, the transaction the sheet is for.
@@ -11,7 +13,7 @@ extension Session {
   /// - Throws: ``SessionError`` when `refundRequest` names no transaction, or `purchase` or
   ///   `verification` is called (they happen through `buy`).
   public mutating func call(
-    _ api: StoreKitAPI, transaction: UInt64? = nil, reason: RefundRequestReason = .other,
+    _ api: StoreKitAPI, transaction: UInt64? = nil, reason: RefundSheetReason = .other,
     _ sink: EventSink
   ) throws(SessionError) {
     try check(.call(api, transaction: transaction, reason: reason))
@@ -29,13 +31,16 @@ extension Session {
         emit(.apiCall(api, error: .refundRequest(.duplicateRequest), detail: nil), at: stamp, sink)
         return
       }
-      emit(
-        .apiCall(api, error: nil, detail: "refund requested: \(reason.rawValue)"), at: stamp, sink)
-      switch options.fidelity.refundSheetOutcome {
-      case .request: try requestRefund(transaction, reason: reason, sink)
-      case .refundAtOnce:
-        try refund(
-          transaction, reason: reason == .fulfillmentIssue ? .developerIssue : .other, sink)
+      if settings.refundReviewEnabled {
+        emit(
+          .apiCall(api, error: nil, detail: "refund requested: \(reason.rawValue)"), at: stamp,
+          sink)
+        try requestRefund(transaction, reason: reason.requestReason, sink)
+      } else {
+        emit(
+          .apiCall(api, error: nil, detail: "refunded: \(reason.revocationReason.rawValue)"),
+          at: stamp, sink)
+        try refund(transaction, reason: reason.revocationReason, sink)
       }
     default:
       if let error = settings.simulatedErrors[api] {

@@ -11,8 +11,10 @@ public enum PriceIncreaseAction: String, Sendable, CaseIterable {
 extension Session {
   /// Requests, consents to or declines a price increase for the subscription of a transaction.
   ///
-  /// A request marks the increase pending at `newPrice` (by default the price now plus 10%,
-  /// rounded to the cent: a `.storekit` file has no field for it) and sends a
+  /// A request marks the increase pending at `newPrice` (by default the configuration's current
+  /// price for the product, as Apple's testing guide has it: "Optionally, increase the price
+  /// for your subscription in your StoreKit configuration file. You can still test this
+  /// scenario without increasing the price."; never a price of its own) and sends a
   /// `priceIncreaseConsent` message, every time it is made; `renewalPrice` shows the new price.
   /// Consent marks it agreed: renewals of the product charge the new price from the next one
   /// on. Declining turns auto-renew off: the subscription expires at the end of the period with
@@ -30,10 +32,13 @@ extension Session {
     switch action {
     case .request:
       let renewing = groups[groupIndex].renewalProduct
-      let current = standardPrice(group: groupIndex, product: renewing)
-      groups[groupIndex].increase = (
-        renewing, current, newPrice ?? (current * 11 / 10 + 5) / 10 * 10
-      )
+      let current = chargedPrice(group: groupIndex, product: renewing)
+      let unpriced: Int64 =
+        switch options.fidelity.unpricedIncrease {
+        case .configurationPrice: product(at: renewing).price
+        case .tenPercentMore: (current * 11 / 10 + 5) / 10 * 10
+        }
+      groups[groupIndex].increase = (renewing, current, newPrice ?? unpriced)
       groups[groupIndex].priceIncrease = .pending
       emitStatus(group: groupIndex, at: stamp, sink)
       emit(
@@ -52,6 +57,18 @@ extension Session {
       emitStatus(group: groupIndex, at: stamp, sink)
     }
     verify()
+  }
+
+  /// What the customer pays for a period of `product` before an increase: the standard price
+  /// of the subscription's current period when it was charged one (so that a price edited in
+  /// the file shows as the increase it is), else ``standardPrice(group:product:)``.
+  private func chargedPrice(group index: Int, product productIndex: Int32) -> Int64 {
+    let standard = standardPrice(group: index, product: productIndex)
+    guard groups[index].increase == nil, groups[index].product == productIndex,
+      let position = ledger.position(of: groups[index].current),
+      ledger[position].offerIndex < 0
+    else { return standard }
+    return ledger[position].price
   }
 
   /// What a period of `product` costs the group without an offer: the configuration's price,

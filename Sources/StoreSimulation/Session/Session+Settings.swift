@@ -9,7 +9,7 @@ extension Session {
 
   /// Reverts every override to the configuration file's settings (`resetToDefaultState`).
   public mutating func resetSettings() {
-    settings = SessionSettings(configuration.settings)
+    settings = defaultSettings(configuration)
     winBackEligibility = [:]
   }
 
@@ -38,7 +38,7 @@ extension Session {
   /// keep their identity by product ID; removed ones stay for their transactions but can no
   /// longer be bought. Settings the session did not override follow the new file.
   public mutating func reload(_ newConfiguration: StoreKitConfiguration) {
-    let fileSettings = SessionSettings(configuration.settings)
+    let fileSettings = defaultSettings(configuration)
     let overridden = settings != fileSettings
     configuration = newConfiguration
     catalog = Catalog(newConfiguration, keepingIndicesOf: catalog)
@@ -46,6 +46,14 @@ extension Session {
     if groups.count < catalog.groups.count {
       groups += Array(repeating: GroupState(), count: catalog.groups.count - groups.count)
     }
-    if !overridden { settings = SessionSettings(newConfiguration.settings) }
+    if !overridden { settings = defaultSettings(newConfiguration) }
+  }
+
+  /// The settings a configuration's file gives, with the session's own switches at the
+  /// defaults its fidelity choices set.
+  func defaultSettings(_ configuration: StoreKitConfiguration) -> SessionSettings {
+    var settings = SessionSettings(configuration.settings)
+    settings.refundReviewEnabled = options.fidelity.refundSheetOutcome == .request
+    return settings
   }
 }

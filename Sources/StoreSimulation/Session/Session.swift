@@ -70,6 +70,7 @@ public struct Session: Sendable {
       ledger: ledger,
       groups: Array(repeating: GroupState(), count: catalog.groups.count))
     self.options = options
+    settings = defaultSettings(configuration)
   }
 
   private mutating func makeUnique() {

@@ -26,6 +26,10 @@ public struct SessionSettings: Equatable, Sendable {
   public var locale = "en_US"
   /// How long subscription periods last.
   public var timeRate: TimeRate = .realTime
+  /// The app's refund sheet submits a request that waits for the App Store's review, as in
+  /// production (`CONSUMPTION_REQUEST`, then `refund` or `refund-decline`), instead of refunding
+  /// at once as Xcode's and the sandbox's environments do. Storekeeper's own: not in the file.
+  public var refundReviewEnabled = false
 
   /// StoreKit's defaults.
   public init() {}
@@ -34,7 +38,7 @@ public struct SessionSettings: Equatable, Sendable {
   /// defaults (the validator warns about them).
   public init(_ settings: Settings?) {
     guard let settings else { return }
-    for setting in SettingDescriptor.flags {
+    for (setting, _) in SettingDescriptor.fileFlags {
       self[flag: setting.id] = setting.flag(in: settings) ?? false
     }
     failTransactionsEnabled = settings.failTransactionsEnabled ?? false
@@ -61,6 +65,7 @@ public struct SessionSettings: Equatable, Sendable {
       case .billingRetry: shouldEnterBillingRetryOnRenewal
       case .gracePeriod: billingGracePeriodIsEnabled
       case .dialogs: disableDialogs
+      case .refundReview: refundReviewEnabled
       default: false
       }
     }
@@ -71,6 +76,7 @@ public struct SessionSettings: Equatable, Sendable {
       case .billingRetry: shouldEnterBillingRetryOnRenewal = newValue
       case .gracePeriod: billingGracePeriodIsEnabled = newValue
       case .dialogs: disableDialogs = newValue
+      case .refundReview: refundReviewEnabled = newValue
       default: break
       }
     }
@@ -84,7 +90,9 @@ public struct SessionSettings: Equatable, Sendable {
   /// These settings written into a configuration's `settings`, as Xcode's Editor menu does.
   public func applied(to settings: Settings?) -> Settings {
     var result = settings ?? Settings()
-    for setting in SettingDescriptor.flags { setting.setFlag(self[flag: setting.id], in: &result) }
+    for (setting, _) in SettingDescriptor.fileFlags {
+      setting.setFlag(self[flag: setting.id], in: &result)
+    }
     result.failTransactionsEnabled = failTransactionsEnabled
     if result.storeKitError != nil || failureError != .unknown {
       result.storeKitError = failureError.rawValue

@@ -51,7 +51,7 @@ public enum SessionVerb: Equatable, Sendable {
   case extendRenewalDates(
     productID: String, days: Int, reason: ExtendReason, requestIdentifier: String?)
   /// ``Session/call(_:transaction:reason:_:)``.
-  case call(StoreKitAPI, transaction: UInt64?, reason: RefundRequestReason)
+  case call(StoreKitAPI, transaction: UInt64?, reason: RefundSheetReason)
   /// ``Session/setWinBackEligibility(_:eligible:)``.
   case setWinBackEligibility(offerID: String, eligible: Bool)
   /// ``Session/reportConsumption(_:fields:_:)``.
