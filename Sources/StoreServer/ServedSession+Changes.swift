@@ -76,7 +76,7 @@ extension ServedSession {
     _ = try applyCall(
       .extendAll(
         productID: product, days: request.days, reason: request.reason,
-        request: request.identifier),
+        request: request.identifier, storefronts: request.storefronts),
       refused: { AppStoreError(status: 400, code: 4_000_000, message: $0.message) })
     return .object(JSONObject([JSONMember("requestIdentifier", .string(request.identifier))]))
   }
@@ -149,6 +149,7 @@ struct ExtensionRequest {
   var reason: ExtendReason
   var identifier: String
   var productID: String?
+  var storefronts: [String] = []
 
   init(_ body: JSONObject, mass: Bool) throws(AppStoreError) {
     guard case .number(let daysNumber)? = body["extendByDays"], let days = daysNumber.intValue,
@@ -176,13 +177,16 @@ struct ExtensionRequest {
     guard mass else { return }
     if case .string(let product)? = body["productId"] { productID = product }
     if let codes = body["storefrontCountryCodes"] {
-      guard case .array(let list) = codes,
-        list.allSatisfy({
-          if case .string(let code) = $0 { Storefront(countryCode: code) != nil } else { false }
-        })
-      else {
+      guard case .array(let list) = codes else {
         throw AppStoreError(
           status: 400, code: 4_000_028, message: "Invalid storefront country code.")
+      }
+      for code in list {
+        guard case .string(let text) = code, Storefront(countryCode: text) != nil else {
+          throw AppStoreError(
+            status: 400, code: 4_000_028, message: "Invalid storefront country code.")
+        }
+        storefronts.append(text)
       }
     }
   }

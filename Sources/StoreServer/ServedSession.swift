@@ -364,7 +364,7 @@ public final class ServedSession: @unchecked Sendable {
 
   func sign(_ transaction: Transaction) throws(AppStoreError) -> String {
     do {
-      return try signer.sign(transaction, signedDate: now)
+      return try signer.sign(transaction, signedDate: now, for: .server)
     } catch {
       throw AppStoreError(status: 500, code: 5_000_000, message: "An unknown error occurred.")
     }

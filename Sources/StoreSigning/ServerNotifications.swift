@@ -164,9 +164,18 @@ public struct NotificationMapper: Sendable {
             redeemed ? "OFFER_REDEEMED" : "DID_CHANGE_RENEWAL_PREF", "UPGRADE", transaction: t,
             status: after)
         } else {
+          // Apple's notificationType: OFFER_REDEEMED with INITIAL_BUY is an offer redeemed for
+          // a first-time purchase, with RESUBSCRIBE one redeemed to resubscribe: the purchase's
+          // own offer, or a code queued behind its introductory periods. An introductory offer
+          // alone is not a redemption (SUBSCRIBED).
+          let redeemed =
+            (t.offer.map { $0.type != .introductory } ?? false)
+            || session.queuedOffers(groupID: group).contains {
+              $0.offer.type != .introductory && $0.productID == t.productID
+            }
           add(
-            "SUBSCRIBED", previous == nil ? "INITIAL_BUY" : "RESUBSCRIBE", transaction: t,
-            status: after)
+            redeemed ? "OFFER_REDEEMED" : "SUBSCRIBED",
+            previous == nil ? "INITIAL_BUY" : "RESUBSCRIBE", transaction: t, status: after)
         }
       case .status(let status):
         let previous = statuses[status.groupID]
@@ -347,7 +356,8 @@ extension Signer {
     data["bundleId"] = .string(bundleID)
     data["bundleVersion"] = .string("1")
     if let transaction = notification.transaction {
-      data["signedTransactionInfo"] = .string(try sign(transaction, signedDate: notification.time))
+      data["signedTransactionInfo"] = .string(
+        try sign(transaction, signedDate: notification.time, for: .server))
     }
     if let status = notification.status {
       data["signedRenewalInfo"] = .string(try sign(status, signedDate: notification.time))

@@ -18,6 +18,16 @@ public struct Signer: Sendable {
     case sandbox = "Sandbox"
   }
 
+  /// Who a payload is signed for: the app on a device, or a server.
+  public enum Audience: Sendable {
+    /// StoreKit on the device (`jwsRepresentation`, `AppTransaction.shared`): payloads carry
+    /// `deviceVerification` and `deviceVerificationNonce`, the app transaction `requestDate`.
+    case device
+    /// App Store Server Notifications and the App Store Server API: Apple's server payloads
+    /// carry no device fields (its library's models and samples).
+    case server
+  }
+
   /// The keys and certificates.
   public let identity: SigningIdentity
   /// The payloads' `environment`.
@@ -41,11 +51,16 @@ public struct Signer: Sendable {
     deviceID = stableUUID("device \(bundleID)").uppercased()
   }
 
-  /// The transaction's `jwsRepresentation`, signed at `signedDate`.
-  public func sign(_ transaction: Transaction, signedDate: Instant) throws -> String {
+  /// The transaction's `jwsRepresentation` (or, for a server, its `signedTransactionInfo`),
+  /// signed at `signedDate`.
+  public func sign(
+    _ transaction: Transaction, signedDate: Instant, for audience: Audience = .device
+  ) throws -> String {
     try JWS.sign(
       payload: Array(
-        JSONWriter.compact(transactionPayload(transaction, signedDate: signedDate)).utf8),
+        JSONWriter.compact(
+          transactionPayload(transaction, signedDate: signedDate, for: audience)
+        ).utf8),
       with: identity)
   }
 
@@ -56,8 +71,11 @@ public struct Signer: Sendable {
       with: identity)
   }
 
-  /// The app transaction (`AppTransaction.shared`), signed at `signedDate`.
-  public func signAppTransaction(signedDate: Instant) throws -> String {
+  /// The app transaction (`AppTransaction.shared`, or for a server its
+  /// `signedAppTransactionInfo`), signed at `signedDate`.
+  public func signAppTransaction(
+    signedDate: Instant, for audience: Audience = .device
+  ) throws -> String {
     var payload = JSONObject()
     payload["receiptType"] = .string(environment.rawValue)
     payload["bundleId"] = .string(bundleID)
@@ -65,11 +83,13 @@ public struct Signer: Sendable {
     payload["originalApplicationVersion"] = .string("1")
     payload["originalPurchaseDate"] = .number(JSONNumber(text: "-62135769600000"))
     payload["receiptCreationDate"] = milliseconds(signedDate)
-    payload["requestDate"] = milliseconds(signedDate)
+    if audience == .device { payload["requestDate"] = milliseconds(signedDate) }
     payload["appTransactionId"] = .string("0")
     payload["originalPlatform"] = .string("iOS")
-    payload["deviceVerification"] = .string(deviceVerification(seed: "app"))
-    payload["deviceVerificationNonce"] = .string(stableUUID("app-nonce"))
+    if audience == .device {
+      payload["deviceVerification"] = .string(deviceVerification(seed: "app"))
+      payload["deviceVerificationNonce"] = .string(stableUUID("app-nonce"))
+    }
     return try JWS.sign(payload: Array(JSONWriter.compact(.object(payload)).utf8), with: identity)
   }
 
@@ -79,7 +99,9 @@ public struct Signer: Sendable {
   }
 
   /// `JWSTransactionDecodedPayload`.
-  public func transactionPayload(_ t: Transaction, signedDate: Instant) -> JSONValue {
+  public func transactionPayload(
+    _ t: Transaction, signedDate: Instant, for audience: Audience = .device
+  ) -> JSONValue {
     var p = JSONObject()
     p["transactionId"] = .string(String(t.id))
     p["originalTransactionId"] = .string(String(t.originalID))
@@ -114,8 +136,10 @@ public struct Signer: Sendable {
     p["price"] = .number(JSONNumber(text: String(t.price)))
     p["currency"] = .string(t.currency)
     p["appTransactionId"] = .string("0")
-    p["deviceVerification"] = .string(deviceVerification(seed: "transaction-\(t.id)"))
-    p["deviceVerificationNonce"] = .string(stableUUID("transaction-\(t.id)"))
+    if audience == .device {
+      p["deviceVerification"] = .string(deviceVerification(seed: "transaction-\(t.id)"))
+      p["deviceVerificationNonce"] = .string(stableUUID("transaction-\(t.id)"))
+    }
     return .object(p)
   }
 

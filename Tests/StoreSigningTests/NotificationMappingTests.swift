@@ -36,6 +36,23 @@ import Testing
       ])
   }
 
+  /// Apple's notificationType: an offer redeemed for a first purchase or to resubscribe is
+  /// OFFER_REDEEMED with INITIAL_BUY or RESUBSCRIBE; an introductory offer is not redeemed.
+  @Test func offersRedeemedOnAFirstPurchaseOrAResubscriptionAreOfferRedeemed() throws {
+    #expect(
+      try names([
+        "buy socialfeed.monthly offer=code:\"Free Month\"", "auto-renew last off",
+        "expire socialfeed.monthly", "buy socialfeed.monthly offer=promo:socialfeed.monthly.loyalty",
+        "auto-renew last off", "expire socialfeed.monthly", "buy socialfeed.monthly",
+      ]) == [
+        "OFFER_REDEEMED-INITIAL_BUY", "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_DISABLED",
+        "EXPIRED-VOLUNTARY", "OFFER_REDEEMED-RESUBSCRIBE",
+        "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_DISABLED", "EXPIRED-VOLUNTARY",
+        "SUBSCRIBED-RESUBSCRIBE",
+      ])
+    #expect(try names(["buy socialfeed.monthly"]) == ["SUBSCRIBED-INITIAL_BUY"], "intro")
+  }
+
   @Test func billingRetryWithGraceRecoveryAndExpiry() throws {
     let retry: (inout SessionSettings) -> Void = {
       $0.shouldEnterBillingRetryOnRenewal = true

@@ -77,6 +77,29 @@ func temporaryFolder() throws -> String {
     #expect(object["revocationDate"] == .number(JSONNumber(text: "1795312800000")))
   }
 
+  /// The device's JWS carries device verification; Apple's server payloads (notifications,
+  /// the App Store Server API) never do, nor does a server's app transaction carry requestDate.
+  @Test func onlyTheDevicesPayloadsCarryDeviceFields() throws {
+    let signer = Signer(identity: try SigningIdentity.makeSelfSigned(), environment: .xcode)
+    var session = Session(configuration: foodTruck(), start: start)
+    try session.buy("socialfeed.monthly") { _ in }
+    let transaction = try #require(session.transaction(0))
+    func keys(_ jws: String) throws -> Set<String> {
+      guard case .object(let payload) = try JWS.decode(jws).payload else { return [] }
+      return Set(payload.keys)
+    }
+    let device = try keys(signer.sign(transaction, signedDate: start))
+    let server = try keys(signer.sign(transaction, signedDate: start, for: .server))
+    #expect(device.isSuperset(of: ["deviceVerification", "deviceVerificationNonce"]))
+    #expect(server.isDisjoint(with: ["deviceVerification", "deviceVerificationNonce"]))
+    #expect(device.subtracting(server) == ["deviceVerification", "deviceVerificationNonce"])
+    let app = try keys(signer.signAppTransaction(signedDate: start))
+    let serverApp = try keys(signer.signAppTransaction(signedDate: start, for: .server))
+    #expect(app.isSuperset(of: ["requestDate", "deviceVerification", "deviceVerificationNonce"]))
+    #expect(
+      serverApp.isDisjoint(with: ["requestDate", "deviceVerification", "deviceVerificationNonce"]))
+  }
+
   @Test func renewalPayloadsCarryIntentsAndRetryState() throws {
     let signer = Signer(identity: try SigningIdentity.makeSelfSigned(), environment: .xcode)
     var session = Session(configuration: foodTruck(), start: start)

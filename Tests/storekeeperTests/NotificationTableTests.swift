@@ -38,6 +38,12 @@ import Testing
       """
     ),
     (
+      "redeemed",
+      """
+      buy asn.basic.monthly offer=code:"Free Month"
+      """
+    ),
+    (
       "billing",
       """
       set billing-retry on
@@ -142,6 +148,9 @@ import Testing
       #expect(data["bundleVersion"] as? String == "1")
       if let transaction = data["transaction"] as? [String: Any] {
         #expect(transaction["environment"] as? String == environment)
+        // Apple's server payloads carry no device fields.
+        #expect(transaction["deviceVerification"] == nil, "\(name)")
+        #expect(transaction["deviceVerificationNonce"] == nil, "\(name)")
         #expect(transaction["signedDate"] as? Int == entry["signedDate"] as? Int)
       }
       if let renewal = data["renewal"] as? [String: Any] {
@@ -205,6 +214,7 @@ import Testing
       }
       try checkPlans(try #require(seen["plans"]))
       try checkLapse(try #require(seen["lapse"]))
+      try checkRedeemed(try #require(seen["redeemed"]))
       try checkBilling(try #require(seen["billing"]))
       try checkPrice(try #require(seen["price"]))
       try checkRefunds(try #require(seen["refunds"]))
@@ -260,11 +270,18 @@ import Testing
     #expect(decoded.allSatisfy { data($0)["status"] as? Int == 1 })
   }
 
+  /// Apple's notificationType: an offer code redeemed for a first-time purchase is
+  /// OFFER_REDEEMED INITIAL_BUY (here queued behind the introductory periods it stacks on).
+  func checkRedeemed(_ decoded: [[String: Any]]) throws {
+    #expect(names(decoded) == ["OFFER_REDEEMED-INITIAL_BUY"])
+    #expect(transaction(decoded[0])["productId"] as? String == "asn.basic.monthly")
+  }
+
   func checkLapse(_ decoded: [[String: Any]]) throws {
     #expect(
       names(decoded) == [
         "SUBSCRIBED-INITIAL_BUY", "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_DISABLED",
-        "EXPIRED-VOLUNTARY", "SUBSCRIBED-RESUBSCRIBE",
+        "EXPIRED-VOLUNTARY", "OFFER_REDEEMED-RESUBSCRIBE",
       ])
     let expired = decoded[2]
     #expect(data(expired)["status"] as? Int == 2)

@@ -5,60 +5,8 @@ import Testing
 /// `storekeeper serve` through the real binary: it listens, answers the control endpoint and
 /// the App Store Server API with Apple's shapes, logs each request and stops on SIGTERM.
 @Suite(.serialized) struct ServeCommandTests {
-  /// A running `storekeeper serve --port 0`, its port read from its first line.
-  final class Server {
-    let process = Process()
-    let folder: URL
-    let out: URL
-    let err: URL
-    private(set) var port = 0
-
-    init(_ arguments: [String]) throws {
-      folder = try temporaryFolder()
-      out = folder.appendingPathComponent("out")
-      err = folder.appendingPathComponent("err")
-      _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-      _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-      process.executableURL = productsDirectory.appendingPathComponent("storekeeper")
-      process.arguments = ["serve", "--port", "0"] + arguments
-      process.environment = ProcessInfo.processInfo.environment.merging([
-        "XDG_STATE_HOME": folder.path
-      ]) { $1 }
-      process.currentDirectoryURL = packageRoot
-      process.standardOutput = try FileHandle(forWritingTo: out)
-      process.standardError = try FileHandle(forWritingTo: err)
-      try process.run()
-      let deadline = Date().addingTimeInterval(20)
-      while Date() < deadline {
-        let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
-        if let line = text.split(separator: "\n").first, line.hasPrefix("listening on http://"),
-          let port = Int(line.split(separator: ":").last ?? "")
-        {
-          self.port = port
-          return
-        }
-        usleep(50_000)
-      }
-      Issue.record("serve never said where it listens: \(stderr)")
-    }
-
-    var stderr: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
-
-    /// Stops it with SIGTERM; its exit status.
-    func stop() -> Int32 {
-      process.terminate()
-      process.waitUntilExit()
-      return process.terminationStatus
-    }
-
-    deinit {
-      if process.isRunning { process.terminate() }
-      try? FileManager.default.removeItem(at: folder)
-    }
-  }
-
   @Test func itAnswersTheControlEndpointAndGetTransactionInfoInApplesShapes() throws {
-    let server = try Server([
+    let server = try ServeProcess([
       "--paused", "--start", "2026-11-22T02:00:00Z", "Configs/FoodTruck.storekit",
     ])
     #expect(server.port > 0)
@@ -85,6 +33,8 @@ import Testing
     let jws = try #require(info.body.split(separator: "\"").dropFirst(3).first)
     let payload = try #require(Data(base64URL: String(jws.split(separator: ".")[1])))
     #expect(String(decoding: payload, as: UTF8.self).contains(#""transactionId":"1""#))
+    // A server's payload, not the device's: no device verification.
+    #expect(!String(decoding: payload, as: UTF8.self).contains("deviceVerification"))
     for (path, status, code) in [
       ("/inApps/v1/transactions/abc", 400, 4_000_006),
       ("/inApps/v1/transactions/12345", 404, 4_040_010),
@@ -110,7 +60,7 @@ import Testing
   }
 
   @Test func rateSetsTheServedSessionsTimeRateAndABadOneIsAUsageError() throws {
-    let server = try Server([
+    let server = try ServeProcess([
       "--paused", "--rate", "oneRenewalEveryTwoSeconds", "Configs/FoodTruck.storekit",
     ])
     let applied = try httpRequest(
@@ -127,7 +77,7 @@ import Testing
   }
 
   @Test func historyPagesAreExactAndFiltered() throws {
-    let server = try Server([
+    let server = try ServeProcess([
       "--paused", "--start", "2026-11-22T02:00:00Z", "Configs/FoodTruck.storekit",
     ])
     // 45 transactions: 44 donut boxes and a subscription's purchase, one refunded.
@@ -180,7 +130,7 @@ import Testing
   }
 
   @Test func allSubscriptionStatusesCarrySignedInfoAndFilterByStatus() throws {
-    let server = try Server([
+    let server = try ServeProcess([
       "--paused", "--start", "2026-11-22T02:00:00Z", "Configs/FoodTruck.storekit",
     ])
     _ = try httpRequest(
@@ -224,7 +174,7 @@ import Testing
     try #require(made.status == 0, "making a key: \(made.stderr)")
     let backend = try WebhookServer(statuses: [])
     defer { backend.stop() }
-    let server = try Server([
+    let server = try ServeProcess([
       "--paused", "--start", "2026-11-22T02:00:00Z", "--environment", "LocalTesting",
       "--api-key", keyPath, "--key-id", "KEY_ID", "--issuer-id", "ISSUER_ID",
       "--notify-url", "http://127.0.0.1:\(backend.port)/notifications",
@@ -303,7 +253,7 @@ import Testing
     let probe = try WebhookServer(statuses: [])
     let listen = probe.port
     probe.stop()
-    let server = try Server([
+    let server = try ServeProcess([
       "--paused", "--environment", "LocalTesting",
       "--notify-url", "http://127.0.0.1:\(listen)/notifications", "Configs/FoodTruck.storekit",
     ])
@@ -318,7 +268,7 @@ import Testing
   }
 
   @Test func aHugeOrMalformedRequestGetsApplesErrorAndTheServerGoesOn() throws {
-    let server = try Server(["--paused", "Configs/FoodTruck.storekit"])
+    let server = try ServeProcess(["--paused", "Configs/FoodTruck.storekit"])
     let huge = try httpRequest(
       port: server.port, "POST", "/storekeeper/v1/commands",
       body: String(repeating: "# a comment that goes on\n", count: 60_000))
@@ -331,7 +281,7 @@ import Testing
   }
 
   @Test func aWrongMethodOrABadBodyGetsApplesErrorShape() throws {
-    let server = try Server(["--paused", "Configs/FoodTruck.storekit"])
+    let server = try ServeProcess(["--paused", "Configs/FoodTruck.storekit"])
     _ = try httpRequest(
       port: server.port, "POST", "/storekeeper/v1/commands", body: "buy socialfeed.monthly")
     let wrong = try httpRequest(port: server.port, "DELETE", "/inApps/v1/transactions/0")
@@ -356,7 +306,7 @@ import Testing
   }
 
   @Test func aSlowClientGets408WhileOthersAreAnswered() throws {
-    let server = try Server(["--paused", "--request-timeout", "3", "Configs/FoodTruck.storekit"])
+    let server = try ServeProcess(["--paused", "--request-timeout", "3", "Configs/FoodTruck.storekit"])
     // A body that never comes whole, on its own thread; the server answers the others meanwhile.
     final class Answer: @unchecked Sendable {
       var text: String?
@@ -394,73 +344,3 @@ extension Data {
   }
 }
 
-/// A well-formed App Store Server API token for the default bundle id, valid for five minutes;
-/// its signature is not checked by a server without --api-key.
-func wellFormedToken() -> String {
-  func part(_ json: String) -> String {
-    Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-      .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-  }
-  let expiry = Int(Date().timeIntervalSince1970) + 300
-  return part(#"{"alg":"ES256","kid":"TEST","typ":"JWT"}"#) + "."
-    + part(
-      #"{"aud":"appstoreconnect-v1","bid":"com.example.storekeeper","exp":\#(expiry),"iss":"T"}"#)
-    + "." + part(String(repeating: "s", count: 64))
-}
-
-/// One HTTP/1.1 request over a fresh connection; the status, headers (names lowercased) and body.
-/// An App Store Server API path carries a well-formed bearer token unless `bearer` says otherwise.
-func httpRequest(
-  port: Int, _ method: String, _ path: String, body: String = "", bearer: String? = nil
-) throws -> (status: Int, headers: [String: String], body: String) {
-  let token = bearer ?? (path.hasPrefix("/inApps/") ? wellFormedToken() : "")
-  let request =
-    "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-    + (token.isEmpty ? "" : "Authorization: Bearer \(token)\r\n")
-    + "Content-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
-  let response = try rawHTTP(port: port, request)
-  let parts = response.components(separatedBy: "\r\n\r\n")
-  let head = parts[0].components(separatedBy: "\r\n")
-  let status = Int(head.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
-  var headers: [String: String] = [:]
-  for line in head.dropFirst() {
-    guard let colon = line.firstIndex(of: ":") else { continue }
-    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
-      .trimmingCharacters(in: .whitespaces)
-  }
-  return (status, headers, parts.dropFirst().joined(separator: "\r\n\r\n"))
-}
-
-/// Sends bytes to 127.0.0.1:`port` and reads until the server closes (at most 10 s).
-func rawHTTP(port: Int, _ text: String) throws -> String {
-  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  guard descriptor >= 0 else { throw POSIXError(.EIO) }
-  defer { close(descriptor) }
-  var timeout = timeval(tv_sec: 10, tv_usec: 0)
-  setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_port = in_port_t(UInt16(port).bigEndian)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  let connected = withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-    }
-  }
-  guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-  let bytes = Array(text.utf8)
-  var sent = 0
-  while sent < bytes.count {
-    let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
-    if count <= 0 { break }
-    sent += count
-  }
-  var received: [UInt8] = []
-  var buffer = [UInt8](repeating: 0, count: 65_536)
-  while true {
-    let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-    if count <= 0 { break }
-    received += buffer[0..<count]
-  }
-  return String(decoding: received, as: UTF8.self)
-}

@@ -41,9 +41,10 @@ extension Command {
     case .refundReverse(let reference): verb = .reverseRefund(try id(reference))
     case .extend(let reference, let days, let reason):
       verb = .extendRenewalDate(try id(reference), days: days, reason: reason ?? .undeclared)
-    case .extendAll(let productID, let days, let reason, let request):
+    case .extendAll(let productID, let days, let reason, let request, let storefronts):
       verb = .extendRenewalDates(
-        productID: productID, days: days, reason: reason ?? .undeclared, requestIdentifier: request)
+        productID: productID, days: days, reason: reason ?? .undeclared, requestIdentifier: request,
+        storefronts: storefronts)
     case .autoRenew(let reference, let enabled):
       verb = .setAutoRenew(try id(reference), enabled: enabled)
     case .expire(let productID): verb = .expireSubscription(productID: productID)

@@ -86,10 +86,13 @@ private struct Arguments {
         reason: try options["reason"].map(extendReason))
     case "extend-all":
       let productID = try word("a product ID")
-      let options = try options(allowed: ["days", "reason", "request"])
+      let options = try options(allowed: ["days", "reason", "request", "storefronts"])
       return .extendAll(
         productID: productID, days: try days(options["days"]),
-        reason: try options["reason"].map(extendReason), request: options["request"])
+        reason: try options["reason"].map(extendReason), request: options["request"],
+        storefronts: options["storefronts"].map {
+          $0.split(separator: ",").map(String.init)
+        } ?? [])
     case "auto-renew":
       let reference = try transaction()
       return .autoRenew(reference, enabled: try onOff(try word("on or off")))

@@ -44,10 +44,11 @@ extension Command: CustomStringConvertible {
     case .extend(let reference, let days, let reason):
       return ["extend", "\(reference)", "days=\(days)"]
         + (reason.map { ["reason=\($0.rawValue)"] } ?? [])
-    case .extendAll(let productID, let days, let reason, let request):
+    case .extendAll(let productID, let days, let reason, let request, let storefronts):
       return ["extend-all", productID, "days=\(days)"]
         + (reason.map { ["reason=\($0.rawValue)"] } ?? [])
         + (request.map { ["request=\($0)"] } ?? [])
+        + (storefronts.isEmpty ? [] : ["storefronts=\(storefronts.joined(separator: ","))"])
     case .autoRenew(let reference, let enabled):
       return ["auto-renew", "\(reference)", enabled ? "on" : "off"]
     case .expire(let productID): return ["expire", productID]

@@ -26,8 +26,11 @@ public enum Command: Equatable, Sendable {
   case refundReverse(TransactionReference)
   /// `extend <txn> days=N [reason=…]`: the App Store Server API extends one renewal date.
   case extend(TransactionReference, days: Int, reason: ExtendReason?)
-  /// `extend-all <productID> days=N [reason=…] [request=ID]`: every subscriber of a product.
-  case extendAll(productID: String, days: Int, reason: ExtendReason?, request: String?)
+  /// `extend-all <productID> days=N [reason=…] [request=ID] [storefronts=USA,CAN]`: every
+  /// subscriber of a product (in those storefronts).
+  case extendAll(
+    productID: String, days: Int, reason: ExtendReason?, request: String?,
+    storefronts: [String] = [])
   /// `auto-renew <txn> on|off`.
   case autoRenew(TransactionReference, enabled: Bool)
   /// `expire <productID>`: the subscription expires now.

@@ -22,23 +22,32 @@ extension Session {
   /// Renewal Dates for All Active Subscribers" does: each eligible subscription is extended,
   /// each ineligible one is reported as a failure, then a summary.
   ///
-  /// - Parameter requestIdentifier: the request's identifier; by default one made of the
-  ///   product and the moment.
-  /// - Throws: ``SessionError`` when `days` is not 1 to 90 or the product is not an
-  ///   auto-renewable subscription.
+  /// - Parameters:
+  ///   - requestIdentifier: the request's identifier; by default one made of the product and
+  ///     the moment.
+  ///   - storefronts: Apple's `storefrontCountryCodes`: only subscribers in these storefronts
+  ///     (the session's storefront is the customer's) are extended; empty, all of them. The
+  ///     summary carries them.
+  /// - Throws: ``SessionError`` when `days` is not 1 to 90, the product is not an
+  ///   auto-renewable subscription, or a storefront code is not one of Apple's.
   public mutating func extendRenewalDates(
     of productID: String, days: Int, reason: ExtendReason = .undeclared,
-    requestIdentifier: String? = nil, _ sink: EventSink
+    requestIdentifier: String? = nil, storefronts: [String] = [], _ sink: EventSink
   ) throws(SessionError) {
     try check(
       .extendRenewalDates(
-        productID: productID, days: days, reason: reason, requestIdentifier: requestIdentifier))
+        productID: productID, days: days, reason: reason, requestIdentifier: requestIdentifier,
+        storefronts: storefronts))
     let productIndex = try requireProduct(productID)
     let request = requestIdentifier ?? "\(productID)-\(now.milliseconds)"
     var succeeded = 0
     var failed = 0
+    let customerIncluded =
+      storefronts.isEmpty || storefronts.contains(settings.storefront.countryCode)
     for groupIndex in groups.indices
-    where groups[groupIndex].isActive && groups[groupIndex].product == Int32(productIndex) {
+    where customerIncluded && groups[groupIndex].isActive
+      && groups[groupIndex].product == Int32(productIndex)
+    {
       if let why = extensionIneligibility(group: groupIndex) {
         failed += 1
         emit(
@@ -54,7 +63,7 @@ extension Session {
       }
     }
     let summary = RenewalExtensionSummary(
-      productID: productID, requestIdentifier: request, storefrontCountryCodes: [],
+      productID: productID, requestIdentifier: request, storefrontCountryCodes: storefronts,
       succeededCount: succeeded, failedCount: failed)
     serverRecords.massExtensions[
       MassExtensionKey(productID: productID, requestIdentifier: request)] = MassExtension(
@@ -81,6 +90,14 @@ extension Session {
         .invalidAction, "transaction \(id)'s subscription cannot be extended: \(why)")
     }
     return groupIndex
+  }
+
+  /// Why a list of storefront codes is not Apple's (ISO 3166-1 alpha-3 of its storefronts).
+  func checkStorefronts(_ codes: [String]) throws(SessionError) {
+    for code in codes where Storefront(countryCode: code) == nil {
+      throw SessionError(
+        .invalidAction, "\"\(code)\" is not an App Store storefront (ISO 3166-1 alpha-3, such as USA)")
+    }
   }
 
   func checkExtensionDays(_ days: Int) throws(SessionError) {

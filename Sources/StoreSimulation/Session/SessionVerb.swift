@@ -47,9 +47,10 @@ public enum SessionVerb: Equatable, Sendable {
   case advanceToNextEvent
   /// ``Session/extendRenewalDate(_:days:reason:_:)``.
   case extendRenewalDate(UInt64, days: Int, reason: ExtendReason)
-  /// ``Session/extendRenewalDates(of:days:reason:requestIdentifier:_:)``.
+  /// ``Session/extendRenewalDates(of:days:reason:requestIdentifier:storefronts:_:)``.
   case extendRenewalDates(
-    productID: String, days: Int, reason: ExtendReason, requestIdentifier: String?)
+    productID: String, days: Int, reason: ExtendReason, requestIdentifier: String?,
+    storefronts: [String] = [])
   /// ``Session/call(_:transaction:reason:_:)``.
   case call(StoreKitAPI, transaction: UInt64?, reason: RefundSheetReason)
   /// ``Session/setWinBackEligibility(_:eligible:)``.
@@ -104,9 +105,10 @@ extension Session {
     case .advanceToNextEvent: try advanceToNextEvent(sink)
     case .extendRenewalDate(let id, let days, let reason):
       try extendRenewalDate(id, days: days, reason: reason, sink)
-    case .extendRenewalDates(let productID, let days, let reason, let request):
+    case .extendRenewalDates(let productID, let days, let reason, let request, let storefronts):
       try extendRenewalDates(
-        of: productID, days: days, reason: reason, requestIdentifier: request, sink)
+        of: productID, days: days, reason: reason, requestIdentifier: request,
+        storefronts: storefronts, sink)
     case .call(let api, let transaction, let reason):
       try call(api, transaction: transaction, reason: reason, sink)
     case .setWinBackEligibility(let offerID, let eligible):
@@ -161,8 +163,9 @@ extension Session {
       }
       try checkAdvance(to: max(next, now))
     case .extendRenewalDate(let id, let days, _): _ = try extensionGroup(id, days: days)
-    case .extendRenewalDates(let productID, let days, _, _):
+    case .extendRenewalDates(let productID, let days, _, _, let storefronts):
       try checkExtensionDays(days)
+      try checkStorefronts(storefronts)
       let productIndex = try requireProduct(productID)
       guard catalog.products[productIndex].groupIndex != nil else {
         throw SessionError(.invalidAction, "\(productID) is not an auto-renewable subscription")
