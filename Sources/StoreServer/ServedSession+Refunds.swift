@@ -36,7 +36,8 @@ extension ServedSession {
       return .object(
         JSONObject([
           JSONMember(
-            "signedAppTransactionInfo", .string(try signer.signAppTransaction(signedDate: now, for: .server)))
+            "signedAppTransactionInfo",
+            .string(try signer.signAppTransaction(signedDate: now, for: .server)))
         ]))
     } catch {
       throw AppStoreError(status: 500, code: 5_000_000, message: "An unknown error occurred.")

@@ -42,7 +42,8 @@ import Testing
     #expect(
       try names([
         "buy socialfeed.monthly offer=code:\"Free Month\"", "auto-renew last off",
-        "expire socialfeed.monthly", "buy socialfeed.monthly offer=promo:socialfeed.monthly.loyalty",
+        "expire socialfeed.monthly",
+        "buy socialfeed.monthly offer=promo:socialfeed.monthly.loyalty",
         "auto-renew last off", "expire socialfeed.monthly", "buy socialfeed.monthly",
       ]) == [
         "OFFER_REDEEMED-INITIAL_BUY", "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_DISABLED",

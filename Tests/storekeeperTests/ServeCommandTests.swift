@@ -306,7 +306,9 @@ import Testing
   }
 
   @Test func aSlowClientGets408WhileOthersAreAnswered() throws {
-    let server = try ServeProcess(["--paused", "--request-timeout", "3", "Configs/FoodTruck.storekit"])
+    let server = try ServeProcess([
+      "--paused", "--request-timeout", "3", "Configs/FoodTruck.storekit",
+    ])
     // A body that never comes whole, on its own thread; the server answers the others meanwhile.
     final class Answer: @unchecked Sendable {
       var text: String?
@@ -343,4 +345,3 @@ extension Data {
     self.init(base64Encoded: base64)
   }
 }
-

@@ -96,7 +96,8 @@ extension Session {
   func checkStorefronts(_ codes: [String]) throws(SessionError) {
     for code in codes where Storefront(countryCode: code) == nil {
       throw SessionError(
-        .invalidAction, "\"\(code)\" is not an App Store storefront (ISO 3166-1 alpha-3, such as USA)")
+        .invalidAction,
+        "\"\(code)\" is not an App Store storefront (ISO 3166-1 alpha-3, such as USA)")
     }
   }
 
