@@ -11,6 +11,7 @@ struct Benchmarks: ParsableCommand {
     abstract: "Measure Storekeeper's speed and memory.",
     subcommands: [
       LoadConfiguration.self, Renewals.self, Stream.self, Stepping.self, TransactionsBenchmark.self,
+      History.self,
       Replay.self,
       Inspector.self, ServeBenchmark.self,
     ]

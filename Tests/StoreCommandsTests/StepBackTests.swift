@@ -95,6 +95,92 @@ import Testing
     #expect(again.session.transactionCount == count - 1)
   }
 
+  /// Whatever mix of commands, renewals, steps back and copies, the stepped-back session is
+  /// the one its timeline gives when replayed from the start, and the journal reopens to it
+  /// with the same places to step back to.
+  @Test(arguments: 1...6)
+  func steppingBackAlwaysEqualsAReplayOfTheTimeline(seed: UInt64) throws {
+    let folder = NSTemporaryDirectory() + "step-back-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/s.journal"
+    var random = seed &* 6_364_136_223_846_793_005 &+ 1
+    func next(_ bound: Int) -> Int {
+      random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((random >> 33) % UInt64(bound))
+    }
+    let moves = [
+      "buy socialfeed.monthly", "buy foodtruck.donuts.box", "advance 95s", "advance 10s",
+      "advance next", "back", "undo", "back", "refund last", "set ask-to-buy on",
+      "set ask-to-buy off", "advance 5m", "buy socialfeed.premium.yearly", "finish all",
+    ]
+    var session = try journaled(at: path)
+    for _ in 0..<120 {
+      let line = moves[next(moves.count)]
+      _ = try? session.apply(try #require(try Command.parse(line))) { _ in }
+    }
+    try session.commit()
+    var direct = try journaled()
+    for entry in session.timeline {
+      guard case .command(let at, let text) = entry else {
+        if case .advance(let to) = entry {
+          try direct.apply(.advance(.to(to)), from: .clock) { _ in }
+        }
+        continue
+      }
+      if at > direct.session.now { try direct.apply(.advance(.to(at)), from: .clock) { _ in } }
+      try direct.apply(try #require(try Command.parse(text))) { _ in }
+    }
+    #expect(direct.session.ledgerRows() == session.session.ledgerRows())
+    #expect(direct.session.subscriptionStatuses() == session.session.subscriptionStatuses())
+    #expect(direct.session.now == session.session.now)
+    let reopened = try JournaledSession(replaying: try #require(try Journal.read(at: path)))
+    #expect(reopened.session.ledgerRows() == session.session.ledgerRows())
+    #expect(reopened.timeline == session.timeline)
+    for kind in StepBack.allCases {
+      #expect(reopened.stepBackTarget(kind) == session.stepBackTarget(kind), "\(kind)")
+    }
+  }
+
+  /// A step back costs what it takes back, not the length of the history: undoing the last
+  /// few of thousands of commands replays a handful of entries.
+  @Test func aStepBackReplaysFromTheNearestCopyNotFromTheStart() throws {
+    var session = try journaled()
+    for index in 0..<1_200 {
+      try run([index % 2 == 0 ? "buy foodtruck.donuts.box" : "advance 1s"], on: &session)
+    }
+    for _ in 0..<40 { try run(["undo"], on: &session) }
+    #expect(session.session.transactionCount == 580)
+    // From scratch, each undo would replay about 1,200 entries: 48,000 in all.
+    #expect(session.history.replayed < 400, "replayed \(session.history.replayed)")
+    // Back into one long advance: each step replays a stretch of it, not all of it.
+    var long = try journaled()
+    try run(["buy socialfeed.monthly", "advance 2h"], on: &long)
+    #expect(long.session.transactionCount == 241)
+    for _ in 0..<30 { try run(["back"], on: &long) }
+    #expect(long.session.transactionCount == 211)
+    #expect(long.history.replayed < 30 * 40, "replayed \(long.history.replayed)")
+    #expect(
+      long.session.ledgerRows()
+        == (try direct(["buy socialfeed.monthly", "advance 6329999ms"])).ledgerRows())
+  }
+
+  /// The session as it was at an instant of its history, for a receipt "as of then".
+  @Test func theSessionAtAnInstantIsTheHistoryReplayedToThen() throws {
+    var session = try journaled()
+    try run(
+      ["buy socialfeed.monthly", "advance 95s", "buy foodtruck.donuts.box", "advance 1m"],
+      on: &session)
+    let then = try session.session(at: start.adding(milliseconds: 61_000))
+    #expect(then.now == start.adding(milliseconds: 61_000))
+    #expect(
+      then.ledgerRows() == (try direct(["buy socialfeed.monthly", "advance 61s"])).ledgerRows())
+    let atTheBuy = try session.session(at: start.adding(milliseconds: 95_000))
+    #expect(atTheBuy.transactionCount == 5, "the commands at that instant are in")
+    #expect(session.session.transactionCount == 7, "the session itself did not change")
+    #expect(throws: CommandError.self) { try session.session(at: start.adding(milliseconds: -1)) }
+  }
+
   @Test func aSessionHandedOverWithAHistoryCannotStepBack() throws {
     let configuration = StoreKitConfiguration.load(configurationBytes).configuration!
     var session = Session(configuration: configuration, start: start)

@@ -26,13 +26,10 @@ public struct JournaledSession {
   public let identity: String
   /// What made the session, in order: the journal's records with every step back resolved
   /// (``Journal/timeline(of:path:)``); replaying it from the start rebuilds the session.
-  /// Read from the journal when there is one (nothing is kept twice).
-  public var timeline: [JournalRecord] {
-    guard let journal else { return unjournaled }
-    return (try? Journal.timeline(of: journal.records, path: journal.path).entries) ?? []
-  }
-  /// The timeline of a session without a journal.
-  var unjournaled: [JournalRecord] = []
+  public var timeline: [JournalRecord] { history.entries }
+  /// The timeline with the points a step back can go to and copies of the session at some of
+  /// them.
+  var history = SessionHistory()
   /// How to make the session of the start again (stepping back replays from it); `nil` when
   /// the session was handed over with a history of its own.
   let start: Start?
@@ -93,9 +90,10 @@ public struct JournaledSession {
     session.isMuted = true
     session.maximumEventsPerVerb = replayLimit
     let count = timeline.count
+    var history = SessionHistory()
     for (index, record) in timeline.enumerated() {
       do throws(CommandError) {
-        try Self.replay(record, on: &session)
+        try history.run(record, on: &session) { _ in }
       } catch {
         throw CommandError(
           "\(journal.path):\(lines[index]): \(error). "
@@ -108,6 +106,7 @@ public struct JournaledSession {
     session.isMuted = false
     session.maximumEventsPerVerb = options.maximumEventsPerVerb
     self.session = session
+    self.history = history
     self.journal = journal
     self.recordedNow = session.now
     self.identity = journal.header.identity
@@ -137,29 +136,6 @@ public struct JournaledSession {
     if format < 3 { choices.unpricedIncrease = .tenPercentMore }
     if format == 2 { choices.refundSheetOutcome = .request }
     return choices
-  }
-
-  static func replay(
-    _ record: JournalRecord, on session: inout Session
-  ) throws(CommandError) {
-    let ignore: EventSink = { _ in }
-    switch record {
-    case .command(let at, let text):
-      if at > session.now { try advance(&session, to: at, ignore) }
-      guard let command = try Command.parse(text) else { return }
-      try command.apply(to: &session, ignore)
-    case .advance(let to):
-      try advance(&session, to: to, ignore)
-    case .configuration(let at, let bytes):
-      if at > session.now { try advance(&session, to: at, ignore) }
-      guard let configuration = StoreKitConfiguration.load(bytes).usableConfiguration else {
-        throw CommandError("a configuration saved in the journal does not load")
-      }
-      session.reload(configuration)
-    case .rewind:
-      // A timeline holds no steps back: they are resolved into it.
-      throw CommandError("a step back cannot be replayed outside its journal")
-    }
   }
 
   static func advance(
@@ -202,16 +178,18 @@ public struct JournaledSession {
     }
     var queued = false
     let journal = self.journal
-    try command.apply(to: &session) { event in
+    try history.run(record, command: command, on: &session) { event in
       if !queued {
         journal?.append(record)
         queued = true
       }
       sink(event)
     }
-    if quiet && !queued { return }
+    if quiet && !queued {
+      history.dropLastEntry()
+      return
+    }
     if !queued { journal?.append(record) }
-    remember(record)
     recordedNow = session.now
   }
 
@@ -223,7 +201,7 @@ public struct JournaledSession {
   public mutating func startFinishingAll() -> FinishAllJob {
     let record = JournalRecord.command(at: session.now, text: Command.finish(nil).description)
     journal?.append(record)
-    remember(record)
+    history.appendCommand(record, on: session, makesEvents: session.unfinishedCount > 0)
     recordedNow = session.now
     return FinishAllJob(
       next: session.options.firstTransactionID, boundary: session.nextTransactionID,
@@ -250,21 +228,16 @@ public struct JournaledSession {
   public mutating func recordClock() {
     guard session.now > recordedNow else { return }
     journal?.append(.advance(to: session.now))
-    remember(.advance(to: session.now))
+    history.append(.advance(to: session.now))
     recordedNow = session.now
   }
 
   /// Switches to a changed configuration (reloaded from disk or written back), journaling it.
   public mutating func reload(_ configuration: StoreKitConfiguration, bytes: [UInt8]) {
     journal?.append(.configuration(at: session.now, bytes: bytes))
-    remember(.configuration(at: session.now, bytes: bytes))
+    history.append(.configuration(at: session.now, bytes: bytes))
     session.reload(configuration)
     recordedNow = session.now
-  }
-
-  /// Keeps a record in the timeline of a session without a journal (a journal keeps its own).
-  private mutating func remember(_ record: JournalRecord) {
-    if journal == nil && start != nil { unjournaled.append(record) }
   }
 
   /// Flushes the queued records to disk.

@@ -20,6 +20,42 @@ extension Session {
     verify()
   }
 
+  /// Moves the clock toward `target` as ``advance(to:_:)`` does, telling `mark` after each
+  /// transition its due time and whether it made events (the moments a step back can go to),
+  /// and stopping early after `limit` transitions, at a moment none is left half done (the
+  /// clock then stands at the last one's due time), so that a caller can look at the session on
+  /// the way.
+  ///
+  /// - Returns: whether the clock reached `target`.
+  /// - Throws: ``SessionError`` as ``advance(to:_:)`` does; nothing changes then.
+  @discardableResult
+  public mutating func advance(
+    to target: Instant, atMost limit: Int = .max,
+    marking mark: (_ due: Instant, _ eventful: Bool) -> Void, _ sink: EventSink
+  ) throws(SessionError) -> Bool {
+    try check(.advance(to: target))
+    var count = 0
+    var last: Int64?
+    while let due = nextScheduledEvent?.milliseconds, due <= target.milliseconds {
+      if count >= limit, let last, due > last {
+        now = Instant(milliseconds: last)
+        verify()
+        return false
+      }
+      guard let entry = popDue(upTo: target.milliseconds) else { break }
+      let group = Int(entry.group)
+      let before = emittedEventCount
+      fire(group: group, due: entry.due, stamp: entry.due, sink)
+      reschedule(group: group)
+      mark(Instant(milliseconds: entry.due), emittedEventCount > before)
+      count += 1
+      last = entry.due
+    }
+    now = target
+    verify()
+    return true
+  }
+
   /// Moves the clock to the next scheduled transition and fires it (with any due at the same
   /// moment).
   ///
