@@ -26,7 +26,10 @@ struct ReceiptCommand: ParsableCommand {
   @Option(help: "The journal to read; default: the configuration's own.")
   var journal: String?
 
-  @Option(help: "The moment (ISO-8601), at or after the session's last instant; default: that.")
+  @Option(
+    help:
+      "The moment (ISO-8601): any of the session's history (the journal replayed to it) or later; default: the session's last instant."
+  )
   var at: String?
 
   @Flag(help: "Write DER (default: base64 and a newline).")
@@ -52,25 +55,23 @@ struct ReceiptCommand: ParsableCommand {
     let read = try SessionOpening.exitingOnError { () throws(CommandError) in
       try Journal.read(at: path, report: report)
     }
+    let at = at.flatMap(Instant.init(iso8601:))
     var session: Session
     if let read {
       session = try SessionOpening.exitingOnError { () throws(CommandError) in
-        try JournaledSession(replaying: read).session
+        var journaled = try JournaledSession(replaying: read)
+        // A moment of the session's history: the journal replayed to it.
+        if let at, at < journaled.session.now { return try journaled.session(at: at) }
+        return journaled.session
       }
     } else if journal != nil {
       printError("storekeeper: no journal at \(path)".sanitizedForTerminal)
       throw ExitCode(1)
     } else {
       let (configuration, _) = try SessionOpening.loadConfiguration(configurationPath)
-      session = Session(configuration: configuration, start: SessionOpening.wallClock)
+      session = Session(configuration: configuration, start: at ?? SessionOpening.wallClock)
     }
-    if let at = at.flatMap(Instant.init(iso8601:)) {
-      guard at >= session.now else {
-        printError(
-          "storekeeper: --at \(at.iso8601) is before the session's last instant "
-            + "\(session.now.iso8601); a receipt is made at or after it")
-        throw ExitCode(1)
-      }
+    if let at, at > session.now {
       try SessionOpening.exitingOnError { () throws(CommandError) in
         do throws(SessionError) {
           try session.advance(to: at) { _ in }

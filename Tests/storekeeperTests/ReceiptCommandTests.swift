@@ -77,12 +77,46 @@ import Testing
     let wrong = try scratch.run(
       ["decode", "-", "--device-id", "00000000-0000-4000-8000-000000000000"], stdin: base64.stdout)
     #expect(wrong.status == 1 && wrong.stderr.contains("does not match"))
+    // Before the session began there is nothing to replay.
     let early = try scratch.run(
       [
         "receipt", "Configs/FoodTruck.storekit", "--journal", journal, "--at",
         "2026-11-22T01:00:00Z",
       ])
-    #expect(early.status == 1 && early.stderr.contains("before the session's last instant"))
+    #expect(early.status == 1 && early.stderr.contains("outside the session's history"))
+  }
+
+  /// "The receipt the app had then": any moment of the session's history, the journal replayed
+  /// to it; the journal itself does not change.
+  @Test func aReceiptAsOfAnEarlierMomentListsWhatTheSessionHeldThen() throws {
+    let scratch = try SigningScratch()
+    defer { try? FileManager.default.removeItem(at: scratch.folder) }
+    let journal = scratch.folder.appendingPathComponent("s.journal").path
+    let ran = try scratch.run(
+      [
+        "run", "Configs/FoodTruck.storekit", "-", "--journal", journal, "--start",
+        "2026-11-22T02:00:00Z",
+      ], stdin: "buy foodtruck.saleshistory\nadvance 1m\nbuy socialfeed.monthly\nadvance 65s\n")
+    #expect(ran.status == 0, "\(ran.stderr)")
+    let before = try Data(contentsOf: URL(fileURLWithPath: journal))
+    func inApp(at instant: String?) throws -> [String] {
+      let made = try scratch.run(
+        ["receipt", "Configs/FoodTruck.storekit", "--journal", journal]
+          + (instant.map { ["--at", $0] } ?? []))
+      #expect(made.status == 0, "\(made.stderr)")
+      let decoded = try scratch.run(["decode", "-"], stdin: made.stdout)
+      let object =
+        try JSONSerialization.jsonObject(with: Data(decoded.stdout.utf8)) as? [String: Any]
+      let receipt = object?["receipt"] as? [String: Any]
+      return (receipt?["in_app"] as? [[String: Any]] ?? []).compactMap {
+        $0["transaction_id"] as? String
+      }.sorted()
+    }
+    #expect(try inApp(at: nil) == ["0", "1", "2", "3"])
+    #expect(try inApp(at: "2026-11-22T02:00:30Z") == ["0"])
+    #expect(try inApp(at: "2026-11-22T02:01:00Z") == ["0", "1"], "the buy at that instant is in")
+    #expect(try inApp(at: "2026-11-22T02:01:45Z") == ["0", "1", "2"], "within the advance")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: journal)) == before)
   }
 
   @Test func applesReceiptUtilityReadsTheReceiptsOfAPurchaseAndOfCallReceipt() throws {
