@@ -132,9 +132,9 @@ struct OfferSignatureVerify: ParsableCommand {
     abstract: "Check a promotional offer signature a backend made, as StoreKit would.",
     discussion: """
       Exits 0 when StoreKit would accept it, 1 naming the first part that does not match \
-      (key id, nonce, signature over which text; a JWS's claims). With --at, the timestamp \
-      must also be within 24 hours of that moment, as StoreKit requires when the offer is \
-      bought; without it, an old or future timestamp is only warned about.
+      (key id, nonce, signature over which text; a JWS's claims; a timestamp more than 24 \
+      hours from now, as StoreKit refuses it). --at judges it at another moment: the one a \
+      fixed test timestamp is used at.
       """)
 
   @OptionGroup var subject: OfferSignatureSubject
@@ -154,7 +154,10 @@ struct OfferSignatureVerify: ParsableCommand {
   @Option(help: "A compact JWS instead (promotionalOffer(_:compactJWS:)).")
   var jws: String?
 
-  @Option(help: "When the offer is bought (ISO-8601): the timestamp must be within 24 hours.")
+  @Option(
+    help:
+      "When the offer is bought (ISO-8601; default: now): the timestamp must be within 24 hours of it."
+  )
   var at: String?
 
   func validate() throws {
@@ -174,7 +177,7 @@ struct OfferSignatureVerify: ParsableCommand {
     let configuration = try subject.load()
     let check = OfferSignatureCheck(
       keyPair: configuration.subscriptionOffersKeyPair, bundleID: subject.bundleId,
-      now: at.flatMap(Instant.init(iso8601:)))
+      now: at.flatMap(Instant.init(iso8601:)) ?? SessionOpening.wallClock)
     let given: OfferSignature =
       jws.map { .jws($0) }
       ?? .v1(keyID: key!, nonce: nonce!, timestamp: timestamp!, signature: signature!)
@@ -186,31 +189,14 @@ struct OfferSignatureVerify: ParsableCommand {
       printError(
         "storekeeper: invalid (StoreKit: \(error.error.name)): \(error)".sanitizedForTerminal)
       for hint in hints(given, check: check) { printError("storekeeper: \(hint)") }
+      if let time = error.staleTime, at == nil {
+        printError(
+          "storekeeper: a fixed test timestamp is checked at the moment it is used: "
+            + "add --at \(time.iso8601)")
+      }
       throw ExitCode(1)
     }
     try StandardStreams.printOut("valid")
-    if at == nil, let stale = staleness(given) { printError("storekeeper: warning: \(stale)") }
-  }
-
-  /// How far the signature's time is from now, when StoreKit would refuse it now.
-  private func staleness(_ given: OfferSignature) -> String? {
-    var milliseconds: Int64?
-    switch given {
-    case .v1(_, _, let timestamp, _): milliseconds = timestamp
-    case .jws(let compact):
-      let parts = compact.split(separator: ".")
-      if parts.count == 3, let payload = Base64URL.decode(parts[1]),
-        case .object(let claims)? = try? JSONParser.parse(payload).root,
-        case .number(let iat)? = claims["iat"], let seconds = Double(iat.text)
-      {
-        milliseconds = Int64(seconds * 1000)
-      }
-    }
-    guard let milliseconds else { return nil }
-    let hours = (SessionOpening.wallClock.milliseconds - milliseconds) / 3_600_000
-    guard abs(hours) >= 24 else { return nil }
-    return "its time is \(abs(hours)) hours " + (hours > 0 ? "old" : "ahead")
-      + ": StoreKit refuses it bought now (more than 24 hours)"
   }
 
   /// Common mistakes, tried one at a time: what the signature does verify over.

@@ -68,8 +68,8 @@ import Testing
     let later = try scratch.run(
       ["offer-signature", "verify"] + subject + token + parts + ["--at", "2099-01-01T00:00:00Z"])
     #expect(later.status == 1 && later.stderr.contains("more than 24 hours"))
-    // A fixed, old timestamp: well made (exit 0), with a warning that StoreKit would refuse it
-    // bought now.
+    // A fixed, old timestamp: StoreKit refuses it bought now (exit 1, naming it), and says how
+    // to check it at the moment a test uses it.
     let old = try scratch.run(
       ["offer-signature", "sign"] + subject
         + ["--nonce", "8B2B0A4E-3F61-4D2B-9A5E-2F6C1D7E9A10", "--timestamp", "1700000000000"])
@@ -82,7 +82,17 @@ import Testing
           "--key", oldV1["keyIdentifier"] as! String, "--nonce", oldV1["nonce"] as! String,
           "--timestamp", "1700000000000", "--signature", oldV1["signature"] as! String,
         ])
-    #expect(lint.status == 0 && lint.stderr.contains("warning: its time is"), "\(lint.stderr)")
+    #expect(lint.status == 1, "\(lint.stderr)")
+    #expect(lint.stderr.contains("the timestamp 1700000000000 (2023-11-14T22:13:20.000Z)"))
+    #expect(lint.stderr.contains("add --at 2023-11-14T22:13:20.000Z"))
+    let atThen = try scratch.run(
+      ["offer-signature", "verify"] + subject
+        + [
+          "--key", oldV1["keyIdentifier"] as! String, "--nonce", oldV1["nonce"] as! String,
+          "--timestamp", "1700000000000", "--signature", oldV1["signature"] as! String,
+          "--at", "2023-11-15T10:00:00Z",
+        ])
+    #expect(atThen.status == 0 && atThen.stdout == "valid\n", "\(atThen.stderr)")
     let jws = try scratch.run(["offer-signature", "sign"] + subject + ["--format", "jws"])
     let checked = try scratch.run(
       ["offer-signature", "verify"] + subject

@@ -68,6 +68,9 @@ public struct OfferSignatureRefusal: Error, Equatable, Sendable, CustomStringCon
   public var error: SimulatedError
   /// What did not match, for a person (`the key id "X" is not the configuration's "5F0CA1F0"`).
   public var description: String
+  /// The signature's time (its timestamp, or a JWS's `iat`) when that is what was refused:
+  /// more than a day from the moment it was judged at.
+  public var staleTime: Instant?
 }
 
 /// Checks promotional offer and introductory-offer eligibility signatures against a
@@ -230,11 +233,14 @@ public struct OfferSignatureCheck: Sendable {
     guard let now else { return }
     let age = now.milliseconds - milliseconds
     guard abs(age) <= OfferSignature.lifetime else {
-      let when = Instant(milliseconds: milliseconds).iso8601
-      throw refusal(
+      let when = Instant(milliseconds: milliseconds)
+      var stale = refusal(
         .invalidOfferSignature,
-        "the \(what) \(when) is more than 24 hours "
+        "the \(what) \(what == "iat" ? milliseconds / 1000 : milliseconds) (\(when.iso8601)) is "
+          + "more than 24 hours "
           + (age > 0 ? "before" : "after") + " now (\(now.iso8601))")
+      stale.staleTime = when
+      throw stale
     }
   }
 
