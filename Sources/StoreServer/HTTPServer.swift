@@ -173,7 +173,8 @@ private final class RequestHandler: ChannelInboundHandler {
   private let log: @Sendable (String) -> Void
   private var head: HTTPRequestHead?
   private var body: [UInt8] = []
-  private var tooLarge = false
+  /// The request was answered before it was read whole (too large): the rest is not read.
+  private var answeredEarly = false
   private let timeout: TimeAmount
   private var deadline: Scheduled<Void>?
 
@@ -209,18 +210,24 @@ private final class RequestHandler: ChannelInboundHandler {
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    guard !answeredEarly else { return }
     switch unwrapInboundIn(data) {
     case .head(let head):
       self.head = head
       body = []
-      tooLarge = false
-
-    case .body(var buffer):
-      if body.count + buffer.readableBytes > HTTPServer.bodyLimit {
-        tooLarge = true
-      } else if let bytes = buffer.readBytes(length: buffer.readableBytes) {
-        body += bytes
+      // A body announced larger than the limit is refused as soon as the headers are read.
+      if let length = head.headers["content-length"].first.flatMap({ Int($0) }),
+        length > HTTPServer.bodyLimit
+      {
+        refuseTooLarge(context: context)
       }
+    case .body(var buffer):
+      // A chunked body is refused once it passes the limit.
+      guard body.count + buffer.readableBytes <= HTTPServer.bodyLimit else {
+        refuseTooLarge(context: context)
+        return
+      }
+      if let bytes = buffer.readBytes(length: buffer.readableBytes) { body += bytes }
     case .end:
       deadline?.cancel()
       deadline = nil
@@ -230,10 +237,8 @@ private final class RequestHandler: ChannelInboundHandler {
       for (name, value) in head.headers { headers[name.lowercased()] = value }
       let request = ServerRequest(
         method: head.method.rawValue, target: head.uri, headers: headers, body: body)
-      let response =
-        tooLarge
-        ? AppStoreError.payloadTooLarge.response : handler(request)
-      write(response, keepAlive: head.isKeepAlive && !tooLarge, context: context)
+      let response = handler(request)
+      write(response, keepAlive: head.isKeepAlive, context: context)
       let milliseconds = (NIODeadline.now() - started).nanoseconds / 1_000_000
       log(
         "\(request.method) \(request.path) \(response.status) \(milliseconds) ms"
@@ -243,7 +248,13 @@ private final class RequestHandler: ChannelInboundHandler {
     }
   }
 
-  private func write(_ response: ServerResponse, keepAlive: Bool, context: ChannelHandlerContext) {
+  /// Writes a response; without keep-alive the connection then closes, or (`lingering`, the
+  /// client may still be sending) stops writing and closes a moment later, so that the client
+  /// reads the answer before the connection goes.
+  private func write(
+    _ response: ServerResponse, keepAlive: Bool, lingering: Bool = false,
+    context: ChannelHandlerContext
+  ) {
     var headers = HTTPHeaders()
     headers.add(name: "Content-Type", value: response.contentType)
     headers.add(name: "Content-Length", value: String(response.body.count))
@@ -260,10 +271,32 @@ private final class RequestHandler: ChannelInboundHandler {
     let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
     if keepAlive {
       startDeadline(context: context)
+    } else if lingering {
+      let channel = context.channel
+      done.whenComplete { _ in
+        channel.close(mode: .output, promise: nil)
+        channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+      }
     } else {
       let channel = context.channel
       done.whenComplete { _ in channel.close(promise: nil) }
     }
+  }
+
+  /// Answers 413 in Apple's shape at once, without reading the rest, and closes the connection.
+  private func refuseTooLarge(context: ChannelHandlerContext) {
+    deadline?.cancel()
+    deadline = nil
+    answeredEarly = true
+    let response = AppStoreError.payloadTooLarge.response
+    write(response, keepAlive: false, lingering: true, context: context)
+    if let head {
+      log(
+        "\(head.method.rawValue) \(head.uri) \(response.status) (the body is larger than "
+          + "\(HTTPServer.bodyLimit) bytes)")
+    }
+    self.head = nil
+    body = []
   }
 
   /// A request still incomplete after `timeout`: 408 in Apple's shape once its head has come,

@@ -249,10 +249,7 @@ public final class ServedSession: @unchecked Sendable {
   private func commands(_ body: [UInt8]) -> ServerResponse {
     var output: [UInt8] = []
     var failed = false
-    for (number, text) in String(decoding: body, as: UTF8.self).split(
-      separator: "\n", omittingEmptySubsequences: false
-    ).enumerated() {
-      let line = text.hasSuffix("\r") ? String(text.dropLast()) : String(text)
+    for (number, line) in Command.scriptLines(body).enumerated() {
       do throws(CommandError) {
         guard let command = try Command.parse(line) else { continue }
         if case .notify(let action) = command {

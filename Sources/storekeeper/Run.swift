@@ -263,9 +263,7 @@ final class ScriptLines {
     var capacity = 0
     defer { free(line) }
     guard getline(&line, &capacity, handle) >= 0, let line else { return nil }
-    var text = String(cString: line)
-    if text.hasSuffix("\n") { text.removeLast() }
-    if text.hasSuffix("\r") { text.removeLast() }
-    return text
+    let bytes = UnsafeRawBufferPointer(start: line, count: strlen(line))
+    return Command.scriptLines(Array(bytes)).first ?? ""
   }
 }

@@ -108,3 +108,21 @@ enum Tokens {
     return result + "\""
   }
 }
+
+extension Command {
+  /// The lines of a script (a file, a request's body): split at each line feed, a carriage
+  /// return before it dropped, so that CRLF and LF scripts read alike; a last line without its
+  /// line feed is a line too. Bytes that are not UTF-8 read as U+FFFD.
+  public static func scriptLines(_ bytes: [UInt8]) -> [String] {
+    var lines: [String] = []
+    var start = 0
+    while start < bytes.count {
+      let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+      var last = end
+      if last > start && bytes[last - 1] == 0x0D { last -= 1 }
+      lines.append(String(decoding: bytes[start..<last], as: UTF8.self))
+      start = end + 1
+    }
+    return lines
+  }
+}
