@@ -6,8 +6,9 @@ import StoreSimulation
 
 /// Who may call the App Store Server API: a bearer JWT as Apple asks for it ("Generating JSON Web
 /// Tokens for API requests"): ES256, header `kid`, claims `iss`, `aud` `appstoreconnect-v1`,
-/// `bid`, `exp` at most 60 minutes ahead (of `iat` when the token has one; Apple's own library
-/// sends none, so it cannot be required).
+/// `bid`, `exp` at most 60 minutes after `iat` and `iat` not in the future (with a minute of
+/// clock skew); a token without `iat` (Apple's own library sends none, so it cannot be
+/// required) may not expire more than 60 minutes from now.
 public struct APIAuthentication: Sendable {
   /// The key a server accepts tokens from.
   public struct Key: Sendable {
@@ -23,6 +24,24 @@ public struct APIAuthentication: Sendable {
       self.keyID = keyID
       self.issuerID = issuerID
       self.publicKey = publicKey
+    }
+
+    /// The private key in a `.p8` file (App Store Connect's PKCS#8 private key, PEM), to make
+    /// tokens with.
+    ///
+    /// - Throws: ``SigningError`` naming the file when it holds no private key.
+    public static func loadPrivate(path: String) throws(SigningError) -> P256.Signing.PrivateKey {
+      guard let data = FileManager.default.contents(atPath: path) else {
+        throw SigningError("\(path): cannot read the API key file")
+      }
+      guard
+        let key = try? P256.Signing.PrivateKey(
+          pemRepresentation: String(decoding: data, as: UTF8.self))
+      else {
+        throw SigningError(
+          "\(path): not a P-256 private key in PEM (an App Store Connect .p8 file)")
+      }
+      return key
     }
 
     /// The key in a `.p8` file (App Store Connect's PKCS#8 private key, PEM) or a PEM public key.
@@ -59,8 +78,11 @@ public struct APIAuthentication: Sendable {
     self.bundleID = bundleID
   }
 
-  /// The longest a token may live, as Apple allows.
-  static let longestLife: Int64 = 60 * 60
+  /// The longest a token may live, in seconds, as Apple allows.
+  public static let longestLife: Int64 = 60 * 60
+  /// How far a token's `iat` may be ahead of this machine's clock (the issuer's clock may run a
+  /// little ahead).
+  static let clockSkew: Int64 = 60
 
   /// Why the request's `Authorization` header is refused, or `nil` when it is accepted.
   ///
@@ -92,6 +114,9 @@ public struct APIAuthentication: Sendable {
     guard expiry > seconds else { return "the token expired" }
     if let issued = claims["iat"] {
       guard let issued = Self.seconds(issued) else { return "the token's iat is not a number" }
+      guard issued <= seconds + Self.clockSkew else {
+        return "the token's iat is in the future (more than \(Self.clockSkew) s ahead)"
+      }
       guard expiry - issued <= Self.longestLife else {
         return "the token's exp is more than 60 minutes after its iat"
       }
@@ -106,6 +131,49 @@ public struct APIAuthentication: Sendable {
       key.publicKey.isValidSignature(parsed, for: input)
     else { return "the token's signature does not verify with the registered key" }
     return nil
+  }
+
+  /// A bearer token as Apple's libraries make one for the App Store Server API: ES256, `kid`,
+  /// claims `iss`, `iat`, `exp` (`lifetime` seconds later, at most an hour), `aud`
+  /// `appstoreconnect-v1` and `bid`. ``refusal(of:now:)`` accepts it while it lives.
+  public static func token(
+    signedWith key: P256.Signing.PrivateKey, keyID: String, issuerID: String, bundleID: String,
+    issuedAt: Instant, lifetime: Int64 = longestLife
+  ) throws -> String {
+    let issued = issuedAt.milliseconds / 1000
+    let header = JSONObject([
+      JSONMember("alg", .string("ES256")), JSONMember("kid", .string(keyID)),
+      JSONMember("typ", .string("JWT")),
+    ])
+    let claims = JSONObject([
+      JSONMember("iss", .string(issuerID)),
+      JSONMember("iat", .number(JSONNumber(text: String(issued)))),
+      JSONMember("exp", .number(JSONNumber(text: String(issued + min(lifetime, longestLife))))),
+      JSONMember("aud", .string("appstoreconnect-v1")), JSONMember("bid", .string(bundleID)),
+    ])
+    let input =
+      JWS.base64URL(Array(JSONWriter.compact(.object(header)).utf8)) + "."
+      + JWS.base64URL(Array(JSONWriter.compact(.object(claims)).utf8))
+    let signature = try key.signature(for: Data(input.utf8))
+    return input + "." + JWS.base64URL(Array(signature.rawRepresentation))
+  }
+
+  /// A token signed with the private key of a `.p8` file, or (without one) with a throwaway key
+  /// that only a server without a registered key accepts.
+  ///
+  /// - Throws: ``SigningError`` naming the file when it holds no private key.
+  public static func token(
+    keyFile: String?, keyID: String, issuerID: String, bundleID: String, issuedAt: Instant,
+    lifetime: Int64 = longestLife
+  ) throws(SigningError) -> String {
+    let key = try keyFile.map { (path) throws(SigningError) in try Key.loadPrivate(path: path) }
+    do {
+      return try token(
+        signedWith: key ?? P256.Signing.PrivateKey(), keyID: keyID, issuerID: issuerID,
+        bundleID: bundleID, issuedAt: issuedAt, lifetime: lifetime)
+    } catch {
+      throw SigningError("cannot sign the token: \(error)")
+    }
   }
 
   /// A JSON number of whole seconds.

@@ -20,6 +20,9 @@ public final class ServedSession: @unchecked Sendable {
   private let offset: Int64?
   /// Who may call the App Store Server API.
   private let authentication: APIAuthentication
+  /// The bearer token the control endpoint asks for; `nil`: the App Store Server API's token
+  /// when a key is registered, else none.
+  private let controlToken: String?
   /// The notifications sent, when they go anywhere.
   let notifications: ServedNotifications?
   /// Hears what happened to each notification.
@@ -37,13 +40,17 @@ public final class ServedSession: @unchecked Sendable {
   ///   - wall: the wall clock (injected: the engine never reads it).
   ///   - key: the App Store Server API key tokens must be signed with; `nil` accepts any
   ///     well-formed token.
+  ///   - controlToken: the bearer token the control endpoint (`POST /storekeeper/v1/commands`)
+  ///     asks for; without one, it asks for a valid App Store Server API token when `key` is
+  ///     given, and for nothing otherwise.
   ///   - outbox: where notifications go; `nil` sends none.
   ///   - log: hears what became of each notification.
   ///   - lent: the session is the inspector's: it is lent for each call (``answer(_:lending:)``,
   ///     ``notify(_:lending:)``) and `journaled` only sets up the notifications.
   public init(
     journaled: JournaledSession, signer: Signer, environment: String, running: Bool,
-    key: APIAuthentication.Key? = nil, outbox: NotificationOutbox? = nil,
+    key: APIAuthentication.Key? = nil, controlToken: String? = nil,
+    outbox: NotificationOutbox? = nil,
     log: @escaping @Sendable (String) -> Void = { _ in }, lent: Bool = false,
     wall: @escaping @Sendable () -> Instant
   ) {
@@ -58,6 +65,7 @@ public final class ServedSession: @unchecked Sendable {
         outbox: $0)
     }
     self.authentication = APIAuthentication(key: key, bundleID: signer.bundleID)
+    self.controlToken = controlToken
     // `call receipt` answers the receipt itself, signed as the session signs.
     self.encoder = EventEncoder(environment: environment, receipts: signer.receiptFields)
     self.wall = wall
@@ -153,7 +161,17 @@ public final class ServedSession: @unchecked Sendable {
               JSONMember("status", .string("ok")), JSONMember("now", .string(now.iso8601)),
             ])))
       }
-      if route("POST", ["storekeeper", "v1", "commands"]) != nil { return commands(request.body) }
+      if route("POST", ["storekeeper", "v1", "commands"]) != nil {
+        if let refusal = controlRefusal(request.headers["authorization"]) {
+          return ServerResponse(
+            status: 401,
+            body: Array(
+              JSONWriter.compact(
+                .object(JSONObject([JSONMember("error", .string(refusal))]))
+              ).utf8), note: refusal)
+        }
+        return commands(request.body)
+      }
       if segments.first == "inApps",
         let refusal = authentication.refusal(of: request.headers["authorization"], now: wall())
       {
@@ -240,6 +258,25 @@ public final class ServedSession: @unchecked Sendable {
       throw AppStoreError.notFound(request.method, request.path)
     } catch {
       return error.response
+    }
+  }
+
+  /// Why the control endpoint refuses a request's `Authorization`, or `nil`: the control token
+  /// when there is one, else the App Store Server API's token when a key is registered.
+  private func controlRefusal(_ authorization: String?) -> String? {
+    if let controlToken {
+      let given = Array((authorization ?? "").utf8)
+      let expected = Array("Bearer \(controlToken)".utf8)
+      // The same time whatever the first difference.
+      var difference = given.count ^ expected.count
+      for index in expected.indices {
+        difference |= Int(expected[index] ^ (index < given.count ? given[index] : 0))
+      }
+      return difference == 0 ? nil : "the control endpoint needs \"Bearer <--control-token>\""
+    }
+    guard authentication.key != nil else { return nil }
+    return authentication.refusal(of: authorization, now: wall()).map {
+      "the control endpoint needs an App Store Server API token (--api-key): \($0)"
     }
   }
 

@@ -17,6 +17,13 @@ struct APIOptions: ParsableArguments {
   @Option(help: "The issuer id (the tokens' iss); with --api-key.")
   var issuerId: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "The bearer token the control endpoint asks for; without it, with --api-key, the "
+        + "control endpoint asks for an App Store Server API token, and without either for "
+        + "nothing.", valueName: "token"))
+  var controlToken: String?
+
   @Option(help: "Seconds a request may take to arrive whole before it gets 408.")
   var requestTimeout = 30
 
@@ -39,6 +46,20 @@ struct APIOptions: ParsableArguments {
     } catch {
       printError("storekeeper: --api-key \(error)".sanitizedForTerminal)
       throw ExitCode(1)
+    }
+  }
+
+  /// A bearer token the server accepts, for a person's curl, told at start: signed with the
+  /// `.p8` given (a throwaway key without one); how to make one when only a public key was.
+  func readyToken(bundleID: String) -> String {
+    do throws(SigningError) {
+      let token = try APIAuthentication.token(
+        keyFile: apiKey, keyID: keyId ?? "STOREKEEPER", issuerID: issuerId ?? "storekeeper",
+        bundleID: bundleID, issuedAt: SessionOpening.wallClock)
+      return "a bearer token for the App Store Server API, valid for 60 minutes "
+        + "(storekeeper token makes more): \(token)"
+    } catch {
+      return "make bearer tokens with storekeeper token --api-key <your .p8> (\(error))"
     }
   }
 

@@ -48,6 +48,7 @@ final class InspectorServing: @unchecked Sendable {
   private var served: ServedSession?
   private let signer: Signer
   private let key: APIAuthentication.Key?
+  private let controlToken: String?
   private let buffer: LineBuffer
   private var server: HTTPServer?
   private let lock = NSLock()
@@ -75,6 +76,7 @@ final class InspectorServing: @unchecked Sendable {
     self.outbox = outbox
     self.signer = signer
     key = try api.loadKey()
+    controlToken = api.controlToken
     server = try api.listen(
       host: host, port: port, handler: { [unowned self] in self.enqueue($0) },
       log: { buffer.append("served \($0)") })
@@ -86,7 +88,8 @@ final class InspectorServing: @unchecked Sendable {
     let buffer = buffer
     served = ServedSession(
       journaled: journaled, signer: signer, environment: signer.environment.rawValue,
-      running: false, key: key, outbox: outbox, log: { buffer.append($0) }, lent: true,
+      running: false, key: key, controlToken: controlToken, outbox: outbox,
+      log: { buffer.append($0) }, lent: true,
       wall: { SessionOpening.wallClock })
     lastNow = journaled.session.now
   }

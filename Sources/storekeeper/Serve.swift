@@ -64,7 +64,8 @@ struct Serve: ParsableCommand {
     let log: @Sendable (String) -> Void = { printError($0.sanitizedForTerminal) }
     let served = ServedSession(
       journaled: journaled, signer: signer, environment: signer.environment.rawValue,
-      running: !session.paused, key: key, outbox: outbox, log: log,
+      running: !session.paused, key: key, controlToken: api.controlToken, outbox: outbox,
+      log: log,
       wall: { SessionOpening.wallClock })
     let server = try api.listen(host: host, port: port, handler: { served.handle($0) }, log: log)
     // The clock runs on between requests too: renewals fall due on their own.
@@ -73,6 +74,7 @@ struct Serve: ParsableCommand {
     // Written straight to the descriptor: a test reads it before anything else comes.
     let url = ServeAddress.url(host: host, port: server.port)
     try StandardStreams.writeOut(Array("listening on \(url)\n".utf8))
+    printError("storekeeper: " + api.readyToken(bundleID: signer.bundleID))
     // Stop cleanly on SIGINT and SIGTERM; the journal was committed with every request.
     let stop = DispatchSemaphore(value: 0)
     var sources: [any DispatchSourceSignal] = []

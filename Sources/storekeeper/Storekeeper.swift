@@ -17,7 +17,7 @@ struct Storekeeper: ParsableCommand {
       Inspect.self, Run.self, Transactions.self, Validate.self, Format.self, Decode.self,
       CertificateCommand.self, AppTransactionCommand.self, ReceiptCommand.self,
       OfferSignatureCommand.self, KeysCommand.self, Notify.self,
-      Serve.self,
+      Serve.self, TokenCommand.self,
     ],
     defaultSubcommand: Inspect.self
   )

@@ -40,6 +40,12 @@ import Testing
           + (try token(key: key, claims: goodClaims(["iat": now - 600, "exp": now + 3_300]))),
         "after its iat"
       ),
+      (
+        "Bearer "
+          + (try token(
+            key: key, claims: goodClaims(["iat": now + 315_360_000, "exp": now + 315_363_600]))),
+        "iat is in the future"
+      ),
       ("Bearer " + (try token(key: key, claims: goodClaims(["exp": "soon"]))), "numeric exp"),
       ("Bearer " + (try token(key: key, claims: goodClaims(["aud": "other"]))), "aud"),
       ("Bearer " + (try token(key: key, claims: goodClaims(["bid": "com.other"]))), "bid"),

@@ -96,6 +96,149 @@ extension ServeRobustnessTests {
   }
 }
 
+extension ServeRobustnessTests {
+  /// A person can try the README's serve example: it runs as written (on a free port), the
+  /// token from `storekeeper token` included.
+  @Test func theReadmesServeExampleRunsAsWritten() throws {
+    let readme = try String(
+      contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let start = try #require(readme.range(of: "```sh\nstorekeeper serve "))
+    let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
+    var script = String(readme[readme.index(start.lowerBound, offsetBy: 6)..<end.lowerBound])
+    #expect(script.contains("TOKEN=$(storekeeper token)"))
+    let port = try freePort()
+    script = script.replacingOccurrences(of: "8123", with: "\(port)")
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let result = try runProcess(
+      "/usr/bin/env", ["timeout", "60", "bash", "-c", script],
+      environment: [
+        "PATH": productsDirectory.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
+        "XDG_STATE_HOME": folder.path,
+      ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains(#""event":"paymentQueue""#), "\(result.stdout)")
+    #expect(result.stdout.contains(#"{"signedTransactionInfo":"ey"#), "\(result.stdout)")
+    #expect(result.stderr.contains("a bearer token for the App Store Server API"))
+  }
+
+  /// Apple's rule: `exp` at most 60 minutes after `iat`, and `iat` not in the future; with a
+  /// registered key the control endpoint asks for a token too, or for `--control-token`.
+  @Test func tokensLiveAsLongAsTheirIatSaysAndTheControlEndpointIsProtected() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let keyFile = folder.appendingPathComponent("AuthKey_TEST.p8")
+    let key = try runProcess(
+      "/usr/bin/env",
+      ["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
+    try key.stdout.write(to: keyFile, atomically: true, encoding: .utf8)
+    let credentials = ["--api-key", keyFile.path, "--key-id", "TEST", "--issuer-id", "ISSUER"]
+    let server = try ServeProcess(Self.paused + credentials)
+    let good = try storekeeper(["token"] + credentials).stdout
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(
+      try httpRequest(port: server.port, "GET", "/inApps/v1/transactions/0", bearer: good).status
+        == 404)
+    // Ten years ahead, an hour long: its iat is in the future.
+    let now = Int(Date().timeIntervalSince1970)
+    let future = try signedToken(
+      keyFile, claims: ["iat": now + 315_360_000, "exp": now + 315_363_600])
+    let refused = try httpRequest(
+      port: server.port, "GET", "/inApps/v1/transactions/0", bearer: future)
+    #expect(refused.status == 401 && refused.body.isEmpty)
+    let skewed = try signedToken(keyFile, claims: ["iat": now + 30, "exp": now + 1_800])
+    #expect(
+      try httpRequest(port: server.port, "GET", "/inApps/v1/transactions/0", bearer: skewed)
+        .status == 404, "half a minute of skew is allowed")
+    // The control endpoint: no token, no commands.
+    let open = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands", body: "buy socialfeed.monthly\n")
+    #expect(open.status == 401, "\(open.body)")
+    let allowed = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands", body: "buy socialfeed.monthly\n",
+      bearer: good)
+    #expect(allowed.status == 200)
+    #expect(try httpRequest(port: server.port, "GET", "/storekeeper/v1/health").status == 200)
+    #expect(server.stop() == 0)
+    #expect(server.stderr.contains("iat is in the future"))
+    let guarded = try ServeProcess(Self.paused + ["--control-token", "s3cret"])
+    #expect(
+      try httpRequest(port: guarded.port, "POST", "/storekeeper/v1/commands", body: "launch\n")
+        .status == 401)
+    #expect(
+      try httpRequest(
+        port: guarded.port, "POST", "/storekeeper/v1/commands", body: "launch\n", bearer: "s3cret"
+      ).status == 200)
+    #expect(guarded.stop() == 0)
+  }
+
+  /// A token signed with the `.p8` at `keyFile`, claims `iss` ISSUER, `kid` TEST, the default
+  /// bundle id, and `claims`.
+  func signedToken(_ keyFile: URL, claims: [String: Int]) throws -> String {
+    let made = try storekeeper(
+      ["token", "--api-key", keyFile.path, "--key-id", "TEST", "--issuer-id", "ISSUER"]
+    ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    // Re-sign the same header with the claims changed, by openssl (ES256 over the input).
+    let parts = made.split(separator: ".")
+    var payload =
+      try JSONSerialization.jsonObject(
+        with: try #require(Data(base64URL: String(parts[1])))) as? [String: Any] ?? [:]
+    for (name, value) in claims { payload[name] = value }
+    let body = try JSONSerialization.data(withJSONObject: payload, options: .sortedKeys)
+    let input = String(parts[0]) + "." + base64URL(body)
+    let folder = keyFile.deletingLastPathComponent()
+    let message = folder.appendingPathComponent("input")
+    try Data(input.utf8).write(to: message)
+    let der = try runProcess(
+      "/usr/bin/env",
+      [
+        "openssl", "dgst", "-sha256", "-sign", keyFile.path, "-out",
+        folder.appendingPathComponent("sig.der").path, message.path,
+      ])
+    #expect(der.status == 0, "\(der.stderr)")
+    let raw = try rawSignature(fromDER: Data(contentsOf: folder.appendingPathComponent("sig.der")))
+    return input + "." + base64URL(raw)
+  }
+}
+
+/// base64url without padding.
+func base64URL(_ data: Data) -> String {
+  data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+    .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+}
+
+/// An ECDSA DER signature (SEQUENCE of two INTEGERs) as the 64 raw bytes JWS wants.
+func rawSignature(fromDER der: Data) throws -> Data {
+  let bytes = [UInt8](der)
+  var index = 2
+  if bytes[1] & 0x80 != 0 { index = 2 + Int(bytes[1] & 0x7F) }
+  func integer() -> [UInt8] {
+    let length = Int(bytes[index + 1])
+    let value = Array(bytes[(index + 2)..<(index + 2 + length)])
+    index += 2 + length
+    let trimmed = Array(value.drop { $0 == 0 })
+    return Array(repeating: 0, count: max(0, 32 - trimmed.count)) + trimmed.suffix(32)
+  }
+  return Data(integer() + integer())
+}
+
+/// A port nothing listens on now.
+func freePort() throws -> Int {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  defer { close(descriptor) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  _ = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+  }
+  _ = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+  }
+  return Int(UInt16(bigEndian: address.sin_port))
+}
+
 /// The decoded payload of a notification file (`{"signedPayload": JWS}`).
 func payload(of file: URL) throws -> [String: Any] {
   let body = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
