@@ -77,11 +77,13 @@ def wait_for(kind, timeout=15):
                 raise AssertionError(f"no {kind} notification within {timeout} s; got {received}")
 
 
-def commands(server, *lines):
-    """Plays the app: applies command-language lines, returns the JSON-lines events."""
+def commands(server, token, *lines):
+    """Plays the app: applies command-language lines, returns the JSON-lines events. A server
+    started with --api-key asks for the same bearer token as the App Store Server API."""
     request = urllib.request.Request(
         server + "/storekeeper/v1/commands", data="\n".join(lines).encode(),
-        headers={"Content-Type": "text/plain"}, method="POST")
+        headers={"Content-Type": "text/plain", "Authorization": "Bearer " + token},
+        method="POST")
     with urllib.request.urlopen(request) as answer:
         return [json.loads(line) for line in answer.read().decode().splitlines()]
 
@@ -113,7 +115,8 @@ def main():
     client._base_url = options.server  # the library's LocalTesting host is a placeholder
 
     # 1. The app buys a subscription; the backend hears SUBSCRIBED and grants access.
-    events = commands(options.server, "buy socialfeed.monthly")
+    token = client._generate_token()  # the library's own bearer token, for the control endpoint
+    events = commands(options.server, token, "buy socialfeed.monthly")
     original = str(next(e["transaction"]["originalID"] for e in events
                         if e["event"] == "transaction"))
     wait_for("SUBSCRIBED")
@@ -139,7 +142,7 @@ def main():
           f"by {(after - before) / 1000:g} s of simulated time")
 
     # 4. Apple refunds it; the backend hears REFUND and takes access away.
-    commands(options.server, f"refund {original}")
+    commands(options.server, token, f"refund {original}")
     wait_for("REFUND")
     check("REFUND revokes access", entitlements[original]["active"] is False)
 

@@ -15,7 +15,8 @@ struct HistoryQuery {
   var revoked: Bool?
   /// Only family-shared transactions: the simulator makes none.
   var familySharedOnly = false
-  var offset = 0
+  /// Where the previous page ended: this one resumes after it.
+  var after: HistoryCursor?
   /// v1 leaves out finished consumables; v2 lists them.
   var includesFinishedConsumables: Bool
   /// Which catalog products are consumables (by index).
@@ -65,12 +66,7 @@ struct HistoryQuery {
     case "false"?: revoked = false
     default: throw AppStoreError(status: 400, code: 4_000_030, message: "Invalid request revoked.")
     }
-    if let revision = one("revision") {
-      guard let offset = Self.offset(of: revision) else {
-        throw AppStoreError(status: 400, code: 4_000_005, message: "Invalid request revision.")
-      }
-      self.offset = offset
-    }
+    after = try HistoryCursor(revision: one("revision"))
   }
 
   /// Apple's product type names.
@@ -78,16 +74,6 @@ struct HistoryQuery {
     "AUTO_RENEWABLE": .autoRenewable, "NON_RENEWABLE": .nonRenewable, "CONSUMABLE": .consumable,
     "NON_CONSUMABLE": .nonConsumable,
   ]
-
-  /// The revision token for the page starting at `offset` (opaque to clients).
-  static func revision(at offset: Int) -> String { "sk1-\(offset)" }
-
-  static func offset(of revision: String) -> Int? {
-    guard revision.hasPrefix("sk1-"), let value = Int(revision.dropFirst(4)), value >= 0 else {
-      return nil
-    }
-    return value
-  }
 
   /// Whether a transaction (by its ledger row) belongs in the history; `products` says which
   /// catalog products the query admits.
@@ -108,9 +94,12 @@ struct HistoryQuery {
 }
 
 extension ServedSession {
-  /// The page of history a query asks for, as Apple's `HistoryResponse`.
+  /// The page of history a query asks for, as Apple's `HistoryResponse`. Its `revision` is a
+  /// cursor on the last transaction returned (purchase date and id, the order's key), so a walk
+  /// page by page returns every transaction that exists throughout it exactly once, whatever
+  /// is bought, finished or refunded meanwhile.
   ///
-  /// - Complexity: O(*offset* + page) over the ledger's rows in history order (kept between
+  /// - Complexity: O(log *n* + page) over the ledger's rows in history order (kept between
   ///   requests until the session changes), plus O(*n*) once after each change.
   func history(_ query: HistoryQuery) throws(AppStoreError) -> JSONValue {
     var query = query
@@ -124,20 +113,27 @@ extension ServedSession {
     query.consumables = catalog.products.map { $0.type == .consumable }
     let rows = historyOrder()
     var page: [UInt64] = []
-    var matched = 0
+    var last = query.after
     var hasMore = false
-    var position = query.ascending ? 0 : rows.count - 1
     let step = query.ascending ? 1 : -1
+    // The first row past the cursor in the walk's direction.
+    var position: Int
+    if let after = query.after {
+      let firstAfter = rows.partitionPoint { HistoryCursor($0) > after }
+      position =
+        query.ascending ? firstAfter : rows.partitionPoint { HistoryCursor($0) >= after } - 1
+    } else {
+      position = query.ascending ? 0 : rows.count - 1
+    }
     while rows.indices.contains(position) {
       defer { position += step }
       guard query.admits(rows[position], products: products) else { continue }
-      matched += 1
-      if matched <= query.offset { continue }
       if page.count == HistoryQuery.pageSize {
         hasMore = true
         break
       }
       page.append(rows[position].id)
+      last = HistoryCursor(rows[position])
     }
     var signed: [JSONValue] = []
     for id in page {
@@ -146,11 +142,72 @@ extension ServedSession {
     }
     return .object(
       JSONObject([
-        JSONMember("revision", .string(HistoryQuery.revision(at: query.offset + page.count))),
+        JSONMember("revision", .string(last?.revision ?? HistoryCursor.start)),
         JSONMember("hasMore", .bool(hasMore)),
         JSONMember("bundleId", .string(bundleID)),
         JSONMember("environment", .string(environment)),
         JSONMember("signedTransactions", .array(signed)),
       ]))
+  }
+}
+
+/// Where a page of a history ended: the sort key (a date in milliseconds, then the id) of the
+/// last item returned, as an opaque `revision`; the next page resumes after it.
+struct HistoryCursor: Comparable {
+  var date: Int64
+  var id: UInt64
+
+  /// The revision of a walk that returned nothing yet.
+  static let start = "sk2-start"
+
+  /// A transaction's place in history order.
+  init(_ row: LedgerRow) {
+    date = row.purchaseDate
+    id = row.id
+  }
+
+  init(date: Int64, id: UInt64) {
+    self.date = date
+    self.id = id
+  }
+
+  /// The cursor a `revision` names; `nil` for none (or the start).
+  ///
+  /// - Throws: 4000005 for a revision that is not one of ours.
+  init?(revision: String?) throws(AppStoreError) {
+    guard let revision, revision != Self.start else { return nil }
+    let parts = revision.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0] == "sk2", let date = Int64(parts[1]), let id = UInt64(parts[2])
+    else {
+      throw AppStoreError(status: 400, code: 4_000_005, message: "Invalid request revision.")
+    }
+    self.init(date: date, id: id)
+  }
+
+  /// The opaque token.
+  var revision: String { "sk2-\(date)-\(id)" }
+
+  static func < (lhs: HistoryCursor, rhs: HistoryCursor) -> Bool {
+    (lhs.date, lhs.id) < (rhs.date, rhs.id)
+  }
+}
+
+extension RandomAccessCollection {
+  /// The index of the first element for which `belongs` holds, all of them after all those for
+  /// which it does not (binary search).
+  func partitionPoint(_ belongs: (Element) -> Bool) -> Index {
+    var low = startIndex
+    var count = self.count
+    while count > 0 {
+      let half = count / 2
+      let middle = index(low, offsetBy: half)
+      if belongs(self[middle]) {
+        count = half
+      } else {
+        low = index(after: middle)
+        count -= half + 1
+      }
+    }
+    return low
   }
 }

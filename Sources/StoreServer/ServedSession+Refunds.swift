@@ -3,29 +3,29 @@ import StoreSimulation
 
 extension ServedSession {
   /// Get Refund History (`GET /inApps/v2/refund/lookup/{transactionId}`): the customer's
-  /// refunded transactions, oldest refund first, 20 a page with a `revision` token.
+  /// refunded transactions, oldest refund first, 20 a page; the `revision` is a cursor on the
+  /// last one returned (refund date and id), so refunds made or reversed during a walk neither
+  /// hide nor repeat the others.
   func refundHistory(_ query: [String: [String]]) throws(AppStoreError) -> JSONValue {
-    var offset = 0
-    if let revision = query["revision"]?.last {
-      guard let value = HistoryQuery.offset(of: revision) else {
-        throw AppStoreError(status: 400, code: 4_000_005, message: "Invalid request revision.")
-      }
-      offset = value
-    }
+    let after = try HistoryCursor(revision: query["revision"]?.last)
     var refunded: [Transaction] = []
     for row in historyOrder() where row.state == .refunded {
       if let transaction = session.transaction(row.id) { refunded.append(transaction) }
     }
-    refunded.sort { ($0.revocationDate!, $0.id) < ($1.revocationDate!, $1.id) }
-    let page = refunded.dropFirst(offset).prefix(HistoryQuery.pageSize)
-    let next = min(refunded.count, offset + page.count)
+    func cursor(_ t: Transaction) -> HistoryCursor {
+      HistoryCursor(date: t.revocationDate?.milliseconds ?? 0, id: t.id)
+    }
+    refunded.sort { cursor($0) < cursor($1) }
+    let rest = after.map { after in refunded.drop { cursor($0) <= after } } ?? refunded[...]
+    let page = rest.prefix(HistoryQuery.pageSize)
     var signed: [JSONValue] = []
     for transaction in page { signed.append(.string(try sign(transaction))) }
     return .object(
       JSONObject([
         JSONMember("signedTransactions", .array(signed)),
-        JSONMember("revision", .string(HistoryQuery.revision(at: next))),
-        JSONMember("hasMore", .bool(next < refunded.count)),
+        JSONMember(
+          "revision", .string((page.last.map(cursor) ?? after)?.revision ?? HistoryCursor.start)),
+        JSONMember("hasMore", .bool(rest.count > page.count)),
       ]))
   }
 

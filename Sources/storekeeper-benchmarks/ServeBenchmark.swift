@@ -108,7 +108,9 @@ struct ServeBenchmark: ParsableCommand {
     switch generator.next() % 6 {
     case 0: return "/inApps/v1/transactions/\(id)"
     case 1:
-      return "/inApps/v2/history/\(id)?revision=sk1-\(generator.next() % UInt64(transactions))"
+      // Every purchase is at the start (2026-01-01T00:00:00Z): a page after a random one.
+      let after = generator.next() % UInt64(transactions)
+      return "/inApps/v2/history/\(id)?revision=sk2-1767225600000-\(after)"
     case 2: return "/inApps/v2/history/\(id)?sort=DESCENDING&productId=socialfeed.monthly"
     case 3: return "/inApps/v1/subscriptions/\(id)"
     case 4: return "/inApps/v2/refund/lookup/\(id)"

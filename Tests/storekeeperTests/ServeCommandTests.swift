@@ -186,8 +186,13 @@ import Testing
         "finish 0", "buy socialfeed.monthly", "advance 31s", "refund 5", "advance 1s", "refund 2",
         "refund-request 3",
       ]
+    // With --api-key the control endpoint asks for a token signed with that key too.
+    let token = try storekeeper([
+      "token", "--api-key", keyPath, "--key-id", "KEY_ID", "--issuer-id", "ISSUER_ID",
+    ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     let applied = try httpRequest(
-      port: server.port, "POST", "/storekeeper/v1/commands", body: lines.joined(separator: "\n"))
+      port: server.port, "POST", "/storekeeper/v1/commands", body: lines.joined(separator: "\n"),
+      bearer: token)
     let subscribed = try #require(
       applied.body.split(separator: "\n").first { $0.contains(#""transaction":{"id":24,"#) })
     let order = try #require(

@@ -201,6 +201,57 @@ extension ServeRobustnessTests {
   }
 }
 
+extension ServeRobustnessTests {
+  /// A walk of Get Transaction History page by page returns every transaction that existed
+  /// throughout it exactly once, whatever is finished, refunded or bought meanwhile: the
+  /// revision is a cursor on the last transaction returned, not an offset.
+  @Test func aHistoryWalkReturnsEveryTransactionOnceWhateverHappensMeanwhile() throws {
+    let server = try ServeProcess(Self.paused)
+    func command(_ lines: String) throws {
+      let answer = try httpRequest(
+        port: server.port, "POST", "/storekeeper/v1/commands", body: lines)
+      #expect(answer.status == 200, "\(answer.body)")
+    }
+    func page(_ query: String) throws -> (ids: [Int], revision: String, hasMore: Bool) {
+      let answer = try httpRequest(port: server.port, "GET", "/inApps/v1/history/0?" + query)
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+      let ids = try (object["signedTransactions"] as? [String] ?? []).map { jws in
+        let part = try #require(Data(base64URL: String(jws.split(separator: ".")[1])))
+        let payload = try JSONSerialization.jsonObject(with: part) as? [String: Any]
+        return Int(payload?["transactionId"] as? String ?? "") ?? -1
+      }
+      return (ids, object["revision"] as? String ?? "", object["hasMore"] as? Bool ?? false)
+    }
+    try command(Array(repeating: "buy foodtruck.donuts.box", count: 45).joined(separator: "\n"))
+    // v1 leaves finished consumables out: finishing five during the walk hides nothing else.
+    let first = try page("")
+    #expect(first.ids == Array(0..<20) && first.hasMore)
+    try command("finish 1\nfinish 2\nfinish 3\nfinish 4\nfinish 5")
+    // A purchase back-dated before the walk's place is not part of it.
+    try command("buy foodtruck.saleshistory date=2026-11-21T00:00:00Z")
+    let second = try page("revision=\(first.revision)")
+    #expect(second.ids == Array(20..<40), "\(second.ids)")
+    try command("refund 41")
+    let third = try page("revision=\(second.revision)&revoked=false")
+    #expect(third.ids == [40, 42, 43, 44] && !third.hasMore, "\(third.ids)")
+    // Descending while purchases go on: nothing twice.
+    var seen: [Int] = []
+    var revision = ""
+    repeat {
+      let next = try page("sort=DESCENDING" + (revision.isEmpty ? "" : "&revision=\(revision)"))
+      seen += next.ids
+      revision = next.revision
+      try command("buy foodtruck.donuts.box")
+      if !next.hasMore { break }
+    } while seen.count < 200
+    #expect(Set(seen).count == seen.count, "repeated: \(seen)")
+    // Newest first: 44 down to 0 (v1 leaves out 1 to 5, finished), then the back-dated 45.
+    #expect(seen == Array((6...44).reversed()) + [0, 45], "\(seen)")
+    #expect(server.stop() == 0)
+  }
+}
+
 /// base64url without padding.
 func base64URL(_ data: Data) -> String {
   data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
