@@ -117,14 +117,25 @@ public final class HTTPServer: Sendable {
   ) throws {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     self.group = group
+    let connections = Connections(limit: Connections.limitForThisProcess())
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(ChannelOptions.backlog, value: 1024)
       .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+      // Out of descriptors, accepting again at once would spin: wait a moment first.
+      .serverChannelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          try channel.pipeline.syncOperations.addHandler(
+            AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { _ in .milliseconds(100) })
+        }
+      }
       .childChannelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
+          connections.add(channel)
           try channel.pipeline.syncOperations.configureHTTPServerPipeline()
           try channel.pipeline.syncOperations.addHandler(
-            RequestHandler(timeout: .nanoseconds(timeout.nanoseconds), handler: handler, log: log))
+            RequestHandler(
+              timeout: .nanoseconds(timeout.nanoseconds), connections: connections,
+              handler: handler, log: log))
         }
       }
     do {
@@ -164,6 +175,57 @@ extension Duration {
   }
 }
 
+/// The open connections, so that their number stays below what the process may open: at the
+/// limit, a new connection takes the place of the one idle longest (none in the middle of a
+/// request is closed), or is closed itself when every one is busy. Descriptors stay for the
+/// journal, the notifications' connections and the answers. Used on the server's one loop.
+final class Connections: @unchecked Sendable {
+  private let limit: Int
+  /// Open connections in the order they last became idle (`nil` while busy).
+  private var idleSince: [ObjectIdentifier: (channel: any Channel, since: UInt64?)] = [:]
+  private var ticks: UInt64 = 0
+
+  init(limit: Int) { self.limit = max(1, limit) }
+
+  /// The process's descriptor limit less what the rest of it needs (64, or a quarter of a small
+  /// limit).
+  static func limitForThisProcess() -> Int {
+    var limits = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return 1_000 }
+    let soft = Int(clamping: limits.rlim_cur)
+    return max(1, soft - max(16, min(64, soft / 4)))
+  }
+
+  /// A new connection: room is made for it, or it is closed.
+  func add(_ channel: any Channel) {
+    if idleSince.count >= limit {
+      let idle = idleSince.values.compactMap { entry in entry.since.map { (entry.channel, $0) } }
+      guard let oldest = idle.min(by: { $0.1 < $1.1 }) else {
+        channel.close(promise: nil)
+        return
+      }
+      idleSince[ObjectIdentifier(oldest.0)] = nil
+      oldest.0.close(promise: nil)
+    }
+    ticks += 1
+    idleSince[ObjectIdentifier(channel)] = (channel, ticks)
+    channel.closeFuture.whenComplete { [weak self] _ in
+      self?.idleSince[ObjectIdentifier(channel)] = nil
+    }
+  }
+
+  /// A request began arriving on `channel`.
+  func busy(_ channel: any Channel) {
+    idleSince[ObjectIdentifier(channel)]?.since = nil
+  }
+
+  /// `channel` waits for its next request.
+  func idle(_ channel: any Channel) {
+    ticks += 1
+    idleSince[ObjectIdentifier(channel)]?.since = ticks
+  }
+}
+
 /// Reads a request whole and writes the handler's answer.
 private final class RequestHandler: ChannelInboundHandler {
   typealias InboundIn = HTTPServerRequestPart
@@ -177,13 +239,15 @@ private final class RequestHandler: ChannelInboundHandler {
   private var answeredEarly = false
   private let timeout: TimeAmount
   private var deadline: Scheduled<Void>?
+  private let connections: Connections
 
   init(
-    timeout: TimeAmount,
+    timeout: TimeAmount, connections: Connections,
     handler: @escaping @Sendable (ServerRequest) -> ServerResponse,
     log: @escaping @Sendable (String) -> Void
   ) {
     self.timeout = timeout
+    self.connections = connections
     self.handler = handler
     self.log = log
   }
@@ -215,6 +279,7 @@ private final class RequestHandler: ChannelInboundHandler {
     case .head(let head):
       self.head = head
       body = []
+      connections.busy(context.channel)
       // A body announced larger than the limit is refused as soon as the headers are read.
       if let length = head.headers["content-length"].first.flatMap({ Int($0) }),
         length > HTTPServer.bodyLimit
@@ -270,6 +335,7 @@ private final class RequestHandler: ChannelInboundHandler {
     context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
     let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
     if keepAlive {
+      connections.idle(context.channel)
       startDeadline(context: context)
     } else if lingering {
       let channel = context.channel

@@ -10,14 +10,25 @@ final class ServeProcess {
   let err: URL
   private(set) var port = 0
 
-  init(_ arguments: [String]) throws {
+  /// Starts `storekeeper serve --port 0 ARGUMENTS`, with at most `descriptors` open files when
+  /// given (`ulimit -n`, as macOS's default 256).
+  init(_ arguments: [String], descriptors: Int? = nil) throws {
     folder = try temporaryFolder()
     out = folder.appendingPathComponent("out")
     err = folder.appendingPathComponent("err")
     _ = FileManager.default.createFile(atPath: out.path, contents: nil)
     _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-    process.executableURL = productsDirectory.appendingPathComponent("storekeeper")
-    process.arguments = ["serve", "--port", "0"] + arguments
+    let binary = productsDirectory.appendingPathComponent("storekeeper")
+    if let descriptors {
+      process.executableURL = URL(fileURLWithPath: "/bin/bash")
+      process.arguments =
+        [
+          "-c", "ulimit -n \(descriptors) && exec \"$0\" serve --port 0 \"$@\"", binary.path,
+        ] + arguments
+    } else {
+      process.executableURL = binary
+      process.arguments = ["serve", "--port", "0"] + arguments
+    }
     process.environment = ProcessInfo.processInfo.environment.merging([
       "XDG_STATE_HOME": folder.path
     ]) { $1 }

@@ -252,6 +252,66 @@ extension ServeRobustnessTests {
   }
 }
 
+extension ServeRobustnessTests {
+  /// With macOS's default of 256 descriptors and 400 idle connections, the server neither spins
+  /// nor stops answering: it keeps descriptors for itself and makes room by closing the
+  /// connection idle longest.
+  @Test func outOfDescriptorsTheServerStillAnswersAndDoesNotSpin() throws {
+    let server = try ServeProcess(Self.paused, descriptors: 256)
+    var idle: [Int32] = []
+    defer { for descriptor in idle { close(descriptor) } }
+    for _ in 0..<400 {
+      guard let descriptor = try? connectTo(port: server.port) else { break }
+      idle.append(descriptor)
+    }
+    #expect(idle.count == 400)
+    let busyBefore = cpuTime(of: server.process.processIdentifier)
+    sleep(2)
+    let busy = cpuTime(of: server.process.processIdentifier) - busyBefore
+    #expect(busy < 1, "it used \(busy) s of CPU in 2 s, idle connections aside")
+    for _ in 0..<3 {
+      let health = try httpRequest(port: server.port, "GET", "/storekeeper/v1/health")
+      #expect(health.status == 200)
+    }
+    let applied = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands", body: "buy socialfeed.monthly\n")
+    #expect(applied.status == 200, "the journal still has a descriptor: \(applied.body)")
+    #expect(server.stop() == 0)
+  }
+}
+
+/// A connected TCP socket to 127.0.0.1:`port`, sending nothing.
+func connectTo(port: Int) throws -> Int32 {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = in_port_t(UInt16(port).bigEndian)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let connected = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  guard connected == 0 else {
+    close(descriptor)
+    throw POSIXError(.ECONNREFUSED)
+  }
+  return descriptor
+}
+
+/// Seconds of CPU a process used so far (user and system), from /proc; 0 where there is none.
+func cpuTime(of pid: Int32) -> Double {
+  guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+    let close = stat.lastIndex(of: ")")
+  else { return 0 }
+  let fields = stat[stat.index(after: close)...].split(separator: " ")
+  guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else {
+    return 0
+  }
+  return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
 /// base64url without padding.
 func base64URL(_ data: Data) -> String {
   data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
