@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import StoreCommands
 import StoreConfiguration
 import StoreSigning
@@ -28,6 +29,13 @@ public final class ServedSession: @unchecked Sendable {
   /// Hears what happened to each notification.
   let log: @Sendable (String) -> Void
 
+  /// Set from any thread when the server is asked to stop: a control request stops between two
+  /// commands.
+  private let stopping = NIOLockedValueBox(false)
+  /// The most work one control request may do: its commands, and the events they make (by
+  /// default a million, the bound of one command's events).
+  let requestBudget: Int
+
   /// Whether the session is lent for each call (the inspector's own, with `--serve`).
   private var isLent = false
   /// In a lent session, the commands applied during the call, with their events.
@@ -47,13 +55,16 @@ public final class ServedSession: @unchecked Sendable {
   ///   - log: hears what became of each notification.
   ///   - lent: the session is the inspector's: it is lent for each call (``answer(_:lending:)``,
   ///     ``notify(_:lending:)``) and `journaled` only sets up the notifications.
+  ///   - requestBudget: the most commands and events one control request may make; the rest of
+  ///     it is refused (422), to be sent again.
   public init(
     journaled: JournaledSession, signer: Signer, environment: String, running: Bool,
     key: APIAuthentication.Key? = nil, controlToken: String? = nil,
     outbox: NotificationOutbox? = nil,
     log: @escaping @Sendable (String) -> Void = { _ in }, lent: Bool = false,
-    wall: @escaping @Sendable () -> Instant
+    requestBudget: Int = 1_000_000, wall: @escaping @Sendable () -> Instant
   ) {
+    self.requestBudget = requestBudget
     self.journaled = journaled
     self.signer = signer
     self.log = log
@@ -261,6 +272,10 @@ public final class ServedSession: @unchecked Sendable {
     }
   }
 
+  /// Asks a control request under way to stop after its current command (the server is
+  /// stopping); safe from any thread.
+  public func requestStop() { stopping.withLockedValue { $0 = true } }
+
   /// Why the control endpoint refuses a request's `Authorization`, or `nil`: the control token
   /// when there is one, else the App Store Server API's token when a key is registered.
   private func controlRefusal(_ authorization: String?) -> String? {
@@ -285,8 +300,24 @@ public final class ServedSession: @unchecked Sendable {
   /// including the `error` event when a line cannot be applied.
   private func commands(_ body: [UInt8]) -> ServerResponse {
     var output: [UInt8] = []
-    var failed = false
+    var status = 200
+    var spent = 0
     for (number, line) in Command.scriptLines(body).enumerated() {
+      // Bounded work, and a stop between two commands when the server is asked to stop.
+      let stop: (status: Int, why: String)? =
+        stopping.withLockedValue { $0 }
+        ? (503, "the server is stopping")
+        : spent >= requestBudget
+          ? (422, "this request reached its budget of \(requestBudget) commands and events")
+          : nil
+      if let stop {
+        var located = CommandError(
+          "\(stop.why): lines \(number + 1) and after were not applied; send them again")
+        located.line = number + 1
+        output += Array(encoder.errorLine(located, time: now).utf8) + [0x0A]
+        status = stop.status
+        break
+      }
       do throws(CommandError) {
         guard let command = try Command.parse(line) else { continue }
         if case .notify(let action) = command {
@@ -294,6 +325,7 @@ public final class ServedSession: @unchecked Sendable {
           continue
         }
         let applied = try apply(command)
+        spent += 1 + applied.events.count
         for event in applied.events { encoder.append(event, to: &output) }
         for (notification, file) in applied.notifications {
           output +=
@@ -308,7 +340,7 @@ public final class ServedSession: @unchecked Sendable {
         located.line = number + 1
         if located.command == nil { located.command = line }
         output += Array(encoder.errorLine(located, time: now).utf8) + [0x0A]
-        failed = true
+        status = 422
         break
       }
     }
@@ -317,8 +349,7 @@ public final class ServedSession: @unchecked Sendable {
     } catch {
       return AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)").response
     }
-    return ServerResponse(
-      status: failed ? 422 : 200, contentType: "application/x-ndjson", body: output)
+    return ServerResponse(status: status, contentType: "application/x-ndjson", body: output)
   }
 
   /// Look Up Order ID: the order's signed transactions and status 0, or status 1 when there is

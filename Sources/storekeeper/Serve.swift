@@ -81,7 +81,11 @@ struct Serve: ParsableCommand {
     for signal in [SIGINT, SIGTERM] {
       Foundation.signal(signal, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signal, queue: .global())
-      source.setEventHandler { stop.signal() }
+      source.setEventHandler {
+        // A control request under way stops after its current command.
+        served.requestStop()
+        stop.signal()
+      }
       source.resume()
       sources.append(source)
     }

@@ -238,4 +238,22 @@ import Testing
     #expect(served.call("POST", "/inApps/v1/transactions/9/finish").status == 404)
     #expect(served.call("GET", "/inApps/v1/transactions/0/finish").status == 405)
   }
+
+  /// One control request does bounded work: past its budget of commands and events the rest is
+  /// refused (422), naming the first line not applied, and a stop asked for from another thread
+  /// ends it between two commands (503).
+  @Test func aControlRequestsWorkIsBoundedAndAStopEndsItBetweenCommands() throws {
+    let served = try makeServed(requestBudget: 10)
+    let lines = Array(repeating: "buy foodtruck.donuts.box", count: 8).joined(separator: "\n")
+    let answer = served.call("POST", "/storekeeper/v1/commands", body: lines)
+    #expect(answer.status == 422)
+    let applied = served.session.transactionCount
+    #expect(applied > 0 && applied < 8, "each purchase spends a command and its events")
+    #expect(answer.text.contains(#""line":\#(applied + 1)"#))
+    #expect(answer.text.contains("lines \(applied + 1) and after were not applied"))
+    served.requestStop()
+    let stopped = served.call("POST", "/storekeeper/v1/commands", body: "launch\nlaunch")
+    #expect(stopped.status == 503 && stopped.text.contains("the server is stopping"))
+    #expect(served.session.transactionCount == applied)
+  }
 }

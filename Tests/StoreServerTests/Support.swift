@@ -16,7 +16,8 @@ let bundleID = Signer.defaultBundleID
 /// A served FoodTruck session, paused at `start`, without a journal; its notifications go to
 /// `url` when given.
 func makeServed(
-  key: APIAuthentication.Key? = nil, notifyingURL url: String? = nil
+  key: APIAuthentication.Key? = nil, notifyingURL url: String? = nil,
+  requestBudget: Int = 1_000_000
 ) throws -> ServedSession {
   let path = packageRoot.appendingPathComponent("Configs/FoodTruck.storekit").path
   let configuration = StoreKitConfiguration.load(contentsOf: path).configuration!
@@ -26,7 +27,7 @@ func makeServed(
     journaled: JournaledSession(session: session, journal: nil), signer: signer,
     environment: signer.environment.rawValue, running: false, key: key,
     outbox: try url.map { try NotificationOutbox(url: $0, directory: nil, timeout: 5) },
-    wall: { wallNow })
+    requestBudget: requestBudget, wall: { wallNow })
 }
 
 /// A token as Apple's library makes one: ES256, `kid`, and the claims given.

@@ -280,6 +280,64 @@ extension ServeRobustnessTests {
   }
 }
 
+extension ServeRobustnessTests {
+  /// Stepping back costs what it takes back: a thousand `undo` in one request after a thousand
+  /// commands answer, and the server goes on answering; the journal reopens at the start.
+  @Test func manyUndosInOneRequestAnswerAndTheServerGoesOn() throws {
+    let server = try ServeProcess(Self.paused)
+    let commands = (0..<1_000).map { $0 % 2 == 0 ? "buy foodtruck.donuts.box" : "advance 1s" }
+    let made = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands",
+      body: commands.joined(separator: "\n"))
+    #expect(made.status == 200)
+    let undone = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands",
+      body: Array(repeating: "undo", count: 1_000).joined(separator: "\n"))
+    #expect(undone.status == 200, "\(undone.body.suffix(300))")
+    let health = try httpRequest(port: server.port, "GET", "/storekeeper/v1/health")
+    #expect(health.body.contains(#""now":"2026-11-22T02:00:00.000Z""#), "\(health.body)")
+    #expect(server.stop() == 0)
+    let listed = try storekeeper([
+      "transactions", "Configs/FoodTruck.storekit", "--journal", try journal(of: server),
+      "--format", "csv",
+    ])
+    #expect(listed.status == 0 && listed.stdout.split(separator: "\n").count == 1)
+  }
+
+  /// SIGTERM stops the server between two commands of a long request: it exits at once, and
+  /// the journal holds the commands applied, whole.
+  @Test func sigtermStopsTheServerBetweenCommandsOfALongRequest() throws {
+    let server = try ServeProcess(Self.paused)
+    let body = Array(repeating: "buy foodtruck.donuts.box", count: 20_000).joined(separator: "\n")
+    let port = server.port
+    let answered = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      _ = try? httpRequest(port: port, "POST", "/storekeeper/v1/commands", body: body)
+      answered.signal()
+    }
+    sleep(1)
+    let asked = Date()
+    #expect(server.stop() == 0)
+    #expect(Date().timeIntervalSince(asked) < 15, "it stopped between two commands")
+    _ = answered.wait(timeout: .now() + 15)
+    let listed = try storekeeper([
+      "transactions", "Configs/FoodTruck.storekit", "--journal", try journal(of: server),
+      "--format", "csv",
+    ])
+    #expect(listed.status == 0, "\(listed.stderr)")
+    let count = listed.stdout.split(separator: "\n").count - 1
+    #expect(count <= 20_000)
+  }
+
+  /// The journal a served session kept in its state folder.
+  func journal(of server: ServeProcess) throws -> String {
+    let name = try #require(
+      FileManager.default.enumerator(atPath: server.folder.path)?.compactMap { $0 as? String }
+        .first { $0.hasSuffix(".journal") })
+    return server.folder.appendingPathComponent(name).path
+  }
+}
+
 /// A connected TCP socket to 127.0.0.1:`port`, sending nothing.
 func connectTo(port: Int) throws -> Int32 {
   let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
