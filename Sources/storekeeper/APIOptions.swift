@@ -2,13 +2,13 @@ import ArgumentParser
 import StoreServer
 import StoreSigning
 
-/// What `serve` and the inspector's `--serve` share: the key tokens must be signed with, and
-/// how long a request may take to arrive.
-struct APIOptions: ParsableArguments {
+/// An App Store Connect API key: the `.p8` file, its id and the issuer's (what `serve` checks
+/// tokens with and `token` signs them with).
+struct APIKeyOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "The App Store Connect API key (.p8) whose tokens are accepted; without it any "
-        + "well-formed token is.", valueName: "file.p8"))
+      "The App Store Connect API key (.p8): serve accepts only tokens it signed (without it, any "
+        + "well-formed token); token signs with it.", valueName: "file.p8"))
   var apiKey: String?
 
   @Option(help: "The API key's id (the tokens' kid); with --api-key.")
@@ -16,6 +16,25 @@ struct APIOptions: ParsableArguments {
 
   @Option(help: "The issuer id (the tokens' iss); with --api-key.")
   var issuerId: String?
+
+  func validate() throws {
+    if (apiKey != nil) != (keyId != nil) || (apiKey != nil) != (issuerId != nil) {
+      throw ValidationError("--api-key, --key-id and --issuer-id go together.")
+    }
+  }
+
+  /// A token signed with the key (a throwaway one without `--api-key`), living `minutes`.
+  func token(bundleID: String, minutes: Int = 60) throws(SigningError) -> String {
+    try APIAuthentication.token(
+      keyFile: apiKey, keyID: keyId ?? "STOREKEEPER", issuerID: issuerId ?? "storekeeper",
+      bundleID: bundleID, issuedAt: SessionOpening.wallClock, lifetime: Int64(minutes) * 60)
+  }
+}
+
+/// What `serve` and the inspector's `--serve` share: the key tokens must be signed with, the
+/// control endpoint's token, and how long a request may take to arrive.
+struct APIOptions: ParsableArguments {
+  @OptionGroup var key: APIKeyOptions
 
   @Option(
     help: ArgumentHelp(
@@ -32,15 +51,14 @@ struct APIOptions: ParsableArguments {
       throw ValidationError(
         "--request-timeout must be from 1 to 3600 seconds (got \(requestTimeout)).")
     }
-    if (apiKey != nil) != (keyId != nil) || (apiKey != nil) != (issuerId != nil) {
-      throw ValidationError("--api-key, --key-id and --issuer-id go together.")
-    }
   }
 
   /// The API key tokens must be signed with, if one was given; a key that cannot be read is
   /// told, exit 1.
   func loadKey() throws -> APIAuthentication.Key? {
-    guard let apiKey, let keyId, let issuerId else { return nil }
+    guard let apiKey = key.apiKey, let keyId = key.keyId, let issuerId = key.issuerId else {
+      return nil
+    }
     do throws(SigningError) {
       return try APIAuthentication.Key.load(path: apiKey, keyID: keyId, issuerID: issuerId)
     } catch {
@@ -53,9 +71,7 @@ struct APIOptions: ParsableArguments {
   /// `.p8` given (a throwaway key without one); how to make one when only a public key was.
   func readyToken(bundleID: String) -> String {
     do throws(SigningError) {
-      let token = try APIAuthentication.token(
-        keyFile: apiKey, keyID: keyId ?? "STOREKEEPER", issuerID: issuerId ?? "storekeeper",
-        bundleID: bundleID, issuedAt: SessionOpening.wallClock)
+      let token = try key.token(bundleID: bundleID)
       return "a bearer token for the App Store Server API, valid for 60 minutes "
         + "(storekeeper token makes more): \(token)"
     } catch {

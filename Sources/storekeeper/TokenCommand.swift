@@ -16,17 +16,7 @@ struct TokenCommand: ParsableCommand {
       throwaway key and passes a serve that has no --api-key.
       """)
 
-  @Option(
-    help: ArgumentHelp(
-      "The App Store Connect API key (.p8) to sign with: the one serve's --api-key names.",
-      valueName: "file.p8"))
-  var apiKey: String?
-
-  @Option(help: "The key's id (kid); with --api-key.")
-  var keyId: String?
-
-  @Option(help: "The issuer id (iss); with --api-key.")
-  var issuerId: String?
+  @OptionGroup var key: APIKeyOptions
 
   @Option(help: "The app's bundle id (bid): serve's --bundle-id.")
   var bundleId = Signer.defaultBundleID
@@ -38,17 +28,12 @@ struct TokenCommand: ParsableCommand {
     guard (1...60).contains(minutes) else {
       throw ValidationError("--minutes must be from 1 to 60, as Apple allows (got \(minutes)).")
     }
-    if (apiKey != nil) != (keyId != nil) || (apiKey != nil) != (issuerId != nil) {
-      throw ValidationError("--api-key, --key-id and --issuer-id go together.")
-    }
   }
 
   func run() throws {
     let token: String
     do throws(SigningError) {
-      token = try APIAuthentication.token(
-        keyFile: apiKey, keyID: keyId ?? "STOREKEEPER", issuerID: issuerId ?? "storekeeper",
-        bundleID: bundleId, issuedAt: SessionOpening.wallClock, lifetime: Int64(minutes) * 60)
+      token = try key.token(bundleID: bundleId, minutes: minutes)
     } catch {
       printError("storekeeper: --api-key \(error)".sanitizedForTerminal)
       throw ExitCode(1)

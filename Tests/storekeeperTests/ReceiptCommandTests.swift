@@ -14,6 +14,18 @@ import Testing
 
     """
 
+  /// A journal in `scratch` made by `run` playing `script` from 2026-11-22T02:00:00Z.
+  static func journal(in scratch: SigningScratch, playing script: String) throws -> String {
+    let journal = scratch.folder.appendingPathComponent("s.journal").path
+    let ran = try scratch.run(
+      [
+        "run", "Configs/FoodTruck.storekit", "-", "--journal", journal, "--start",
+        "2026-11-22T02:00:00Z",
+      ], stdin: script)
+    #expect(ran.status == 0, "\(ran.stderr)")
+    return journal
+  }
+
   /// `openssl cms -verify` of a DER receipt against a PEM CA; its exit status and stderr.
   func opensslVerifies(_ receipt: URL, ca: URL) throws -> (Bool, String) {
     guard
@@ -30,13 +42,7 @@ import Testing
   @Test func theReceiptVerifiesWithOpensslAgainstTheCertificateSelfSignedAndChained() throws {
     let scratch = try SigningScratch()
     defer { try? FileManager.default.removeItem(at: scratch.folder) }
-    let journal = scratch.folder.appendingPathComponent("s.journal").path
-    let ran = try scratch.run(
-      [
-        "run", "Configs/FoodTruck.storekit", "-", "--journal", journal, "--start",
-        "2026-11-22T02:00:00Z",
-      ], stdin: Self.purchases)
-    #expect(ran.status == 0, "\(ran.stderr)")
+    let journal = try Self.journal(in: scratch, playing: Self.purchases)
     for chain in [false, true] {
       let flags = chain ? ["--chain"] : []
       let der = scratch.folder.appendingPathComponent("receipt\(chain).der")
@@ -91,13 +97,9 @@ import Testing
   @Test func aReceiptAsOfAnEarlierMomentListsWhatTheSessionHeldThen() throws {
     let scratch = try SigningScratch()
     defer { try? FileManager.default.removeItem(at: scratch.folder) }
-    let journal = scratch.folder.appendingPathComponent("s.journal").path
-    let ran = try scratch.run(
-      [
-        "run", "Configs/FoodTruck.storekit", "-", "--journal", journal, "--start",
-        "2026-11-22T02:00:00Z",
-      ], stdin: "buy foodtruck.saleshistory\nadvance 1m\nbuy socialfeed.monthly\nadvance 65s\n")
-    #expect(ran.status == 0, "\(ran.stderr)")
+    let journal = try Self.journal(
+      in: scratch,
+      playing: "buy foodtruck.saleshistory\nadvance 1m\nbuy socialfeed.monthly\nadvance 65s\n")
     let before = try Data(contentsOf: URL(fileURLWithPath: journal))
     func inApp(at instant: String?) throws -> [String] {
       let made = try scratch.run(

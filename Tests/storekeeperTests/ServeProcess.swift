@@ -104,21 +104,10 @@ func httpRequest(
 
 /// Sends bytes to 127.0.0.1:`port` and reads until the server closes (at most 10 s).
 func rawHTTP(port: Int, _ text: String) throws -> String {
-  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  guard descriptor >= 0 else { throw POSIXError(.EIO) }
+  let descriptor = try connectTo(port: port)
   defer { close(descriptor) }
   var timeout = timeval(tv_sec: 10, tv_usec: 0)
   setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_port = in_port_t(UInt16(port).bigEndian)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  let connected = withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-    }
-  }
-  guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
   let bytes = Array(text.utf8)
   var sent = 0
   while sent < bytes.count {
@@ -134,4 +123,24 @@ func rawHTTP(port: Int, _ text: String) throws -> String {
     received += buffer[0..<count]
   }
   return String(decoding: received, as: UTF8.self)
+}
+
+/// A connected TCP socket to 127.0.0.1:`port`, sending nothing.
+func connectTo(port: Int) throws -> Int32 {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = in_port_t(UInt16(port).bigEndian)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let connected = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  guard connected == 0 else {
+    close(descriptor)
+    throw POSIXError(.ECONNREFUSED)
+  }
+  return descriptor
 }

@@ -338,26 +338,6 @@ extension ServeRobustnessTests {
   }
 }
 
-/// A connected TCP socket to 127.0.0.1:`port`, sending nothing.
-func connectTo(port: Int) throws -> Int32 {
-  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_port = in_port_t(UInt16(port).bigEndian)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  let connected = withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-    }
-  }
-  guard connected == 0 else {
-    close(descriptor)
-    throw POSIXError(.ECONNREFUSED)
-  }
-  return descriptor
-}
-
 /// Seconds of CPU a process used so far (user and system), from /proc; 0 where there is none.
 func cpuTime(of pid: Int32) -> Double {
   guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
