@@ -122,7 +122,10 @@ let package = Package(
       path: "Tests/StoreTestSupport"),
     .testTarget(
       name: "StoreCommandsTests",
-      dependencies: ["StoreCommands", "StoreConfiguration", "StoreSimulation", "StoreTestSupport"]),
+      dependencies: [
+        "StoreCommands", "StoreConfiguration", "StoreSimulation", "StoreTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]),
     .testTarget(
       name: "StoreTerminalTests",
       dependencies: [

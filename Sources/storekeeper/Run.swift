@@ -17,7 +17,9 @@ struct Run: ParsableCommand {
       With --notifications DIR and/or --notify-url URL, every App Store Server Notification V2 \
       the session causes is signed and written as a file and/or POSTed (in order, retried with \
       backoff); the run waits for the POSTs and exits with status 1 if one could not be delivered.
-      """
+
+      The commands:
+      """ + Verb.all.map { "\n  \($0.synopsis)\n      \($0.summary)" }.joined()
   )
 
   @Argument(help: "The .storekit configuration.", completion: .file(extensions: ["storekit"]))

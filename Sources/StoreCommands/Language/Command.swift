@@ -72,16 +72,6 @@ public enum Command: Equatable, Sendable {
   /// does (not the session's state: never journaled).
   case notify(NotifyAction)
 
-  /// The verbs, for help and suggestions.
-  public static let verbs = [
-    "account-token", "advance", "approve", "auto-renew", "back", "buy", "call", "clear",
-    "consumption", "decline", "delete", "expire", "extend", "extend-all", "finish", "launch",
-    "notify",
-    "price-increase", "refund",
-    "refund-decline", "refund-request", "refund-reverse", "renew", "reset", "resolve", "restore",
-    "set", "undo",
-  ]
-
   /// The command's verb.
   public var verb: String {
     switch self {

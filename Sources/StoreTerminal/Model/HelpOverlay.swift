@@ -1,3 +1,4 @@
+import StoreCommands
 import StoreSimulation
 
 /// The help box: the focused pane's keys, or (from the filter line) the filter's syntax with
@@ -10,6 +11,8 @@ package struct HelpOverlay: Equatable, Sendable {
     case keys(Pane)
     /// The filter language; closing goes back to the filter line being edited.
     case filter(FilterLine)
+    /// The command language (from the verb table); closing goes back to the prompt.
+    case commands(TextInput)
   }
 
   /// One line: a key or field, what it does, whether it is dimmed (it cannot act now).
@@ -31,6 +34,7 @@ package struct HelpOverlay: Equatable, Sendable {
     switch topic {
     case .keys(let pane): "Help · \(pane.title)"
     case .filter: "Help · filter"
+    case .commands: "Help · commands"
     }
   }
 
@@ -68,6 +72,7 @@ package struct HelpOverlay: Equatable, Sendable {
             text: binding.help + (why.map { " — not now: \($0)" } ?? ""), dimmed: why != nil)
         }
     case .filter: all = Self.filterSyntax
+    case .commands: all = Self.commandSyntax
     }
     let wanted = query.text.lowercased()
     guard !wanted.isEmpty else { return all }
@@ -81,10 +86,16 @@ package struct HelpOverlay: Equatable, Sendable {
     top = max(0, min(max(0, lineCount - 1), top + max(-100_000, min(100_000, delta))))
   }
 
+  /// The command language, verb by verb, as the verb table describes it.
+  static let commandSyntax: [Line] =
+    [Line(label: "", text: "One command a line; \"…\" quotes spaces; Tab completes every word.")]
+    + Verb.all.map { Line(label: $0.name, text: "\($0.synopsis) — \($0.summary)") }
+
   /// The filter language, field by field, with examples.
   static let filterSyntax: [Line] = [
     Line(label: "", text: "Terms are ANDed; a comma ORs values; ! negates; \"…\" quotes spaces."),
     Line(label: "word", text: "a bare word matches id, product, type or state: monthly, 7, grace"),
+    Line(label: "", text: "a bare date word the purchase date: today, yesterday, 7d, 11-25"),
     Line(label: "product:", text: "product IDs containing it: product:socialfeed,donuts"),
     Line(
       label: "state:",

@@ -55,6 +55,8 @@ extension InspectorState {
         input.browse(history, older: key == .up)
         overlay = .prompt(input)
       case .tab: overlay = .prompt(input.completed(with: Completions.prompt(input, session)))
+      case .character("?") where input.text.isEmpty:
+        overlay = .help(HelpOverlay(topic: .commands(input)))
       default:
         input.edit(key)
         overlay = .prompt(input)
@@ -152,7 +154,11 @@ extension InspectorState {
   }
 
   private mutating func closeHelp(_ help: HelpOverlay) {
-    if case .filter(let line) = help.topic { overlay = .filter(line) } else { overlay = nil }
+    switch help.topic {
+    case .filter(let line): overlay = .filter(line)
+    case .commands(let input): overlay = .prompt(input)
+    case .keys: overlay = nil
+    }
   }
 
   private mutating func handleSettings(

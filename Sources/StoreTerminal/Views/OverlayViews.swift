@@ -26,7 +26,8 @@ struct OverlayView: ScreenPart {
       let hint =
         completionHint(input)
         ?? (words.isEmpty
-          ? "  " + Command.verbs.joined(separator: " ") : "  (Enter run, Tab complete, ↑↓ history)")
+          ? "  (? the commands) " + Command.verbs.joined(separator: " ")
+          : "  (Enter run, Tab complete, ↑↓ history)")
       drawInputLine(
         into: &canvas, layout.statusBar, prefix: ":", input: input, hint: hint, isError: false)
     case .help(let help):

@@ -1,0 +1,92 @@
+import StoreConfiguration
+import StoreSimulation
+
+extension Verb {
+  static let session: [Verb] = [
+    Verb(
+      "advance", [.init(.advance)],
+      "time moves on: by a duration (30s 5m 2h 3d 1w 1mo 1y, P1M), to the next event or a date",
+      parse: { words throws(CommandError) in .advance(try words.advance()) },
+      words: { command in
+        guard case .advance(let advance) = command else { return nil }
+        switch advance {
+        case .next: return ["advance", "next"]
+        case .by(let duration): return ["advance", "\(duration)"]
+        case .to(let instant): return ["advance", instant.iso8601]
+        }
+      }),
+    Verb(
+      "set", [.init(.setting)],
+      "a setting changes (set notify-fault off|drop|duplicate|delay <duration>: the deliveries')",
+      parse: { words throws(CommandError) in
+        if words.take("notify-fault") { return .notify(.fault(try words.notificationFault())) }
+        return .set(try words.setting())
+      },
+      words: { command in
+        switch command {
+        case .set(let change): return ["set"] + change.words
+        case .notify(.fault(let fault)): return ["set", "notify-fault"] + fault.words
+        default: return nil
+        }
+      }),
+    Verb(
+      "reset", "every setting back to the configuration file's",
+      parse: { _ throws(CommandError) in .reset }, words: { $0 == .reset ? ["reset"] : nil }),
+    Verb(
+      "launch", "the app starts: unfinished transactions are delivered again",
+      parse: { _ throws(CommandError) in .launch }, words: { $0 == .launch ? ["launch"] : nil }),
+    Verb(
+      "call", [.init(.api)],
+      options: [
+        .init(
+          "reason", .choice(RefundSheetReason.allCases.map(\.rawValue)),
+          requires: ["refund-request"])
+      ],
+      "the app calls a StoreKit API (simulated errors fire here; receipt: a receipt refresh)",
+      parse: { words throws(CommandError) in
+        if words.take("receipt") { return .refreshReceipt }
+        let api = try words.choice(
+          Command.callNames, (Command.callNames.map(\.0) + ["receipt"]).joined(separator: ", "))
+        var reference: TransactionReference?
+        if let next = words.peek, !next.contains("=") { reference = try words.transaction() }
+        let reason = try words.options()["reason"].map { (text) throws(CommandError) in
+          try words.named(text, "a refund sheet's reason") as RefundSheetReason
+        }
+        if reason != nil && api != .refundRequest {
+          throw CommandError("reason= is the refund sheet's: it goes with call refund-request")
+        }
+        return .call(api, reference, reason: reason)
+      },
+      words: { command in
+        switch command {
+        case .refreshReceipt: return ["call", "receipt"]
+        case .call(let api, let reference, let reason):
+          let name = Command.callNames.first { $0.1 == api }?.0 ?? api.rawValue
+          return ["call", name] + (reference.map { ["\($0)"] } ?? [])
+            + (reason.map { ["reason=\($0.rawValue)"] } ?? [])
+        default: return nil
+        }
+      }),
+    Verb(
+      "notify", [.init(.delivery)],
+      "the deliveries: send the failed ones again now, or a fault (as set notify-fault)",
+      parse: { words throws(CommandError) in
+        let action = try words.word("retry or fault")
+        switch action {
+        case "retry": return .notify(.retry)
+        case "fault": return .notify(.fault(try words.notificationFault()))
+        default: throw CommandError("notify takes retry or fault, not \"\(action)\"")
+        }
+      },
+      // `notify fault …` prints as `set notify-fault …`, its usual spelling.
+      words: { $0 == .notify(.retry) ? ["notify", "retry"] : nil }),
+    Verb(
+      "back", "the session as it was before the last event",
+      parse: { _ throws(CommandError) in .stepBack(.event) },
+      words: { $0 == .stepBack(.event) ? ["back"] : nil }),
+    Verb(
+      "undo", "the session as it was before the last command",
+      parse: { _ throws(CommandError) in .stepBack(.command) },
+      words: { $0 == .stepBack(.command) ? ["undo"] : nil }),
+  ]
+}

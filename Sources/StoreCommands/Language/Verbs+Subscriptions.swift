@@ -1,0 +1,115 @@
+import StoreConfiguration
+import StoreSimulation
+
+extension Verb {
+  static let subscriptions: [Verb] = [
+    Verb(
+      "auto-renew", [.init(.transaction(or: [])), .init(.choice(["on", "off"]))],
+      "the customer turns auto-renew on or off",
+      parse: { words throws(CommandError) in
+        let reference = try words.transaction()
+        return .autoRenew(reference, enabled: try words.onOff())
+      },
+      words: { command in
+        guard case .autoRenew(let reference, let enabled) = command else { return nil }
+        return ["auto-renew", "\(reference)", enabled ? "on" : "off"]
+      }),
+    Verb(
+      "expire", [.init(.product(subscriptions: true))], "the subscription expires now",
+      parse: { words throws(CommandError) in .expire(productID: try words.productID()) },
+      words: { command in
+        guard case .expire(let productID) = command else { return nil }
+        return ["expire", productID]
+      }),
+    Verb(
+      "renew", [.init(.product(subscriptions: true))], "the subscription renews now",
+      parse: { words throws(CommandError) in .renew(productID: try words.productID()) },
+      words: { command in
+        guard case .renew(let productID) = command else { return nil }
+        return ["renew", productID]
+      }),
+    Verb(
+      "price-increase",
+      [
+        .init(.choice(PriceIncreaseAction.allCases.map(\.rawValue))),
+        .init(.transaction(or: [])),
+      ],
+      options: [.init("price", .decimal, requires: ["request"])],
+      "a price increase asked for (price=P; default: the file's price), consented to or declined",
+      parse: { words throws(CommandError) in
+        let action = try words.choice(
+          PriceIncreaseAction.allCases.map { ($0.rawValue, $0) }, "request, consent or decline")
+        let reference = try words.transaction()
+        let options = try words.options()
+        if action != .request, options["price"] != nil {
+          throw CommandError("price= goes with price-increase request only")
+        }
+        let price = try options["price"].map { text throws(CommandError) -> Int64 in
+          guard let milliunits = Price(text).milliunits, milliunits > 0 else {
+            throw CommandError(
+              "price must be a decimal number above 0, such as 10.99, not \"\(text)\"")
+          }
+          return milliunits
+        }
+        return .priceIncrease(action, reference, price: price)
+      },
+      words: { command in
+        guard case .priceIncrease(let action, let reference, let price) = command else {
+          return nil
+        }
+        return ["price-increase", action.rawValue, "\(reference)"]
+          + (price.map { ["price=\(decimalText($0))"] } ?? [])
+      }),
+    Verb(
+      "extend", [.init(.transaction(or: []))],
+      options: [
+        .init("days", .number(1...90), required: true),
+        .init("reason", .choice(ExtendReason.allCases.map(\.rawValue))),
+      ],
+      "Extend a Subscription Renewal Date (1–90 days, Apple's limits)",
+      parse: { words throws(CommandError) in
+        let reference = try words.transaction()
+        let options = try words.options()
+        return .extend(
+          reference, days: try words.days(options["days"]),
+          reason: try options["reason"].map { (text) throws(CommandError) in
+            try words.named(text, "an extension's reason")
+          })
+      },
+      words: { command in
+        guard case .extend(let reference, let days, let reason) = command else { return nil }
+        return ["extend", "\(reference)", "days=\(days)"]
+          + (reason.map { ["reason=\($0.rawValue)"] } ?? [])
+      }),
+    Verb(
+      "extend-all", [.init(.product(subscriptions: true))],
+      options: [
+        .init("days", .number(1...90), required: true),
+        .init("reason", .choice(ExtendReason.allCases.map(\.rawValue))),
+        .init("request", .text("request id")),
+        .init("storefronts", .text("USA,CAN")),
+      ],
+      "every subscriber of a product extended (in the storefronts listed)",
+      parse: { words throws(CommandError) in
+        let productID = try words.productID()
+        let options = try words.options()
+        return .extendAll(
+          productID: productID, days: try words.days(options["days"]),
+          reason: try options["reason"].map { (text) throws(CommandError) in
+            try words.named(text, "an extension's reason")
+          }, request: options["request"],
+          storefronts: options["storefronts"].map { $0.split(separator: ",").map(String.init) }
+            ?? [])
+      },
+      words: { command in
+        guard
+          case .extendAll(let productID, let days, let reason, let request, let storefronts) =
+            command
+        else { return nil }
+        return ["extend-all", productID, "days=\(days)"]
+          + (reason.map { ["reason=\($0.rawValue)"] } ?? [])
+          + (request.map { ["request=\($0)"] } ?? [])
+          + (storefronts.isEmpty ? [] : ["storefronts=\(storefronts.joined(separator: ","))"])
+      }),
+  ]
+}
