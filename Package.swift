@@ -12,6 +12,8 @@ let package = Package(
     .library(name: "StoreCommands", targets: ["StoreCommands"]),
     // Signed transactions, renewal info and server notifications, for a backend's tests.
     .library(name: "StoreSigning", targets: ["StoreSigning"]),
+    // The notification outbox: webhooks and files with Apple's retry schedule.
+    .library(name: "StoreDelivery", targets: ["StoreDelivery"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -53,6 +55,14 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "X509", package: "swift-certificates"),
         .product(name: "SwiftASN1", package: "swift-asn1"),
+      ]
+    ),
+    // The notification outbox every front end sends through: retry policy, webhooks over
+    // AsyncHTTPClient, files, faults, the history.
+    .target(
+      name: "StoreDelivery",
+      dependencies: [
+        "StoreSigning", "StoreCommands", "StoreSimulation",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -63,7 +73,7 @@ let package = Package(
     .target(
       name: "StoreServer",
       dependencies: [
-        "StoreCommands", "StoreConfiguration", "StoreSimulation", "StoreSigning",
+        "StoreCommands", "StoreConfiguration", "StoreSimulation", "StoreSigning", "StoreDelivery",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -83,6 +93,7 @@ let package = Package(
         "StoreCommands",
         "StoreTerminal",
         "StoreSigning",
+        "StoreDelivery",
         "StoreServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -139,10 +150,16 @@ let package = Package(
         "StoreTestSupport", .product(name: "X509", package: "swift-certificates"),
       ]),
     .testTarget(
+      name: "StoreDeliveryTests",
+      dependencies: [
+        "StoreDelivery", "StoreSigning", "StoreCommands", "StoreSimulation", "StoreConfiguration",
+        "StoreTestSupport",
+      ]),
+    .testTarget(
       name: "StoreServerTests",
       dependencies: [
-        "StoreServer", "StoreSigning", "StoreCommands", "StoreConfiguration", "StoreSimulation",
-        "StoreTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+        "StoreServer", "StoreSigning", "StoreDelivery", "StoreCommands", "StoreConfiguration",
+        "StoreSimulation", "StoreTestSupport", .product(name: "Crypto", package: "swift-crypto"),
       ]),
     .testTarget(name: "CNcursesTests", dependencies: ["CNcurses"]),
     .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),

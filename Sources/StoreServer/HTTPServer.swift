@@ -92,14 +92,20 @@ public struct ServerResponse: Sendable, Equatable {
 }
 
 /// An HTTP/1.1 server on one event loop: each request is read whole (at most ``bodyLimit``
-/// bytes), handed to `handler` on that loop, and answered; requests are handled one at a time,
-/// in order, so the handler may own a session without locks.
+/// bytes), handed to `handler`, and answered when the handler replies — from any thread, at any
+/// time: the loop goes on reading and answering other connections meanwhile.
 public final class HTTPServer: Sendable {
   /// The largest body read; a larger one is refused with 413.
   public static let bodyLimit = 1 << 20
   private let group: MultiThreadedEventLoopGroup
   private let channel: any Channel
   private let closed = NIOLockedValueBox(false)
+
+  /// Answers a request by calling its second argument with the response, once.
+  public typealias Handler =
+    @Sendable (
+      ServerRequest, _ reply: @escaping @Sendable (ServerResponse) -> Void
+    ) -> Void
 
   /// The port it listens on (the one picked when asked for port 0).
   public var port: Int { channel.localAddress?.port ?? 0 }
@@ -112,8 +118,7 @@ public final class HTTPServer: Sendable {
   ///   request's head, just the close) and the others are not held up.
   public init(
     host: String, port: Int, timeout: Duration = .seconds(30),
-    handler: @escaping @Sendable (ServerRequest) -> ServerResponse,
-    log: @escaping @Sendable (String) -> Void
+    handler: @escaping Handler, log: @escaping @Sendable (RequestRecord) -> Void
   ) throws {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     self.group = group
@@ -146,12 +151,14 @@ public final class HTTPServer: Sendable {
     }
   }
 
-  /// Runs `body` every `milliseconds` on the loop that answers requests (so it never runs
-  /// while one is being answered).
-  public func every(milliseconds: Int64, _ body: @escaping @Sendable () -> Void) {
-    channel.eventLoop.scheduleRepeatedTask(
-      initialDelay: .milliseconds(milliseconds), delay: .milliseconds(milliseconds)
-    ) { _ in body() }
+  /// A server whose handler answers on the loop at once (a test's backend).
+  public convenience init(
+    host: String, port: Int, timeout: Duration = .seconds(30),
+    answering answer: @escaping @Sendable (ServerRequest) -> ServerResponse,
+    log: @escaping @Sendable (RequestRecord) -> Void
+  ) throws {
+    try self.init(
+      host: host, port: port, timeout: timeout, handler: { $1(answer($0)) }, log: log)
   }
 
   /// Stops listening and closes the loop; closing again does nothing.
@@ -231,8 +238,8 @@ private final class RequestHandler: ChannelInboundHandler {
   typealias InboundIn = HTTPServerRequestPart
   typealias OutboundOut = HTTPServerResponsePart
 
-  private let handler: @Sendable (ServerRequest) -> ServerResponse
-  private let log: @Sendable (String) -> Void
+  private let handler: HTTPServer.Handler
+  private let log: @Sendable (RequestRecord) -> Void
   private var head: HTTPRequestHead?
   private var body: [UInt8] = []
   /// The request was answered before it was read whole (too large): the rest is not read.
@@ -243,8 +250,7 @@ private final class RequestHandler: ChannelInboundHandler {
 
   init(
     timeout: TimeAmount, connections: Connections,
-    handler: @escaping @Sendable (ServerRequest) -> ServerResponse,
-    log: @escaping @Sendable (String) -> Void
+    handler: @escaping HTTPServer.Handler, log: @escaping @Sendable (RequestRecord) -> Void
   ) {
     self.timeout = timeout
     self.connections = connections
@@ -302,15 +308,32 @@ private final class RequestHandler: ChannelInboundHandler {
       for (name, value) in head.headers { headers[name.lowercased()] = value }
       let request = ServerRequest(
         method: head.method.rawValue, target: head.uri, headers: headers, body: body)
-      let response = handler(request)
-      write(response, keepAlive: head.isKeepAlive, context: context)
-      let milliseconds = (NIODeadline.now() - started).nanoseconds / 1_000_000
-      log(
-        "\(request.method) \(request.path) \(response.status) \(milliseconds) ms"
-          + (response.note.map { " (\($0))" } ?? ""))
       self.head = nil
       body = []
+      // Answered when the handler answers; the pipeline holds the connection's next request
+      // until then.
+      let loop = context.eventLoop
+      let loopBound = NIOLoopBound((self, context), eventLoop: loop)
+      handler(request) { response in
+        loop.execute {
+          let (handler, context) = loopBound.value
+          handler.answer(response, to: request, head, started, context)
+        }
+      }
     }
+  }
+
+  /// Writes the handler's answer and logs it.
+  private func answer(
+    _ response: ServerResponse, to request: ServerRequest, _ head: HTTPRequestHead,
+    _ started: NIODeadline, _ context: ChannelHandlerContext
+  ) {
+    write(response, keepAlive: head.isKeepAlive, context: context)
+    log(
+      RequestRecord(
+        method: request.method, path: request.path, status: response.status,
+        milliseconds: (NIODeadline.now() - started).nanoseconds / 1_000_000,
+        note: response.note))
   }
 
   /// Writes a response; without keep-alive the connection then closes, or (`lingering`, the
@@ -358,8 +381,9 @@ private final class RequestHandler: ChannelInboundHandler {
     write(response, keepAlive: false, lingering: true, context: context)
     if let head {
       log(
-        "\(head.method.rawValue) \(head.uri) \(response.status) (the body is larger than "
-          + "\(HTTPServer.bodyLimit) bytes)")
+        RequestRecord(
+          method: head.method.rawValue, path: head.uri, status: response.status,
+          note: "the body is larger than \(HTTPServer.bodyLimit) bytes"))
     }
     self.head = nil
     body = []
@@ -375,7 +399,10 @@ private final class RequestHandler: ChannelInboundHandler {
     }
     let response = AppStoreError.requestTimeout.response
     write(response, keepAlive: false, context: context)
-    log("\(head.method.rawValue) \(head.uri) \(response.status) (the request did not arrive whole)")
+    log(
+      RequestRecord(
+        method: head.method.rawValue, path: head.uri, status: response.status,
+        note: "the request did not arrive whole"))
     self.head = nil
     body = []
   }

@@ -1,134 +1,26 @@
 import StoreCommands
 import StoreConfiguration
+import StoreDelivery
 import StoreSigning
 import StoreSimulation
 
-/// The served session's notifications: the mapper that turns its events into App Store Server
-/// Notifications, the outbox that sends them and keeps what became of each, and the test
-/// notifications asked for.
-final class ServedNotifications {
-  var mapper: NotificationMapper
-  let outbox: NotificationOutbox
-  /// Test notifications by token: the outbox entry.
-  var tests: [String: Int] = [:]
-
-  init(mapper: NotificationMapper, outbox: NotificationOutbox) {
-    self.mapper = mapper
-    self.outbox = outbox
-  }
-}
-
 extension ServedSession {
-  /// Maps, signs and sends the notifications of `events` (the latest the session emitted, all
-  /// of them, in order); the outbox's lines go to the log.
-  ///
-  /// - Returns: the notifications, with the file each was written to.
-  @discardableResult
-  func notify(_ events: [StoreEvent]) -> [(ServerNotification, String?)] {
-    guard let notifications, !events.isEmpty else { return [] }
-    var sent: [(ServerNotification, String?)] = []
-    for notification in notifications.mapper.notifications(for: events, in: session) {
-      guard let body = try? signer.signedBody(notification) else { continue }
-      do throws(SigningError) {
-        let index = try notifications.outbox.add(
-          notification, body: body, signedPayload: Self.payload(of: body), now: now)
-        sent.append((notification, notifications.outbox.entries[index].file))
-      } catch {
-        log("storekeeper: \(error)")
-        sent.append((notification, nil))
-      }
-    }
-    pumpNotifications()
-    return sent
-  }
-
-  /// Records the answers that came back and makes the attempts now due.
-  func pumpNotifications() {
-    guard let notifications else { return }
-    for line in notifications.outbox.pump(now: now) { log(line) }
-  }
-
-  /// The JWS in a notification body (`{"signedPayload":"…"}`).
-  static func payload(of body: String) -> String {
-    guard case .object(let object)? = try? JSONParser.parse(Array(body.utf8)).root,
-      case .string(let jws)? = object["signedPayload"]
-    else { return "" }
-    return jws
-  }
-
-  /// `notify retry` or `set notify-fault …` typed in a lent session (the inspector's), said
-  /// for a person.
-  public func perform(_ action: NotifyAction, lending journaled: inout JournaledSession) -> String {
-    let line = lend(&journaled) { notifyAction(action) }
-    guard case .object(let object)? = try? JSONParser.parse(line).root else { return "" }
-    switch (object["action"], object["count"], object["fault"], object["message"]) {
-    case (_, _, _, .string(let message)?): return message
-    case (.string("retry")?, .number(let count)?, _, _):
-      return "notify retry: \(count.text) notification\(count.text == "1" ? "" : "s") sent again"
-    case (_, _, .string(let fault)?, _): return "notification fault: \(fault)"
-    default: return ""
-    }
-  }
-
-  /// `notify retry` and `set notify-fault …`: the delivery's own commands.
-  func notifyAction(_ action: NotifyAction) -> [UInt8] {
-    guard let notifications else {
-      return Array(
-        #"{"event":"notify","message":"no --notify-url or --notifications: nothing is sent"}"#
-          .utf8) + [0x0A]
-    }
-    var object = JSONObject([
-      JSONMember("time", .string(now.iso8601)), JSONMember("event", .string("notify")),
-    ])
-    switch action {
-    case .retry:
-      let count = notifications.outbox.retryFailed(now: now)
-      object["action"] = .string("retry")
-      object["count"] = .number(JSONNumber(count))
-      pumpNotifications()
-    case .fault(let fault):
-      notifications.outbox.fault = Self.outboxFault(fault, now: now)
-      object["action"] = .string("fault")
-      object["fault"] = .string(fault.words.joined(separator: " "))
-    }
-    return Array(JSONWriter.compact(.object(object)).utf8) + [0x0A]
-  }
-
-  private static func outboxFault(
-    _ fault: NotificationFault, now: Instant
-  ) -> NotificationOutbox.Fault {
-    switch fault {
-    case .off: .off
-    case .drop: .drop
-    case .duplicate: .duplicate
-    case .delay(let duration): .delay(duration.after(now).milliseconds - now.milliseconds)
-    }
-  }
-
   /// `POST /inApps/v1/notifications/test` (Request a Test Notification): a `TEST` notification
   /// through the real delivery; its token names it for the status call.
   func requestTestNotification() throws(AppStoreError) -> JSONValue {
-    guard let notifications, notifications.outbox.hasDestination else {
+    guard let sender, sender.outbox.hasDestination else {
       throw AppStoreError(
         status: 404, code: 4_040_007,
         message: "No server notification URL: start serve with --notify-url (or --notifications).")
     }
-    let count = notifications.tests.count
-    let name = signer.notificationNamespace(session: journaled.identity) + "|test|\(count)"
-    let notification = ServerNotification.test(at: now, uuid: nameBasedUUID(name))
-    guard let body = try? signer.signedBody(notification) else {
-      throw AppStoreError(status: 500, code: 5_000_000, message: "An unknown error occurred.")
-    }
     let index: Int
-    do throws(SigningError) {
-      index = try notifications.outbox.add(
-        notification, body: body, signedPayload: Self.payload(of: body), now: now)
+    do throws(DeliveryError) {
+      index = try sender.sendTest(at: now, number: tests.count)
     } catch {
       throw AppStoreError(status: 500, code: 5_000_000, message: "\(error)")
     }
-    let token = "\(notification.uuid)_\(now.milliseconds)"
-    notifications.tests[token] = index
-    pumpNotifications()
+    let token = "\(sender.outbox.entry(index).notification.uuid)_\(now.milliseconds)"
+    tests[token] = index
     return .object(JSONObject([JSONMember("testNotificationToken", .string(token))]))
   }
 
@@ -140,10 +32,10 @@ extension ServedSession {
       throw AppStoreError(
         status: 400, code: 4_000_020, message: "Invalid test notification token.")
     }
-    guard let notifications, let index = notifications.tests[token] else {
+    guard let sender, let index = tests[token] else {
       throw AppStoreError(status: 404, code: 4_040_008, message: "Test notification not found.")
     }
-    let entry = notifications.outbox.entries[index]
+    let entry = sender.outbox.entry(index)
     return .object(
       JSONObject([
         JSONMember("signedPayload", .string(entry.signedPayload)),
@@ -203,7 +95,7 @@ extension ServedSession {
       }
       offset = value
     }
-    let entries = notifications?.outbox.entries ?? []
+    let entries = sender?.outbox.history ?? []
     var page: [JSONValue] = []
     var next: Int?
     for index in entries.indices.dropFirst(offset) {

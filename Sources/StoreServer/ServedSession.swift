@@ -1,19 +1,25 @@
 import NIOConcurrencyHelpers
 import StoreCommands
 import StoreConfiguration
+import StoreDelivery
 import StoreSigning
 import StoreSimulation
 
 /// A session served over HTTP: the App Store Server API answered from its state at its current
 /// simulated time, and a control endpoint that applies command-language lines as `run` does.
+/// Every change goes through the session's ``CommandHost`` (shared with the inspector under
+/// `--serve`), so it is journaled before it is answered and its notifications go out through
+/// the one sender.
 ///
-/// Used from the server's one event loop only (requests and clock ticks run there in turn),
-/// which is why it may be `@unchecked Sendable`.
-public final class ServedSession: @unchecked Sendable {
-  private(set) var journaled: JournaledSession
-  /// The ledger's rows in history order, until a command or an event changes the session (the
+/// Used only where the session lives (``SessionWork`` brings the requests there).
+public final class ServedSession {
+  /// The session's one way in.
+  let host: CommandHost
+  /// Where its notifications go, when they go anywhere.
+  let sender: NotificationSender?
+  /// The ledger's rows in history order, with the host's revision they were read at (the
   /// clock alone changes neither their order nor what history reads of them).
-  private var cachedHistoryOrder: [LedgerRow]?
+  private var cachedHistoryOrder: (revision: Int, rows: [LedgerRow])?
   let signer: Signer
   private var encoder: EventEncoder
   private let wall: @Sendable () -> Instant
@@ -24,11 +30,15 @@ public final class ServedSession: @unchecked Sendable {
   /// The bearer token the control endpoint asks for; `nil`: the App Store Server API's token
   /// when a key is registered, else none.
   private let controlToken: String?
-  /// The notifications sent, when they go anywhere.
-  let notifications: ServedNotifications?
-  /// Hears what happened to each notification.
-  let log: @Sendable (String) -> Void
-
+  /// Test notifications by token: their entries in the outbox.
+  var tests: [String: Int] = [:]
+  /// The notifications sent while a control request's command runs.
+  private var sentByCommand: [NotificationSender.Sent] = []
+  /// The commands requests applied since ``takeApplied()``, when ``keepsApplied``.
+  private var applied: [CommandOutcome] = []
+  /// Whether the commands requests apply are kept for ``takeApplied()`` (a front end that
+  /// shows them: the inspector).
+  public var keepsApplied = false
   /// Set from any thread when the server is asked to stop: a control request stops between two
   /// commands.
   private let stopping = NIOLockedValueBox(false)
@@ -36,14 +46,11 @@ public final class ServedSession: @unchecked Sendable {
   /// default a million, the bound of one command's events).
   let requestBudget: Int
 
-  /// Whether the session is lent for each call (the inspector's own, with `--serve`).
-  private var isLent = false
-  /// In a lent session, the commands applied during the call, with their events.
-  private var appliedWhileLent: [(command: Command, events: [StoreEvent])] = []
-
   /// A served session.
   ///
   /// - Parameters:
+  ///   - host: the session's host (its own, or the inspector's).
+  ///   - sender: the sender attached to the host, when notifications go anywhere.
   ///   - running: whether the clock runs on with the wall clock (else only `advance` moves it).
   ///   - wall: the wall clock (injected: the engine never reads it).
   ///   - key: the App Store Server API key tokens must be signed with; `nil` accepts any
@@ -51,230 +58,99 @@ public final class ServedSession: @unchecked Sendable {
   ///   - controlToken: the bearer token the control endpoint (`POST /storekeeper/v1/commands`)
   ///     asks for; without one, it asks for a valid App Store Server API token when `key` is
   ///     given, and for nothing otherwise.
-  ///   - outbox: where notifications go; `nil` sends none.
-  ///   - log: hears what became of each notification.
-  ///   - lent: the session is the inspector's: it is lent for each call (``answer(_:lending:)``,
-  ///     ``notify(_:lending:)``) and `journaled` only sets up the notifications.
   ///   - requestBudget: the most commands and events one control request may make; the rest of
   ///     it is refused (422), to be sent again.
   public init(
-    journaled: JournaledSession, signer: Signer, environment: String, running: Bool,
+    host: CommandHost, sender: NotificationSender?, signer: Signer, running: Bool,
     key: APIAuthentication.Key? = nil, controlToken: String? = nil,
-    outbox: NotificationOutbox? = nil,
-    log: @escaping @Sendable (String) -> Void = { _ in }, lent: Bool = false,
     requestBudget: Int = 1_000_000, wall: @escaping @Sendable () -> Instant
   ) {
+    self.host = host
+    self.sender = sender
     self.requestBudget = requestBudget
-    self.journaled = journaled
     self.signer = signer
-    self.log = log
-    self.notifications = outbox.map {
-      ServedNotifications(
-        mapper: NotificationMapper(
-          session: journaled.session,
-          namespace: signer.notificationNamespace(session: journaled.identity)),
-        outbox: $0)
-    }
     self.authentication = APIAuthentication(key: key, bundleID: signer.bundleID)
     self.controlToken = controlToken
     // `call receipt` answers the receipt itself, signed as the session signs.
-    self.encoder = EventEncoder(environment: environment, receipts: signer.receiptFields)
+    self.encoder = EventEncoder(
+      environment: signer.environment.rawValue, receipts: signer.receiptFields)
     self.wall = wall
-    self.offset = running ? wall().milliseconds - journaled.session.now.milliseconds : nil
-    if lent {
-      // Hold nothing of the inspector's session between calls: a shared copy would make its
-      // next change copy the whole ledger.
-      isLent = true
-      self.journaled = JournaledSession(
-        session: Session(configuration: StoreKitConfiguration(), start: Instant(milliseconds: 0)),
-        journal: nil)
-    }
-  }
-
-  /// Answers a request against a lent session (the inspector's): the session comes back with
-  /// what the request changed (journaled and committed), with the commands it applied and
-  /// their events, whose notifications were already sent.
-  public func answer(
-    _ request: ServerRequest, lending journaled: inout JournaledSession
-  ) -> (response: ServerResponse, applied: [(command: Command, events: [StoreEvent])]) {
-    lend(&journaled) {
-      appliedWhileLent = []
-      let response = handle(request)
-      return (response, appliedWhileLent)
-    }
-  }
-
-  /// Sends the notifications of events a lent session (the inspector's) emitted by itself, and
-  /// makes the deliveries now due.
-  public func notify(_ events: [StoreEvent], lending journaled: inout JournaledSession) {
-    lend(&journaled) {
-      notify(events)
-      pumpNotifications()
-    }
-  }
-
-  func lend<T>(_ lent: inout JournaledSession, _ body: () -> T) -> T {
-    precondition(isLent, "this served session owns its session")
-    cachedHistoryOrder = nil
-    swap(&journaled, &lent)
-    defer { swap(&journaled, &lent) }
-    return body()
+    self.offset = running ? wall().milliseconds - host.session.now.milliseconds : nil
+    sender?.listen { [weak self] sent in self?.sentByCommand.append(sent) }
   }
 
   /// The simulated present.
-  public var now: Instant { journaled.session.now }
+  public var now: Instant { host.session.now }
   /// The session now.
-  var session: Session { journaled.session }
+  var session: Session { host.session }
   /// The bundle id payloads carry.
   var bundleID: String { signer.bundleID }
   /// The environment payloads carry.
   var environment: String { signer.environment.rawValue }
 
   /// Moves a running clock to the wall clock's simulated time (journaled only when something
-  /// happened, as the inspector's clock is).
+  /// happened, as the inspector's clock is), and makes the deliveries now due.
   public func tick() {
-    defer { pumpNotifications() }
-    guard let offset else { return }
+    guard let offset else {
+      sender?.outbox.pump(now: now)
+      return
+    }
     let target = Instant(milliseconds: wall().milliseconds - offset)
-    guard target > journaled.session.now else { return }
-    var events: [StoreEvent] = []
-    try? journaled.apply(.advance(.to(target)), from: .clock) { events.append($0) }
-    try? journaled.commit()
-    if !events.isEmpty { cachedHistoryOrder = nil }
-    notify(events)
+    guard target > now else {
+      sender?.outbox.pump(now: now)
+      return
+    }
+    host.perform(.advance(.to(target)), from: .clock)
+  }
+
+  /// The commands requests applied since the last call, with their events.
+  public func takeApplied() -> [CommandOutcome] {
+    defer { applied = [] }
+    return applied
   }
 
   /// Answers a request.
   public func handle(_ request: ServerRequest) -> ServerResponse {
     tick()
-    let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(
-      String.init)
-    do throws(AppStoreError) {
-      // The methods of the paths that match but for the method: a 405's `Allow`.
-      var allowed: [String] = []
-      func route(
-        _ method: String, _ prefix: [String], arguments: Int = 0, then suffix: String? = nil
-      ) -> [String]? {
-        let length = prefix.count + arguments + (suffix == nil ? 0 : 1)
-        guard segments.count == length, segments.starts(with: prefix),
-          suffix == nil || segments.last == suffix
-        else { return nil }
-        guard request.method == method else {
-          allowed.append(method)
-          return nil
-        }
-        return Array(segments.dropFirst(prefix.count).prefix(arguments))
+    let path = request.path
+    if path.split(separator: "/").first == "inApps",
+      let refusal = authentication.refusal(of: request.headers["authorization"], now: wall())
+    {
+      // Apple answers 401 with no body.
+      return ServerResponse(status: 401, body: [], note: refusal)
+    }
+    switch RouteMatch(request.method, path, in: Self.routes) {
+    case .refused(let error): return error.response
+    case .found(let route, let parameters):
+      if route.access == .control, let refusal = controlRefusal(request.headers["authorization"]) {
+        return ServerResponse(
+          status: 401,
+          body: Array(
+            JSONWriter.compact(.object(JSONObject([JSONMember("error", .string(refusal))]))).utf8),
+          note: refusal)
       }
-      if route("GET", ["storekeeper", "v1", "health"]) != nil {
-        return json(
-          .object(
-            JSONObject([
-              JSONMember("status", .string("ok")), JSONMember("now", .string(now.iso8601)),
-            ])))
+      do {
+        return try route.answer(self, request, parameters)
+      } catch let error as AppStoreError {
+        return error.response
+      } catch {
+        return AppStoreError(status: 500, code: 5_000_000, message: "\(error)").response
       }
-      if route("POST", ["storekeeper", "v1", "commands"]) != nil {
-        if let refusal = controlRefusal(request.headers["authorization"]) {
-          return ServerResponse(
-            status: 401,
-            body: Array(
-              JSONWriter.compact(
-                .object(JSONObject([JSONMember("error", .string(refusal))]))
-              ).utf8), note: refusal)
-        }
-        return commands(request.body)
-      }
-      if segments.first == "inApps",
-        let refusal = authentication.refusal(of: request.headers["authorization"], now: wall())
-      {
-        // Apple answers 401 with no body.
-        return ServerResponse(status: 401, body: [], note: refusal)
-      }
-      if let id = route("GET", ["inApps", "v1", "transactions"], arguments: 1)?.first {
-        let transaction = try self.transaction(id)
-        return json(
-          .object(
-            JSONObject([
-              JSONMember("signedTransactionInfo", .string(try sign(transaction)))
-            ])))
-      }
-      if let id = route("GET", ["inApps", "v1", "transactions", "appTransactions"], arguments: 1)?
-        .first
-      {
-        _ = try transaction(id)
-        return json(try appTransactionInfo())
-      }
-      if let id = route("PUT", ["inApps", "v1", "subscriptions", "extend"], arguments: 1)?.first {
-        return json(try extend(id, body: request.body))
-      }
-      if route("POST", ["inApps", "v1", "subscriptions", "extend", "mass"]) != nil {
-        return json(try extendAll(body: request.body))
-      }
-      if let names = route(
-        "GET", ["inApps", "v1", "subscriptions", "extend", "mass"], arguments: 2)
-      {
-        return json(try extensionStatus(product: names[0], request: names[1]))
-      }
-      for version in ["v1", "v2"] {
-        if let id = route("PUT", ["inApps", version, "transactions", "consumption"], arguments: 1)?
-          .first
-        {
-          try consumption(id, version: version, body: request.body)
-          return ServerResponse(status: 202, body: [])
-        }
-      }
-      if let id = route(
-        "PUT", ["inApps", "v1", "transactions"], arguments: 1, then: "appAccountToken")?.first
-      {
-        try setAppAccountToken(id, body: request.body)
-        return ServerResponse(status: 200, body: [])
-      }
-      if let id = route("POST", ["inApps", "v1", "transactions"], arguments: 1, then: "finish")?
-        .first
-      {
-        try finish(id)
-        return ServerResponse(status: 200, body: [])
-      }
-      if route("POST", ["inApps", "v1", "notifications", "test"]) != nil {
-        return json(try requestTestNotification())
-      }
-      if let token = route("GET", ["inApps", "v1", "notifications", "test"], arguments: 1)?.first {
-        return json(try testNotificationStatus(token))
-      }
-      if route("POST", ["inApps", "v1", "notifications", "history"]) != nil {
-        return json(try notificationHistory(request.query, body: request.body))
-      }
-      if let order = route("GET", ["inApps", "v1", "lookup"], arguments: 1)?.first {
-        return json(try lookUp(order: order))
-      }
-      if let id = route("GET", ["inApps", "v2", "refund", "lookup"], arguments: 1)?.first {
-        _ = try transaction(id)
-        return json(try refundHistory(request.query))
-      }
-      if let id = route("GET", ["inApps", "v1", "subscriptions"], arguments: 1)?.first {
-        _ = try transaction(id)
-        return json(try statuses(request.query))
-      }
-      for version in ["v1", "v2"] {
-        if let id = route("GET", ["inApps", version, "history"], arguments: 1)?.first {
-          _ = try transaction(id)
-          return json(try history(HistoryQuery(request.query, version: version)))
-        }
-      }
-      if segments.starts(with: ["inApps", "v1", "messaging"]) {
-        throw AppStoreError.notSimulated("retention messaging")
-      }
-      if !allowed.isEmpty {
-        throw AppStoreError.methodNotAllowed(request.method, request.path, allowed: allowed)
-      }
-      throw AppStoreError.notFound(request.method, request.path)
-    } catch {
-      return error.response
     }
   }
 
   /// Asks a control request under way to stop after its current command (the server is
   /// stopping); safe from any thread.
   public func requestStop() { stopping.withLockedValue { $0 = true } }
+
+  /// `GET /storekeeper/v1/health`.
+  func health() -> ServerResponse {
+    json(
+      .object(
+        JSONObject([
+          JSONMember("status", .string("ok")), JSONMember("now", .string(now.iso8601)),
+        ])))
+  }
 
   /// Why the control endpoint refuses a request's `Authorization`, or `nil`: the control token
   /// when there is one, else the App Store Server API's token when a key is registered.
@@ -298,11 +174,17 @@ public final class ServedSession: @unchecked Sendable {
   /// `POST /storekeeper/v1/commands`: each line applied as `run` applies it; the events as JSON
   /// lines, committed to the journal before they are answered; 422 with the stream up to and
   /// including the `error` event when a line cannot be applied.
-  private func commands(_ body: [UInt8]) -> ServerResponse {
+  func commands(_ body: [UInt8]) -> ServerResponse {
     var output: [UInt8] = []
+    func line(_ text: String) { output += Array(text.utf8) + [0x0A] }
     var status = 200
     var spent = 0
-    for (number, line) in Command.scriptLines(body).enumerated() {
+    // The request's commands share the journal's commits (one at the end), but for those whose
+    // notifications must go out first.
+    let commitsEach = host.commitsEachCommand
+    host.commitsEachCommand = false
+    defer { host.commitsEachCommand = commitsEach }
+    for (number, text) in Command.scriptLines(body).enumerated() {
       // Bounded work, and a stop between two commands when the server is asked to stop.
       let stop: (status: Int, why: String)? =
         stopping.withLockedValue { $0 }
@@ -314,38 +196,36 @@ public final class ServedSession: @unchecked Sendable {
         var located = CommandError(
           "\(stop.why): lines \(number + 1) and after were not applied; send them again")
         located.line = number + 1
-        output += Array(encoder.errorLine(located, time: now).utf8) + [0x0A]
+        line(encoder.errorLine(located, time: now))
         status = stop.status
         break
       }
-      do throws(CommandError) {
-        guard let command = try Command.parse(line) else { continue }
-        if case .notify(let action) = command {
-          output += notifyAction(action)
-          continue
-        }
-        let applied = try apply(command)
-        spent += 1 + applied.events.count
-        for event in applied.events { encoder.append(event, to: &output) }
-        for (notification, file) in applied.notifications {
-          output +=
-            Array(
-              encoder.notificationLine(
-                time: notification.time, type: notification.type, subtype: notification.subtype,
-                uuid: notification.uuid, file: file
-              ).utf8) + [0x0A]
-        }
-      } catch {
-        var located = error
-        located.line = number + 1
-        if located.command == nil { located.command = line }
-        output += Array(encoder.errorLine(located, time: now).utf8) + [0x0A]
+      sentByCommand = []
+      let outcome = host.perform(line: text, number: number + 1)
+      if let notice = outcome.notice { line(EventLines.noticeLine(notice, time: now)) }
+      if outcome.isApplied {
+        if keepsApplied { applied.append(outcome) }
+        spent += 1 + outcome.eventCount
+      }
+      for event in outcome.events { encoder.append(event, to: &output) }
+      for sent in sentByCommand {
+        let notification = sent.notification
+        line(
+          encoder.notificationLine(
+            time: notification.time, type: notification.type, subtype: notification.subtype,
+            uuid: notification.uuid, file: sent.file))
+      }
+      if let error = outcome.journalError {
+        return AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)").response
+      }
+      if let error = outcome.error {
+        line(encoder.errorLine(error, time: now))
         status = 422
         break
       }
     }
     do throws(CommandError) {
-      try journaled.commit()
+      try host.flush()
     } catch {
       return AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)").response
     }
@@ -354,9 +234,9 @@ public final class ServedSession: @unchecked Sendable {
 
   /// Look Up Order ID: the order's signed transactions and status 0, or status 1 when there is
   /// no such order (Apple answers 200 either way).
-  private func lookUp(order: String) throws(AppStoreError) -> JSONValue {
+  func lookUp(order: String) throws(AppStoreError) -> JSONValue {
     guard let id = OrderID.transactionID(order),
-      let transaction = journaled.session.transaction(id), transaction.orderID == order
+      let transaction = session.transaction(id), transaction.orderID == order
     else {
       return .object(
         JSONObject([
@@ -371,48 +251,33 @@ public final class ServedSession: @unchecked Sendable {
       ]))
   }
 
-  /// Applies a command to the session as `run` does (journaled; committed by the caller) and
-  /// sends the notifications its events cause.
-  func apply(
-    _ command: Command
-  ) throws(CommandError) -> (events: [StoreEvent], notifications: [(ServerNotification, String?)]) {
-    var events: [StoreEvent] = []
-    cachedHistoryOrder = nil
-    try journaled.apply(command) { events.append($0) }
-    if isLent { appliedWhileLent.append((command, events)) }
-    return (events, notify(events))
-  }
-
-  /// Applies a command an App Store Server API call comes down to, and commits it: the call's
+  /// Applies the command an App Store Server API call comes down to, committed: the call's
   /// effect is journaled like any command. A refusal is `refused`'s error.
   func applyCall(
     _ command: Command, refused: (CommandError) -> AppStoreError
   ) throws(AppStoreError) -> [StoreEvent] {
-    let events: [StoreEvent]
-    do throws(CommandError) {
-      events = try apply(command).events
-    } catch {
-      throw refused(error)
-    }
-    do throws(CommandError) {
-      try journaled.commit()
-    } catch {
+    let outcome = host.perform(command)
+    if let error = outcome.error { throw refused(error) }
+    if keepsApplied { applied.append(outcome) }
+    if let error = outcome.journalError {
       throw AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)")
     }
-    return events
+    return outcome.events
   }
 
   /// The ledger's rows ordered as Transaction History orders them (purchase date, then id),
   /// sorted once after each change of the session.
   func historyOrder() -> [LedgerRow] {
-    if let cachedHistoryOrder { return cachedHistoryOrder }
+    if let cachedHistoryOrder, cachedHistoryOrder.revision == host.revision {
+      return cachedHistoryOrder.rows
+    }
     var rows = session.ledgerRows()
     if !zip(rows, rows.dropFirst()).allSatisfy({
       ($0.purchaseDate, $0.id) <= ($1.purchaseDate, $1.id)
     }) {
       rows.sort { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
     }
-    cachedHistoryOrder = rows
+    cachedHistoryOrder = (host.revision, rows)
     return rows
   }
 
@@ -421,7 +286,7 @@ public final class ServedSession: @unchecked Sendable {
     guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
       let id = UInt64(text)
     else { throw .invalidTransactionID }
-    guard let transaction = journaled.session.transaction(id) else {
+    guard let transaction = session.transaction(id) else {
       throw .transactionIDNotFound
     }
     return transaction
@@ -435,7 +300,13 @@ public final class ServedSession: @unchecked Sendable {
     }
   }
 
-  private func json(_ value: JSONValue, status: Int = 200) -> ServerResponse {
+  /// `GET /inApps/v1/transactions/{transactionId}` (Get Transaction Info).
+  func transactionInfo(_ id: String) throws(AppStoreError) -> JSONValue {
+    .object(
+      JSONObject([JSONMember("signedTransactionInfo", .string(try sign(try transaction(id))))]))
+  }
+
+  func json(_ value: JSONValue, status: Int = 200) -> ServerResponse {
     ServerResponse(status: status, body: Array(JSONWriter.compact(value).utf8))
   }
 }

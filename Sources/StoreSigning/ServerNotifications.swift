@@ -324,6 +324,13 @@ extension Signer {
   /// `ResponseBodyV2DecodedPayload` with the transaction and renewal info it carries, signed at
   /// its moment.
   public func signedBody(_ notification: ServerNotification) throws -> String {
+    try signedNotification(notification).body
+  }
+
+  /// The notification signed: its body as the App Store POSTs it, and the JWS the body holds.
+  public func signedNotification(
+    _ notification: ServerNotification
+  ) throws -> (body: String, payload: String) {
     var payload = JSONObject()
     payload["notificationType"] = .string(notification.type)
     if let subtype = notification.subtype { payload["subtype"] = .string(subtype) }
@@ -346,7 +353,9 @@ extension Signer {
     payload["version"] = .string("2.0")
     payload["signedDate"] = .number(JSONNumber(text: String(notification.time.milliseconds)))
     let jws = try sign(payload: .object(payload))
-    return JSONWriter.compact(.object(JSONObject([JSONMember("signedPayload", .string(jws))])))
+    let body = JSONWriter.compact(
+      .object(JSONObject([JSONMember("signedPayload", .string(jws))])))
+    return (body, jws)
   }
 
   /// The `data` object: app metadata, the signed transaction and renewal info, the status.

@@ -83,14 +83,13 @@ struct APIOptions: ParsableArguments {
   static let anyTokenNotice =
     "no --api-key: any well-formed bearer token is accepted (its signature is not checked)"
 
-  /// Listens on `host:port`, or tells why it cannot (exit 1).
-  func listen(
-    host: String, port: Int, handler: @escaping @Sendable (ServerRequest) -> ServerResponse,
-    log: @escaping @Sendable (String) -> Void
-  ) throws -> HTTPServer {
+  /// What `listen` makes listening on `host:port` with the request timeout, or tells why it
+  /// cannot (exit 1).
+  func listen<Server>(
+    host: String, port: Int, _ listen: (String, Int, Duration) throws -> Server
+  ) throws -> Server {
     do {
-      return try HTTPServer(
-        host: host, port: port, timeout: .seconds(requestTimeout), handler: handler, log: log)
+      return try listen(host, port, .seconds(requestTimeout))
     } catch {
       printError("storekeeper: cannot listen on \(host):\(port): \(error)".sanitizedForTerminal)
       throw ExitCode(1)

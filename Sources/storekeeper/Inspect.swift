@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoreCommands
 import StoreConfiguration
+import StoreDelivery
 import StoreServer
 import StoreSigning
 import StoreSimulation
@@ -62,22 +63,37 @@ struct Inspect: ParsableCommand {
     let display = DisplayOptions(
       color: !noColor && environment["NO_COLOR"] == nil, glyphs: ascii ? .ascii : .unicode)
     let journalPath = try session.preparedJournal()
-    // With --serve, notifications go through the served session's outbox (its history and
-    // retries), not the inspector's own delivery.
-    let prepared = try signing.prepare(interactive: true, delivers: serve == nil)
-    // Listening before the terminal is taken over, so that a problem is told plainly.
-    let serving = try serve.map { address in
-      try InspectorServing(
-        signer: try prepared.signer ?? signing.makeSigner(), outbox: try signing.outbox(),
-        api: api, host: address.host, port: address.port, wake: { NcursesTerminal.wake() })
-    }
-    defer {
-      // After the terminal is restored: what became of the last deliveries.
-      for line in serving?.close() ?? [] {
-        printError("storekeeper: \(line)".sanitizedForTerminal)
+    let prepared = try signing.prepare(interactive: true)
+    // Listening before the terminal is taken over, so that a problem is told plainly. Requests
+    // wait in the inbox for the loop, which answers them between two frames.
+    let inbox = LoopInbox(wake: { NcursesTerminal.wake() })
+    nonisolated(unsafe) var served: ServedSession?
+    let server = try serve.map { address in
+      try api.listen(host: address.host, port: address.port) { host, port, timeout in
+        try HTTPServer(
+          host: host, port: port, timeout: timeout,
+          handler: ServedSession.handler(
+            patience: 30,
+            submit: { work in
+              inbox.post(
+                {
+                  work.run()
+                  let applied = served?.takeApplied() ?? []
+                  return applied.isEmpty ? [] : [.served(applied.compactMap(ServedCommand.init))]
+                }, abandon: work.abandon)
+            }, session: { served }),
+          log: { record in
+            inbox.post {
+              [
+                .notifications([
+                  NotificationLine(text: "served \(record.text)", isFailure: record.isFailure)
+                ])
+              ]
+            }
+          })
       }
     }
-
+    let key = try api.loadKey()
     let terminal: NcursesTerminal
     do {
       terminal = try NcursesTerminal(color: display.color)
@@ -86,12 +102,27 @@ struct Inspect: ParsableCommand {
     }
     let outcome = runInspector(
       on: terminal, configuration: configuration, bytes: bytes, journalPath: journalPath,
-      display: display, signing: prepared, serving: serving)
-    // After a normal quit, POSTs still queued get a few seconds; a signal does not wait.
-    if case .success(nil) = outcome, let delivery = prepared.delivery, signing.notifyUrl != nil {
-      let left = delivery.waitUntilIdle(timeout: 10)
-      for result in delivery.takeResults() {
-        printError("storekeeper: \(result)".sanitizedForTerminal)
+      display: display, signing: prepared
+    ) { app, sender in
+      guard let server, let signer = try? prepared.signer ?? signing.makeSigner() else { return }
+      let session = ServedSession(
+        host: app.host, sender: sender, signer: signer, running: false, key: key,
+        controlToken: api.controlToken, wall: { SessionOpening.wallClock })
+      session.keepsApplied = true
+      served = session
+      app.hooks.background = { inbox.runWaiting() }
+      if key == nil { app.note(APIOptions.anyTokenNotice) }
+      let address = serve.map { ServeAddress.url(host: $0.host, port: server.port) } ?? ""
+      app.note("serving the App Store Server API on \(address)")
+    }
+    // Requests still waiting get 503; after a normal quit, deliveries due get a few seconds (a
+    // signal does not wait).
+    inbox.close("the inspector is quitting")
+    server?.close()
+    if case .success(nil) = outcome, let outbox = prepared.outbox, outbox.posts {
+      let left = outbox.drain(patience: 5)
+      for line in outbox.takeLines() {
+        printError("storekeeper: \(line.text)".sanitizedForTerminal)
       }
       if left > 0 { printError("storekeeper: \(left) notifications not POSTed before quitting") }
     }
@@ -119,16 +150,16 @@ struct Inspect: ParsableCommand {
     throw ExitCode(1)
   }
 
-  /// Opens the session behind a loading frame and runs the loop; the terminal is restored on
-  /// every way out.
+  /// Opens the session behind a loading frame, attaches the notification sender, lets `opened`
+  /// finish the wiring, and runs the loop; the terminal is restored on every way out.
   private func runInspector(
     on terminal: NcursesTerminal, configuration: StoreKitConfiguration, bytes: [UInt8],
     journalPath: String, display: DisplayOptions, signing: PreparedSigning,
-    serving: InspectorServing?
+    opened: (inout App, NotificationSender?) -> Void
   ) -> Result<Int32?, CommandError> {
     defer { terminal.end() }
     TerminalLoop.drawLoading(["Loading \(journalPath) …"], on: terminal, display: display)
-    let app: App
+    var app: App
     switch openApp(
       configuration: configuration, bytes: bytes, journalPath: journalPath, display: display,
       signing: signing, terminal: terminal)
@@ -137,16 +168,11 @@ struct Inspect: ParsableCommand {
     case .stopped(let signal): return .success(signal)
     case .failed(let error): return .failure(error)
     }
-    var running = app
-    if let serving {
-      serving.attach(running.journaled)
-      running.hooks.serve = { serving.work(&$0, events: $1) }
-      running.hooks.notify = { serving.perform($1, lending: &$0) }
-      running.note("serving the App Store Server API on \(serving.url)")
-    }
+    let sender = signing.sender(app.host.journaled)
+    if let sender { app.hooks.deliveryLines = PreparedSigning.attach(sender, to: app.host) }
+    opened(&app, sender)
     var watch = FileWatch(path: configurationPath)
-    return .success(
-      TerminalLoop.run(&running, on: terminal, clock: SystemClock(), watching: &watch))
+    return .success(TerminalLoop.run(&app, on: terminal, clock: SystemClock(), watching: &watch))
   }
 
   private enum Opening {
@@ -195,7 +221,7 @@ struct Inspect: ParsableCommand {
     for notice in notices { app.note(notice) }
     let signingOptions = self.signing
     app.hooks = signing.inspectorHooks(
-      app.journaled, receipts: OnDemand { try signing.signer ?? signingOptions.makeSigner() },
+      app.host, receipts: OnDemand { try signing.signer ?? signingOptions.makeSigner() },
       receiptFolder: receipts ?? FileManager.default.currentDirectoryPath)
     return .opened(app)
   }

@@ -1,17 +1,19 @@
 import Foundation
 import StoreCommands
 import StoreConfiguration
+import StoreDelivery
 import StoreSigning
 import StoreSimulation
 import StoreTerminal
 
 extension PreparedSigning {
-  /// The inspector's hooks: cached `jwsRepresentation`s with --sign or --chain; notifications
-  /// mapped, signed and delivered as events arrive, each delivery in the event log; receipts
-  /// shown and written (signed by `receipts`, made when the first is written).
+  /// The inspector's hooks: cached `jwsRepresentation`s with --sign or --chain; the
+  /// notification sender attached to the host, each notification and delivery in the event
+  /// log; receipts shown and written (signed by `receipts`, made when the first is written).
   func inspectorHooks(
-    _ journaled: JournaledSession, receipts: OnDemand<Signer>, receiptFolder: String
+    _ host: CommandHost, receipts: OnDemand<Signer>, receiptFolder: String
   ) -> InspectorHooks {
+    let journaled = host.journaled
     var hooks = InspectorHooks()
     let bundleID = journaled.bundleID ?? Signer.defaultBundleID
     hooks.receipt = { transaction, session in
@@ -47,27 +49,39 @@ extension PreparedSigning {
       let cache = SignatureCache(signer: eventSigner)
       hooks.jwsRepresentation = { cache.form($0, at: $1.now) }
     }
-    if let pipeline = pipeline(journaled) {
-      hooks.eventsApplied = { events, session in
-        pipeline.process(events, session: session).map { notification, file in
-          switch file {
-          case .success(let name):
-            let text = "notification \(notification.name)" + (name.map { " → \($0)" } ?? "")
-            return NotificationLine(time: notification.time, text: text, isFailure: false)
-          case .failure(let error):
-            return NotificationLine(
-              time: notification.time, text: "notification \(notification.name): \(error)",
-              isFailure: true)
-          }
-        }
-      }
-      hooks.backgroundLines = {
-        pipeline.delivery.takeResults().map {
-          NotificationLine(text: $0.description, isFailure: !$0.delivered)
-        }
+    return hooks
+  }
+}
+
+extension PreparedSigning {
+  /// Attaches `sender` to `host` (its notifications, `notify …`); returns the event log's
+  /// lines about them: each notification sent (and its file), then what its deliveries did.
+  static func attach(
+    _ sender: NotificationSender, to host: CommandHost
+  ) -> () -> [NotificationLine] {
+    host.attach(sender)
+    host.delivery = sender
+    var sent: [NotificationLine] = []
+    sender.listen { item in
+      let name = item.notification.name
+      let time = item.notification.time
+      if let error = item.error {
+        sent.append(
+          NotificationLine(time: time, text: "notification \(name): \(error)", isFailure: true))
+      } else {
+        let text = "notification \(name)" + (item.file.map { " → \($0)" } ?? "")
+        sent.append(NotificationLine(time: time, text: text, isFailure: false))
       }
     }
-    return hooks
+    let outbox = sender.outbox
+    outbox.wake = { NcursesTerminal.wake() }
+    return {
+      defer { sent = [] }
+      return sent
+        + outbox.takeLines().map {
+          NotificationLine(time: $0.time, text: $0.text, isFailure: $0.isFailure)
+        }
+    }
   }
 }
 

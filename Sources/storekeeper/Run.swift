@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoreCommands
 import StoreConfiguration
+import StoreDelivery
 import StoreSigning
 import StoreSimulation
 
@@ -15,8 +16,9 @@ struct Run: ParsableCommand {
       applied stops the run with exit status 1, after printing its error event.
 
       With --notifications DIR and/or --notify-url URL, every App Store Server Notification V2 \
-      the session causes is signed and written as a file and/or POSTed (in order, retried with \
-      backoff); the run waits for the POSTs and exits with status 1 if one could not be delivered.
+      the session causes is signed and written as a file and/or POSTed (in order, one at a time, \
+      a failure retried on Apple's schedule in simulated time, or --notify-retries); the run \
+      waits for the POSTs due and exits with status 1 if a notification was not delivered.
 
       The commands:
       """ + Verb.all.map { "\n  \($0.synopsis)\n      \($0.summary)" }.joined()
@@ -76,162 +78,91 @@ struct Run: ParsableCommand {
       configurationPath: configurationPath, journalPath: journal,
       start: start.flatMap(Instant.init(iso8601:)), options: options)
     journaled.bundleID = signing.journaledBundleID
-    let prepared = try signing.prepare()
-    let signing = self.signing
-    let receiptSigner = OnDemand { try prepared.signer ?? signing.makeSigner() }
-    let output = EventOutput(
-      signer: prepared.eventSigner, receipts: receiptSigner, environment: prepared.environment,
-      journal: journaled.journal)
-    let pipeline = prepared.pipeline(journaled)
-    var failures = 0
     try SessionOpening.exitingOnError { () throws(CommandError) in
       try LiveSessionOptions.apply(rate: rate, to: &journaled)
     }
-    let interactive = script == "-"
-    let lines = try ScriptLines(path: script)
-    var lineNumber = 0
-    while let text = lines.next() {
-      lineNumber += 1
-      var failure: CommandError?
-      var events: [StoreEvent] = []
-      do throws(CommandError) {
-        guard let command = try Command.parse(text) else { continue }
-        try journaled.apply(command) { event in
-          output.add(event)
-          if pipeline != nil { events.append(event) }
-        }
-      } catch {
-        failure = error
-      }
-      try output.raiseFailure()
-      var notificationFailed = false
-      for (notification, file) in pipeline?.process(events, session: journaled.session) ?? [] {
-        switch file {
-        case .success(let name): output.add(notification, file: name)
-        case .failure(let error):
-          try output.flush()
+    let prepared = try signing.prepare()
+    let signing = self.signing
+    let receipts = OnDemand { try prepared.signer ?? signing.makeSigner() }
+    // A script's lines share the journal's commits: events are printed a megabyte at a time,
+    // each after the journal holds what explains it (the host sees to it).
+    let host = CommandHost(journaled, keepsEvents: false, commitsEachCommand: false)
+    let lines = EventLines(encoder: prepared.encoder(receipts: receipts)) {
+      try StandardStreams.writeOut(&$0)
+    }
+    var notificationFailed = false
+    let sender = prepared.sender(journaled)
+    if let sender {
+      sender.listen { sent in
+        if let error = sent.error {
           printError("storekeeper: \(error)".sanitizedForTerminal)
           notificationFailed = true
+          return
         }
+        let notification = sent.notification
+        lines.notification(
+          time: notification.time, type: notification.type, subtype: notification.subtype,
+          uuid: notification.uuid, file: sent.file)
+      }
+      host.attach(sender)
+      host.delivery = sender
+    }
+    host.attach(lines)
+    let interactive = script == "-"
+    let script = try ScriptLines(path: script)
+    var failures = 0
+    var number = 0
+    while let text = script.next() {
+      number += 1
+      let outcome = host.perform(line: text, number: number)
+      if let failure = lines.failure { throw failure }
+      if let error = outcome.journalError {
+        printError("storekeeper: \(error)".sanitizedForTerminal)
+        throw ExitCode(1)
       }
       if notificationFailed {
         failures += 1
         break
       }
-      if var located = failure {
-        located.line = lineNumber
-        if located.command == nil { located.command = text.trimmingCharacters(in: .whitespaces) }
-        output.addError(located, time: journaled.session.now)
-        try output.flush()
-        printError("storekeeper: \(located)".sanitizedForTerminal)
+      if let error = outcome.error {
+        try flush(host, lines)
+        printError("storekeeper: \(error)".sanitizedForTerminal)
         failures += 1
         if !keepGoing { break }
-        continue
-      }
-      if interactive || (journaled.journal?.hasPending ?? false) && lineNumber % 512 == 0 {
-        try output.flush()
+      } else if interactive {
+        try flush(host, lines)
       }
     }
-    try output.flush()
-    if let pipeline {
-      let left = pipeline.delivery.waitUntilIdle(timeout: 60)
-      for result in pipeline.delivery.takeResults() {
-        printError("storekeeper: \(result)".sanitizedForTerminal)
-        if !result.delivered { failures += 1 }
-      }
-      if left > 0 {
-        printError("storekeeper: \(left) notifications not POSTed after waiting 60 s")
-        failures += 1
-      }
-    }
+    try flush(host, lines)
+    if let outbox = sender?.outbox { failures += report(outbox) }
     if failures > 0 { throw ExitCode(1) }
   }
-}
 
-/// Events on their way to standard output, encoded as JSON lines. Write-ahead: the journal is
-/// committed (one `fsync` for everything queued) before any buffered event is written, so what
-/// was printed is on disk. A command that causes millions of events streams them out while it
-/// runs, a megabyte at a time.
-final class EventOutput {
-  private var encoder: EventEncoder
-  private let journal: Journal?
-  private var buffer = ByteWriter(capacity: EventOutput.batchSize + EventOutput.batchSize / 4)
-  /// A failure while streaming from inside a command; raised by ``raiseFailure()``. Nothing
-  /// more is written after one.
-  private var failure: (any Error)?
+  /// Commits the journal and prints what waits.
+  private func flush(_ host: CommandHost, _ lines: EventLines) throws {
+    try SessionOpening.exitingOnError { () throws(CommandError) in try host.flush() }
+    if let failure = lines.failure { throw failure }
+  }
 
-  /// The most bytes held before they are written.
-  static let batchSize = 1 << 20
-
-  /// Output for events; with a signer, transactions and renewal infos carry
-  /// `jwsRepresentation`; `receipts` signs the receipts of `receipt` events (made when the
-  /// first is needed).
-  init(
-    signer: Signer? = nil, receipts: OnDemand<Signer>? = nil, environment: String = "Xcode",
-    journal: Journal?
-  ) {
-    self.journal = journal
-    let receiptFields: EventEncoder.ReceiptDecoration = { contents in
-      (try? receipts?.value)?.receiptFields(contents) ?? []
+  /// Waits for the POSTs due by the session's end, says what became of each notification, and
+  /// counts those never delivered (a retry due after the run's end does not happen).
+  private func report(_ outbox: NotificationOutbox) -> Int {
+    outbox.drain()
+    for line in outbox.takeLines() { printError("storekeeper: \(line.text)".sanitizedForTerminal) }
+    guard outbox.posts else { return 0 }
+    var undelivered = 0
+    for entry in outbox.history where !entry.isDelivered {
+      undelivered += 1
+      let why =
+        entry.nextAttempt.map {
+          "its next retry is due at \($0.iso8601), after the script's end (advance to it, or "
+            + "choose --notify-retries)"
+        } ?? (entry.isDropped ? "it was dropped" : "no attempt reached the backend")
+      printError(
+        "storekeeper: notification \(entry.notification.name) not delivered: \(why)"
+          .sanitizedForTerminal)
     }
-    guard let signer else {
-      encoder = EventEncoder(environment: environment, receipts: receiptFields)
-      return
-    }
-    let decorate: EventEncoder.Decoration = { decorated, time in
-      let jws: String? =
-        switch decorated {
-        case .transaction(let transaction): try? signer.sign(transaction, signedDate: time)
-        case .renewalInfo(let status): try? signer.sign(status, signedDate: time)
-        }
-      return jws.map { [("jwsRepresentation", $0)] } ?? []
-    }
-    encoder = EventEncoder(environment: environment, decorate: decorate, receipts: receiptFields)
-  }
-
-  func add(_ notification: ServerNotification, file: String?) {
-    append(
-      encoder.notificationLine(
-        time: notification.time, type: notification.type, subtype: notification.subtype,
-        uuid: notification.uuid, file: file))
-  }
-
-  /// Adds an event; a full batch is committed and written at once.
-  func add(_ event: StoreEvent) {
-    guard failure == nil else { return }
-    encoder.append(event, to: &buffer)
-    if buffer.count >= Self.batchSize {
-      do {
-        try flush()
-      } catch {
-        failure = error
-      }
-    }
-  }
-
-  func addError(_ error: CommandError, time: Instant) {
-    append(encoder.errorLine(error, time: time))
-  }
-
-  private func append(_ line: String) {
-    buffer.append(line)
-    buffer.append(0x0A)
-  }
-
-  /// Raises what went wrong while streaming, if anything.
-  func raiseFailure() throws {
-    if let failure { throw failure }
-  }
-
-  /// Commits the journal, then writes what waits.
-  ///
-  /// - Throws: ``OutputFailure`` for standard output; `ExitCode(1)` (after saying why) for
-  ///   the journal.
-  func flush() throws {
-    try raiseFailure()
-    try SessionOpening.exitingOnError { () throws(CommandError) in try journal?.commit() }
-    guard buffer.count > 0 else { return }
-    try StandardStreams.writeOut(&buffer)
+    return undelivered
   }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoreCommands
+import StoreDelivery
 import StoreServer
 import StoreSigning
 import StoreSimulation
@@ -60,19 +61,36 @@ struct Serve: ParsableCommand {
     }
     journaled.bundleID = signing.journaledBundleID
     let signer = try signing.makeSigner()
-    let outbox = try signing.outbox()
-    let log: @Sendable (String) -> Void = { printError($0.sanitizedForTerminal) }
+    let host = CommandHost(journaled)
+    let sender = try signing.outbox(interactive: true).map {
+      NotificationSender(
+        signer: signer, outbox: $0, session: journaled.session, identity: journaled.identity)
+    }
+    if let sender {
+      sender.listen { sent in
+        if let error = sent.error { printError("storekeeper: \(error)".sanitizedForTerminal) }
+      }
+      // What became of each delivery, as it happens.
+      let outbox = sender.outbox
+      let said = DispatchQueue(label: "storekeeper.deliveries")
+      outbox.wake = {
+        said.async {
+          for line in outbox.takeLines() { printError(line.text.sanitizedForTerminal) }
+        }
+      }
+      host.attach(sender)
+      host.delivery = sender
+    }
     let served = ServedSession(
-      journaled: journaled, signer: signer, environment: signer.environment.rawValue,
-      running: !session.paused, key: key, controlToken: api.controlToken, outbox: outbox,
-      log: log,
-      wall: { SessionOpening.wallClock })
-    let server = try api.listen(host: host, port: port, handler: { served.handle($0) }, log: log)
-    // The clock runs on between requests too: renewals fall due on their own.
-    server.every(milliseconds: 250) { served.tick() }
+      host: host, sender: sender, signer: signer, running: !session.paused, key: key,
+      controlToken: api.controlToken, wall: { SessionOpening.wallClock })
+    let server = try api.listen(host: self.host, port: port) {
+      try SessionServer(
+        served, host: $0, port: $1, timeout: $2, log: { printError($0.text.sanitizedForTerminal) })
+    }
     if key == nil { printError("storekeeper: " + APIOptions.anyTokenNotice) }
     // Written straight to the descriptor: a test reads it before anything else comes.
-    let url = ServeAddress.url(host: host, port: server.port)
+    let url = ServeAddress.url(host: self.host, port: server.port)
     try StandardStreams.writeOut(Array("listening on \(url)\n".utf8))
     printError("storekeeper: " + api.readyToken(bundleID: signer.bundleID))
     // Stop cleanly on SIGINT and SIGTERM; the journal was committed with every request.
@@ -83,7 +101,7 @@ struct Serve: ParsableCommand {
       let source = DispatchSource.makeSignalSource(signal: signal, queue: .global())
       source.setEventHandler {
         // A control request under way stops after its current command.
-        served.requestStop()
+        server.requestStop()
         stop.signal()
       }
       source.resume()

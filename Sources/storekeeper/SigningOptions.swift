@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoreCommands
 import StoreConfiguration
+import StoreDelivery
 import StoreSigning
 import StoreSimulation
 
@@ -42,6 +43,12 @@ struct SigningOptions: ParsableArguments {
         + "the bundle id.", valueName: "uuid"))
   var deviceId: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "When a failed notification is POSTed again, in simulated time: apple (1, 12, 24, 48 and "
+        + "72 hours later), none, or waits such as 10s,1m,1h.", valueName: "policy"))
+  var notifyRetries = "apple"
+
   func validate() throws {
     if let deviceId {
       do throws(SigningError) {
@@ -51,20 +58,28 @@ struct SigningOptions: ParsableArguments {
       }
     }
     if let notifyUrl {
-      do throws(SigningError) {
+      do throws(DeliveryError) {
         _ = try WebhookURL(notifyUrl)
       } catch {
         throw ValidationError(error.description)
       }
     }
+    if RetryPolicy(notifyRetries) == nil {
+      throw ValidationError(
+        "--notify-retries must be apple, none, or waits such as 10s,1m,1h (got \"\(notifyRetries)\")."
+      )
+    }
   }
 
-  /// The outbox `serve` sends notifications through, when they go anywhere; a problem (URL,
-  /// CA file, folder) is told with exit status 1.
-  func outbox() throws -> NotificationOutbox? {
+  /// The outbox notifications go through, when they go anywhere; a problem (URL, CA file,
+  /// folder) is told with exit status 1. A script waits when it is full; a front end that must
+  /// not block drops the oldest.
+  func outbox(interactive: Bool) throws -> NotificationOutbox? {
     guard notifications != nil || notifyUrl != nil else { return nil }
-    do throws(SigningError) {
-      return try NotificationOutbox(url: notifyUrl, directory: notifications, trusting: notifyCa)
+    do throws(DeliveryError) {
+      return try NotificationOutbox(
+        url: notifyUrl, directory: notifications, policy: RetryPolicy(notifyRetries) ?? .apple,
+        whenFull: interactive ? .dropOldest : .wait, trusting: notifyCa)
     } catch {
       printError("storekeeper: \(error)".sanitizedForTerminal)
       throw ExitCode(1)
@@ -101,93 +116,60 @@ struct SigningOptions: ParsableArguments {
     }
   }
 
-  /// The signer and the delivery these options ask for, made before any session so that a
-  /// problem (keys, URL) is reported while the terminal is still plain. A full webhook queue
-  /// makes a batch run wait, and the `interactive` inspector drop the oldest.
+  /// The signer and the outbox these options ask for, made before any session so that a
+  /// problem (keys, URL) is reported while the terminal is still plain.
   ///
   /// - Parameter delivers: `false` when something else delivers the notifications (the
   ///   inspector's `--serve`).
   func prepare(interactive: Bool = false, delivers: Bool = true) throws -> PreparedSigning {
     guard needsSigner else {
-      return PreparedSigning(signer: nil, delivery: nil, signsEvents: false)
+      return PreparedSigning(signer: nil, outbox: nil, signsEvents: false)
     }
-    let signer = try makeSigner()
-    guard delivers, notifications != nil || notifyUrl != nil else {
-      return PreparedSigning(signer: signer, delivery: nil, signsEvents: true)
-    }
-    let delivery = try Self.delivery(
-      directory: notifications, url: notifyUrl, whenFull: interactive ? .dropOldest : .wait,
-      trusting: notifyCa)
-    return PreparedSigning(signer: signer, delivery: delivery, signsEvents: sign || chain)
-  }
-
-  /// The delivery, or the problem told and exit status 1 (a folder that cannot be used).
-  static func delivery(
-    directory: String?, url: String?, whenFull: NotificationDelivery.WhenFull = .wait,
-    trusting caFile: String? = nil
-  ) throws -> NotificationDelivery {
-    do throws(SigningError) {
-      return try NotificationDelivery(
-        directory: directory, url: url, whenFull: whenFull, trusting: caFile)
-    } catch {
-      printError("storekeeper: \(error)".sanitizedForTerminal)
-      throw ExitCode(1)
-    }
+    return PreparedSigning(
+      signer: try makeSigner(), outbox: delivers ? try outbox(interactive: interactive) : nil,
+      signsEvents: sign || chain)
   }
 }
 
-/// What `SigningOptions` prepared: a signer when anything is signed, a delivery when
+/// What `SigningOptions` prepared: a signer when anything is signed, an outbox when
 /// notifications were asked for.
 struct PreparedSigning {
   let signer: Signer?
-  let delivery: NotificationDelivery?
+  let outbox: NotificationOutbox?
   /// Whether transactions and renewal infos carry `jwsRepresentation` (--sign, --chain).
   let signsEvents: Bool
 
   /// The signer of `jwsRepresentation`s, if they are wanted.
   var eventSigner: Signer? { signsEvents ? signer : nil }
 
-  /// The notification pipeline, starting from the session's state.
-  func pipeline(_ journaled: JournaledSession) -> NotificationPipeline? {
-    guard let signer, let delivery else { return nil }
-    let mapper = NotificationMapper(
-      session: journaled.session,
-      namespace: signer.notificationNamespace(session: journaled.identity))
-    return NotificationPipeline(signer: signer, delivery: delivery, mapper: mapper)
+  /// The sender of the session's notifications, from its state on.
+  func sender(_ journaled: JournaledSession) -> NotificationSender? {
+    guard let signer, let outbox else { return nil }
+    return NotificationSender(
+      signer: signer, outbox: outbox, session: journaled.session, identity: journaled.identity)
   }
 
   /// The environment transactions report in the event stream: the signer's, else StoreKit's.
   var environment: String { signer?.environment.rawValue ?? "Xcode" }
-}
 
-/// Events in, signed notifications out (to files and the webhook), lines for the event stream.
-///
-/// `@unchecked Sendable`: it is used from the thread that applies commands only; the delivery
-/// it hands notifications to does its own locking.
-final class NotificationPipeline: @unchecked Sendable {
-  let signer: Signer
-  let delivery: NotificationDelivery
-  var mapper: NotificationMapper
-
-  init(signer: Signer, delivery: NotificationDelivery, mapper: NotificationMapper) {
-    self.signer = signer
-    self.delivery = delivery
-    self.mapper = mapper
-  }
-
-  /// What became of one notification: its file's name, if one was written, or why it could
-  /// not be written.
-  typealias Outcome = (notification: ServerNotification, file: Result<String?, SigningError>)
-
-  /// Maps, signs and delivers the notifications of `events`.
-  func process(_ events: [StoreEvent], session: Session) -> [Outcome] {
-    mapper.notifications(for: events, in: session).compactMap { notification in
-      guard let body = try? signer.signedBody(notification) else { return nil }
-      let file = Result { () throws(SigningError) in
-        try delivery.deliver(name: notification.name, body: body)
-      }
-      return (notification, file)
+  /// The events' encoder: with `jwsRepresentation` when signing, and `receipt` events signed
+  /// by `receipts` (made when the first is needed).
+  func encoder(receipts: OnDemand<Signer>?) -> EventEncoder {
+    let receiptFields: EventEncoder.ReceiptDecoration = { contents in
+      (try? receipts?.value)?.receiptFields(contents) ?? []
     }
+    guard let signer = eventSigner else {
+      return EventEncoder(environment: environment, receipts: receiptFields)
+    }
+    let decorate: EventEncoder.Decoration = { decorated, time in
+      let jws: String? =
+        switch decorated {
+        case .transaction(let transaction): try? signer.sign(transaction, signedDate: time)
+        case .renewalInfo(let status): try? signer.sign(status, signedDate: time)
+        }
+      return jws.map { [("jwsRepresentation", $0)] } ?? []
+    }
+    return EventEncoder(environment: environment, decorate: decorate, receipts: receiptFields)
   }
 }
 
@@ -358,27 +340,25 @@ struct NotifyTest: ParsableCommand {
 
   func run() throws {
     let signer = try signing.makeSigner()
-    let delivery = try SigningOptions.delivery(
-      directory: signing.notifications, url: signing.notifyUrl)
-    let body = try signer.testBody(at: SessionOpening.wallClock)
+    guard let outbox = try signing.outbox(interactive: false) else { return }
+    let now = SessionOpening.wallClock
+    let notification = ServerNotification.test(
+      at: now,
+      uuid: nameBasedUUID(signer.notificationNamespace(session: "test") + "|\(now.milliseconds)"))
+    let signed = try signer.signedNotification(notification)
     var failed = false
-    var file: String?
-    do throws(SigningError) {
-      file = try delivery.deliver(name: "TEST", body: body)
-    } catch {
+    let added = outbox.add(
+      notification, body: signed.body, signedPayload: signed.payload, now: now)
+    if let file = added.file { try StandardStreams.printOut("wrote \(file)".sanitizedForTerminal) }
+    if let error = added.error {
       printError("storekeeper: \(error)".sanitizedForTerminal)
       failed = true
     }
-    if let file { try StandardStreams.printOut("wrote \(file)".sanitizedForTerminal) }
-    let left = delivery.waitUntilIdle(timeout: 60)
-    for result in delivery.takeResults() {
-      try StandardStreams.printOut(result.description.sanitizedForTerminal)
-      failed = failed || !result.delivered
+    outbox.drain()
+    for line in outbox.takeLines() {
+      try StandardStreams.printOut(line.text.sanitizedForTerminal)
     }
-    if left > 0 {
-      printError("storekeeper: the TEST notification was not POSTed after waiting 60 s")
-      failed = true
-    }
+    if outbox.posts && !outbox.history.allSatisfy(\.isDelivered) { failed = true }
     if failed { throw ExitCode(1) }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StoreConfiguration
+import StoreDelivery
 import StoreSimulation
 import Testing
 
@@ -48,7 +49,7 @@ import Testing
     #expect(eventually(served) { backend.bodies.count == 45 })
     #expect(
       eventually(served) {
-        served.notifications?.outbox.entries.allSatisfy { $0.isDelivered } == true
+        served.sender?.outbox.history.allSatisfy { $0.isDelivered } == true
       })
     var seen: [String] = []
     var pages: [Int] = []
@@ -88,20 +89,20 @@ import Testing
     backend.status = 500
     let served = try makeServed(notifyingURL: backend.url)
     _ = served.call("POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
-    let outbox = try #require(served.notifications?.outbox)
-    #expect(eventually(served) { outbox.entries.first?.attempts.count == 1 })
-    #expect(outbox.entries[0].attempts[0].result == .unsuccessfulHTTPResponseCode)
-    #expect(outbox.entries[0].nextAttempt?.milliseconds == start.milliseconds + 3_600_000)
+    let outbox = try #require(served.sender?.outbox)
+    #expect(eventually(served) { outbox.history.first?.attempts.count == 1 })
+    #expect(outbox.entry(0).attempts[0].result == .unsuccessfulHTTPResponseCode)
+    #expect(outbox.entry(0).nextAttempt?.milliseconds == start.milliseconds + 3_600_000)
     _ = served.call("POST", "/storekeeper/v1/commands", body: "advance 59m\n")
-    served.pumpNotifications()
+    served.tick()
     #expect(backend.bodies.count == 1, "not before the hour")
     _ = served.call("POST", "/storekeeper/v1/commands", body: "advance 1m\n")
-    #expect(eventually(served) { outbox.entries[0].attempts.count == 2 })
-    #expect(outbox.entries[0].nextAttempt?.milliseconds == start.milliseconds + 13 * 3_600_000)
+    #expect(eventually(served) { outbox.entry(0).attempts.count == 2 })
+    #expect(outbox.entry(0).nextAttempt?.milliseconds == start.milliseconds + 13 * 3_600_000)
     backend.status = 200
     _ = served.call("POST", "/storekeeper/v1/commands", body: "advance 12h\n")
-    #expect(eventually(served) { outbox.entries[0].isDelivered })
-    let dates = outbox.entries[0].attempts.map {
+    #expect(eventually(served) { outbox.entry(0).isDelivered })
+    let dates = outbox.entry(0).attempts.map {
       ($0.date.milliseconds - start.milliseconds) / 3_600_000
     }
     #expect(dates == [0, 1, 13])
@@ -120,14 +121,14 @@ import Testing
     backend.status = 500
     let served = try makeServed(notifyingURL: backend.url)
     _ = served.call("POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
-    let outbox = try #require(served.notifications?.outbox)
-    #expect(eventually(served) { outbox.entries[0].nextAttempt != nil }, "a retry in 1 h")
+    let outbox = try #require(served.sender?.outbox)
+    #expect(eventually(served) { outbox.entry(0).nextAttempt != nil }, "a retry in 1 h")
     backend.status = 200
     let retried = served.call("POST", "/storekeeper/v1/commands", body: "notify retry\n")
     #expect(retried.text.contains(#""count":1"#), "\(retried.text)")
-    #expect(eventually(served) { outbox.entries[0].isDelivered })
-    #expect(outbox.entries[0].attempts.count == 2, "at once, not an hour later")
-    #expect(outbox.entries[0].nextAttempt == nil)
+    #expect(eventually(served) { outbox.entry(0).isDelivered })
+    #expect(outbox.entry(0).attempts.count == 2, "at once, not an hour later")
+    #expect(outbox.entry(0).nextAttempt == nil)
   }
 
   @Test func afterFiveRetriesTheAppStoreGivesUpAndNotifyRetrySendsAgain() throws {
@@ -135,29 +136,29 @@ import Testing
     backend.status = 503
     let served = try makeServed(notifyingURL: backend.url)
     _ = served.call("POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
-    let outbox = try #require(served.notifications?.outbox)
+    let outbox = try #require(served.sender?.outbox)
     for (hours, attempts) in [(0, 1), (1, 2), (12, 3), (24, 4), (48, 5), (72, 6)] {
       if hours > 0 {
         _ = served.call("POST", "/storekeeper/v1/commands", body: "advance \(hours)h\n")
       }
-      #expect(eventually(served) { outbox.entries[0].attempts.count == attempts }, "\(hours) h")
+      #expect(eventually(served) { outbox.entry(0).attempts.count == attempts }, "\(hours) h")
     }
-    #expect(outbox.entries[0].nextAttempt == nil, "given up")
+    #expect(outbox.entry(0).nextAttempt == nil, "given up")
     #expect(items(history(served, #","onlyFailures":true"#)).count == 1)
     backend.status = 200
     let retried = served.call("POST", "/storekeeper/v1/commands", body: "notify retry\n")
     #expect(retried.text.contains(#""action":"retry","count":1"#), "\(retried.text)")
-    #expect(eventually(served) { outbox.entries[0].isDelivered })
+    #expect(eventually(served) { outbox.entry(0).isDelivered })
     #expect(items(history(served, #","onlyFailures":true"#)).isEmpty)
   }
 
   @Test func faultsDropDuplicateAndDelayWhatTheBackendGets() throws {
     let backend = try Backend()
     let served = try makeServed(notifyingURL: backend.url)
-    let outbox = try #require(served.notifications?.outbox)
+    let outbox = try #require(served.sender?.outbox)
     _ = served.call(
       "POST", "/storekeeper/v1/commands", body: "set notify-fault drop\nbuy foodtruck.donuts.box\n")
-    #expect(outbox.entries[0].attempts.map(\.result) == [.timedOut])
+    #expect(outbox.entry(0).attempts.map(\.result) == [.timedOut])
     #expect(backend.bodies.isEmpty)
     _ = served.call(
       "POST", "/storekeeper/v1/commands",
@@ -167,13 +168,13 @@ import Testing
     _ = served.call(
       "POST", "/storekeeper/v1/commands",
       body: "set notify-fault delay 10m\nbuy foodtruck.donuts.box\n")
-    served.pumpNotifications()
-    #expect(outbox.entries[2].attempts.isEmpty)
+    served.tick()
+    #expect(outbox.entry(2).attempts.isEmpty)
     _ = served.call("POST", "/storekeeper/v1/commands", body: "set notify-fault off\nadvance 10m\n")
-    #expect(eventually(served) { outbox.entries[2].isDelivered })
+    #expect(eventually(served) { outbox.entry(2).isDelivered })
     // The dropped one is retried an hour after its attempt, fault off now.
     _ = served.call("POST", "/storekeeper/v1/commands", body: "advance 50m\n")
-    #expect(eventually(served) { outbox.entries[0].isDelivered })
+    #expect(eventually(served) { outbox.entry(0).isDelivered })
     #expect(backend.bodies.count == 4)
   }
 
@@ -208,17 +209,17 @@ import Testing
     redirecting.location = target.url
     let served = try makeServed(notifyingURL: redirecting.url)
     _ = served.call("POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
-    let outbox = try #require(served.notifications?.outbox)
-    #expect(eventually(served) { outbox.entries.first?.isDelivered == true })
+    let outbox = try #require(served.sender?.outbox)
+    #expect(eventually(served) { outbox.history.first?.isDelivered == true })
     #expect(target.bodies.first?.hasPrefix(#"{"signedPayload":"ey"#) == true, "the body went along")
     let circle = try Backend()
     circle.status = 307
     circle.location = circle.url
     let looping = try makeServed(notifyingURL: circle.url)
     _ = looping.call("POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
-    let failed = try #require(looping.notifications?.outbox)
-    #expect(eventually(looping) { failed.entries.first?.attempts.count == 1 })
-    #expect(failed.entries[0].attempts[0].result == .circularRedirect)
+    let failed = try #require(looping.sender?.outbox)
+    #expect(eventually(looping) { failed.history.first?.attempts.count == 1 })
+    #expect(failed.entry(0).attempts[0].result == .circularRedirect)
   }
 
   @Test func anUnreachableBackendIsASocketIssue() throws {
@@ -228,8 +229,8 @@ import Testing
     probe.server.close()
     let served = try makeServed(notifyingURL: url)
     _ = served.call("POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
-    let outbox = try #require(served.notifications?.outbox)
-    #expect(eventually(served) { outbox.entries.first?.attempts.count == 1 })
-    #expect(outbox.entries[0].attempts[0].result == .socketIssue, "\(outbox.entries[0].attempts)")
+    let outbox = try #require(served.sender?.outbox)
+    #expect(eventually(served) { outbox.history.first?.attempts.count == 1 })
+    #expect(outbox.entry(0).attempts[0].result == .socketIssue, "\(outbox.entry(0).attempts)")
   }
 }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import StoreCommands
 import StoreConfiguration
+import StoreDelivery
 import StoreSimulation
 import StoreTestSupport
 
@@ -23,10 +24,19 @@ func makeServed(
   let configuration = StoreKitConfiguration.load(contentsOf: path).configuration!
   let session = Session(configuration: configuration, start: start)
   let signer = Signer(identity: try SigningIdentity.makeSelfSigned(), environment: .localTesting)
+  let journaled = JournaledSession(session: session, journal: nil)
+  let host = CommandHost(journaled)
+  let sender = try url.map {
+    NotificationSender(
+      signer: signer, outbox: try NotificationOutbox(url: $0, directory: nil, timeout: 5),
+      session: session, identity: journaled.identity)
+  }
+  if let sender {
+    host.attach(sender)
+    host.delivery = sender
+  }
   return ServedSession(
-    journaled: JournaledSession(session: session, journal: nil), signer: signer,
-    environment: signer.environment.rawValue, running: false, key: key,
-    outbox: try url.map { try NotificationOutbox(url: $0, directory: nil, timeout: 5) },
+    host: host, sender: sender, signer: signer, running: false, key: key,
     requestBudget: requestBudget, wall: { wallNow })
 }
 
@@ -100,14 +110,16 @@ final class Backend: @unchecked Sendable {
   init() throws {
     server = try HTTPServer(
       host: "127.0.0.1", port: 0,
-      handler: { [unowned self] request in
-        self.lock.lock()
-        defer { self.lock.unlock() }
-        self.received.append(String(decoding: request.body, as: UTF8.self))
-        var response = ServerResponse(status: self.answer, body: [])
-        if let location = self.location { response.headers["Location"] = location }
-        return response
-      }, log: { _ in })
+      answering: { [unowned self] request in self.answer(request) }, log: { _ in })
+  }
+
+  private func answer(_ request: ServerRequest) -> ServerResponse {
+    lock.lock()
+    defer { lock.unlock() }
+    received.append(String(decoding: request.body, as: UTF8.self))
+    var response = ServerResponse(status: answer, body: [])
+    if let location { response.headers["Location"] = location }
+    return response
   }
 
   var url: String { "http://127.0.0.1:\(server.port)/notifications" }
@@ -138,7 +150,7 @@ final class Backend: @unchecked Sendable {
 func eventually(_ served: ServedSession, _ condition: () -> Bool) -> Bool {
   let deadline = Date().addingTimeInterval(10)
   while Date() < deadline {
-    served.pumpNotifications()
+    served.tick()
     if condition() { return true }
     usleep(10_000)
   }

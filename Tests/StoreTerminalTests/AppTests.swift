@@ -277,27 +277,32 @@ import Testing
 }
 
 @Suite struct InspectorHooksTests {
-  @Test func eventsReachTheHookAndItsLinesTheLog() {
-    var app = makeApp()
+  /// Hears the host as the notification sender does, and says what it sent.
+  final class Listener: CommandObserver {
     var seen: [StoreEvent] = []
-    nonisolated(unsafe) var background = [
-      NotificationLine(
-        text: "POST SUBSCRIBED-INITIAL_BUY failed: HTTP 500 after 5 attempts", isFailure: true)
-    ]
-    app.hooks.eventsApplied = { events, _ in
-      seen += events
-      return [
+    var lines: [NotificationLine] = []
+    func stream(_ events: ArraySlice<StoreEvent>) { seen += events }
+    func finished(_ outcome: CommandOutcome, session: Session) {
+      guard let first = seen.first else { return }
+      lines.append(
         NotificationLine(
-          time: events[0].time, text: "notification SUBSCRIBED-INITIAL_BUY", isFailure: false)
-      ]
+          time: first.time, text: "notification SUBSCRIBED-INITIAL_BUY", isFailure: false))
+      lines.append(
+        NotificationLine(
+          text: "POST SUBSCRIBED-INITIAL_BUY failed: HTTP 500 after 5 attempts", isFailure: true))
     }
-    app.hooks.backgroundLines = {
-      defer { background = [] }
-      return background
+  }
+
+  @Test func eventsReachTheHostsObserversAndTheirLinesTheLog() {
+    var app = makeApp()
+    let listener = Listener()
+    app.host.attach(listener)
+    app.hooks.deliveryLines = {
+      defer { listener.lines = [] }
+      return listener.lines
     }
     app.perform(line: "buy socialfeed.monthly")
-    #expect(seen.contains { if case .status = $0.kind { true } else { false } })
-    app.takeBackgroundLines()
+    #expect(listener.seen.contains { if case .status = $0.kind { true } else { false } })
     #expect(app.message?.isError == true)
     app.press(.character("v"))
     let screen = app.screen(width: 160, height: 30)

@@ -238,7 +238,9 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
     #expect(decoded.last?["environment"] as? String == "Xcode")
   }
 
-  @Test func notificationsArePostedInOrderAndRetriedWhenTheServerFails() throws {
+  @Test func notificationsArePostedInOrderAndRetriedOnTheChosenScheduleWhenTheServerFails()
+    throws
+  {
     let server = try WebhookServer(statuses: [500])
     defer { server.stop() }
     let scratch = try SigningScratch()
@@ -246,11 +248,13 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
     let run = try scratch.run(
       [
         "run", "Configs/FoodTruck.storekit", "-", "--notify-url",
-        "http://127.0.0.1:\(server.port)/asn",
+        "http://127.0.0.1:\(server.port)/asn", "--notify-retries", "1s",
       ],
       stdin: billingRetryScript)
     try #require(run.status == 0, "\(run.stderr)")
-    #expect(run.stderr.contains("POST SUBSCRIBED-INITIAL_BUY → 200 (attempt 2)"))
+    #expect(
+      run.stderr.contains("notification SUBSCRIBED-INITIAL_BUY → HTTP 200 (attempt 2)"),
+      "\(run.stderr)")
     let requests = server.requests()
     #expect(requests.count == billingRetryNotifications.count + 1)
     #expect(requests.allSatisfy { $0.path == "/asn" && $0.contentType == "application/json" })
@@ -267,6 +271,34 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
       names.append((payload["subtype"] as? String).map { "\(type)-\($0)" } ?? type)
     }
     #expect(names == billingRetryNotifications)
+  }
+
+  @Test func aFailedNotificationIsRetriedAnHourLaterInSimulatedTimeAsApplesAre() throws {
+    let scratch = try SigningScratch()
+    defer { try? FileManager.default.removeItem(at: scratch.folder) }
+    for (advance, status, posts) in [("59m", 1, 1), ("1h", 0, 2)] {
+      let server = try WebhookServer(statuses: [500])
+      defer { server.stop() }
+      let run = try scratch.run(
+        [
+          "run", "Configs/FoodTruck.storekit", "-", "--start", "2026-11-22T02:00:00Z",
+          "--notify-url", "http://127.0.0.1:\(server.port)/",
+        ], stdin: "buy foodtruck.saleshistory\nadvance \(advance)\n")
+      #expect(run.status == status, "advance \(advance): \(run.stderr)")
+      #expect(server.requests().count == posts, "advance \(advance)")
+      #expect(
+        run.stderr.contains(
+          "notification ONE_TIME_CHARGE failed: HTTP 500; retry at 2026-11-22T03:00:00.000Z (+1 h)"),
+        "\(run.stderr)")
+      if status == 1 {
+        #expect(
+          run.stderr.contains(
+            "notification ONE_TIME_CHARGE not delivered: its next retry is due at "
+              + "2026-11-22T03:00:00.000Z, after the script's end"), "\(run.stderr)")
+      } else {
+        #expect(run.stderr.contains("notification ONE_TIME_CHARGE → HTTP 200 (attempt 2)"))
+      }
+    }
   }
 
   @Test func aLongRunWaitsForTheWebhookRatherThanDroppingNotifications() throws {
@@ -298,12 +330,14 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
         "--notifications", scratch.notifications.path,
       ], stdin: "buy socialfeed.monthly\nadvance next\n")
     #expect(run.status == 1)
-    #expect(
-      run.stderr.contains(
-        "POST SUBSCRIBED-INITIAL_BUY failed: no connection (connection refused) after 5 attempts"))
-    #expect(
-      run.stderr.contains(
-        "POST DID_RENEW failed: no connection (connection refused) after 1 attempt"))
+    for name in ["SUBSCRIBED-INITIAL_BUY", "DID_RENEW"] {
+      #expect(
+        run.stderr.contains(
+          "notification \(name) failed: no connection (connection refused); retry at "),
+        "\(run.stderr)")
+      #expect(
+        run.stderr.contains("notification \(name) not delivered: its next retry is due at "))
+    }
     #expect(try scratch.notificationFiles().count == 2)
   }
 
@@ -337,7 +371,7 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
         "http://127.0.0.1:\(server.port)/asn",
       ], stdin: "buy foodtruck.saleshistory\n")
     #expect(run.status == 0, "\(run.stderr)")
-    #expect(run.stderr.contains("POST ONE_TIME_CHARGE → 200"), "\(run.stderr)")
+    #expect(run.stderr.contains("notification ONE_TIME_CHARGE → HTTP 200"), "\(run.stderr)")
     #expect(server.requests().count == 1)
   }
 
@@ -413,7 +447,8 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
       ["run", "Configs/FoodTruck.storekit", "-", "--notify-url", url, "--notify-ca", cert],
       stdin: "buy foodtruck.saleshistory\n")
     #expect(trusted.status == 0, "\(trusted.stderr)")
-    #expect(trusted.stderr.contains("POST ONE_TIME_CHARGE → 200"), "\(trusted.stderr)")
+    #expect(
+      trusted.stderr.contains("notification ONE_TIME_CHARGE → HTTP 200"), "\(trusted.stderr)")
     let untrusted = try scratch.run(
       ["run", "Configs/FoodTruck.storekit", "-", "--notify-url", url],
       stdin: "buy foodtruck.saleshistory\n")

@@ -235,16 +235,16 @@ struct TerminalTests {
     defer { server.stop() }
     let url = "http://127.0.0.1:\(server.port)/asn"
     let tmux = try TmuxSession(
-      Self.start + ["--sign", "--notify-url", url], width: 120, height: 40)
+      Self.start + ["--sign", "--notify-url", url], width: 160, height: 40)
     tmux.waitFor("Products")
     tmux.send(":")
     tmux.type("buy socialfeed.monthly")
     tmux.send("Enter", "Tab", "v")
-    var screen = tmux.waitFor("POST SUBSCRIBED-INITIAL_BUY → 200")
+    var screen = tmux.waitFor("notification SUBSCRIBED-INITIAL_BUY → HTTP 200")
     #expect(screen.contains("notification SUBSCRIBED-INITIAL_BUY"))
     #expect(screen.contains("JWS            eyJhbGciOiJFUzI1NiIs"))
     tmux.send("n")
-    tmux.waitFor("POST DID_RENEW → 200")
+    tmux.waitFor("notification DID_RENEW → HTTP 200")
     tmux.send("Enter")
     // Down past the fields and the receipt's record, a line at a time.
     screen = tmux.scroll(until: "transactionReason: PURCHASE")

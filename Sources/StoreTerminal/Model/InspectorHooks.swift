@@ -68,21 +68,12 @@ package struct InspectorHooks {
   /// The `jwsRepresentation` of a transaction or renewal info, decoded; `nil` when not signing.
   /// Called while drawing, so it should cache.
   package var jwsRepresentation: ((Signed, Session) -> SignedForm?)?
-  /// Sees each batch of events once applied; returns what to add to the event log (the server
-  /// notifications they caused), each with its time, failures (a file not written) marked.
-  package var eventsApplied: (([StoreEvent], Session) -> [NotificationLine])?
-  /// Lines that arrived in the background since the last call (webhook deliveries), failures
-  /// marked.
-  package var backgroundLines: (() -> [NotificationLine])?
-
-  /// With `--serve`: the served session's work against the inspector's own session, lent for
-  /// the call: the notifications of `events` (just applied here), the deliveries now due, then
-  /// the requests waiting. Returns what to show (each request's log line, the commands they
-  /// applied). When set, it replaces `eventsApplied` and `backgroundLines`.
-  package var serve: ((inout JournaledSession, [StoreEvent]) -> [InspectorInput])?
-  /// With `--serve`: `notify retry` or `set notify-fault …` typed here, acted on by the
-  /// served session's delivery; returns what to say.
-  package var notify: ((inout JournaledSession, NotifyAction) -> String)?
+  /// Lines about the notifications sent since the last call (written, POSTed, retried, given
+  /// up), each with its time, failures marked.
+  package var deliveryLines: (() -> [NotificationLine])?
+  /// Runs the work that waits for the loop (the requests `--serve` answers on the session);
+  /// returns what to show (each request's log line, the commands they applied).
+  package var background: (() -> [InspectorInput])?
 
   /// No hooks.
   package init() {}

@@ -50,6 +50,12 @@ package struct ServedCommand: Sendable {
     self.command = command
     self.events = events
   }
+
+  /// The command an outcome applied, with its events; `nil` when it applied none.
+  package init?(_ outcome: CommandOutcome) {
+    guard let command = outcome.command, outcome.isApplied else { return nil }
+    self.init(command, events: outcome.events)
+  }
 }
 
 /// A command the inspector asks the effects runner to apply, and what to say when it did.

@@ -2,19 +2,20 @@ import StoreCommands
 import StoreConfiguration
 import StoreSimulation
 
-/// The inspector at work: its ``InspectorState``, the journaled session it drives, and the
+/// The inspector at work: its ``InspectorState``, the host of the session it drives, and the
 /// runner of the state's effects. Every input goes through ``send(_:)``: the state reduces it to
-/// effects, the effects run (a command through the journal, a reload, a delivery) and report
-/// back as inputs, until nothing is left to do.
+/// effects, the effects run (a command through the host, a reload, a receipt written) and
+/// report back as inputs, until nothing is left to do.
 ///
 /// Reading the state's members through `app.member` is the same as `app.state.member`.
 @dynamicMemberLookup
 package struct App {
   /// What the inspector shows and remembers.
   package private(set) var state: InspectorState
-  /// The session and its journal.
-  package private(set) var journaled: JournaledSession
-  /// Signing and server notifications, when the binary supplies them.
+  /// The session's one way in (shared with the server under `--serve`; the notification
+  /// sender is attached to it).
+  package let host: CommandHost
+  /// Signing, receipts and what happens in the background, when the binary supplies them.
   package var hooks = InspectorHooks()
   /// Set when the person asked to quit.
   package private(set) var wantsToQuit = false
@@ -34,14 +35,14 @@ package struct App {
     journaled: JournaledSession, configurationPath: String, configurationBytes: [UInt8],
     display: DisplayOptions, clock: ClockState
   ) {
-    self.journaled = journaled
+    self.host = CommandHost(journaled)
     self.state = InspectorState(
       session: journaled.session, configurationPath: configurationPath,
       configurationBytes: configurationBytes, display: display, clock: clock)
   }
 
   /// The session.
-  package var session: Session { journaled.session }
+  package var session: Session { host.session }
 
   /// A member of the state.
   package subscript<Value>(dynamicMember path: KeyPath<InspectorState, Value>) -> Value {
@@ -59,7 +60,7 @@ package struct App {
     var pending = [input]
     while !pending.isEmpty {
       let next = pending.removeFirst()
-      for effect in state.reduce(next, session: journaled.session) {
+      for effect in state.reduce(next, session: host.session) {
         pending += run(effect)
       }
     }
@@ -79,33 +80,30 @@ package struct App {
         ]
       }
       if request.command == .finish(nil), request.origin == .person,
-        journaled.session.unfinishedCount > Self.finishStep
+        host.session.unfinishedCount > Self.finishStep
       {
-        finishing = journaled.startFinishingAll()
-        return commit() + finishStep()
-      }
-      if case .notify(let action) = request.command, let notify = hooks.notify {
-        return [.notice(notify(&journaled, action))]
+        do throws(CommandError) {
+          finishing = try host.startFinishingAll()
+        } catch {
+          return [.failed("journal: \(error.explanation)")]
+        }
+        return finishStep()
       }
       var before: [InspectorInput] = []
       if request.origin == .person {
         // What the inspector shows now, to mark what the step changes.
-        let screen = Screen(state: state, session: journaled.session, hooks: hooks)
+        let screen = Screen(state: state, session: host.session, hooks: hooks)
         before = [.before(InspectorPane(screen: screen).baseline())]
       }
-      var events: [StoreEvent] = []
-      do throws(CommandError) {
-        try journaled.apply(request.command, from: request.origin) { events.append($0) }
-      } catch {
-        return [.refused(request, error)]
-      }
-      return before + [.applied(request, events: events)] + commit()
+      let outcome = host.perform(request.command, from: request.origin)
+      if let notice = outcome.notice { return [.notice(notice.text)] }
+      if let error = outcome.error { return [.refused(request, error)] }
+      return before + [.applied(request, events: outcome.events)] + failure(outcome.journalError)
     case .recordClock:
-      journaled.recordClock()
-      return commit()
+      return failure { () throws(CommandError) in try host.recordClock() }
     case .reload(let configuration, let bytes):
-      journaled.reload(configuration, bytes: bytes)
-      return [.reloaded(bytes: bytes, written: false)] + commit()
+      return [.reloaded(bytes: bytes, written: false)]
+        + failure { () throws(CommandError) in try host.reload(configuration, bytes: bytes) }
     case .writeConfiguration(let configuration):
       let bytes = configuration.xcodeFormattedBytes()
       do {
@@ -113,14 +111,14 @@ package struct App {
       } catch {
         return [.failed("cannot write \(state.configurationPath): \(error)")]
       }
-      journaled.reload(configuration, bytes: bytes)
-      return [.reloaded(bytes: bytes, written: true)] + commit()
+      return [.reloaded(bytes: bytes, written: true)]
+        + failure { () throws(CommandError) in try host.reload(configuration, bytes: bytes) }
     case .buySigned(let productID, var options, let tampered):
       let request = CommandRequest(.buy(productID: productID, options: options))
       guard let sign = hooks.signOffer else {
         return [.refused(request, CommandError("offer signatures need the signing module"))]
       }
-      switch sign(productID, options, journaled.session) {
+      switch sign(productID, options, host.session) {
       case .failure(let error): return [.refused(request, error)]
       case .success(var signature):
         if tampered { signature = signature.tampered }
@@ -136,10 +134,8 @@ package struct App {
           receipts.append(line.isFailure ? .notifications([line]) : .notice(line.text))
         }
       }
-      if let serve = hooks.serve { return receipts + serve(&journaled, events) }
-      guard let lines = hooks.eventsApplied?(events, journaled.session), !lines.isEmpty else {
-        return receipts
-      }
+      // The notifications the events caused, sent as they were applied.
+      guard let lines = hooks.deliveryLines?(), !lines.isEmpty else { return receipts }
       return receipts + [.notifications(lines)]
     case .quit:
       wantsToQuit = true
@@ -147,13 +143,18 @@ package struct App {
     }
   }
 
-  /// Flushes the journal; a failure is reported (what was applied stays applied and shown).
-  private func commit() -> [InspectorInput] {
+  /// The journal's failure, reported (what was applied stays applied and shown).
+  private func failure(_ error: CommandError?) -> [InspectorInput] {
+    error.map { [.failed("journal: \($0.explanation)")] } ?? []
+  }
+
+  /// The journal's failure in `body`, reported.
+  private func failure(_ body: () throws(CommandError) -> Void) -> [InspectorInput] {
     do throws(CommandError) {
-      try journaled.commit()
+      try body()
       return []
     } catch {
-      return [.failed("journal: \(error.explanation)")]
+      return failure(error)
     }
   }
 
@@ -171,20 +172,19 @@ package struct App {
   /// One step of a `finish all` going on, reported as the command applied.
   private mutating func finishStep() -> [InspectorInput] {
     guard var job = finishing else { return [] }
-    var events: [StoreEvent] = []
-    let done = journaled.continueFinishing(&job, atMost: Self.finishStep) { events.append($0) }
+    let (outcome, done) = host.continueFinishing(&job, atMost: Self.finishStep)
     finishing = done ? nil : job
     let text =
       done
       ? "finished \(job.done) transaction\(job.done == 1 ? "" : "s")"
       : "finishing all: \(job.done) of \(job.total)… (keys work; commands wait until it is done)"
-    return [.applied(CommandRequest(.finish(nil), success: text), events: events)]
+    return [.applied(CommandRequest(.finish(nil), success: text), events: outcome.events)]
   }
 
   /// Applies a command as a person would; `false` when the session refused it.
   @discardableResult
   package mutating func perform(_ command: Command) -> Bool {
-    let accepted = command.refusal(in: journaled.session) == nil
+    let accepted = command.refusal(in: host.session) == nil
     send(.command(command))
     return accepted
   }
@@ -200,15 +200,11 @@ package struct App {
   /// Shows a notice in the status line and the event log.
   package mutating func note(_ text: String) { send(.notice(text)) }
 
-  /// With `--serve`: answers the requests waiting and records what the deliveries did.
-  package mutating func serveWaiting() {
-    guard let serve = hooks.serve else { return }
-    for input in serve(&journaled, []) { send(input) }
-  }
-
-  /// Moves the lines that arrived in the background (webhook deliveries) into the event log.
-  package mutating func takeBackgroundLines() {
-    guard let lines = hooks.backgroundLines?(), !lines.isEmpty else { return }
+  /// Takes in what happened in the background: the work waiting (the requests `--serve`
+  /// answers), then what the deliveries did.
+  package mutating func takeBackground() {
+    for input in hooks.background?() ?? [] { send(input) }
+    guard let lines = hooks.deliveryLines?(), !lines.isEmpty else { return }
     send(.notifications(lines))
   }
 
@@ -221,12 +217,12 @@ package struct App {
   /// How long the loop may sleep before the clock needs a tick.
   package func sleepMilliseconds(wall: Instant) -> Int {
     if finishing != nil { return 0 }
-    return state.live.sleepMilliseconds(wall: wall, session: journaled.session)
+    return state.live.sleepMilliseconds(wall: wall, session: host.session)
   }
 
   /// The whole screen for a terminal size.
   package func render(width: Int, height: Int, wall: Instant) -> Canvas {
-    Screen(state: state, session: journaled.session, hooks: hooks)
+    Screen(state: state, session: host.session, hooks: hooks)
       .render(width: width, height: height, wall: wall)
   }
 }

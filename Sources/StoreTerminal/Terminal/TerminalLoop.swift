@@ -14,8 +14,7 @@ package enum TerminalLoop {
       if let signal = terminal.terminationSignal { return signal }
       let wall = clock.now()
       app.tick(wall: wall)
-      app.takeBackgroundLines()
-      app.serveWaiting()
+      app.takeBackground()
       if app.catchUp == nil, let bytes = watcher.changedContents(at: wall) {
         app.configurationFileChanged(to: bytes)
       }

@@ -4,33 +4,6 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 
-/// How one attempt to send a notification ended, in Apple's words (`sendAttemptResult` of "Get
-/// Notification History" and "Get Test Notification Status").
-public enum SendAttemptResult: String, Sendable, CaseIterable {
-  /// The server answered 200–206.
-  case success = "SUCCESS"
-  /// No answer in time.
-  case timedOut = "TIMED_OUT"
-  /// The TLS handshake failed (an untrusted or wrong certificate …).
-  case tlsIssue = "TLS_ISSUE"
-  /// Redirects went round in a circle (or too far).
-  case circularRedirect = "CIRCULAR_REDIRECT"
-  /// Nothing answered.
-  case noResponse = "NO_RESPONSE"
-  /// The connection could not be made or broke.
-  case socketIssue = "SOCKET_ISSUE"
-  /// The answer's character set is not supported.
-  case unsupportedCharset = "UNSUPPORTED_CHARSET"
-  /// The answer was not HTTP.
-  case invalidResponse = "INVALID_RESPONSE"
-  /// The server closed the connection before answering.
-  case prematureClose = "PREMATURE_CLOSE"
-  /// The server answered with another status.
-  case unsuccessfulHTTPResponseCode = "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
-  /// Anything else.
-  case other = "OTHER"
-}
-
 /// One endpoint that notifications are POSTed to, over AsyncHTTPClient: HTTP/1.1 or HTTP/2,
 /// TLS for `https` (trusting the system's roots and, when given, a local CA), IPv6 literals,
 /// redirects followed (at most five, never in a circle); no proxies. Only the response's status
@@ -66,8 +39,8 @@ final class Webhook: Sendable {
 
   /// - Parameter trusting: a PEM file of CA certificates trusted besides the system's (a local
   ///   CA for an `https` test server).
-  /// - Throws: ``SigningError`` naming the file when it holds no certificate.
-  init(url: String, timeout: Double, trusting caFile: String? = nil) throws(SigningError) {
+  /// - Throws: ``DeliveryError`` naming the file when it holds no certificate.
+  init(url: String, timeout: Double, trusting caFile: String? = nil) throws(DeliveryError) {
     self.url = url
     self.timeout = timeout
     var configuration = HTTPClient.Configuration(
@@ -80,10 +53,10 @@ final class Webhook: Sendable {
       do {
         certificates = try NIOSSLCertificate.fromPEMFile(caFile)
       } catch {
-        throw SigningError("--notify-ca \(caFile): not a PEM file of certificates (\(error))")
+        throw DeliveryError("--notify-ca \(caFile): not a PEM file of certificates (\(error))")
       }
       guard !certificates.isEmpty else {
-        throw SigningError("--notify-ca \(caFile): the file holds no PEM certificate")
+        throw DeliveryError("--notify-ca \(caFile): the file holds no PEM certificate")
       }
       var tls = TLSConfiguration.makeClientConfiguration()
       tls.additionalTrustRoots = [.certificates(certificates)]

@@ -1,0 +1,277 @@
+import Foundation
+import StoreConfiguration
+import StoreSimulation
+
+/// Hears what the host does: events as a command makes them, then the command's outcome; and
+/// publishes what it made of them (output, notifications) only when the host says the journal
+/// holds it. Attached by a front end: the JSON-lines stream of `run`, the notification outbox.
+public protocol CommandObserver: AnyObject {
+  /// A batch of events, in order. The session is being changed meanwhile: read it in
+  /// ``finished(_:session:)``. Nothing may reach the world yet: keep it for ``publish()``.
+  func stream(_ events: ArraySlice<StoreEvent>)
+  /// A command applied, refused or not understood; the session as it left it.
+  func finished(_ outcome: CommandOutcome, session: Session)
+  /// Whether it holds something to publish now (a full buffer, notifications to send).
+  var wantsToPublish: Bool { get }
+  /// Publishes what it holds: called only once the journal holds everything that explains it.
+  func publish() throws
+}
+
+extension CommandObserver {
+  /// Nothing kept from the stream.
+  public func stream(_ events: ArraySlice<StoreEvent>) {}
+  /// Nothing waits.
+  public var wantsToPublish: Bool { false }
+  /// Nothing to publish.
+  public func publish() throws {}
+}
+
+/// What a line or a command came to.
+public struct CommandOutcome: Sendable {
+  /// The command (`nil` for a blank line, a comment, or a line that is not a command).
+  public var command: Command?
+  /// Its events, when the host keeps them (``CommandHost/keepsEvents``).
+  public var events: [StoreEvent] = []
+  /// How many events it made.
+  public var eventCount = 0
+  /// Why it was not applied: not a command, or refused (the line and its number when known).
+  public var error: CommandError?
+  /// What the delivery said of a `notify` command.
+  public var notice: DeliveryNotice?
+  /// Why the journal could not be written: what was applied stays applied, but the caller
+  /// must stop (its events past the failure were not handed out).
+  public var journalError: CommandError?
+
+  /// Whether the command was applied.
+  public var isApplied: Bool { command != nil && error == nil }
+  /// Whether it moved the clock (which alone changes nothing the session holds).
+  var isAdvance: Bool {
+    if case .advance? = command { true } else { false }
+  }
+}
+
+/// What the notification delivery says of `notify retry` and `set notify-fault …`.
+public enum DeliveryNotice: Equatable, Sendable {
+  /// This many notifications were sent again.
+  case retried(Int)
+  /// The fault now in force.
+  case fault(NotificationFault)
+  /// Nothing delivers notifications here; why.
+  case unavailable(String)
+
+  /// For a person: `notify retry: 2 notifications sent again`.
+  public var text: String {
+    switch self {
+    case .retried(let count):
+      "notify retry: \(count) notification\(count == 1 ? "" : "s") sent again"
+    case .fault(let fault): "notification fault: \(fault.words.joined(separator: " "))"
+    case .unavailable(let why): why
+    }
+  }
+}
+
+/// The notification delivery's own commands (`notify retry`, `set notify-fault …`), which
+/// change no session.
+public protocol DeliveryControl: AnyObject {
+  /// Acts on `action` at the session's `now`.
+  func perform(_ action: NotifyAction, now: Instant) -> DeliveryNotice
+}
+
+/// The one way into a session, for every front end: a line or a command is parsed, the engine
+/// says whether it may apply, its journal record is queued, it is applied, and its events go to
+/// the observers the front end attached. The write-ahead rule lives here and nowhere else:
+/// observers publish (print, write files, POST) only after the journal holds, on disk, every
+/// record that explains what they publish; and a front end that reads outcomes directly (the
+/// inspector, the server, StoreKit's API) gets them committed.
+///
+/// Used from one thread at a time (the front end's loop or its session's actor).
+public final class CommandHost {
+  /// The session and its journal.
+  public private(set) var journaled: JournaledSession
+  /// Whether outcomes carry their command's events (a front end that shows them; `run`
+  /// streams them instead, so that a million events are never held).
+  public var keepsEvents: Bool
+  /// Whether each command is committed as it ends (outcomes read directly are then on disk);
+  /// off, commits wait until an observer has something to publish or ``flush()`` (a script's
+  /// thousands of lines share a few `fsync`s).
+  public var commitsEachCommand: Bool
+  /// Where `notify` commands go.
+  public weak var delivery: (any DeliveryControl)?
+  private var observers: [any CommandObserver] = []
+  /// Counts the changes to what the session holds: a cache of anything read from it (the
+  /// server's history order) is good while this stays the same. A quiet clock advance is not a
+  /// change.
+  public private(set) var revision = 0
+
+  /// How many events are handed to observers at a time during a long command.
+  public static let batchSize = 4096
+
+  /// A host of `journaled`.
+  public init(
+    _ journaled: JournaledSession, keepsEvents: Bool = true, commitsEachCommand: Bool = true
+  ) {
+    self.journaled = journaled
+    self.keepsEvents = keepsEvents
+    self.commitsEachCommand = commitsEachCommand
+  }
+
+  /// The session.
+  public var session: Session { journaled.session }
+
+  /// Adds an observer; observers hear each command in the order they were attached.
+  public func attach(_ observer: any CommandObserver) { observers.append(observer) }
+
+  /// Applies a line of the command language (a script's, the prompt's, the control
+  /// endpoint's); `number` is its line in a script. An error names the line and the command.
+  @discardableResult
+  public func perform(line: String, number: Int? = nil) -> CommandOutcome {
+    let command: Command?
+    do throws(CommandError) {
+      command = try Command.parse(line)
+    } catch {
+      return finish(CommandOutcome(error: error.located(line: number, text: line)))
+    }
+    guard let command else { return CommandOutcome() }
+    return perform(command, line: line, number: number)
+  }
+
+  /// Applies a command: the engine is asked, the record journaled, the command applied and its
+  /// events handed to the observers (a long command's in batches, published as they fill).
+  ///
+  /// - Parameter origin: who asked; the live clock's quiet advances are not journaled.
+  @discardableResult
+  public func perform(_ command: Command, from origin: CommandOrigin = .person) -> CommandOutcome {
+    perform(command, from: origin, line: nil, number: nil)
+  }
+
+  private func perform(
+    _ command: Command, from origin: CommandOrigin = .person, line: String?, number: Int?
+  ) -> CommandOutcome {
+    var outcome = CommandOutcome(command: command)
+    if case .notify(let action) = command {
+      outcome.notice =
+        delivery?.perform(action, now: session.now)
+        ?? .unavailable("no --notify-url or --notifications: nothing is sent")
+      return finish(outcome)
+    }
+    let journal = journaled.journal
+    let observers = self.observers
+    let keeps = keepsEvents
+    var batch: [StoreEvent] = []
+    var all: [StoreEvent] = []
+    var count = 0
+    var journalError: CommandError?
+    func handOut() {
+      guard !batch.isEmpty else { return }
+      for observer in observers { observer.stream(batch[...]) }
+      batch.removeAll(keepingCapacity: true)
+      guard journalError == nil, observers.contains(where: \.wantsToPublish) else { return }
+      journalError = Self.publish(observers, after: journal)
+    }
+    do throws(CommandError) {
+      try journaled.apply(command, from: origin) { event in
+        count += 1
+        if keeps { all.append(event) }
+        batch.append(event)
+        if batch.count >= Self.batchSize { handOut() }
+      }
+    } catch {
+      outcome.error = line.map { error.located(line: number, text: $0) } ?? error
+    }
+    handOut()
+    outcome.events = all
+    outcome.eventCount = count
+    outcome.journalError = journalError
+    return finish(outcome)
+  }
+
+  /// Tells the observers, then publishes what they hold when the host commits each command or
+  /// one of them has something to publish.
+  private func finish(_ outcome: CommandOutcome) -> CommandOutcome {
+    var outcome = outcome
+    if outcome.eventCount > 0 || outcome.isApplied && !outcome.isAdvance { revision += 1 }
+    for observer in observers { observer.finished(outcome, session: session) }
+    if outcome.journalError == nil
+      && (commitsEachCommand || observers.contains(where: \.wantsToPublish))
+    {
+      outcome.journalError = Self.publish(observers, after: journaled.journal)
+    }
+    return outcome
+  }
+
+  /// Commits the journal, then lets every observer publish; the journal's error, if any (an
+  /// observer's own failure is its to report).
+  private static func publish(
+    _ observers: [any CommandObserver], after journal: Journal?
+  ) -> CommandError? {
+    do throws(CommandError) {
+      try journal?.commit()
+    } catch {
+      return error
+    }
+    for observer in observers { try? observer.publish() }
+    return nil
+  }
+
+  /// Commits the journal and lets every observer publish what it holds (the end of a script,
+  /// an interactive line).
+  ///
+  /// - Throws: ``CommandError`` when the journal cannot be written (nothing is published).
+  public func flush() throws(CommandError) {
+    if let error = Self.publish(observers, after: journaled.journal) { throw error }
+  }
+  /// Journals where the clock stands, if it moved since the last record (a pause, a quit).
+  ///
+  /// - Throws: ``CommandError`` when the journal cannot be written.
+  public func recordClock() throws(CommandError) {
+    journaled.recordClock()
+    try flush()
+  }
+
+  /// Switches to a changed configuration (reloaded or written back), journaled.
+  ///
+  /// - Throws: ``CommandError`` when the journal cannot be written.
+  public func reload(_ configuration: StoreKitConfiguration, bytes: [UInt8]) throws(CommandError) {
+    journaled.reload(configuration, bytes: bytes)
+    revision += 1
+    try flush()
+  }
+
+  /// Starts `finish all` in steps (a million transactions, a frame at a time); the command is
+  /// journaled now. ``continueFinishing(_:atMost:)`` hands each step's events out.
+  public func startFinishingAll() throws(CommandError) -> FinishAllJob {
+    let job = journaled.startFinishingAll()
+    try flush()
+    return job
+  }
+
+  /// Finishes up to `limit` more transactions of a job; the outcome of the step (a `finish
+  /// all`), and whether the job is done.
+  public func continueFinishing(
+    _ job: inout FinishAllJob, atMost limit: Int
+  ) -> (outcome: CommandOutcome, done: Bool) {
+    var events: [StoreEvent] = []
+    let done = journaled.continueFinishing(&job, atMost: limit) { events.append($0) }
+    for observer in observers { observer.stream(events[...]) }
+    var outcome = CommandOutcome(command: .finish(nil))
+    outcome.eventCount = events.count
+    if keepsEvents { outcome.events = events }
+    return (finish(outcome), done)
+  }
+
+  /// Sets the bundle id signed purchases are journaled with.
+  public func setBundleID(_ bundleID: String?) { journaled.bundleID = bundleID }
+}
+
+extension CommandError {
+  /// The error of a line: its number, and the command as written (trimmed) unless the error
+  /// names one already.
+  func located(line number: Int?, text: String) -> CommandError {
+    var located = self
+    if let number { located.line = number }
+    if located.command == nil {
+      located.command = text.trimmingCharacters(in: .whitespaces)
+    }
+    return located
+  }
+}

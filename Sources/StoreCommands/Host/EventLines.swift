@@ -1,0 +1,84 @@
+import StoreConfiguration
+import StoreSimulation
+
+/// The events as JSON lines (`run`'s standard output, the control endpoint's answer): each
+/// command's events, its error line, what the delivery said, the notifications it sent. Held
+/// in a buffer and written only when the host publishes, so a million events stream out a
+/// megabyte at a time, each after the journal records that explain it.
+public final class EventLines: CommandObserver {
+  private var encoder: EventEncoder
+  private var buffer: ByteWriter
+  private let limit: Int
+  private let write: (inout ByteWriter) throws -> Void
+  /// What went wrong writing, if anything: nothing more is written after it.
+  public private(set) var failure: (any Error)?
+
+  /// Lines written by `write` (which empties the writer) once `limit` bytes wait, or when the
+  /// host flushes.
+  public init(
+    encoder: EventEncoder, limit: Int = 1 << 20,
+    write: @escaping (inout ByteWriter) throws -> Void
+  ) {
+    self.encoder = encoder
+    self.limit = limit
+    self.buffer = ByteWriter(capacity: limit + limit / 4)
+    self.write = write
+  }
+
+  /// Encodes the events into the buffer.
+  public func stream(_ events: ArraySlice<StoreEvent>) {
+    guard failure == nil else { return }
+    for event in events { encoder.append(event, to: &buffer) }
+  }
+
+  /// Adds the command's error line, or what the delivery said.
+  public func finished(_ outcome: CommandOutcome, session: Session) {
+    guard failure == nil else { return }
+    if let error = outcome.error { line(encoder.errorLine(error, time: session.now)) }
+    if let notice = outcome.notice { line(Self.noticeLine(notice, time: session.now)) }
+  }
+
+  /// A notification sent, after its command's events: `{"event":"notification",…}`.
+  public func notification(
+    time: Instant, type: String, subtype: String?, uuid: String, file: String?
+  ) {
+    line(encoder.notificationLine(time: time, type: type, subtype: subtype, uuid: uuid, file: file))
+  }
+
+  /// Whether a megabyte waits.
+  public var wantsToPublish: Bool { buffer.count >= limit }
+
+  /// Writes what waits.
+  public func publish() throws {
+    if let failure { throw failure }
+    guard buffer.count > 0 else { return }
+    do {
+      try write(&buffer)
+    } catch {
+      failure = error
+      throw error
+    }
+  }
+
+  private func line(_ text: String) {
+    buffer.append(text)
+    buffer.append(0x0A)
+  }
+
+  /// What the delivery said of `notify …`, as a line.
+  public static func noticeLine(_ notice: DeliveryNotice, time: Instant) -> String {
+    var object = ObjectBuilder()
+    object.field("time", time)
+    object.field("event", "notify")
+    switch notice {
+    case .retried(let count):
+      object.field("action", "retry")
+      object.field("count", Int64(count))
+    case .fault(let fault):
+      object.field("action", "fault")
+      object.field("fault", fault.words.joined(separator: " "))
+    case .unavailable(let message): object.field("message", message)
+    }
+    return String(decoding: object.finish(), as: UTF8.self)
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Notifications written as numbered files in a folder (`0001-SUBSCRIBED-INITIAL_BUY.json`),
+/// numbering on from the highest number already there.
+final class NotificationFiles {
+  let directory: String
+  private var counter = 0
+
+  /// Files in `directory`, made when missing.
+  ///
+  /// - Throws: ``DeliveryError`` when it is a file, or cannot be made.
+  init(directory: String) throws(DeliveryError) {
+    self.directory = directory
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) {
+      guard isFolder.boolValue else {
+        throw DeliveryError("--notifications \(directory): it is a file, not a folder")
+      }
+    } else {
+      do {
+        try FileManager.default.createDirectory(
+          atPath: directory, withIntermediateDirectories: true)
+      } catch {
+        let reason = (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)"
+        throw DeliveryError("--notifications \(directory): cannot create the folder: \(reason)")
+      }
+    }
+    let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    counter = existing.compactMap { Int($0.prefix(4)) }.max() ?? 0
+  }
+
+  /// Writes the next file; its name.
+  ///
+  /// - Throws: ``DeliveryError`` naming the file and the system's reason.
+  func write(name: String, body: String) throws(DeliveryError) -> String {
+    while true {
+      counter += 1
+      let file = String(format: "%04d-%@.json", counter, name)
+      let path = directory + "/" + file
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+      if descriptor < 0 && errno == EEXIST { continue }  // another writer took the number
+      guard descriptor >= 0 else {
+        throw DeliveryError(
+          "cannot write the notification \(path): \(String(cString: strerror(errno)))")
+      }
+      let bytes = Array((body + "\n").utf8)
+      var written = 0
+      var failure: Int32?
+      while written < bytes.count {
+        let result = bytes.withUnsafeBytes {
+          Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written)
+        }
+        if result < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          break
+        }
+        written += result
+      }
+      if close(descriptor) != 0 && failure == nil { failure = errno }
+      if let failure {
+        unlink(path)
+        throw DeliveryError(
+          "cannot write the notification \(path): \(String(cString: strerror(failure)))")
+      }
+      return file
+    }
+  }
+}

@@ -1,0 +1,383 @@
+import Foundation
+import StoreSigning
+import StoreSimulation
+
+/// Every notification a session sent, and what became of it: written to a folder at once, and
+/// POSTed to one URL in order, one request at a time, each failure retried as the
+/// ``RetryPolicy`` says in simulated time (Apple's schedule by default). "Get Notification
+/// History" and "Get Test Notification Status" answer from it; `run`, the inspector and `serve`
+/// all send through one.
+///
+/// A POST's answer arrives on the HTTP client's thread, which records it and sends the next
+/// one due; everything is under `lock`, hence `@unchecked Sendable`.
+public final class NotificationOutbox: @unchecked Sendable {
+  /// A fault real delivery does to a backend, injected into every attempt while it is set.
+  public enum Fault: Equatable, Sendable {
+    /// Attempts go out as they are.
+    case off
+    /// Each attempt is lost on the way: it times out without reaching the backend.
+    case drop
+    /// Each attempt reaches the backend twice (the same `notificationUUID`).
+    case duplicate
+    /// Each notification's first attempt waits this long (simulated milliseconds).
+    case delay(Int64)
+  }
+
+  /// One attempt to POST a notification.
+  public struct Attempt: Equatable, Sendable {
+    /// When it was made (simulated time).
+    public var date: Instant
+    /// How it ended, in Apple's words.
+    public var result: SendAttemptResult
+    /// How it ended, for a person: `HTTP 200`, `no connection (connection refused)` …
+    public var detail: String
+  }
+
+  /// A notification and what became of it.
+  public struct Entry: Sendable {
+    /// The notification.
+    public let notification: ServerNotification
+    /// Its signed payload (the JWS the body carries).
+    public let signedPayload: String
+    /// The body POSTed.
+    let body: String
+    /// The attempts so far, oldest first.
+    public internal(set) var attempts: [Attempt] = []
+    /// When the next attempt is due; `nil` when none is (delivered, given up, in flight).
+    public internal(set) var nextAttempt: Instant?
+    /// The file it was written to, if a folder was given.
+    public let file: String?
+    /// Whether it was dropped from a full queue before any attempt.
+    public internal(set) var isDropped = false
+
+    /// Whether an attempt reached the backend.
+    public var isDelivered: Bool { attempts.contains { $0.result == .success } }
+  }
+
+  /// What happens when ``queueLimit`` notifications wait for their first attempt.
+  public enum WhenFull: Sendable {
+    /// The one adding waits for room (a script, where nothing may be lost).
+    case wait
+    /// The oldest waiting is dropped, and said so (a front end that must not block).
+    case dropOldest
+  }
+
+  /// A line for a person (the event log, standard error).
+  public struct Line: Equatable, Sendable {
+    /// When it happened (simulated), for lines about an attempt.
+    public var time: Instant?
+    /// What happened.
+    public var text: String
+    /// Whether something failed.
+    public var isFailure: Bool
+  }
+
+  /// The most notifications waiting for their first attempt.
+  public static let queueLimit = 10_000
+  /// How long one attempt waits for the backend's answer, everywhere.
+  public static let attemptTimeout = 30.0
+
+  private let lock = NSCondition()
+  private var entries: [Entry] = []
+  private var fault = Fault.off
+  private let webhook: Webhook?
+  private let files: NotificationFiles?
+  /// When failures are sent again.
+  public let policy: RetryPolicy
+  private let whenFull: WhenFull
+  /// Entries with an attempt due, in order.
+  private var due: [Int] = []
+  /// The POST under way: its entry, its attempt's date, and how many copies are left to send
+  /// (a duplicate fault sends two).
+  private var inFlight: (entry: Int, date: Instant, copies: Int)?
+  /// The session's time at the last pump: attempts due by then go out.
+  private var now = Instant(milliseconds: Int64.min)
+  private var lines: [Line] = []
+  /// Told when lines arrive, from whichever thread made them (the HTTP client's, the
+  /// session's): the reader takes them with ``takeLines()``. Set before the first notification.
+  public var wake: (@Sendable () -> Void)?
+
+  /// An outbox POSTing to `url` (if given) and writing files to `directory` (if given).
+  ///
+  /// - Parameters:
+  ///   - policy: when failures are sent again (Apple's schedule by default).
+  ///   - whenFull: what a full queue does.
+  ///   - timeout: how long one attempt waits for an answer.
+  ///   - caFile: a PEM file of CA certificates trusted besides the system's.
+  /// - Throws: ``DeliveryError`` for a URL that is not a complete `http(s)` URL, a CA file
+  ///   without certificates, or a folder that cannot be made or is not a folder.
+  public init(
+    url: String?, directory: String?, policy: RetryPolicy = .apple,
+    whenFull: WhenFull = .dropOldest, timeout: Double = attemptTimeout,
+    trusting caFile: String? = nil
+  ) throws(DeliveryError) {
+    webhook = try url.map { (url) throws(DeliveryError) in
+      try Webhook(url: try WebhookURL(url).text, timeout: timeout, trusting: caFile)
+    }
+    files = try directory.map { (directory) throws(DeliveryError) in
+      try NotificationFiles(directory: directory)
+    }
+    self.policy = policy
+    self.whenFull = whenFull
+  }
+
+  deinit { webhook?.shutdown() }
+
+  /// Whether notifications go anywhere (a URL or a folder): "Request a Test Notification"
+  /// needs one, as Apple's needs a server URL.
+  public var hasDestination: Bool { webhook != nil || files != nil }
+
+  /// Whether notifications are POSTed.
+  public var posts: Bool { webhook != nil }
+
+  /// Every notification so far, oldest first.
+  public var history: [Entry] { locked { entries } }
+
+  /// One notification and what became of it.
+  public func entry(_ index: Int) -> Entry { locked { entries[index] } }
+
+  /// The fault in force.
+  public func setFault(_ fault: Fault) { locked { self.fault = fault } }
+
+  /// Adds a signed notification at `now`: its file written at once, its first POST due now (or
+  /// after a delay fault), after those before it.
+  ///
+  /// - Returns: the entry's index, its file, and why the file could not be written (the POST
+  ///   is still made).
+  @discardableResult
+  public func add(
+    _ notification: ServerNotification, body: String, signedPayload: String, now: Instant
+  ) -> (index: Int, file: String?, error: DeliveryError?) {
+    var fileError: DeliveryError?
+    var file: String?
+    do throws(DeliveryError) {
+      file = try files?.write(name: notification.name, body: body)
+    } catch {
+      fileError = error
+    }
+    let index = locked { () -> Int in
+      self.now = max(self.now, now)
+      var entry = Entry(
+        notification: notification, signedPayload: signedPayload, body: body, file: file)
+      if webhook != nil {
+        if case .delay(let milliseconds) = fault {
+          entry.nextAttempt = now.adding(milliseconds: milliseconds)
+        } else {
+          entry.nextAttempt = now
+        }
+        makeRoom()
+        due.append(entries.count)
+      }
+      entries.append(entry)
+      return entries.count - 1
+    }
+    send(next())
+    return (index, file, fileError)
+  }
+
+  /// The session's time moved to `now`: the attempts due by then go out, in order, one at a
+  /// time.
+  public func pump(now: Instant) {
+    send(
+      locked { () -> Outgoing? in
+        self.now = max(self.now, now)
+        return next()
+      })
+  }
+
+  /// Makes every notification that never reached the backend due again now (`notify retry`),
+  /// whether it waits for its next retry or was given up on; returns how many.
+  @discardableResult
+  public func retryFailed(now: Instant) -> Int {
+    let (count, outgoing) = locked { () -> (Int, Outgoing?) in
+      self.now = max(self.now, now)
+      guard webhook != nil else { return (0, nil) }
+      var count = 0
+      for index in entries.indices
+      where !entries[index].isDelivered && !entries[index].attempts.isEmpty
+        && inFlight?.entry != index
+      {
+        if entries[index].nextAttempt == nil { due.append(index) }
+        entries[index].nextAttempt = now
+        count += 1
+      }
+      due.sort()
+      return (count, next())
+    }
+    send(outgoing)
+    return count
+  }
+
+  /// The lines that arrived since the last call, in order.
+  public func takeLines() -> [Line] {
+    locked {
+      defer { lines = [] }
+      return lines
+    }
+  }
+
+  /// Waits while an attempt is due by now or under way, as long as answers keep coming (each
+  /// within `patience` seconds); returns how many were still due.
+  @discardableResult
+  public func drain(patience: Double = attemptTimeout + 5) -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    var deadline = Date().addingTimeInterval(patience)
+    var attempts = entries.reduce(0) { $0 + $1.attempts.count }
+    while (inFlight != nil || dueNow() != nil) && Date() < deadline {
+      _ = lock.wait(until: min(deadline, Date().addingTimeInterval(0.05)))
+      let made = entries.reduce(0) { $0 + $1.attempts.count }
+      if made != attempts {
+        attempts = made
+        deadline = Date().addingTimeInterval(patience)
+      }
+    }
+    return due.filter { entries[$0].nextAttempt.map { $0 <= now } ?? false }.count
+      + (inFlight == nil ? 0 : 1)
+  }
+
+  // MARK: - Sending, one at a time
+
+  /// A POST to make.
+  private struct Outgoing {
+    var entry: Int
+    var body: String
+  }
+
+  /// The next POST to make, if none is under way and one is due (faults that make no POST are
+  /// recorded on the way). Called under `lock`.
+  private func next() -> Outgoing? {
+    guard webhook != nil, inFlight == nil else { return nil }
+    while let position = dueNow() {
+      let index = due.remove(at: position)
+      let scheduled = entries[index].nextAttempt ?? now
+      entries[index].nextAttempt = nil
+      let date = max(scheduled, entries[index].attempts.last?.date ?? scheduled)
+      switch fault {
+      case .drop:
+        record(index, Attempt(date: date, result: .timedOut, detail: "dropped (notify-fault)"))
+        continue
+      case .duplicate: inFlight = (index, date, 2)
+      case .off, .delay: inFlight = (index, date, 1)
+      }
+      return Outgoing(entry: index, body: entries[index].body)
+    }
+    return nil
+  }
+
+  /// The position in `due` of the first entry whose attempt is due by now.
+  private func dueNow() -> Int? {
+    due.firstIndex { entries[$0].nextAttempt.map { $0 <= now } ?? false }
+  }
+
+  private func send(_ outgoing: Outgoing?) {
+    guard let outgoing, let webhook else { return }
+    webhook.post(outgoing.body) { [weak self] answer in
+      guard let self else { return }
+      let next = self.locked { () -> Outgoing? in
+        guard let flight = self.inFlight else { return nil }
+        self.record(
+          flight.entry,
+          Attempt(date: flight.date, result: answer.result, detail: "\(answer)"))
+        if flight.copies > 1 {
+          self.inFlight = (flight.entry, flight.date, flight.copies - 1)
+          return outgoing
+        }
+        self.inFlight = nil
+        return self.next()
+      }
+      self.send(next)
+    }
+  }
+
+  /// Adds an attempt to an entry, and schedules its retry when it failed and the policy has one
+  /// left. Called under `lock`.
+  private func record(_ index: Int, _ attempt: Attempt) {
+    entries[index].attempts.append(attempt)
+    let entry = entries[index]
+    let name = entry.notification.name
+    let count = entry.attempts.count
+    func say(_ text: String, failure: Bool) {
+      lines.append(Line(time: attempt.date, text: text, isFailure: failure))
+    }
+    guard attempt.result != .success else {
+      entries[index].nextAttempt = nil
+      say(
+        "notification \(name) → \(attempt.detail)" + (count > 1 ? " (attempt \(count))" : ""),
+        failure: false)
+      return
+    }
+    // A duplicate's twin, or an attempt after delivery, changes nothing.
+    if entry.isDelivered || entry.nextAttempt != nil || inFlight.map({ $0.copies > 1 }) == true {
+      say("notification \(name) → \(attempt.detail)", failure: false)
+      return
+    }
+    if attempt.result == .tlsIssue {
+      say(
+        "notification \(name) failed: \(attempt.detail); not retried: a certificate does not "
+          + "get better by asking again", failure: true)
+      return
+    }
+    // Twins made at one moment are one attempt.
+    let failures = Set(entry.attempts.map(\.date)).count
+    guard let wait = policy.wait(afterFailure: failures) else {
+      let retries = policy.waits.count
+      say(
+        "notification \(name) failed: \(attempt.detail); "
+          + (retries == 0
+            ? "no retry (the retry policy is none)"
+            : "Apple gives up after \(retries) retr\(retries == 1 ? "y" : "ies")"),
+        failure: true)
+      return
+    }
+    let next = attempt.date.adding(milliseconds: wait)
+    entries[index].nextAttempt = next
+    if !due.contains(index) {
+      due.append(index)
+      due.sort()
+    }
+    say(
+      "notification \(name) failed: \(attempt.detail); retry at \(next.iso8601) "
+        + "(+\(Self.hours(wait)))", failure: true)
+  }
+
+  /// Makes room for one more waiting notification. Called under `lock`.
+  private func makeRoom() {
+    func waiting() -> [Int] {
+      due.filter { entries[$0].attempts.isEmpty && inFlight?.entry != $0 }
+    }
+    while waiting().count >= Self.queueLimit {
+      switch whenFull {
+      case .wait where inFlight != nil: lock.wait()
+      case .wait, .dropOldest:
+        guard let oldest = waiting().first else { return }
+        due.removeAll { $0 == oldest }
+        entries[oldest].nextAttempt = nil
+        entries[oldest].isDropped = true
+        lines.append(
+          Line(
+            time: now,
+            text: "notification \(entries[oldest].notification.name) dropped: the delivery "
+              + "queue is full (\(Self.queueLimit) waiting)", isFailure: true))
+      }
+    }
+  }
+
+  /// Runs `body` under the lock; wakes the reader when it added lines.
+  private func locked<T>(_ body: () throws -> T) rethrows -> T {
+    lock.lock()
+    let said = lines.count
+    defer {
+      let wakes = lines.count > said
+      lock.broadcast()
+      lock.unlock()
+      if wakes { wake?() }
+    }
+    return try body()
+  }
+
+  private static func hours(_ milliseconds: Int64) -> String {
+    milliseconds % 3_600_000 == 0
+      ? "\(milliseconds / 3_600_000) h" : "\(Double(milliseconds) / 1000) s"
+  }
+}

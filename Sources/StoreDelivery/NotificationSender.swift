@@ -1,0 +1,120 @@
+import StoreCommands
+import StoreSigning
+import StoreSimulation
+
+/// The one path from a session's events to its backend: the App Store Server Notifications the
+/// events cause are mapped, signed and handed to the outbox — once the host says the journal
+/// holds the commands that caused them. Attached to a ``CommandHost`` by every front end that
+/// sends notifications; `notify retry` and `set notify-fault …` come to it too.
+public final class NotificationSender: CommandObserver, DeliveryControl {
+  /// Where the notifications go, and what became of them.
+  public let outbox: NotificationOutbox
+  private let signer: Signer
+  private var mapper: NotificationMapper
+  /// What the session's notification UUIDs are made from.
+  private let namespace: String
+  /// Events streamed for the command under way.
+  private var events: [StoreEvent] = []
+  /// Notifications signed, waiting to be published: each with its body and signed payload.
+  private var ready: [(notification: ServerNotification, body: String, payload: String)] = []
+  /// The session's time when they were made.
+  private var now = Instant(milliseconds: 0)
+  /// Told of each notification handed to the outbox, in order.
+  private var listeners: [(Sent) -> Void] = []
+
+  /// A notification handed to the outbox.
+  public struct Sent {
+    /// The notification.
+    public var notification: ServerNotification
+    /// The file it was written to, if any.
+    public var file: String?
+    /// Why its file could not be written (it is still POSTed).
+    public var error: DeliveryError?
+    /// Its entry in the outbox's history.
+    public var entry: Int
+  }
+
+  /// A sender from the state of `session` on (`identity` keeps its notifications' UUIDs its
+  /// own).
+  public init(signer: Signer, outbox: NotificationOutbox, session: Session, identity: String) {
+    self.signer = signer
+    self.outbox = outbox
+    namespace = signer.notificationNamespace(session: identity)
+    self.mapper = NotificationMapper(session: session, namespace: namespace)
+  }
+
+  /// Tells `listener` of each notification from now on (the event stream's line, the log's,
+  /// the control endpoint's answer), after those attached before it.
+  public func listen(_ listener: @escaping (Sent) -> Void) { listeners.append(listener) }
+
+  /// Keeps the events for the command's end.
+  public func stream(_ events: ArraySlice<StoreEvent>) { self.events += events }
+
+  /// Maps and signs the command's notifications (sent once the journal holds it).
+  public func finished(_ outcome: CommandOutcome, session: Session) {
+    now = session.now
+    guard !events.isEmpty else {
+      outbox.pump(now: now)
+      return
+    }
+    for notification in mapper.notifications(for: events, in: session) {
+      guard let signed = try? signer.signedNotification(notification) else { continue }
+      ready.append((notification, signed.body, signed.payload))
+    }
+    events = []
+  }
+
+  /// Whether notifications wait to be sent.
+  public var wantsToPublish: Bool { !ready.isEmpty }
+
+  /// Hands the notifications waiting to the outbox, in order, and tells the listeners.
+  public func publish() throws {
+    let sending = ready
+    ready = []
+    for item in sending {
+      let added = outbox.add(
+        item.notification, body: item.body, signedPayload: item.payload, now: now)
+      let sent = Sent(
+        notification: item.notification, file: added.file, error: added.error, entry: added.index)
+      for listener in listeners { listener(sent) }
+    }
+    outbox.pump(now: now)
+  }
+
+  /// `notify retry` (every undelivered notification due now) and `set notify-fault …`.
+  public func perform(_ action: NotifyAction, now: Instant) -> DeliveryNotice {
+    switch action {
+    case .retry:
+      guard outbox.posts else {
+        return .unavailable("no --notify-url: notifications are not POSTed, nothing to retry")
+      }
+      return .retried(outbox.retryFailed(now: now))
+    case .fault(let fault):
+      let injected: NotificationOutbox.Fault =
+        switch fault {
+        case .off: .off
+        case .drop: .drop
+        case .duplicate: .duplicate
+        case .delay(let duration): .delay(duration.after(now).milliseconds - now.milliseconds)
+        }
+      outbox.setFault(injected)
+      return .fault(fault)
+    }
+  }
+
+  /// The `number`th `TEST` notification ("Request a Test Notification") through the same
+  /// outbox; its entry.
+  ///
+  /// - Throws: ``DeliveryError`` when it cannot be signed or its file written.
+  public func sendTest(at now: Instant, number: Int) throws(DeliveryError) -> Int {
+    let notification = ServerNotification.test(
+      at: now, uuid: nameBasedUUID(namespace + "|test|\(number)"))
+    guard let signed = try? signer.signedNotification(notification) else {
+      throw DeliveryError("the test notification could not be signed")
+    }
+    let added = outbox.add(
+      notification, body: signed.body, signedPayload: signed.payload, now: now)
+    if let error = added.error { throw error }
+    return added.index
+  }
+}

@@ -1,0 +1,170 @@
+import StoreConfiguration
+
+/// One endpoint of the served session: a method, a path pattern, who may call it, and how it is
+/// answered. ``ServedSession/routes`` lists them all; a path that matches none is 404, one that
+/// matches only with other methods 405 with `Allow` — both derived from the table.
+struct Route: Sendable {
+  /// Who may call a route.
+  enum Access: Sendable {
+    /// Anyone (the health check).
+    case open
+    /// The control endpoint's bearer token.
+    case control
+    /// An App Store Server API token (checked for every `/inApps` path).
+    case api
+  }
+
+  /// A path segment: a word, or a parameter (`{transactionId}`).
+  enum Segment: Equatable, Sendable {
+    case word(String)
+    case parameter
+  }
+
+  let method: String
+  let segments: [Segment]
+  /// Who may call it: the App Store Server API's token under `/inApps`, else what the route says.
+  let access: Access
+  /// Answers a request with the path's parameters; throws ``AppStoreError``.
+  let answer: @Sendable (ServedSession, ServerRequest, [String]) throws -> ServerResponse
+
+  /// A route on `path`, whose `{name}` segments are its parameters.
+  init(
+    _ method: String, _ path: String, access: Access = .open,
+    answer: @escaping @Sendable (ServedSession, ServerRequest, [String]) throws -> ServerResponse
+  ) {
+    self.method = method
+    self.segments = path.split(separator: "/").map {
+      $0.hasPrefix("{") ? .parameter : .word(String($0))
+    }
+    self.access = path.hasPrefix("inApps/") ? .api : access
+    self.answer = answer
+  }
+
+  /// The parameters when `path` matches the pattern, whatever the method.
+  func parameters(of path: [Substring]) -> [String]? {
+    guard path.count == segments.count else { return nil }
+    var parameters: [String] = []
+    for (segment, word) in zip(segments, path) {
+      switch segment {
+      case .word(let expected): guard word == expected else { return nil }
+      case .parameter: parameters.append(String(word))
+      }
+    }
+    return parameters
+  }
+
+  /// The path as Hummingbird's router writes it (`inApps/v1/transactions/:p0`).
+  var routerPath: String {
+    var count = 0
+    return segments.map { segment in
+      switch segment {
+      case .word(let word): return word
+      case .parameter:
+        defer { count += 1 }
+        return ":p\(count)"
+      }
+    }.joined(separator: "/")
+  }
+}
+
+/// A route matched: the route and its parameters, or why none was.
+enum RouteMatch {
+  case found(Route, [String])
+  case refused(AppStoreError)
+
+  /// The route `method path` names; 404, 405 with the methods that path takes, or 501 for
+  /// Apple's endpoints that are not simulated.
+  init(_ method: String, _ path: String, in routes: [Route]) {
+    let segments = path.split(separator: "/")
+    var allowed: [String] = []
+    for route in routes {
+      guard let parameters = route.parameters(of: segments) else { continue }
+      guard route.method == method else {
+        allowed.append(route.method)
+        continue
+      }
+      self = .found(route, parameters)
+      return
+    }
+    if segments.starts(with: ["inApps", "v1", "messaging"]) {
+      self = .refused(.notSimulated("retention messaging"))
+    } else if !allowed.isEmpty {
+      self = .refused(.methodNotAllowed(method, path, allowed: allowed))
+    } else {
+      self = .refused(.notFound(method, path))
+    }
+  }
+}
+
+extension ServedSession {
+  /// Every endpoint: the control endpoint, then the App Store Server API (Apple's paths).
+  static let routes: [Route] = [
+    Route("GET", "storekeeper/v1/health") { served, _, _ in served.health() },
+    Route("POST", "storekeeper/v1/commands", access: .control) { served, request, _ in
+      served.commands(request.body)
+    },
+    Route("GET", "inApps/v1/transactions/{transactionId}") { served, _, id in
+      try served.json(served.transactionInfo(id[0]))
+    },
+    Route("GET", "inApps/v1/transactions/appTransactions/{transactionId}") { served, _, id in
+      _ = try served.transaction(id[0])
+      return served.json(try served.appTransactionInfo())
+    },
+    Route("PUT", "inApps/v1/subscriptions/extend/{originalTransactionId}") {
+      served, request, id in
+      served.json(try served.extend(id[0], body: request.body))
+    },
+    Route("POST", "inApps/v1/subscriptions/extend/mass") { served, request, _ in
+      served.json(try served.extendAll(body: request.body))
+    },
+    Route("GET", "inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}") {
+      served, _, names in
+      served.json(try served.extensionStatus(product: names[0], request: names[1]))
+    },
+    Route("PUT", "inApps/v1/transactions/consumption/{transactionId}") { served, request, id in
+      try served.consumption(id[0], version: "v1", body: request.body)
+      return ServerResponse(status: 202, body: [])
+    },
+    Route("PUT", "inApps/v2/transactions/consumption/{transactionId}") { served, request, id in
+      try served.consumption(id[0], version: "v2", body: request.body)
+      return ServerResponse(status: 202, body: [])
+    },
+    Route("PUT", "inApps/v1/transactions/{transactionId}/appAccountToken") {
+      served, request, id in
+      try served.setAppAccountToken(id[0], body: request.body)
+      return ServerResponse(status: 200, body: [])
+    },
+    Route("POST", "inApps/v1/transactions/{transactionId}/finish") { served, _, id in
+      try served.finish(id[0])
+      return ServerResponse(status: 200, body: [])
+    },
+    Route("POST", "inApps/v1/notifications/test") { served, _, _ in
+      served.json(try served.requestTestNotification())
+    },
+    Route("GET", "inApps/v1/notifications/test/{testNotificationToken}") { served, _, token in
+      served.json(try served.testNotificationStatus(token[0]))
+    },
+    Route("POST", "inApps/v1/notifications/history") { served, request, _ in
+      served.json(try served.notificationHistory(request.query, body: request.body))
+    },
+    Route("GET", "inApps/v1/lookup/{orderId}") { served, _, order in
+      served.json(try served.lookUp(order: order[0]))
+    },
+    Route("GET", "inApps/v2/refund/lookup/{transactionId}") { served, request, id in
+      _ = try served.transaction(id[0])
+      return served.json(try served.refundHistory(request.query))
+    },
+    Route("GET", "inApps/v1/subscriptions/{transactionId}") { served, request, id in
+      _ = try served.transaction(id[0])
+      return served.json(try served.statuses(request.query))
+    },
+    Route("GET", "inApps/v1/history/{transactionId}") { served, request, id in
+      _ = try served.transaction(id[0])
+      return served.json(try served.history(HistoryQuery(request.query, version: "v1")))
+    },
+    Route("GET", "inApps/v2/history/{transactionId}") { served, request, id in
+      _ = try served.transaction(id[0])
+      return served.json(try served.history(HistoryQuery(request.query, version: "v2")))
+    },
+  ]
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// A piece of work on a served session, run where the session lives (`serve`'s queue, the
+/// inspector's loop) while the request that asked for it waits without holding a thread.
+///
+/// It is run once, or abandoned: by its owner (closing), or by the request when it waited too
+/// long — never both, so a request answered 503 changed nothing.
+public final class SessionWork: @unchecked Sendable {
+  private enum State {
+    case waiting(run: () -> ServerResponse, answer: (ServerResponse) -> Void)
+    case taken
+  }
+
+  private let lock = NSLock()
+  private var state: State
+
+  private init(
+    _ run: @escaping () -> ServerResponse, answer: @escaping (ServerResponse) -> Void
+  ) {
+    state = .waiting(run: run, answer: answer)
+  }
+
+  /// Runs it, unless it was abandoned; on the session's thread.
+  public func run() {
+    guard let (run, answer) = take() else { return }
+    answer(run())
+  }
+
+  /// Answers the request 503 without running the work (the owner is closing).
+  public func abandon(_ why: String) {
+    guard let (_, answer) = take() else { return }
+    answer(Self.unavailable(why))
+  }
+
+  private func take() -> (() -> ServerResponse, (ServerResponse) -> Void)? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard case .waiting(let run, let answer) = state else { return nil }
+    state = .taken
+    return (run, answer)
+  }
+
+  /// Hands `body` to `submit` (which runs the work where the session lives, or returns `false`
+  /// when it takes no more) and replies with its answer: 503 when it was not run within
+  /// `patience` seconds (`nil`: it waits its turn however long) or the owner is closing.
+  static func answer(
+    patience: Double?, submit: (SessionWork) -> Bool,
+    _ body: @escaping () -> ServerResponse,
+    reply: @escaping @Sendable (ServerResponse) -> Void
+  ) {
+    let work = SessionWork(body, answer: reply)
+    guard submit(work) else {
+      work.abandon("the session is closing")
+      return
+    }
+    guard let patience else { return }
+    DispatchQueue.global().asyncAfter(deadline: .now() + patience) {
+      work.abandon("the session did not get to it within \(Int(patience)) s")
+    }
+  }
+
+  /// Apple's shape for a service that cannot answer now.
+  static func unavailable(_ why: String) -> ServerResponse {
+    AppStoreError(status: 503, code: 5_030_000, message: "Service unavailable: \(why). Try again.")
+      .response
+  }
+}
+
+extension ServedSession {
+  /// An HTTP server's handler for a served session: each request is answered by work handed
+  /// to `submit`, which runs it where the session lives (or returns `false` when closing).
+  ///
+  /// - Parameters:
+  ///   - patience: how long a request waits for its turn before it is answered 503; `nil`:
+  ///     however long.
+  ///   - session: the served session, read where the work runs (`nil`: not served yet, 503).
+  public static func handler(
+    patience: Double?, submit: @escaping @Sendable (SessionWork) -> Bool,
+    session: @escaping @Sendable () -> ServedSession?
+  ) -> HTTPServer.Handler {
+    { request, reply in
+      SessionWork.answer(
+        patience: patience, submit: submit,
+        { session()?.handle(request) ?? SessionWork.unavailable("the session is opening") },
+        reply: reply)
+    }
+  }
+}
