@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
   name: "Storekeeper",
-  platforms: [.macOS(.v13)],
+  platforms: [.macOS(.v14)],
   products: [
     .executable(name: "storekeeper", targets: ["storekeeper"]),
     .library(name: "StoreConfiguration", targets: ["StoreConfiguration"]),
@@ -25,6 +25,11 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
   ],
   targets: [
     // The C module map and shim over ncurses' wide-character API. macOS has no libncursesw:
@@ -74,6 +79,11 @@ let package = Package(
       name: "StoreServer",
       dependencies: [
         "StoreCommands", "StoreConfiguration", "StoreSimulation", "StoreSigning", "StoreDelivery",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -65,7 +65,8 @@ final class Webhook: Sendable {
     client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
   }
 
-  func shutdown() { try? client.syncShutdown() }
+  /// Lets the client go without waiting: the last owner may let go on the client's own loop.
+  func shutdown() { client.shutdown(queue: .global()) { _ in } }
 
   /// POSTs `body` as JSON and waits for the status line (at most `timeout` seconds).
   func post(_ body: String) -> Answer {
@@ -126,8 +127,8 @@ final class Webhook: Sendable {
     if text.contains("connectionRefused") || text.contains("Connection refused") {
       return "no connection (connection refused)"
     }
-    if text.localizedCaseInsensitiveContains("parser") || text.contains("HTTPParserError") {
-      return "an invalid HTTP response"
+    if error is HTTPParserError {
+      return "an invalid HTTP response (\(text))"
     }
     if isTLS(error) {
       if text.contains("CERTIFICATE_VERIFY_FAILED") {
@@ -150,8 +151,9 @@ final class Webhook: Sendable {
       }
     }
     if isTLS(error) { return .tlsIssue }
+    // Not HTTP, a status line cut short, headers past the parser's limit.
+    if error is HTTPParserError { return .invalidResponse }
     let text = String(describing: error)
-    if text.localizedCaseInsensitiveContains("parser") { return .invalidResponse }
     if text.contains("connectionRefused") || text.contains("Connection refused")
       || error is IOError
     {

@@ -21,6 +21,8 @@ struct Route: Sendable {
   }
 
   let method: String
+  /// The path as written, `{name}` for a parameter.
+  let path: String
   let segments: [Segment]
   /// Who may call it: the App Store Server API's token under `/inApps`, else what the route says.
   let access: Access
@@ -33,6 +35,7 @@ struct Route: Sendable {
     answer: @escaping @Sendable (ServedSession, ServerRequest, [String]) throws -> ServerResponse
   ) {
     self.method = method
+    self.path = path
     self.segments = path.split(separator: "/").map {
       $0.hasPrefix("{") ? .parameter : .word(String($0))
     }
@@ -53,17 +56,16 @@ struct Route: Sendable {
     return parameters
   }
 
-  /// The path as Hummingbird's router writes it (`inApps/v1/transactions/:p0`).
-  var routerPath: String {
-    var count = 0
-    return segments.map { segment in
-      switch segment {
-      case .word(let word): return word
-      case .parameter:
-        defer { count += 1 }
-        return ":p\(count)"
-      }
-    }.joined(separator: "/")
+  /// A path as Hummingbird's router writes it (`inApps/v1/transactions/:transactionId`), with
+  /// its parameters' names in order.
+  static func routerPath(_ path: String) -> (path: String, names: [String]) {
+    var names: [String] = []
+    let segments = path.split(separator: "/").map { segment in
+      guard segment.hasPrefix("{") && segment.hasSuffix("}") else { return String(segment) }
+      names.append(String(segment.dropFirst().dropLast()))
+      return ":" + names.last!
+    }
+    return (segments.joined(separator: "/"), names)
   }
 }
 

@@ -111,15 +111,19 @@ public final class ServedSession {
 
   /// Answers a request.
   public func handle(_ request: ServerRequest) -> ServerResponse {
+    handle(request, RouteMatch(request.method, request.path, in: Self.routes))
+  }
+
+  /// Answers a request the router matched (or not).
+  func handle(_ request: ServerRequest, _ match: RouteMatch) -> ServerResponse {
     tick()
-    let path = request.path
-    if path.split(separator: "/").first == "inApps",
+    if request.path.split(separator: "/").first == "inApps",
       let refusal = authentication.refusal(of: request.headers["authorization"], now: wall())
     {
       // Apple answers 401 with no body.
       return ServerResponse(status: 401, body: [], note: refusal)
     }
-    switch RouteMatch(request.method, path, in: Self.routes) {
+    switch match {
     case .refused(let error): return error.response
     case .found(let route, let parameters):
       if route.access == .control, let refusal = controlRefusal(request.headers["authorization"]) {

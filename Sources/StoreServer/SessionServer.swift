@@ -22,14 +22,12 @@ public final class SessionServer: Sendable {
     let queue = DispatchQueue(label: "storekeeper.session")
     self.served = served
     nonisolated(unsafe) let served = served
-    server = try HTTPServer(
-      host: host, port: port, timeout: timeout,
-      handler: ServedSession.handler(
-        patience: nil,
-        submit: { work in
-          queue.async { work.run() }
-          return true
-        }, session: { served }), log: log)
+    server = try ServedSession.server(
+      host: host, port: port, timeout: timeout, patience: nil,
+      submit: { work in
+        queue.async { work.run() }
+        return true
+      }, session: { served }, log: log)
     timer = DispatchSource.makeTimerSource(queue: queue)
     let interval = DispatchTimeInterval.nanoseconds(Int(tick.nanoseconds))
     nonisolated(unsafe) let ticking = served

@@ -67,22 +67,42 @@ public final class SessionWork: @unchecked Sendable {
 }
 
 extension ServedSession {
-  /// An HTTP server's handler for a served session: each request is answered by work handed
-  /// to `submit`, which runs it where the session lives (or returns `false` when closing).
+  /// An HTTP server over a served session: its route table, each request's work handed to
+  /// `submit`, which runs it where the session lives (or returns `false` when closing).
   ///
   /// - Parameters:
+  ///   - timeout: how long a request may take to arrive whole.
   ///   - patience: how long a request waits for its turn before it is answered 503; `nil`:
   ///     however long.
   ///   - session: the served session, read where the work runs (`nil`: not served yet, 503).
-  public static func handler(
-    patience: Double?, submit: @escaping @Sendable (SessionWork) -> Bool,
-    session: @escaping @Sendable () -> ServedSession?
-  ) -> HTTPServer.Handler {
-    { request, reply in
+  ///   - log: hears each request answered.
+  /// - Throws: when it cannot listen there.
+  public static func server(
+    host: String, port: Int, timeout: Duration, patience: Double?,
+    submit: @escaping @Sendable (SessionWork) -> Bool,
+    session: @escaping @Sendable () -> ServedSession?,
+    log: @escaping @Sendable (RequestRecord) -> Void
+  ) throws -> HTTPServer {
+    @Sendable func answer(
+      _ request: ServerRequest, _ match: RouteMatch,
+      _ reply: @escaping @Sendable (ServerResponse) -> Void
+    ) {
       SessionWork.answer(
         patience: patience, submit: submit,
-        { session()?.handle(request) ?? SessionWork.unavailable("the session is opening") },
-        reply: reply)
+        {
+          session()?.handle(request, match)
+            ?? SessionWork.unavailable("the session is opening")
+        }, reply: reply)
     }
+    let endpoints = routes.map { route in
+      HTTPServer.Endpoint(method: route.method, path: route.path) { request, parameters, reply in
+        answer(request, .found(route, parameters), reply)
+      }
+    }
+    return try HTTPServer(
+      host: host, port: port, timeout: timeout, endpoints: endpoints,
+      unmatched: { request, reply in
+        answer(request, RouteMatch(request.method, request.path, in: routes), reply)
+      }, log: log)
   }
 }

@@ -70,18 +70,16 @@ struct Inspect: ParsableCommand {
     nonisolated(unsafe) var served: ServedSession?
     let server = try serve.map { address in
       try api.listen(host: address.host, port: address.port) { host, port, timeout in
-        try HTTPServer(
-          host: host, port: port, timeout: timeout,
-          handler: ServedSession.handler(
-            patience: 30,
-            submit: { work in
-              inbox.post(
-                {
-                  work.run()
-                  let applied = served?.takeApplied() ?? []
-                  return applied.isEmpty ? [] : [.served(applied.compactMap(ServedCommand.init))]
-                }, abandon: work.abandon)
-            }, session: { served }),
+        try ServedSession.server(
+          host: host, port: port, timeout: timeout, patience: 30,
+          submit: { work in
+            inbox.post(
+              {
+                work.run()
+                let applied = served?.takeApplied() ?? []
+                return applied.isEmpty ? [] : [.served(applied.compactMap(ServedCommand.init))]
+              }, abandon: work.abandon)
+          }, session: { served },
           log: { record in
             inbox.post {
               [

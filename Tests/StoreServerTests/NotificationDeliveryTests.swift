@@ -226,7 +226,7 @@ import Testing
     // A port nothing listens on: bind one, close it, use it.
     let probe = try Backend()
     let url = probe.url
-    probe.server.close()
+    probe.stop()
     let served = try makeServed(notifyingURL: url)
     _ = served.call("POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
     let outbox = try #require(served.sender?.outbox)

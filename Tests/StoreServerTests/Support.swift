@@ -97,54 +97,8 @@ extension ServerResponse {
   }
 }
 
-/// A backend stub: an HTTP server on a free port that records each POSTed body and answers
-/// with `status` (changeable).
-final class Backend: @unchecked Sendable {
-  private let lock = NSLock()
-  private var received: [String] = []
-  private var answer = 200
-  /// Where a 3xx answer sends the client.
-  var location: String?
-  private(set) var server: HTTPServer!
-
-  init() throws {
-    server = try HTTPServer(
-      host: "127.0.0.1", port: 0,
-      answering: { [unowned self] request in self.answer(request) }, log: { _ in })
-  }
-
-  private func answer(_ request: ServerRequest) -> ServerResponse {
-    lock.lock()
-    defer { lock.unlock() }
-    received.append(String(decoding: request.body, as: UTF8.self))
-    var response = ServerResponse(status: answer, body: [])
-    if let location { response.headers["Location"] = location }
-    return response
-  }
-
-  var url: String { "http://127.0.0.1:\(server.port)/notifications" }
-
-  var status: Int {
-    get {
-      lock.lock()
-      defer { lock.unlock() }
-      return answer
-    }
-    set {
-      lock.lock()
-      answer = newValue
-      lock.unlock()
-    }
-  }
-
-  var bodies: [String] {
-    lock.lock()
-    defer { lock.unlock() }
-    return received
-  }
-
-  deinit { server.close() }
-}
+/// A backend stub: records each POSTed body and answers with `status` (changeable).
+typealias Backend = WebhookServer
 
 /// Waits (at most 10 s) until `condition` holds, recording the POSTs' answers meanwhile.
 func eventually(_ served: ServedSession, _ condition: () -> Bool) -> Bool {

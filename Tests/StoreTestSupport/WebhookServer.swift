@@ -4,17 +4,18 @@ import Foundation
   import Glibc
 #endif
 
-/// A minimal HTTP/1.1 server on 127.0.0.1 that records POSTs, for the webhook tests. It answers
-/// with `statuses` in turn, then 200.
-final class WebhookServer: @unchecked Sendable {
-  struct Request {
-    var path: String
-    var contentType: String?
-    var body: String
+/// A minimal HTTP/1.1 server on 127.0.0.1 that records POSTs, for the webhook tests: on its own
+/// thread, with plain sockets, so that it answers whatever the test's threads do. It answers
+/// with `statuses` in turn, then ``status``.
+package final class WebhookServer: @unchecked Sendable {
+  package struct Request {
+    package var path: String
+    package var contentType: String?
+    package var body: String
   }
 
   /// How the server answers.
-  enum Reply {
+  package enum Reply: Sendable {
     /// `HTTP/1.1 <status> X`, an empty body, and the connection closed.
     case normal
     /// `HTTP/1.1 <status>` with no reason phrase.
@@ -23,18 +24,24 @@ final class WebhookServer: @unchecked Sendable {
     case after(seconds: Double)
     /// The status line and headers, then a body that never ends.
     case endlessBody
+    /// These bytes as they are, then the connection closed (an answer that is not HTTP).
+    case raw(String)
+    /// Nothing, the connection held open for this long.
+    case silence(seconds: Double)
   }
 
-  let port: UInt16
+  package let port: UInt16
   private let socket: Int32
   private let lock = NSLock()
   private var received: [Request] = []
   private var statuses: [Int]
+  private var answer = 200
+  private var redirect: String?
   private var stopped = false
   private let reply: Reply
 
   /// A server on 127.0.0.1, or on ::1 with `ipv6`.
-  init(statuses: [Int], reply: Reply = .normal, ipv6: Bool = false) throws {
+  package init(statuses: [Int] = [], reply: Reply = .normal, ipv6: Bool = false) throws {
     self.statuses = statuses
     self.reply = reply
     #if os(Linux)
@@ -81,16 +88,45 @@ final class WebhookServer: @unchecked Sendable {
   }
 
   /// The requests so far, in arrival order.
-  func requests() -> [Request] {
+  package func requests() -> [Request] {
     lock.lock()
     defer { lock.unlock() }
     return received
   }
 
-  func stop() {
+  /// The bodies received so far, in arrival order.
+  package var bodies: [String] { requests().map(\.body) }
+
+  /// `http://127.0.0.1:<port>/notifications`.
+  package var url: String { "http://127.0.0.1:\(port)/notifications" }
+
+  /// The status answered once `statuses` are used up.
+  package var status: Int {
+    get { locked { answer } }
+    set { locked { answer = newValue } }
+  }
+
+  /// Where a 3xx answer sends the client (`Location`).
+  package var location: String? {
+    get { locked { redirect } }
+    set { locked { redirect = newValue } }
+  }
+
+  private func locked<T>(_ body: () -> T) -> T {
     lock.lock()
+    defer { lock.unlock() }
+    return body()
+  }
+
+  deinit { stop() }
+
+  /// Stops listening; stopping again does nothing.
+  package func stop() {
+    lock.lock()
+    let was = stopped
     stopped = true
     lock.unlock()
+    guard !was else { return }
     shutdown(socket, Int32(SHUT_RDWR))
     close(socket)
   }
@@ -133,7 +169,8 @@ final class WebhookServer: @unchecked Sendable {
     received.append(
       Request(
         path: path, contentType: type, body: String(decoding: data[headerEnd!...], as: UTF8.self)))
-    let status = statuses.isEmpty ? 200 : statuses.removeFirst()
+    let status = statuses.isEmpty ? answer : statuses.removeFirst()
+    let location = redirect.map { "Location: \($0)\r\n" } ?? ""
     lock.unlock()
     func send(_ text: String) -> Bool {
       let bytes = Array(text.utf8)
@@ -148,12 +185,15 @@ final class WebhookServer: @unchecked Sendable {
     }
     switch reply {
     case .normal:
-      _ = send("HTTP/1.1 \(status) X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+      _ = send(
+        "HTTP/1.1 \(status) X\r\n\(location)Content-Length: 0\r\nConnection: close\r\n\r\n")
     case .withoutReasonPhrase:
       _ = send("HTTP/1.1 \(status)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
     case .after(let seconds):
       Thread.sleep(forTimeInterval: seconds)
       _ = send("HTTP/1.1 \(status) OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    case .raw(let text): _ = send(text)
+    case .silence(let seconds): Thread.sleep(forTimeInterval: seconds)
     case .endlessBody:
       guard send("HTTP/1.1 \(status) OK\r\nContent-Type: text/plain\r\n\r\n") else { return }
       // Body bytes without end, until the client hangs up (or 20 s pass).
