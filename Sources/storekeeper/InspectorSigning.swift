@@ -46,8 +46,17 @@ extension PreparedSigning {
       }
     }
     if let eventSigner {
-      let cache = SignatureCache(signer: eventSigner)
-      hooks.jwsRepresentation = { cache.form($0, at: $1.now) }
+      hooks.sign = { subject, session in
+        let raw: String? =
+          switch subject {
+          case .transaction(let t): try? eventSigner.sign(t, signedDate: session.now)
+          case .renewalInfo(let status): try? eventSigner.sign(status, signedDate: session.now)
+          }
+        guard let raw, let decoded = try? JWS.decode(raw),
+          case .object(let header) = decoded.header, case .object(let payload) = decoded.payload
+        else { return nil }
+        return InspectorHooks.SignedForm(raw: raw, header: header, payload: payload)
+      }
     }
     return hooks
   }
@@ -82,38 +91,6 @@ extension PreparedSigning {
           NotificationLine(time: $0.time, text: $0.text, isFailure: $0.isFailure)
         }
     }
-  }
-}
-
-/// Signatures of what the inspector shows, made and decoded once per version of a transaction
-/// or renewal info: ECDSA signatures differ each time, and the raw form must not change under
-/// the reader.
-final class SignatureCache {
-  private let signer: Signer
-  private var forms: [String: (subject: InspectorHooks.Signed, form: InspectorHooks.SignedForm)] =
-    [:]
-
-  init(signer: Signer) { self.signer = signer }
-
-  func form(_ subject: InspectorHooks.Signed, at time: Instant) -> InspectorHooks.SignedForm? {
-    let key: String
-    let jws: () throws -> String
-    switch subject {
-    case .transaction(let t):
-      key = "transaction \(t.id)"
-      jws = { try self.signer.sign(t, signedDate: time) }
-    case .renewalInfo(let status):
-      key = "renewal \(status.groupID)"
-      jws = { try self.signer.sign(status, signedDate: time) }
-    }
-    if let cached = forms[key], cached.subject == subject { return cached.form }
-    guard let raw = try? jws(), let decoded = try? JWS.decode(raw),
-      case .object(let header) = decoded.header, case .object(let payload) = decoded.payload
-    else { return nil }
-    let form = InspectorHooks.SignedForm(raw: raw, header: header, payload: payload)
-    if forms.count > 1000 { forms = [:] }
-    forms[key] = (subject, form)
-    return form
   }
 }
 

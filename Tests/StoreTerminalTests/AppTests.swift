@@ -318,7 +318,7 @@ import Testing
         + String(repeating: "A", count: 200),
       header: JSONObject([JSONMember("alg", .string("ES256"))]),
       payload: JSONObject([JSONMember("transactionId", .string("0"))]))
-    app.hooks.jwsRepresentation = { subject, _ in
+    app.hooks.sign = { subject, _ in
       if case .transaction = subject { form } else { nil }
     }
     app.perform(line: "buy socialfeed.monthly")

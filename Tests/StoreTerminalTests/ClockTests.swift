@@ -61,11 +61,12 @@ import Testing
     while app.catchUp != nil { app.tick(wall: wall) }
     let unfinished = app.session.unfinishedCount
     let boundary = app.session.nextTransactionID
-    #expect(unfinished > 2 * App.finishStep)
+    #expect(unfinished > 2 * InspectorState.finishStep)
     app.perform(line: "finish all")
-    #expect(app.session.unfinishedCount == unfinished - App.finishStep)
+    #expect(app.session.unfinishedCount == unfinished - InspectorState.finishStep)
     #expect(
-      app.message?.text.hasPrefix("finishing all: \(App.finishStep) of \(unfinished)") == true)
+      app.message?.text.hasPrefix("finishing all: \(InspectorState.finishStep) of \(unfinished)")
+        == true)
     // Commands wait; the clock goes on, and its renewals are left unfinished.
     app.perform(line: "finish 3")
     #expect(app.message?.text.hasPrefix("finish 3: still finishing all transactions") == true)

@@ -24,8 +24,9 @@ struct TerminalTests {
     var screen = tmux.waitFor("  0 socialfeed.monthly")
     #expect(screen.contains("purchased"))
     tmux.command("buy foodtruck.donuts.box quantity=3")
-    screen = tmux.waitFor("  1 foodtruck.donuts.box")
-    #expect(screen.contains("paused · .success: purchased foodtruck.donuts.box, transaction 1"))
+    // The status line is drawn last: waiting for it, the frame is whole.
+    screen = tmux.waitFor("paused · .success: purchased foodtruck.donuts.box, transaction 1")
+    #expect(screen.contains("  1 foodtruck.donuts.box"))
     tmux.send("Tab")
     screen = tmux.waitFor("2 unfinished")
     #expect(screen.contains("2 unfinished"))

@@ -6,13 +6,13 @@ import StoreSimulation
 /// live in their own module; the terminal front end only calls these.
 package struct InspectorHooks {
   /// What a JWS is wanted for.
-  package enum Signed: Equatable {
+  package enum Signed: Equatable, Sendable {
     case transaction(Transaction)
     case renewalInfo(SubscriptionStatus)
   }
 
   /// A compact JWS and what it says.
-  package struct SignedForm {
+  package struct SignedForm: Equatable, Sendable {
     /// The compact form, as `jwsRepresentation` holds it.
     package var raw: String
     /// The decoded header.
@@ -65,9 +65,9 @@ package struct InspectorHooks {
   /// saying where (or why not).
   package var receiptIssued: ((ReceiptContents) -> NotificationLine)?
 
-  /// The `jwsRepresentation` of a transaction or renewal info, decoded; `nil` when not signing.
-  /// Called while drawing, so it should cache.
-  package var jwsRepresentation: ((Signed, Session) -> SignedForm?)?
+  /// Signs a transaction or renewal info at the session's now, as `jwsRepresentation` holds it,
+  /// and decodes it; `nil` when not signing. An effect: the state keeps what it made.
+  package var sign: ((Signed, Session) -> SignedForm?)?
   /// Lines about the notifications sent since the last call (written, POSTed, retried, given
   /// up), each with its time, failures marked.
   package var deliveryLines: (() -> [NotificationLine])?

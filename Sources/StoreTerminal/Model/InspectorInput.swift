@@ -23,13 +23,16 @@ package enum InspectorInput: Sendable {
   /// Commands a request to the served API applied (`--serve`), with their events; their
   /// notifications went out with the request.
   case served([ServedCommand])
-  /// Before a person's command is applied: the selected transaction's inspector lines (by
-  /// label), so the inspector can mark what the step changes.
-  case before(StepBaseline)
   /// A command the state asked for was refused; nothing changed.
   case refused(CommandRequest, CommandError)
   /// The configuration changed (reloaded or written back) and is journaled.
   case reloaded(bytes: [UInt8], written: Bool)
+  /// `finish all` started in steps (a million transactions, a frame at a time).
+  case finishingStarted(FinishAllJob)
+  /// A step of `finish all` applied: its events, and whether it is done.
+  case finishStepped(FinishAllJob, events: [StoreEvent], done: Bool)
+  /// Signed forms made for the inspector (`nil`: not signing, or it failed).
+  case signed([SignedItem])
   /// Lines about server notifications (signed, written, POSTed), failures marked.
   case notifications([NotificationLine])
   /// A notice for the status line and the event log.
@@ -55,6 +58,20 @@ package struct ServedCommand: Sendable {
   package init?(_ outcome: CommandOutcome) {
     guard let command = outcome.command, outcome.isApplied else { return nil }
     self.init(command, events: outcome.events)
+  }
+}
+
+/// A transaction or renewal info and its signed form, if one was made.
+package struct SignedItem: Equatable, Sendable {
+  /// What was signed, as it was.
+  package var subject: InspectorHooks.Signed
+  /// Its JWS, decoded.
+  package var form: InspectorHooks.SignedForm?
+
+  /// An item.
+  package init(_ subject: InspectorHooks.Signed, _ form: InspectorHooks.SignedForm?) {
+    self.subject = subject
+    self.form = form
   }
 }
 
@@ -91,8 +108,24 @@ package enum InspectorEffect: Equatable, Sendable {
   /// Sign a promotional offer as the app's server would (``InspectorHooks/signOffer``), one
   /// character changed when `tampered`, then buy with it as ``apply(_:)`` does.
   case buySigned(productID: String, PurchaseOptions, tampered: Bool)
-  /// Leave the inspector.
-  case quit
+  /// Sign these for the inspector (``InspectorHooks/sign``); reports
+  /// ``InspectorInput/signed(_:)``.
+  case sign([InspectorHooks.Signed])
+  /// Start `finish all` in steps (journaled now); reports
+  /// ``InspectorInput/finishingStarted(_:)``.
+  case startFinishingAll
+  /// Finish the next ``InspectorState/finishStep`` transactions of a job; reports
+  /// ``InspectorInput/finishStepped(_:events:done:)``.
+  case finishStep(FinishAllJob)
+
+  /// Whether it is a step a person asked for (its changes are marked).
+  var isPersonsStep: Bool {
+    switch self {
+    case .apply(let request): request.origin == .person
+    case .buySigned: true
+    default: false
+    }
+  }
 }
 
 /// A line about a server notification for the event log.

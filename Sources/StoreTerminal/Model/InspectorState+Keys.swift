@@ -26,7 +26,9 @@ extension InspectorState {
 
   private mutating func perform(_ action: Action, session: Session) -> [InspectorEffect] {
     switch action {
-    case .quit: return [.quit]
+    case .quit:
+      wantsToQuit = true
+      return []
     case .help: overlay = .help(HelpOverlay(topic: .keys(focus)))
     case .filter where focus == .log:
       overlay = .logSearch(TextInput(log.query), before: log.query)
@@ -84,7 +86,9 @@ extension InspectorState {
   /// While catching up only quitting and pausing mean something.
   private mutating func handleDuringCatchUp(_ key: Key, session: Session) -> [InspectorEffect] {
     switch Keymap.action(for: key, in: focus) {
-    case .quit: return [.quit]
+    case .quit:
+      wantsToQuit = true
+      return []
     case .toggleClock: return toggleClock(session: session)
     default:
       complain("catching up: space pauses here, q quits (what is done is kept)")

@@ -38,10 +38,20 @@ package struct InspectorState {
   var filterHistory: [String] = []
   /// What the last step a person took changed (marked in the table and the inspector).
   package internal(set) var changes: StepChanges?
-  /// The inspector lines before the step being applied.
-  private var pendingBaseline: StepBaseline?
+  /// The selected transaction's facts before the step being applied.
+  private var pendingBaseline: TransactionFacts?
   /// The configuration file's bytes as last loaded, to notice changes on disk.
   var configurationBytes: [UInt8]
+  /// The signed forms made for what the inspector showed, the newest last.
+  var signatures: [SignedItem] = []
+  /// Set when the person asked to quit.
+  package internal(set) var wantsToQuit = false
+  /// A `finish all` going on in steps, one a frame.
+  package internal(set) var finishing: FinishAllJob?
+
+  /// How many transactions one step of `finish all` finishes: about 8 ms with its frame at a
+  /// million rows (`storekeeper-benchmarks inspector`); fewer unfinished ones finish at once.
+  package static let finishStep = 10_000
 
   /// The state of an inspector over a session.
   ///
@@ -74,10 +84,19 @@ package struct InspectorState {
 
   /// The transition function: the new state for an input, and what to do about it.
   package mutating func reduce(_ input: InspectorInput, session: Session) -> [InspectorEffect] {
-    let effects = transition(input, session: session)
+    var effects = transition(input, session: session).flatMap {
+      personsStep($0, session: session)
+    }
+    // A person's step: what the selected transaction is made of now, to mark what it changes.
+    if effects.contains(where: \.isPersonsStep) {
+      pendingBaseline = TransactionFacts(table.selectedID, in: session)
+    }
     // `today` and `7d` in the filter are the clock's: they follow it (a catch-up refilters
     // once, at its end).
     if catchUp == nil { table.clockMoved(to: live.now(session), session: session) }
+    // What is shown signed, signed once.
+    let unsigned = unsigned(in: session)
+    if !unsigned.isEmpty { effects.append(.sign(unsigned)) }
     return effects
   }
 
@@ -88,7 +107,9 @@ package struct InspectorState {
     case .key(let key, let wall): return handle(key, wall: wall, session: session)
     case .line(let text): return run(line: text)
     case .command(let command): return [Self.apply(command)]
-    case .tick(let wall): return tick(wall: wall, session: session)
+    case .tick(let wall):
+      // A `finish all` going on takes its next step first.
+      return (finishing.map { [.finishStep($0)] } ?? []) + tick(wall: wall, session: session)
     case .resized(let width, let height):
       terminalSize = (width, height)
       return []
@@ -102,15 +123,25 @@ package struct InspectorState {
         _ = applied(request, served.events, session: session)
       }
       return []
-    case .before(let baseline):
-      pendingBaseline = baseline
-      return []
     case .refused(let request, let error): return refused(request, error)
     case .reloaded(let bytes, let written):
       configurationBytes = bytes
       products.rebuild(session)
       table.reload(session)
       say(written ? "settings written to \(configurationPath)" : "reloaded \(configurationPath)")
+      return []
+    case .finishingStarted(let job):
+      finishing = job
+      return [.finishStep(job)]
+    case .finishStepped(let job, let events, let done):
+      finishing = done ? nil : job
+      let text =
+        done
+        ? "finished \(job.done) transaction\(job.done == 1 ? "" : "s")"
+        : "finishing all: \(job.done) of \(job.total)… (keys work; commands wait until it is done)"
+      return applied(CommandRequest(.finish(nil), success: text), events, session: session)
+    case .signed(let items):
+      keep(items)
       return []
     case .notifications(let lines):
       for line in lines {
@@ -128,12 +159,38 @@ package struct InspectorState {
     }
   }
 
+  /// A person's step as it goes to the effects: refused while `finish all` goes on, and a
+  /// `finish all` of many transactions taken in steps.
+  private mutating func personsStep(
+    _ effect: InspectorEffect, session: Session
+  ) -> [InspectorEffect] {
+    guard effect.isPersonsStep else { return [effect] }
+    let request: CommandRequest =
+      switch effect {
+      case .apply(let request): request
+      case .buySigned(let productID, let options, _):
+        CommandRequest(.buy(productID: productID, options: options))
+      default: CommandRequest(.launch)
+      }
+    if let job = finishing {
+      return refused(
+        request,
+        CommandError(
+          "still finishing all transactions (\(job.done) of \(job.total)); commands wait until "
+            + "it is done"))
+    }
+    if request.command == .finish(nil), session.unfinishedCount > Self.finishStep {
+      return [.startFinishingAll]
+    }
+    return [effect]
+  }
+
   /// A command applied: its events reach the table, the log and the notification hooks.
   private mutating func applied(
     _ request: CommandRequest, _ events: [StoreEvent], session: Session
   ) -> [InspectorEffect] {
     if request.origin == .clock { return clockAdvanced(events, session: session) }
-    changes = StepChanges(ids: StepChanges.ids(in: events), before: pendingBaseline)
+    changes = StepChanges(events: events, before: pendingBaseline, session: session)
     pendingBaseline = nil
     if case .stepBack(let kind) = request.command {
       // The session was rebuilt: everything is read again, and the clock waits there (running,

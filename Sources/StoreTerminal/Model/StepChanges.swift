@@ -1,46 +1,138 @@
 import StoreSimulation
 
-/// The selected transaction's inspector lines before a step, by label.
-package struct StepBaseline: Equatable, Sendable {
-  /// The transaction the lines are of.
-  package var transactionID: UInt64?
-  /// Each line's text, countdowns left out (they move with time, not with the step).
-  package var lines: [String: String]
+/// The labels of the inspector's summary lines of a transaction: what a step's marks are for.
+enum InspectorLabel {
+  static let transaction = "Transaction"
+  static let product = "Product"
+  static let dates = "Dates"
+  static let price = "Price"
+  static let state = "State"
+  static let sk1 = "SK1"
+  static let consumption = "Consumption"
+  static let account = "Account"
+  static let status = "Status"
+  static let priceIncrease = "Price increase"
+  static let renewal = "Renewal"
+  static let upcoming = "Upcoming"
+  static let jws = "JWS"
+}
 
-  /// A baseline of lines.
-  package init(transactionID: UInt64?, lines: [String: String]) {
-    self.transactionID = transactionID
-    self.lines = lines
+/// The values the inspector's summary of a transaction is made of: what a step is compared on.
+/// Model values, not text: the clock moving (a countdown) changes none of them.
+package struct TransactionFacts: Equatable, Sendable {
+  var transaction: Transaction
+  var state: LedgerState?
+  var productName: String
+  var consumption: ConsumptionInformation?
+  var status: SubscriptionStatus?
+  var priceIncrease: PriceIncreaseTerms?
+  var upcoming: [UpcomingRenewal]
+
+  /// The facts of transaction `id` in `session`; `nil` when there is none.
+  init?(_ id: UInt64?, in session: Session) {
+    guard let id, let transaction = session.transaction(id) else { return nil }
+    self.transaction = transaction
+    state = session.ledgerRow(id)?.state
+    let product = session.catalog.product(transaction.productID)
+    productName = product?.displayName(locale: session.settings.locale) ?? ""
+    consumption = session.consumption(of: id)
+    let group = transaction.subscriptionGroupID
+    status = group.flatMap { session.status(forGroup: $0) }
+    priceIncrease = group.flatMap { session.priceIncrease(forGroup: $0) }
+    upcoming = group.map { session.upcomingRenewals(groupID: $0, limit: 8) } ?? []
   }
 
-  /// A line's text without its countdowns (`(in 30 s)`, `(5 s ago)`).
-  static func comparable(_ text: String) -> String {
-    var result = ""
-    var rest = Substring(text)
-    while let open = rest.firstIndex(of: "("), let close = rest[open...].firstIndex(of: ")") {
-      let inside = rest[rest.index(after: open)..<close]
-      result += rest[..<open]
-      if !(inside.hasPrefix("in ") || inside.hasSuffix(" ago")) { result += rest[open...close] }
-      rest = rest[rest.index(after: close)...]
-    }
-    return result + rest
+  /// The summary lines whose values differ from `before`'s.
+  func changed(since before: TransactionFacts) -> Set<String> {
+    let (t, b) = (transaction, before.transaction)
+    let (info, old) = (status?.renewalInfo, before.status?.renewalInfo)
+    let lines: [(String, Bool)] = [
+      (
+        InspectorLabel.transaction,
+        t.id == b.id && t.originalID == b.originalID && t.orderID == b.orderID
+          && t.reason == b.reason && t.offer == b.offer && t.storefront == b.storefront
+      ),
+      (
+        InspectorLabel.product,
+        t.productID == b.productID && productName == before.productName
+          && t.productType == b.productType && t.subscriptionGroupID == b.subscriptionGroupID
+      ),
+      (
+        InspectorLabel.dates,
+        t.purchaseDate == b.purchaseDate && t.originalPurchaseDate == b.originalPurchaseDate
+          && t.expirationDate == b.expirationDate
+      ),
+      (
+        InspectorLabel.price,
+        t.price == b.price && t.currency == b.currency
+          && t.purchasedQuantity == b.purchasedQuantity && t.environment == b.environment
+      ),
+      (
+        InspectorLabel.state,
+        state == before.state && t.isFinished == b.isFinished
+          && t.revocationDate == b.revocationDate && t.revocationType == b.revocationType
+          && t.revocationPercentage == b.revocationPercentage
+          && t.revocationReason == b.revocationReason && t.hasRefundRequest == b.hasRefundRequest
+          && t.isUpgraded == b.isUpgraded && t.failure == b.failure
+      ),
+      (
+        InspectorLabel.sk1,
+        t.state == b.state && t.hasPurchaseIssue == b.hasPurchaseIssue
+          && t.pendingAskToBuyConfirmation == b.pendingAskToBuyConfirmation
+          && t.isAskToBuyDeclined == b.isAskToBuyDeclined && t.failure == b.failure
+      ),
+      (InspectorLabel.consumption, consumption == before.consumption),
+      (InspectorLabel.account, t.appAccountToken == b.appAccountToken),
+      (
+        InspectorLabel.status,
+        status?.state == before.status?.state
+          && status?.transactionID == before.status?.transactionID
+          && info?.willAutoRenew == old?.willAutoRenew
+          && info?.autoRenewPreference == old?.autoRenewPreference
+          && info?.currentProductID == old?.currentProductID
+          && info?.expirationReason == old?.expirationReason
+      ),
+      (InspectorLabel.priceIncrease, priceIncrease == before.priceIncrease),
+      (
+        InspectorLabel.renewal,
+        info?.gracePeriodExpirationDate == old?.gracePeriodExpirationDate
+          && status?.billingRetryExpirationDate == before.status?.billingRetryExpirationDate
+          && info?.renewalDate == old?.renewalDate
+          && info?.eligibleWinBackOfferIDs == old?.eligibleWinBackOfferIDs
+          && priceIncrease?.status == before.priceIncrease?.status
+      ),
+      (InspectorLabel.upcoming, upcoming == before.upcoming),
+      // A new version of the transaction is signed anew.
+      (InspectorLabel.jws, t == b),
+    ]
+    return Set(lines.filter { !$0.1 }.map(\.0))
   }
 }
 
 /// What a person's last step changed: the transactions its events name (highlighted in the
-/// table) and, for the transaction selected then, its inspector lines before (the inspector
-/// marks the lines that differ).
+/// table) and, for the transaction selected then, the summary lines whose values it changed
+/// (marked in the inspector).
 package struct StepChanges: Equatable, Sendable {
   /// The transactions the step's events name.
   package var ids: Set<UInt64>
-  /// The selected transaction's lines before the step.
-  package var before: StepBaseline?
+  /// The transaction selected when the step was taken.
+  package var transactionID: UInt64?
+  /// Its summary lines the step changed, by label.
+  package var labels: Set<String> = []
 
-  /// Whether an inspector line of transaction `id` changed in the step.
-  func changed(label: String, text: String, of id: UInt64) -> Bool {
-    guard let before, before.transactionID == id, !label.isEmpty else { return false }
-    guard let old = before.lines[label] else { return true }
-    return StepBaseline.comparable(old) != StepBaseline.comparable(text)
+  /// What a step changed: the transactions `events` name, and the lines of the transaction
+  /// `before` describes that differ now in `session`.
+  init(events: [StoreEvent], before: TransactionFacts?, session: Session) {
+    ids = Self.ids(in: events)
+    guard let before else { return }
+    transactionID = before.transaction.id
+    // A transaction that is no more (a step back) has nothing to mark.
+    labels = TransactionFacts(before.transaction.id, in: session)?.changed(since: before) ?? []
+  }
+
+  /// Whether the summary line `label` of transaction `id` changed in the step.
+  func changed(label: String, of id: UInt64) -> Bool {
+    transactionID == id && labels.contains(label)
   }
 
   /// The transactions a batch of events names.

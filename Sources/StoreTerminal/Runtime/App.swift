@@ -17,14 +17,6 @@ package struct App {
   package let host: CommandHost
   /// Signing, receipts and what happens in the background, when the binary supplies them.
   package var hooks = InspectorHooks()
-  /// Set when the person asked to quit.
-  package private(set) var wantsToQuit = false
-  /// A `finish all` going on in steps, one a frame.
-  private var finishing: FinishAllJob?
-
-  /// How many transactions one step of `finish all` finishes: about 8 ms with its frame at a
-  /// million rows (`storekeeper-benchmarks inspector`); fewer unfinished ones finish at once.
-  static let finishStep = 10_000
 
   /// The inspector over a journaled session.
   ///
@@ -70,35 +62,10 @@ package struct App {
   private mutating func run(_ effect: InspectorEffect) -> [InspectorInput] {
     switch effect {
     case .apply(let request):
-      if let job = finishing, request.origin == .person {
-        return [
-          .refused(
-            request,
-            CommandError(
-              "still finishing all transactions (\(job.done) of \(job.total)); commands wait "
-                + "until it is done"))
-        ]
-      }
-      if request.command == .finish(nil), request.origin == .person,
-        host.session.unfinishedCount > Self.finishStep
-      {
-        do throws(CommandError) {
-          finishing = try host.startFinishingAll()
-        } catch {
-          return [.failed("journal: \(error.explanation)")]
-        }
-        return finishStep()
-      }
-      var before: [InspectorInput] = []
-      if request.origin == .person {
-        // What the inspector shows now, to mark what the step changes.
-        let screen = Screen(state: state, session: host.session, hooks: hooks)
-        before = [.before(InspectorPane(screen: screen).baseline())]
-      }
       let outcome = host.perform(request.command, from: request.origin)
       if let notice = outcome.notice { return [.notice(notice.text)] }
       if let error = outcome.error { return [.refused(request, error)] }
-      return before + [.applied(request, events: outcome.events)] + failure(outcome.journalError)
+      return [.applied(request, events: outcome.events)] + failure(outcome.journalError)
     case .recordClock:
       return failure { () throws(CommandError) in try host.recordClock() }
     case .reload(let configuration, let bytes):
@@ -137,9 +104,17 @@ package struct App {
       // The notifications the events caused, sent as they were applied.
       guard let lines = hooks.deliveryLines?(), !lines.isEmpty else { return receipts }
       return receipts + [.notifications(lines)]
-    case .quit:
-      wantsToQuit = true
-      return []
+    case .sign(let subjects):
+      return [.signed(subjects.map { SignedItem($0, hooks.sign?($0, host.session)) })]
+    case .startFinishingAll:
+      do throws(CommandError) {
+        return [.finishingStarted(try host.startFinishingAll())]
+      } catch {
+        return failure(error)
+      }
+    case .finishStep(var job):
+      let (outcome, done) = host.continueFinishing(&job, atMost: InspectorState.finishStep)
+      return [.finishStepped(job, events: outcome.events, done: done)]
     }
   }
 
@@ -163,23 +138,8 @@ package struct App {
   /// A key press (or click) at a wall-clock instant.
   package mutating func handle(_ key: Key, wall: Instant) { send(.key(key, wall: wall)) }
 
-  /// The wall clock moved: a running clock follows it.
-  package mutating func tick(wall: Instant) {
-    for input in finishStep() { send(input) }
-    send(.tick(wall: wall))
-  }
-
-  /// One step of a `finish all` going on, reported as the command applied.
-  private mutating func finishStep() -> [InspectorInput] {
-    guard var job = finishing else { return [] }
-    let (outcome, done) = host.continueFinishing(&job, atMost: Self.finishStep)
-    finishing = done ? nil : job
-    let text =
-      done
-      ? "finished \(job.done) transaction\(job.done == 1 ? "" : "s")"
-      : "finishing all: \(job.done) of \(job.total)… (keys work; commands wait until it is done)"
-    return [.applied(CommandRequest(.finish(nil), success: text), events: outcome.events)]
-  }
+  /// The wall clock moved: a running clock follows it (and a `finish all` takes a step).
+  package mutating func tick(wall: Instant) { send(.tick(wall: wall)) }
 
   /// Applies a command as a person would; `false` when the session refused it.
   @discardableResult
@@ -216,7 +176,7 @@ package struct App {
 
   /// How long the loop may sleep before the clock needs a tick.
   package func sleepMilliseconds(wall: Instant) -> Int {
-    if finishing != nil { return 0 }
+    if state.finishing != nil { return 0 }
     return state.live.sleepMilliseconds(wall: wall, session: host.session)
   }
 

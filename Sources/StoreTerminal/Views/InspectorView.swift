@@ -49,7 +49,7 @@ struct InspectorPane: ScreenPart {
       let changed =
         markable.contains(line.label)
         && (shownID.map {
-          state.changes?.changed(label: line.label, text: line.text, of: $0) ?? false
+          state.changes?.changed(label: line.label, of: $0) ?? false
         }
           ?? false)
       let label = changed ? display.glyphs.changed + line.label : line.label
@@ -60,17 +60,6 @@ struct InspectorPane: ScreenPart {
         TextCells.truncate(line.text, to: textWidth, ellipsis: display.glyphs.ellipsis),
         x: inner.x + labelWidth + 1, y: y, style: styled(line.style))
     }
-  }
-
-  /// The selected transaction's lines now, by label (what a step is compared with).
-  func baseline() -> StepBaseline {
-    guard let row = selectedRow, let transaction = session.transaction(row.id) else {
-      return StepBaseline(transactionID: nil, lines: [:])
-    }
-    let lines = transactionLines(transaction, row: row, now: session.now, everyField: nil)
-    return StepBaseline(
-      transactionID: row.id,
-      lines: Dictionary(lines.map { ($0.label, $0.text) }, uniquingKeysWith: { $1 }))
   }
 
   /// The lines of a transaction; `everyField` (the zoomed inspector, with the width to wrap
@@ -86,10 +75,11 @@ struct InspectorPane: ScreenPart {
     summary.append(t.reason.rawValue)
     if let offer = t.offer { summary.append("offer " + Formatting.offer(offer)) }
     summary.append("storefront \(t.storefront)")
-    lines.append(InspectorLine(label: "Transaction", text: summary.joined(separator: sep)))
+    lines.append(
+      InspectorLine(label: InspectorLabel.transaction, text: summary.joined(separator: sep)))
     lines.append(
       InspectorLine(
-        label: "Product",
+        label: InspectorLabel.product,
         text:
           "\(t.productID) (\(product.displayName(locale: session.settings.locale)))\(sep)\(t.productType.rawValue)"
           + (t.subscriptionGroupID.map { "\(sep)group \($0)" } ?? "")))
@@ -102,10 +92,10 @@ struct InspectorPane: ScreenPart {
         "expires \(Formatting.shortDate(expiration, now: now)) (\(Formatting.relative(expiration, now: now)))"
       )
     }
-    lines.append(InspectorLine(label: "Dates", text: dates.joined(separator: sep)))
+    lines.append(InspectorLine(label: InspectorLabel.dates, text: dates.joined(separator: sep)))
     lines.append(
       InspectorLine(
-        label: "Price",
+        label: InspectorLabel.price,
         text:
           "\(prices(t.price, currency: t.currency)) \(t.currency) for \(t.purchasedQuantity)\(sep)environment \(t.environment)"
       ))
@@ -125,27 +115,28 @@ struct InspectorPane: ScreenPart {
     if let failure = t.failure { state.append("failed: \(failure)") }
     lines.append(
       InspectorLine(
-        label: "State", text: state.joined(separator: sep),
+        label: InspectorLabel.state, text: state.joined(separator: sep),
         style: CellStyle(foreground: color(of: row.state))))
-    lines.append(InspectorLine(label: "SK1", text: paymentQueueView(t)))
+    lines.append(InspectorLine(label: InspectorLabel.sk1, text: paymentQueueView(t)))
     if let consumption = session.consumption(of: t.id) {
       lines.append(
         InspectorLine(
-          label: "Consumption",
+          label: InspectorLabel.consumption,
           text: "sent \(Formatting.shortDate(consumption.date, now: now))\(sep)"
             + consumption.fields.map { "\($0.name) \($0.value)" }.joined(separator: sep)))
     }
     if let token = t.appAccountToken {
-      lines.append(InspectorLine(label: "Account", text: "appAccountToken \(token)"))
+      lines.append(InspectorLine(label: InspectorLabel.account, text: "appAccountToken \(token)"))
     }
     let status = groupStatus(of: product)
     if let status {
       lines += statusLines(status, now: now, isCurrent: status.transactionID == t.id)
     }
-    let jws = hooks.jwsRepresentation?(.transaction(t), session)
+    let jws = screen.state.signature(of: .transaction(t))
     guard let wrapWidth else {
       if let jws {
-        lines.append(InspectorLine(label: "JWS", text: jws.raw, style: CellStyle(dim: true)))
+        lines.append(
+          InspectorLine(label: InspectorLabel.jws, text: jws.raw, style: CellStyle(dim: true)))
       }
       return lines
     }
@@ -153,10 +144,12 @@ struct InspectorPane: ScreenPart {
     lines += receiptLines(t)
     guard let jws else {
       let hint = "open with --sign (or --chain) to see jwsRepresentation, decoded and raw"
-      return lines + [InspectorLine(label: "JWS", text: hint, style: CellStyle(dim: true))]
+      return lines + [
+        InspectorLine(label: InspectorLabel.jws, text: hint, style: CellStyle(dim: true))
+      ]
     }
     lines += signedLines("Transaction", jws, wrapWidth: wrapWidth)
-    if let status, let renewal = hooks.jwsRepresentation?(.renewalInfo(status), session) {
+    if let status, let renewal = screen.state.signature(of: .renewalInfo(status)) {
       lines += signedLines("RenewalInfo", renewal, wrapWidth: wrapWidth)
     }
     return lines
@@ -182,7 +175,7 @@ struct InspectorPane: ScreenPart {
     }
     if let reason = info.expirationReason { state.append("reason \(reason.rawValue)") }
     if !isCurrent { state.append("current period is transaction \(status.transactionID)") }
-    lines.append(InspectorLine(label: "Status", text: state.joined(separator: sep)))
+    lines.append(InspectorLine(label: InspectorLabel.status, text: state.joined(separator: sep)))
     var renewal: [String] = []
     if let grace = info.gracePeriodExpirationDate {
       renewal.append(
@@ -216,12 +209,15 @@ struct InspectorPane: ScreenPart {
       if let effective = increase.effective {
         text.append("new price from the renewal \(Formatting.shortDate(effective, now: now))")
       }
-      lines.append(InspectorLine(label: "Price increase", text: text.joined(separator: sep)))
+      lines.append(
+        InspectorLine(label: InspectorLabel.priceIncrease, text: text.joined(separator: sep)))
     }
     if !renewal.isEmpty {
-      lines.append(InspectorLine(label: "Renewal", text: renewal.joined(separator: sep)))
+      lines.append(
+        InspectorLine(label: InspectorLabel.renewal, text: renewal.joined(separator: sep)))
     }
-    lines.append(InspectorLine(label: "Upcoming", text: upcomingText(groupID: status.groupID)))
+    lines.append(
+      InspectorLine(label: InspectorLabel.upcoming, text: upcomingText(groupID: status.groupID)))
     return lines
   }
 
@@ -330,10 +326,11 @@ struct InspectorPane: ScreenPart {
     let currency = session.settings.storefront.currency
     var lines = [
       InspectorLine(
-        label: "Product", text: "\(product.productID)\(sep)\(ProductKind(product.type).rawValue)"),
+        label: InspectorLabel.product,
+        text: "\(product.productID)\(sep)\(ProductKind(product.type).rawValue)"),
       InspectorLine(label: "Name", text: product.displayName(locale: session.settings.locale)),
       InspectorLine(
-        label: "Price",
+        label: InspectorLabel.price,
         text:
           "\(prices(product.price, currency: currency))\(sep)written \"\(product.displayPrice)\""
           + (product.familyShareable ? "\(sep)family shareable" : "")),

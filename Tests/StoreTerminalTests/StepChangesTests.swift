@@ -1,0 +1,41 @@
+import StoreCommands
+import StoreSimulation
+import Testing
+
+@testable import StoreTerminal
+
+/// A step's marks compare what the transaction is made of, not what the screen says.
+@Suite struct StepChangesTests {
+  @Test func aRefundChangesTheStateAndTheSignatureButNotTheDates() throws {
+    let app = makeApp()
+    app.host.perform(line: "buy socialfeed.monthly")
+    let before = try #require(TransactionFacts(0, in: app.session))
+    app.host.perform(line: "refund 0")
+    let after = try #require(TransactionFacts(0, in: app.session))
+    let changed = after.changed(since: before)
+    #expect(changed.contains(InspectorLabel.state))
+    #expect(changed.contains(InspectorLabel.jws))
+    #expect(!changed.contains(InspectorLabel.dates))
+    #expect(!changed.contains(InspectorLabel.product))
+  }
+
+  @Test func theClockMovingChangesNothingACountdownShows() throws {
+    let app = makeApp()
+    app.host.perform(line: "buy socialfeed.monthly")
+    let before = try #require(TransactionFacts(0, in: app.session))
+    // Ten seconds on: the renewal's countdown moved, no value did.
+    app.host.perform(line: "advance 10s")
+    let after = try #require(TransactionFacts(0, in: app.session))
+    #expect(after.changed(since: before).isEmpty)
+  }
+
+  @Test func aTransactionThatIsNoMoreMarksNothing() {
+    let app = makeApp()
+    app.host.perform(line: "buy foodtruck.donuts.box")
+    let before = TransactionFacts(0, in: app.session)
+    #expect(app.host.perform(line: "undo").isApplied)
+    #expect(app.session.transactionCount == 0)
+    let changes = StepChanges(events: [], before: before, session: app.session)
+    #expect(changes.labels.isEmpty)
+  }
+}
