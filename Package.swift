@@ -51,7 +51,10 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
-    .target(name: "StoreCommands", dependencies: ["StoreConfiguration", "StoreSimulation"]),
+    .target(
+      name: "StoreCommands", dependencies: ["StoreConfiguration", "StoreSimulation"],
+      // The crash tests' kill switch exists in test (debug) builds only.
+      swiftSettings: [.define("STOREKEEPER_TEST_HOOKS", .when(configuration: .debug))]),
     .target(
       name: "StoreSigning",
       dependencies: [

@@ -68,7 +68,7 @@ package struct FuzzRun: Sendable {
 
 /// Ends the process when one input runs longer than the limit, printing it.
 /// `@unchecked Sendable`: its thread and the fuzzing loop share `current`, `since` and
-/// `stopped` only under `lock` (macOS 13 has no `Mutex`).
+/// `stopped` only under `lock` (macOS 14 has no `Mutex`).
 private final class Watchdog: @unchecked Sendable {
   private let lock = NSLock()
   private var current: [UInt8]?

@@ -248,9 +248,8 @@ import Testing
   }
 
   @Test func theRunningClockAdvancesWithTheWallClockAndSleepsUntilTheNextEvent() {
-    var app = makeApp()
+    var app = makeApp(clock: ClockState(running: true, offset: 0))
     app.perform(line: "buy socialfeed.premium.monthly")
-    app.clock = ClockState(running: true, offset: 0)
     #expect(app.sleepMilliseconds(wall: start.adding(milliseconds: 250)) == 750)
     app.tick(wall: start.adding(milliseconds: 31_000))
     #expect(app.table.rows.count == 2)

@@ -94,7 +94,7 @@ import Testing
       app.perform(line: line)
       #expect(app.message?.isError != true, "\(name): \(line): \(app.message?.text ?? "")")
       for position in app.table.visible.indices {
-        app.table.select(visibleIndex: position)
+        app.select(visibleIndex: position)
         for action in Self.engineActions {
           guard let target = app.state.target(of: action, session: app.session) else {
             Issue.record("\(action) does not reach the engine")

@@ -17,7 +17,7 @@ import Testing
   }
 
   /// An app over a new journal in a fresh folder, the clock running from `start`.
-  func journaledApp(running: Bool = true) throws -> (App, String) {
+  func journaledApp(running: Bool = true, offset: Int64 = 0) throws -> (App, String) {
     let path = try temporaryFolder("clock").appendingPathComponent("c.journal").path
     let journal = try openForWriting(
       path,
@@ -28,8 +28,8 @@ import Testing
       journaled: journaled, configurationPath: configurationPath,
       configurationBytes: configurationBytes,
       display: DisplayOptions(color: true, glyphs: .unicode),
-      clock: ClockState(running: running, offset: 0))
-    app.tick(wall: start)
+      clock: ClockState(running: running, offset: offset))
+    app.tick(wall: start.adding(milliseconds: offset))
     return (app, path)
   }
 
@@ -119,8 +119,7 @@ import Testing
 
   @Test func aJournalAheadOfTheWallClockRunsOn() throws {
     // A clock whose session is ahead of the wall clock: offset negative, and time still moves.
-    var (app, _) = try journaledApp()
-    app.clock = ClockState(running: true, offset: -3_600_000)
+    var (app, _) = try journaledApp(offset: -3_600_000)
     app.tick(wall: start.adding(milliseconds: -3_600_000 + 5_000))
     #expect(app.session.now == start.adding(milliseconds: 5_000))
   }
@@ -178,8 +177,7 @@ import Testing
 
 @Suite struct AsciiTests {
   @Test func asciiDrawsOnlyASCIIWhateverTheText() {
-    var app = makeApp("Everything")
-    app.display = DisplayOptions(color: false, glyphs: .ascii)
+    var app = makeApp("Everything", display: DisplayOptions(color: false, glyphs: .ascii))
     app.perform(line: "buy everything.coins.100 quantity=2")
     var screens: [String] = []
     for keys in [

@@ -6,24 +6,28 @@ import Foundation
 /// Every call that changes the disk is one *step*. Without a plan the calls go straight to the
 /// system.
 public struct JournalFiles: Sendable {
-  /// Where to stop, if anywhere.
-  public let faults: FaultPlan?
+  /// Where to stop, if anywhere (tests only).
+  package let faults: FaultPlan?
 
-  /// The system's calls, stopping where `faults` says.
-  public init(faults: FaultPlan? = nil) { self.faults = faults }
+  /// The system's calls, stopping where `faults` says (tests only).
+  package init(faults: FaultPlan? = nil) { self.faults = faults }
 
   /// The system's calls, with no faults.
   public static let system = JournalFiles()
 
-  /// The system's calls, killed at the step named by `STOREKEEPER_TEST_KILL_AT_FILE_STEP` when
-  /// that variable is set (the end-to-end crash tests use it; nothing else should).
+  /// The system's calls. In a test build (debug, `STOREKEEPER_TEST_HOOKS`) they are killed at
+  /// the step named by `STOREKEEPER_TEST_KILL_AT_FILE_STEP` when that variable is set, for the
+  /// end-to-end crash tests; a release build has no such switch.
   public static func fromEnvironment(
     _ environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> JournalFiles {
-    guard let text = environment["STOREKEEPER_TEST_KILL_AT_FILE_STEP"], let step = Int(text) else {
+    #if STOREKEEPER_TEST_HOOKS
+      guard let text = environment["STOREKEEPER_TEST_KILL_AT_FILE_STEP"], let step = Int(text)
+      else { return .system }
+      return JournalFiles(faults: FaultPlan(stopAt: step, stop: .killingTheProcess))
+    #else
       return .system
-    }
-    return JournalFiles(faults: FaultPlan(stopAt: step, stop: .killingTheProcess))
+    #endif
   }
 
   private func step(_ name: String) throws(CommandError) {
@@ -142,10 +146,10 @@ public struct JournalFiles: Sendable {
 /// Where a test stops a journal writer: before its `stopAt`-th file-system step (counting from
 /// 1). After the stop every further step fails, as if the process had died there.
 /// `@unchecked Sendable`: its one mutable count is read and written under `lock` (the package
-/// supports macOS 13, where `Mutex` is not available).
-public final class FaultPlan: @unchecked Sendable {
+/// supports macOS 14, where `Mutex` is not available).
+package final class FaultPlan: @unchecked Sendable {
   /// How the writer stops.
-  public enum Stop: Sendable {
+  package enum Stop: Sendable {
     /// The step throws, and so does every later one (in-process tests).
     case throwing
     /// The process kills itself with SIGKILL (end-to-end tests).
@@ -153,25 +157,25 @@ public final class FaultPlan: @unchecked Sendable {
   }
 
   /// The step to stop before.
-  public let stopAt: Int
+  package let stopAt: Int
   /// How to stop.
-  public let stop: Stop
+  package let stop: Stop
   /// The steps reached so far (guarded by `lock`: the journal is used from one thread, but
   /// the plan is shared by value).
   private var reached = 0
   private let lock = NSLock()
 
   /// A plan that stops before step `stopAt` (1 is the first).
-  public init(stopAt: Int, stop: Stop = .throwing) {
+  package init(stopAt: Int, stop: Stop = .throwing) {
     self.stopAt = stopAt
     self.stop = stop
   }
 
   /// How many steps were reached (including the one stopped at).
-  public var steps: Int { lock.withLock { reached } }
+  package var steps: Int { lock.withLock { reached } }
 
   /// Whether the plan stopped the writer.
-  public var hasStopped: Bool { lock.withLock { reached >= stopAt } }
+  package var hasStopped: Bool { lock.withLock { reached >= stopAt } }
 
   /// Whether the next step is the one to stop at.
   var isNext: Bool { lock.withLock { reached + 1 == stopAt } }

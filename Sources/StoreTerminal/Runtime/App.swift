@@ -41,12 +41,6 @@ package struct App {
     state[keyPath: path]
   }
 
-  /// A member of the state, set directly (tests arranging a situation).
-  subscript<Value>(dynamicMember path: WritableKeyPath<InspectorState, Value>) -> Value {
-    get { state[keyPath: path] }
-    set { state[keyPath: path] = newValue }
-  }
-
   /// Reduces an input and runs the effects, with what they report, until none is left.
   package mutating func send(_ input: InspectorInput) {
     var pending = [input]
