@@ -27,7 +27,7 @@ struct APIKeyOptions: ParsableArguments {
   func token(bundleID: String, minutes: Int = 60) throws(SigningError) -> String {
     try APIAuthentication.token(
       keyFile: apiKey, keyID: keyId ?? "STOREKEEPER", issuerID: issuerId ?? "storekeeper",
-      bundleID: bundleID, issuedAt: SessionOpening.wallClock, lifetime: Int64(minutes) * 60)
+      bundleID: bundleID, issuedAt: wallClock, lifetime: Int64(minutes) * 60)
   }
 }
 

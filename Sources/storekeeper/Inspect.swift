@@ -59,7 +59,7 @@ struct Inspect: ParsableCommand {
       throw ExitCode(1)
     }
     if term.isEmpty || term == "dumb" { try Self.refuseTerminal(term) }
-    let (configuration, bytes) = try SessionOpening.loadConfiguration(configurationPath)
+    let (configuration, bytes) = try loadConfiguration(configurationPath)
     let display = DisplayOptions(
       color: !noColor && environment["NO_COLOR"] == nil, glyphs: ascii ? .ascii : .unicode)
     let journalPath = try session.preparedJournal()
@@ -105,7 +105,7 @@ struct Inspect: ParsableCommand {
       guard let server, let signer = try? prepared.signer ?? signing.makeSigner() else { return }
       let session = ServedSession(
         host: app.host, sender: sender, signer: signer, running: false, key: key,
-        controlToken: api.controlToken, wall: { SessionOpening.wallClock })
+        controlToken: api.controlToken, wall: { wallClock })
       session.keepsApplied = true
       served = session
       app.hooks.background = { inbox.runWaiting() }
@@ -157,14 +157,15 @@ struct Inspect: ParsableCommand {
   ) -> Result<Int32?, CommandError> {
     defer { terminal.end() }
     TerminalLoop.drawLoading(["Loading \(journalPath) …"], on: terminal, display: display)
+    let progress = ReplayProgress(path: journalPath, terminal: terminal, display: display)
     var app: App
     switch openApp(
       configuration: configuration, bytes: bytes, journalPath: journalPath, display: display,
-      signing: signing, terminal: terminal)
+      signing: signing, progress: progress)
     {
-    case .opened(let opened): app = opened
-    case .stopped(let signal): return .success(signal)
-    case .failed(let error): return .failure(error)
+    case .success(let opened): app = opened
+    // The person stopped the replay (q: nil, or a signal).
+    case .failure(let error): return progress.stop.map { .success($0) } ?? .failure(error)
     }
     let sender = signing.sender(app.host.journaled)
     if let sender { app.hooks.deliveryLines = PreparedSigning.attach(sender, to: app.host) }
@@ -173,23 +174,15 @@ struct Inspect: ParsableCommand {
     return .success(TerminalLoop.run(&app, on: terminal, clock: SystemClock(), watching: &watch))
   }
 
-  private enum Opening {
-    case opened(App)
-    /// The person stopped the replay (q: nil, or a signal).
-    case stopped(Int32?)
-    case failed(CommandError)
-  }
-
   private func openApp(
     configuration: StoreKitConfiguration, bytes: [UInt8], journalPath: String,
-    display: DisplayOptions, signing: PreparedSigning, terminal: NcursesTerminal
-  ) -> Opening {
+    display: DisplayOptions, signing: PreparedSigning, progress: ReplayProgress
+  ) -> Result<App, CommandError> {
     var options = SessionOptions()
     options.maximumEventsPerVerb = 50_000_000
-    let wall = SessionOpening.wallClock
+    let wall = wallClock
     let newStart = session.startInstant ?? wall
     var notices: [String] = []
-    var progress = ReplayProgress(path: journalPath, terminal: terminal, display: display)
     var journaled: JournaledSession
     do throws(CommandError) {
       journaled = try SessionOpening.journaled(
@@ -197,21 +190,12 @@ struct Inspect: ParsableCommand {
         journalPath: journalPath, start: newStart, options: options,
         progress: { progress.show(done: $0, of: $1) }
       ) { notices.append($0) }
-    } catch {
-      if let stop = progress.stop { return .stopped(stop) }
-      return .failed(error)
-    }
-    // A new session runs on from its start. A resumed one catches up to the wall clock, as
-    // Xcode's environment does, or runs on from its last instant when that is ahead.
-    let isNew =
-      journaled.journal?.header.start == newStart && journaled.journal?.records.isEmpty == true
-    let behind = wall.milliseconds - journaled.session.now.milliseconds
-    let clock = ClockState(running: !session.paused, offset: isNew ? behind : min(0, behind))
-    do throws(CommandError) {
       try LiveSessionOptions.apply(rate: session.rate, to: &journaled)
     } catch {
-      return .failed(error)
+      return .failure(error)
     }
+    let clock = ClockState(
+      opening: journaled, newStart: newStart, wall: wall, running: !session.paused)
     journaled.bundleID = self.signing.journaledBundleID
     var app = App(
       journaled: journaled, configurationPath: configurationPath, configurationBytes: bytes,
@@ -221,46 +205,6 @@ struct Inspect: ParsableCommand {
     app.hooks = signing.inspectorHooks(
       app.host, receipts: OnDemand { try signing.signer ?? signingOptions.makeSigner() },
       receiptFolder: receipts ?? FileManager.default.currentDirectoryPath)
-    return .opened(app)
-  }
-}
-
-/// The loading frame while a journal replays: records done, and whether the person asked to
-/// stop (q, Ctrl-C or another terminating signal).
-private struct ReplayProgress {
-  let path: String
-  let terminal: NcursesTerminal
-  let display: DisplayOptions
-  private var lastFrame = Date.distantPast
-  /// Set when the person stopped the replay: the signal, or nil inside for q.
-  private(set) var stop: Int32??
-
-  init(path: String, terminal: NcursesTerminal, display: DisplayOptions) {
-    self.path = path
-    self.terminal = terminal
-    self.display = display
-  }
-
-  /// Draws a frame now and then and looks at the keys; `false` to stop the replay.
-  mutating func show(done: Int, of total: Int) -> Bool {
-    guard done % 4096 == 0 || done == total else { return true }
-    let now = Date()
-    guard now.timeIntervalSince(lastFrame) >= 0.1 else { return true }
-    lastFrame = now
-    if let signal = terminal.terminationSignal {
-      stop = .some(signal)
-      return false
-    }
-    if terminal.readKeys(timeout: 0).contains(where: { $0 == .character("q") }) {
-      stop = .some(nil)
-      return false
-    }
-    let percent = total == 0 ? 100 : done * 100 / total
-    TerminalLoop.drawLoading(
-      [
-        "Loading \(path) …", "Replaying \(done) of \(total) records (\(percent)%)",
-        "q or Ctrl-C stops (nothing is changed)",
-      ], on: terminal, display: display)
-    return true
+    return .success(app)
   }
 }

@@ -23,7 +23,18 @@ extension PreparedSigning {
         isListed: ReceiptContents.lists(transaction), types: Receipt.fieldTypes)
     }
     hooks.receiptIssued = { contents in
-      ReceiptFile.write(contents, signer: receipts, folder: receiptFolder)
+      let count = contents.purchases.count
+      switch Receipt.write(contents, signer: receipts, folder: receiptFolder) {
+      case .success(let path):
+        return NotificationLine(
+          time: contents.creationDate,
+          text: "receipt (\(count) in-app purchase\(count == 1 ? "" : "s")) → \(path)",
+          isFailure: false)
+      case .failure(let failure):
+        return NotificationLine(
+          time: contents.creationDate,
+          text: "receipt not written to \(failure.path): \(failure.reason)", isFailure: true)
+      }
     }
     hooks.signOffer = { productID, options, session in
       guard case .promotional(let offerID)? = options.offer else {
@@ -90,33 +101,6 @@ extension PreparedSigning {
         + outbox.takeLines().map {
           NotificationLine(time: $0.time, text: $0.text, isFailure: $0.isFailure)
         }
-    }
-  }
-}
-
-/// Receipts the inspector writes: `receipt-<creation date>.der` in a folder.
-enum ReceiptFile {
-  static func write(
-    _ contents: ReceiptContents, signer: OnDemand<Signer>, folder: String
-  )
-    -> NotificationLine
-  {
-    let count = contents.purchases.count
-    let name =
-      "receipt-" + Receipt.date(contents.creationDate).replacingOccurrences(of: ":", with: "-")
-      + ".der"
-    let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
-    do {
-      let bytes = try signer.value.receipt(contents)
-      try AtomicFile.write(bytes, to: path)
-      return NotificationLine(
-        time: contents.creationDate,
-        text: "receipt (\(count) in-app purchase\(count == 1 ? "" : "s")) → \(path)",
-        isFailure: false)
-    } catch {
-      return NotificationLine(
-        time: contents.creationDate, text: "receipt not written to \(path): \(error)",
-        isFailure: true)
     }
   }
 }

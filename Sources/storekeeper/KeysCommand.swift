@@ -27,7 +27,7 @@ struct KeysGenerate: ParsableCommand {
   var replace = false
 
   func run() throws {
-    var (configuration, _) = try SessionOpening.loadConfiguration(configurationPath)
+    var (configuration, _) = try loadConfiguration(configurationPath)
     if let existing = configuration.subscriptionOffersKeyPair, !replace {
       printError(
         "storekeeper: \(configurationPath) already has key \(existing.id); --replace makes a new one"

@@ -55,11 +55,11 @@ struct LiveSessionOptions: ParsableArguments {
 
   /// The journal to open: `--start` only for a new one; `--fresh` sets the old one aside.
   func preparedJournal() throws -> String {
-    let path = try journal ?? SessionOpening.defaultJournal(for: configurationPath)
+    let path = try journal ?? defaultJournal(for: configurationPath)
     if start != nil && FileManager.default.fileExists(atPath: path) && !fresh {
       throw ValidationError("--start applies to a new session; \(path) exists (add --fresh).")
     }
-    if fresh { try SessionOpening.setAside(path) }
+    if fresh { try setAside(path) }
     return path
   }
 }

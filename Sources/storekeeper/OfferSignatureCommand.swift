@@ -38,7 +38,7 @@ struct OfferSignatureSubject: ParsableArguments {
 
   /// The configuration, checked to have the product and the offer.
   func load() throws -> StoreKitConfiguration {
-    let (configuration, _) = try SessionOpening.loadConfiguration(configurationPath)
+    let (configuration, _) = try loadConfiguration(configurationPath)
     let catalog = Catalog(configuration)
     guard let index = catalog.index(of: product),
       catalog.products[index].type == .autoRenewableSubscription
@@ -104,7 +104,7 @@ struct OfferSignatureSign: ParsableCommand {
       throw ExitCode(1)
     }
     let nonce = (self.nonce ?? UUID().uuidString).lowercased()
-    let timestamp = self.timestamp ?? SessionOpening.wallClock.milliseconds
+    let timestamp = self.timestamp ?? wallClock.milliseconds
     switch format {
     case .v1:
       let signature = try signer.signV1(
@@ -155,9 +155,9 @@ struct OfferSignatureVerify: ParsableCommand {
   var jws: String?
 
   @Option(
-    help:
-      "When the offer is bought (ISO-8601; default: now): the timestamp must be within 24 hours of it."
-  )
+    help: ArgumentHelp(
+      "When the offer is bought (ISO-8601; default: now): the timestamp must be within "
+        + "\(OfferSignature.lifetime / 3_600_000) hours of it."))
   var at: String?
 
   func validate() throws {
@@ -177,7 +177,7 @@ struct OfferSignatureVerify: ParsableCommand {
     let configuration = try subject.load()
     let check = OfferSignatureCheck(
       keyPair: configuration.subscriptionOffersKeyPair, bundleID: subject.bundleId,
-      now: at.flatMap(Instant.init(iso8601:)) ?? SessionOpening.wallClock)
+      now: at.flatMap(Instant.init(iso8601:)) ?? wallClock)
     let given: OfferSignature =
       jws.map { .jws($0) }
       ?? .v1(keyID: key!, nonce: nonce!, timestamp: timestamp!, signature: signature!)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoreCommands
+import StoreConfiguration
 import StoreSigning
 import StoreSimulation
 
@@ -49,16 +50,16 @@ struct ReceiptCommand: ParsableCommand {
   }
 
   func run() throws {
-    let path = try journal ?? SessionOpening.defaultJournal(for: configurationPath)
+    let path = try journal ?? defaultJournal(for: configurationPath)
     // Read, never opened for writing: no lock taken, nothing appended or set aside.
     let report = { (text: String) in printError("storekeeper: \(text)".sanitizedForTerminal) }
-    let read = try SessionOpening.exitingOnError { () throws(CommandError) in
+    let read = try exiting { () throws(CommandError) in
       try Journal.read(at: path, report: report)
     }
     let at = at.flatMap(Instant.init(iso8601:))
     var session: Session
     if let read {
-      session = try SessionOpening.exitingOnError { () throws(CommandError) in
+      session = try exiting { () throws(CommandError) in
         var journaled = try JournaledSession(replaying: read)
         // A moment of the session's history: the journal replayed to it.
         if let at, at < journaled.session.now { return try journaled.session(at: at) }
@@ -68,11 +69,11 @@ struct ReceiptCommand: ParsableCommand {
       printError("storekeeper: no journal at \(path)".sanitizedForTerminal)
       throw ExitCode(1)
     } else {
-      let (configuration, _) = try SessionOpening.loadConfiguration(configurationPath)
-      session = Session(configuration: configuration, start: at ?? SessionOpening.wallClock)
+      let (configuration, _) = try loadConfiguration(configurationPath)
+      session = Session(configuration: configuration, start: at ?? wallClock)
     }
     if let at, at > session.now {
-      try SessionOpening.exitingOnError { () throws(CommandError) in
+      try exiting { () throws(CommandError) in
         do throws(SessionError) {
           try session.advance(to: at) { _ in }
         } catch {

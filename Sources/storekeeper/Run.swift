@@ -71,14 +71,14 @@ struct Run: ParsableCommand {
           .sanitizedForTerminal)
       throw ExitCode(64)
     }
-    if fresh, let journal { try SessionOpening.setAside(journal) }
+    if fresh, let journal { try setAside(journal) }
     // Signed output carries each purchase's receipts, as SK1 hands them over.
     options.receiptsOnPurchase = signing.sign || signing.chain
-    var journaled = try SessionOpening.open(
+    var journaled = try openSession(
       configurationPath: configurationPath, journalPath: journal,
       start: start.flatMap(Instant.init(iso8601:)), options: options)
     journaled.bundleID = signing.journaledBundleID
-    try SessionOpening.exitingOnError { () throws(CommandError) in
+    try exiting { () throws(CommandError) in
       try LiveSessionOptions.apply(rate: rate, to: &journaled)
     }
     let prepared = try signing.prepare()
@@ -109,7 +109,8 @@ struct Run: ParsableCommand {
     }
     host.attach(lines)
     let interactive = script == "-"
-    let script = try ScriptLines(path: script)
+    let path = script
+    let script = try exiting { () throws(CommandError) in try ScriptReader(path: path) }
     var failures = 0
     var number = 0
     while let text = script.next() {
@@ -140,7 +141,7 @@ struct Run: ParsableCommand {
 
   /// Commits the journal and prints what waits.
   private func flush(_ host: CommandHost, _ lines: EventLines) throws {
-    try SessionOpening.exitingOnError { () throws(CommandError) in try host.flush() }
+    try exiting { () throws(CommandError) in try host.flush() }
     if let failure = lines.failure { throw failure }
   }
 
@@ -163,40 +164,5 @@ struct Run: ParsableCommand {
           .sanitizedForTerminal)
     }
     return undelivered
-  }
-}
-
-/// The lines of a script file or of standard input, read as they come.
-final class ScriptLines {
-  private let handle: UnsafeMutablePointer<FILE>?
-  private let ownsHandle: Bool
-
-  init(path: String) throws {
-    if path == "-" {
-      handle = fdopen(STDIN_FILENO, "r")
-      ownsHandle = false
-    } else {
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-        !isDirectory.boolValue,
-        let file = fopen(path, "r")
-      else {
-        printError("storekeeper: cannot read the script \(path)".sanitizedForTerminal)
-        throw ExitCode(1)
-      }
-      handle = file
-      ownsHandle = true
-    }
-  }
-
-  deinit { if ownsHandle, let handle { fclose(handle) } }
-
-  func next() -> String? {
-    var line: UnsafeMutablePointer<CChar>?
-    var capacity = 0
-    defer { free(line) }
-    guard getline(&line, &capacity, handle) >= 0, let line else { return nil }
-    let bytes = UnsafeRawBufferPointer(start: line, count: strlen(line))
-    return Command.scriptLines(Array(bytes)).first ?? ""
   }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoreCommands
+import StoreConfiguration
 import StoreDelivery
 import StoreServer
 import StoreSigning
@@ -53,10 +54,10 @@ struct Serve: ParsableCommand {
   func run() throws {
     let key = try api.loadKey()
     let journalPath = try session.preparedJournal()
-    var journaled = try SessionOpening.open(
+    var journaled = try openSession(
       configurationPath: session.configurationPath, journalPath: journalPath,
       start: session.startInstant, options: SessionOptions())
-    try SessionOpening.exitingOnError { () throws(CommandError) in
+    try exiting { () throws(CommandError) in
       try LiveSessionOptions.apply(rate: session.rate, to: &journaled)
     }
     journaled.bundleID = signing.journaledBundleID
@@ -83,7 +84,7 @@ struct Serve: ParsableCommand {
     }
     let served = ServedSession(
       host: host, sender: sender, signer: signer, running: !session.paused, key: key,
-      controlToken: api.controlToken, wall: { SessionOpening.wallClock })
+      controlToken: api.controlToken, wall: { wallClock })
     let server = try api.listen(host: self.host, port: port) {
       try SessionServer(
         served, host: $0, port: $1, timeout: $2, log: { printError($0.text.sanitizedForTerminal) })

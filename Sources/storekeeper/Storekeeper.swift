@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreConfiguration
 
 /// The `storekeeper` command: Xcode's StoreKit Testing environment, in a terminal.
 @main

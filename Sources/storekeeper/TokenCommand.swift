@@ -1,4 +1,5 @@
 import ArgumentParser
+import StoreConfiguration
 import StoreServer
 import StoreSigning
 

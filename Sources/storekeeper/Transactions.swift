@@ -46,8 +46,14 @@ struct Transactions: ParsableCommand {
   }
 
   func run() throws {
-    let path = try journal ?? SessionOpening.defaultJournal(for: configurationPath)
-    let ledger = try SessionOpening.ledger(configurationPath: configurationPath, journalPath: path)
+    let path = try journal ?? defaultJournal(for: configurationPath)
+    let (configuration, bytes) = try loadConfiguration(configurationPath)
+    let ledger = try exiting { () throws(CommandError) in
+      try SessionOpening.ledger(
+        configuration: configuration, bytes: bytes, configurationPath: configurationPath,
+        journalPath: path, now: wallClock
+      ) { printError("storekeeper: \($0)".sanitizedForTerminal) }
+    }
     let compiled = try TransactionFilter(parsing: filter ?? "").compiled(
       for: ledger.catalog, now: ledger.now)
     let chosen = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .json)
@@ -89,44 +95,5 @@ struct Transactions: ParsableCommand {
     let safe = text.sanitizedForTerminal
     guard safe.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return safe }
     return "\"" + safe.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-  }
-}
-
-/// A plain-text table of transactions for a terminal, aligned in terminal cells (a CJK
-/// product ID takes two cells a character).
-enum TransactionListing {
-  static func render(rows: [LedgerRow], catalog: Catalog) -> String {
-    let header = ["ID", "Product", "Type", "Purchased (UTC)", "Expires (UTC)", "State", ""]
-    var lines = [header]
-    for row in rows {
-      let product = catalog.products[Int(row.product)]
-      lines.append([
-        String(row.id), product.productID.sanitizedForTerminal, ProductKind(product.type).rawValue,
-        shortDate(row.purchaseDate),
-        row.expirationDate == Int64.min ? "" : shortDate(row.expirationDate),
-        row.state.label, row.isFinished ? "" : "unfinished",
-      ])
-    }
-    TextCells.prepareLocale()
-    let widths = header.indices.map { column in
-      lines.map { TextCells.width($0[column]) }.max() ?? 0
-    }
-    return lines.map { line in
-      line.enumerated().map { column, text in
-        TextCells.fit(text, widths[column], alignRight: column == 0)
-      }.joined(separator: "  ").trimmingTrailingSpaces
-    }.joined(separator: "\n") + "\n" + "\(rows.count) transaction\(rows.count == 1 ? "" : "s")\n"
-  }
-
-  static func shortDate(_ milliseconds: Int64) -> String {
-    let text = Instant(milliseconds: milliseconds).iso8601
-    return String(text.prefix(19)).replacingOccurrences(of: "T", with: " ")
-  }
-}
-
-extension String {
-  /// The text without the spaces at its end (the right-aligned first column keeps its padding).
-  fileprivate var trimmingTrailingSpaces: String {
-    String(self[..<(lastIndex(where: { $0 != " " }).map { index(after: $0) } ?? startIndex)])
   }
 }

@@ -39,3 +39,21 @@ import Testing
     #expect(changes.labels.isEmpty)
   }
 }
+
+/// `storekeeper transactions` on a terminal: a table aligned in terminal cells.
+@Suite struct TransactionListingTests {
+  @Test func rowsAreAlignedDatedInUTCAndCounted() {
+    let app = makeApp()
+    app.host.perform(line: "buy socialfeed.monthly")
+    app.host.perform(line: "buy foodtruck.donuts.box")
+    let snapshot = app.session.ledgerSnapshot()
+    let text = TransactionListing.render(
+      rows: (0..<snapshot.count).map(snapshot.row), catalog: snapshot.catalog)
+    let lines = text.split(separator: "\n")
+    #expect(lines.first?.hasPrefix("ID  Product") == true)
+    #expect(
+      lines.contains { $0.contains("socialfeed.monthly") && $0.contains("2026-11-22 02:00:00") })
+    #expect(lines.last == "2 transactions")
+    #expect(text.contains("unfinished"))
+  }
+}

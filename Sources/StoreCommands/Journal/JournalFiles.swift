@@ -15,6 +15,10 @@ public struct JournalFiles: Sendable {
   /// The system's calls, with no faults.
   public static let system = JournalFiles()
 
+  /// This process's calls, read from its environment once (a crash test counts the steps of
+  /// every journal the process touches).
+  public static let forThisProcess = fromEnvironment()
+
   /// The system's calls. In a test build (debug, `STOREKEEPER_TEST_HOOKS`) they are killed at
   /// the step named by `STOREKEEPER_TEST_KILL_AT_FILE_STEP` when that variable is set, for the
   /// end-to-end crash tests; a release build has no such switch.

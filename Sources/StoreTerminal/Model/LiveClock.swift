@@ -165,6 +165,17 @@ package struct ClockState: Equatable, Sendable {
     self.offset = offset
   }
 
+  /// The clock a session opens with at `wall`: a new one (its journal starting at `newStart`,
+  /// empty) runs on from its start; a resumed one catches up to the wall clock, as Xcode's
+  /// environment does, or runs on from its last instant when that is ahead.
+  package init(opening journaled: JournaledSession, newStart: Instant, wall: Instant, running: Bool)
+  {
+    let isNew =
+      journaled.journal?.header.start == newStart && journaled.journal?.records.isEmpty == true
+    let behind = wall.milliseconds - journaled.session.now.milliseconds
+    self.init(running: running, offset: isNew ? behind : min(0, behind))
+  }
+
   /// The simulated instant for a wall-clock instant.
   func simulated(at wall: Instant, current: Instant) -> Instant {
     running ? max(current, wall.adding(milliseconds: -offset)) : current

@@ -1,26 +1,20 @@
 import Foundation
-import StoreConfiguration
-
-/// Writes a line for a person to standard error. A broken standard error is ignored: there is
-/// nowhere left to tell.
-func printError(_ line: String) {
-  StandardStreams.write(Array((line + "\n").utf8), to: STDERR_FILENO)
-}
 
 /// Standard output could not take what was written.
-struct OutputFailure: Error, CustomStringConvertible {
+public struct OutputFailure: Error, CustomStringConvertible {
   /// The reader went away (`| head`): the program ends quietly, as Unix tools do.
-  var readerClosed: Bool
+  public var readerClosed: Bool
   /// The system's reason.
-  var reason: String
+  public var reason: String
 
-  var description: String { "cannot write to standard output: \(reason)" }
+  /// `cannot write to standard output: …`.
+  public var description: String { "cannot write to standard output: \(reason)" }
 }
 
 /// The program's standard streams, written through one checked path: every failed write is
 /// noticed (a full disk, a closed descriptor, a file-size limit), and a reader that went away
 /// ends the program quietly.
-enum StandardStreams {
+public enum StandardStreams {
   /// Set when the program started with standard output closed: descriptor 1 then holds
   /// `/dev/null` (so that no file opened later takes its number) and every write fails.
   /// `nonisolated(unsafe)`: written once in ``prepare()`` before any other thread starts.
@@ -28,7 +22,7 @@ enum StandardStreams {
 
   /// Run once at start: writes past a size limit or to a closed pipe fail with an error instead
   /// of a signal, and closed standard descriptors are held by `/dev/null`.
-  static func prepare() {
+  public static func prepare() {
     signal(SIGPIPE, SIG_IGN)
     signal(SIGXFSZ, SIG_IGN)
     for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]
@@ -45,20 +39,20 @@ enum StandardStreams {
   /// Writes raw bytes to standard output.
   ///
   /// - Throws: ``OutputFailure`` with the system's reason.
-  static func writeOut(_ bytes: [UInt8]) throws(OutputFailure) {
+  public static func writeOut(_ bytes: [UInt8]) throws(OutputFailure) {
     if let failure = bytes.withUnsafeBufferPointer(failureWritingOut) { throw failure }
   }
 
   /// Writes what `writer` holds to standard output and empties it.
   ///
   /// - Throws: ``OutputFailure`` with the system's reason.
-  static func writeOut(_ writer: inout ByteWriter) throws(OutputFailure) {
+  public static func writeOut(_ writer: inout ByteWriter) throws(OutputFailure) {
     if let failure = writer.withBytes(failureWritingOut) { throw failure }
     writer.removeAll()
   }
 
   /// Writes raw bytes to standard output; what went wrong, if anything.
-  static func failureWritingOut(_ bytes: UnsafeBufferPointer<UInt8>) -> OutputFailure? {
+  public static func failureWritingOut(_ bytes: UnsafeBufferPointer<UInt8>) -> OutputFailure? {
     guard !outputWasClosed else {
       return OutputFailure(readerClosed: false, reason: "it is closed (Bad file descriptor)")
     }
@@ -66,20 +60,26 @@ enum StandardStreams {
     return OutputFailure(readerClosed: error == EPIPE, reason: String(cString: strerror(error)))
   }
 
+  /// Writes a line for a person to standard error. A broken standard error is ignored: there
+  /// is nowhere left to tell.
+  public static func writeError(_ line: String) {
+    write(Array((line + "\n").utf8), to: STDERR_FILENO)
+  }
+
   /// Writes a line to standard output.
-  static func printOut(_ line: String) throws(OutputFailure) {
+  public static func printOut(_ line: String) throws(OutputFailure) {
     try writeOut(Array((line + "\n").utf8))
   }
 
   /// Writes all of `bytes`; the `errno` of a failure, if any.
   @discardableResult
-  static func write(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+  public static func write(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
     bytes.withUnsafeBufferPointer { write($0, to: descriptor) }
   }
 
   /// Writes all of `bytes`; the `errno` of a failure, if any.
   @discardableResult
-  static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32? {
+  public static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32? {
     var written = 0
     while written < bytes.count {
       let result = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
@@ -93,15 +93,15 @@ enum StandardStreams {
   }
 
   /// The bytes of a file, or `nil` when it cannot be read.
-  static func contents(of path: String) -> [UInt8]? {
+  public static func contents(of path: String) -> [UInt8]? {
     FileManager.default.contents(atPath: path).map { [UInt8]($0) }
   }
 
   /// The exit status for an output failure: 141 (128 + SIGPIPE, what a shell reports for a
   /// Unix tool whose reader went away) without a word, else 1 with the reason.
-  static func exitStatus(for failure: OutputFailure) -> Int32 {
+  public static func exitStatus(for failure: OutputFailure) -> Int32 {
     if failure.readerClosed { return 128 + SIGPIPE }
-    printError("storekeeper: \(failure)")
+    writeError("storekeeper: \(failure)")
     return 1
   }
 }

@@ -1,0 +1,39 @@
+import StoreCommands
+import StoreConfiguration
+import StoreSimulation
+
+/// A plain-text table of transactions for a terminal, aligned in terminal cells (a CJK
+/// product ID takes two cells a character).
+package enum TransactionListing {
+  /// The rows as a table, with a count at the end.
+  package static func render(rows: [LedgerRow], catalog: Catalog) -> String {
+    let header = ["ID", "Product", "Type", "Purchased (UTC)", "Expires (UTC)", "State", ""]
+    var lines = [header]
+    for row in rows {
+      let product = catalog.products[Int(row.product)]
+      lines.append([
+        String(row.id), product.productID.sanitizedForTerminal, ProductKind(product.type).rawValue,
+        Formatting.clock(Instant(milliseconds: row.purchaseDate)),
+        row.expirationDate == Int64.min
+          ? "" : Formatting.clock(Instant(milliseconds: row.expirationDate)),
+        row.state.label, row.isFinished ? "" : "unfinished",
+      ])
+    }
+    TextCells.prepareLocale()
+    let widths = header.indices.map { column in
+      lines.map { TextCells.width($0[column]) }.max() ?? 0
+    }
+    return lines.map { line in
+      line.enumerated().map { column, text in
+        TextCells.fit(text, widths[column], alignRight: column == 0)
+      }.joined(separator: "  ").trimmingTrailingSpaces
+    }.joined(separator: "\n") + "\n" + "\(rows.count) transaction\(rows.count == 1 ? "" : "s")\n"
+  }
+}
+
+extension String {
+  /// The text without the spaces at its end (the right-aligned first column keeps its padding).
+  fileprivate var trimmingTrailingSpaces: String {
+    String(self[..<(lastIndex(where: { $0 != " " }).map { index(after: $0) } ?? startIndex)])
+  }
+}
