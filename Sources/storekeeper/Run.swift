@@ -11,7 +11,7 @@ struct Run: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Apply a script of commands to a session and print its events as JSON lines.",
     discussion: """
-      Each line of the script is a command (buy, advance, refund …; see the README). Events go to \
+      Each line of the script is a command (buy, advance, refund …; listed below and in docs/command-language.md). Events go to \
       stdout as JSON lines; messages for people go to stderr. The first command that cannot be \
       applied stops the run with exit status 1, after printing its error event.
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The settings table is the one description of the session's switches.
 @Suite struct SettingDescriptorTests {
-  /// The README's settings table, as the descriptors write it.
+  /// The settings page's table (docs/settings.md), as the descriptors write it.
   static var expectedTable: String {
     var table =
       "| `set` | `.storekit` key | Inspector | Default | What it does |\n|---|---|---|---|---|\n"
@@ -18,12 +18,12 @@ import Testing
     return table
   }
 
-  @Test func theReadmeListsEverySettingAsTheTableDescribesIt() throws {
-    let readme = try String(
-      contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+  @Test func theSettingsPageListsEverySettingAsTheTableDescribesIt() throws {
+    let page = try String(
+      contentsOf: packageRoot.appendingPathComponent("docs/settings.md"), encoding: .utf8)
     #expect(
-      readme.contains(Self.expectedTable),
-      "README's settings table should be:\n\(Self.expectedTable)")
+      page.contains(Self.expectedTable),
+      "docs/settings.md's table should be:\n\(Self.expectedTable)")
   }
 
   @Test func everySettingHasItsOwnKeyAndCommand() {

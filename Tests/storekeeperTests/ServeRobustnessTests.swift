@@ -97,11 +97,11 @@ extension ServeRobustnessTests {
 }
 
 extension ServeRobustnessTests {
-  /// A person can try the README's serve example: it runs as written (on a free port), the
+  /// A person can try the serve page's example: it runs as written (on a free port), the
   /// token from `storekeeper token` included.
-  @Test func theReadmesServeExampleRunsAsWritten() throws {
+  @Test func theServePagesExampleRunsAsWritten() throws {
     let readme = try String(
-      contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+      contentsOf: packageRoot.appendingPathComponent("docs/serve.md"), encoding: .utf8)
     let start = try #require(readme.range(of: "```sh\nstorekeeper serve "))
     let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
     var script = String(readme[readme.index(start.lowerBound, offsetBy: 6)..<end.lowerBound])

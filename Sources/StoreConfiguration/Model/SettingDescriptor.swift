@@ -11,7 +11,7 @@ public enum SettingID: String, CaseIterable, Sendable {
 /// One of the test session's settings, described once: its `.storekit` key, its name in the
 /// command language (`set <command> …`), its label in the inspector's settings, its kind, its
 /// default and what it does. The configuration's reader and writer, the session, the command
-/// parser, the settings dialog and the README's table all come from ``all``.
+/// parser, the settings dialog and the table in docs/settings.md all come from ``all``.
 public struct SettingDescriptor: Sendable {
   /// What values it takes.
   public enum Kind: Sendable, Equatable {
