@@ -12,17 +12,6 @@ public struct RequestRecord: Equatable, Sendable {
   /// Why, when the answer alone does not say (a 401's reason, a body too large).
   public var note: String?
 
-  /// A record.
-  public init(
-    method: String, path: String, status: Int, milliseconds: Int64? = nil, note: String? = nil
-  ) {
-    self.method = method
-    self.path = path
-    self.status = status
-    self.milliseconds = milliseconds
-    self.note = note
-  }
-
   /// `GET /inApps/v1/transactions/2000000001 200 3 ms`, with the note in parentheses.
   public var text: String {
     "\(method) \(path) \(status)" + (milliseconds.map { " \($0) ms" } ?? "")

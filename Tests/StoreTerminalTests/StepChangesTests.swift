@@ -6,27 +6,24 @@ import Testing
 
 /// A step's marks compare what the transaction is made of, not what the screen says.
 @Suite struct StepChangesTests {
-  @Test func aRefundChangesTheStateAndTheSignatureButNotTheDates() throws {
+  /// What a step changes of the transaction `setup` made.
+  func changes(_ setup: String, then step: String) throws -> Set<InspectorLabel> {
     let app = makeApp()
-    app.host.perform(line: "buy socialfeed.monthly")
+    app.host.perform(line: setup)
     let before = try #require(TransactionFacts(0, in: app.session))
-    app.host.perform(line: "refund 0")
-    let after = try #require(TransactionFacts(0, in: app.session))
-    let changed = after.changed(since: before)
-    #expect(changed.contains(InspectorLabel.state))
-    #expect(changed.contains(InspectorLabel.jws))
-    #expect(!changed.contains(InspectorLabel.dates))
-    #expect(!changed.contains(InspectorLabel.product))
+    #expect(app.host.perform(line: step).isApplied)
+    return try #require(TransactionFacts(0, in: app.session)).changed(since: before)
+  }
+
+  @Test func aRefundChangesTheStateAndTheSignatureButNotTheDates() throws {
+    let changed = try changes("buy socialfeed.monthly", then: "refund 0")
+    #expect(changed.contains(.state) && changed.contains(.jws))
+    #expect(!changed.contains(.dates) && !changed.contains(.product))
   }
 
   @Test func theClockMovingChangesNothingACountdownShows() throws {
-    let app = makeApp()
-    app.host.perform(line: "buy socialfeed.monthly")
-    let before = try #require(TransactionFacts(0, in: app.session))
     // Ten seconds on: the renewal's countdown moved, no value did.
-    app.host.perform(line: "advance 10s")
-    let after = try #require(TransactionFacts(0, in: app.session))
-    #expect(after.changed(since: before).isEmpty)
+    #expect(try changes("buy socialfeed.monthly", then: "advance 10s").isEmpty)
   }
 
   @Test func aTransactionThatIsNoMoreMarksNothing() {

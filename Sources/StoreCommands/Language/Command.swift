@@ -107,6 +107,21 @@ public enum Command: Equatable, Sendable {
   }
 }
 
+extension Command {
+  /// What a verb that takes one thing and nothing else names: a transaction (`approve`,
+  /// `decline`, `resolve`, `delete`, `refund-decline`, `refund-reverse`) or a subscription
+  /// (`expire`, `renew`).
+  var soleArgument: (reference: TransactionReference?, productID: String?)? {
+    switch self {
+    case .approve(let reference), .decline(let reference), .resolve(let reference),
+      .delete(let reference), .refundDecline(let reference), .refundReverse(let reference):
+      (reference, nil)
+    case .expire(let productID), .renew(let productID): (nil, productID)
+    default: nil
+    }
+  }
+}
+
 /// How a command names a transaction.
 public enum TransactionReference: Equatable, Sendable, CustomStringConvertible {
   /// By id.

@@ -87,11 +87,8 @@ public struct VerbOption: Sendable, Equatable {
     _ name: String, _ value: WordKind, requires: [String] = [], excludes: [String] = [],
     required: Bool = false
   ) {
-    self.name = name
-    self.value = value
-    self.requires = requires
-    self.excludes = excludes
-    self.isRequired = required
+    (self.name, self.value, self.isRequired) = (name, value, required)
+    (self.requires, self.excludes) = (requires, excludes)
   }
 }
 

@@ -14,20 +14,8 @@ extension Verb {
         guard case .autoRenew(let reference, let enabled) = command else { return nil }
         return ["auto-renew", "\(reference)", enabled ? "on" : "off"]
       }),
-    Verb(
-      "expire", [.init(.product(subscriptions: true))], "the subscription expires now",
-      parse: { words throws(CommandError) in .expire(productID: try words.productID()) },
-      words: { command in
-        guard case .expire(let productID) = command else { return nil }
-        return ["expire", productID]
-      }),
-    Verb(
-      "renew", [.init(.product(subscriptions: true))], "the subscription renews now",
-      parse: { words throws(CommandError) in .renew(productID: try words.productID()) },
-      words: { command in
-        guard case .renew(let productID) = command else { return nil }
-        return ["renew", productID]
-      }),
+    subscriptionVerb("expire", "the subscription expires now", Command.expire),
+    subscriptionVerb("renew", "the subscription renews now", Command.renew),
     Verb(
       "price-increase",
       [

@@ -32,17 +32,11 @@ extension Verb {
         guard case .buy(let productID, let options) = command else { return nil }
         return ["buy", productID] + options.words
       }),
-    transactionVerb("approve", "a parent approves an Ask to Buy request", Command.approve) {
-      if case .approve(let reference) = $0 { reference } else { nil }
-    },
-    transactionVerb("decline", "a parent declines an Ask to Buy request", Command.decline) {
-      if case .decline(let reference) = $0 { reference } else { nil }
-    },
+    transactionVerb("approve", "a parent approves an Ask to Buy request", Command.approve),
+    transactionVerb("decline", "a parent declines an Ask to Buy request", Command.decline),
     transactionVerb(
       "resolve", "an interrupted purchase or a billing issue is resolved", Command.resolve
-    ) {
-      if case .resolve(let reference) = $0 { reference } else { nil }
-    },
+    ),
     Verb(
       "finish", [.init(.transaction(or: ["all"]))],
       "the app finishes a transaction, or all of them",
@@ -53,9 +47,7 @@ extension Verb {
         guard case .finish(let reference) = command else { return nil }
         return ["finish", reference.map { "\($0)" } ?? "all"]
       }),
-    transactionVerb("delete", "the transaction never happened", Command.delete) {
-      if case .delete(let reference) = $0 { reference } else { nil }
-    },
+    transactionVerb("delete", "the transaction never happened", Command.delete),
     Verb(
       "clear", "every transaction deleted", parse: { _ throws(CommandError) in .clear },
       words: { $0 == .clear ? ["clear"] : nil }),
@@ -104,14 +96,10 @@ extension Verb {
         return ["refund-request", "\(reference)"]
           + (reason.map { ["reason=\($0.rawValue)"] } ?? [])
       }),
-    transactionVerb("refund-decline", "Apple declines a refund request", Command.refundDecline) {
-      if case .refundDecline(let reference) = $0 { reference } else { nil }
-    },
+    transactionVerb("refund-decline", "Apple declines a refund request", Command.refundDecline),
     transactionVerb(
       "refund-reverse", "Apple reverses a refund after a dispute", Command.refundReverse
-    ) {
-      if case .refundReverse(let reference) = $0 { reference } else { nil }
-    },
+    ),
     Verb(
       "consumption", [.init(.transaction(or: []))],
       options: ConsumptionInformation.fieldNames.map { .init($0, .text("value")) },
@@ -154,14 +142,33 @@ extension Verb {
   ]
 
   /// A verb whose only word is a transaction.
-  private static func transactionVerb(
+  static func transactionVerb(
     _ name: String, _ summary: String,
-    _ make: @escaping @Sendable (TransactionReference) -> Command,
-    reference: @escaping @Sendable (Command) -> TransactionReference?
+    _ make: @escaping @Sendable (TransactionReference) -> Command
   ) -> Verb {
     Verb(
       name, [.init(.transaction(or: []))], summary,
       parse: { words throws(CommandError) in make(try words.transaction()) },
-      words: { command in reference(command).map { [name, "\($0)"] } })
+      words: { command in
+        guard command.verb == name, let reference = command.soleArgument?.reference else {
+          return nil
+        }
+        return [name, "\(reference)"]
+      })
+  }
+
+  /// A verb of one subscription and nothing else (`expire`, `renew`).
+  static func subscriptionVerb(
+    _ name: String, _ summary: String, _ make: @escaping @Sendable (String) -> Command
+  ) -> Verb {
+    Verb(
+      name, [.init(.product(subscriptions: true))], summary,
+      parse: { words throws(CommandError) in make(try words.productID()) },
+      words: { command in
+        guard command.verb == name, let productID = command.soleArgument?.productID else {
+          return nil
+        }
+        return [name, productID]
+      })
   }
 }

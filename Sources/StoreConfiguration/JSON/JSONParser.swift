@@ -36,7 +36,7 @@ public enum JSONParser {
   /// - Complexity: O(*n*) in the length of the text.
   public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONDocument {
     let result: Result<JSONDocument, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
-      var scanner = Scanner(bytes: buffer)
+      var scanner = JSONScanner(bytes: buffer)
       do throws(ScanFailure) {
         return .success(try scanner.document())
       } catch {
@@ -73,7 +73,8 @@ struct ScanFailure: Error {
   var offset: Int
 }
 
-private struct Scanner {
+/// Reads one JSON document from bytes, byte by byte, with the offset of every failure.
+struct JSONScanner {
   let bytes: UnsafeBufferPointer<UInt8>
   var index = 0
   var depth = 0
@@ -103,11 +104,11 @@ private struct Scanner {
     return JSONDocument(root: root, trailingWhitespace: text(trailingStart..<index))
   }
 
-  private func text(_ range: Range<Int>) -> String {
+  func text(_ range: Range<Int>) -> String {
     String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
   }
 
-  private mutating func skipWhitespace() {
+  mutating func skipWhitespace() {
     while index < bytes.count {
       switch bytes[index] {
       case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -116,14 +117,14 @@ private struct Scanner {
     }
   }
 
-  private func describeByte(at offset: Int) -> String {
+  func describeByte(at offset: Int) -> String {
     guard offset < bytes.count else { return "the end of the file" }
     let byte = bytes[offset]
     if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
     return "byte 0x\(hex(byte))"
   }
 
-  private mutating func value() throws(ScanFailure) -> JSONValue {
+  mutating func value() throws(ScanFailure) -> JSONValue {
     guard index < bytes.count else {
       throw ScanFailure(message: "expected a value but found the end of the file", offset: index)
     }
@@ -141,7 +142,7 @@ private struct Scanner {
     }
   }
 
-  private mutating func enter() throws(ScanFailure) {
+  mutating func enter() throws(ScanFailure) {
     depth += 1
     if depth > JSONParser.maximumDepth {
       throw ScanFailure(
@@ -149,7 +150,7 @@ private struct Scanner {
     }
   }
 
-  private mutating func object() throws(ScanFailure) -> JSONObject {
+  mutating func object() throws(ScanFailure) -> JSONObject {
     try enter()
     index += 1
     var members: [JSONMember] = []
@@ -194,7 +195,7 @@ private struct Scanner {
     }
   }
 
-  private mutating func array() throws(ScanFailure) -> [JSONValue] {
+  mutating func array() throws(ScanFailure) -> [JSONValue] {
     try enter()
     index += 1
     var elements: [JSONValue] = []
@@ -225,7 +226,7 @@ private struct Scanner {
     }
   }
 
-  private mutating func literal(_ word: StaticString) throws(ScanFailure) {
+  mutating func literal(_ word: StaticString) throws(ScanFailure) {
     let count = word.utf8CodeUnitCount
     let matches =
       index + count <= bytes.count
@@ -239,9 +240,9 @@ private struct Scanner {
     index += count
   }
 
-  private mutating func number() throws(ScanFailure) -> JSONNumber {
+  mutating func number() throws(ScanFailure) -> JSONNumber {
     let start = index
-    func digits(_ scanner: inout Scanner) -> Int {
+    func digits(_ scanner: inout JSONScanner) -> Int {
       let first = scanner.index
       while scanner.index < scanner.bytes.count,
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(scanner.bytes[scanner.index])
@@ -274,128 +275,4 @@ private struct Scanner {
     }
     return JSONNumber(text: text(start..<index))
   }
-
-  private mutating func string() throws(ScanFailure) -> String {
-    let quote = index
-    index += 1
-    let start = index
-    // Fast path: no escapes.
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "\"") {
-        let result = text(start..<index)
-        index += 1
-        return result
-      }
-      if byte == UInt8(ascii: "\\") { break }
-      if byte < 0x20 {
-        throw ScanFailure(
-          message: "a control character (0x\(hex(byte))) inside a string must be escaped",
-          offset: index)
-      }
-      index += 1
-    }
-    var scalars = String.UnicodeScalarView()
-    scalars.append(contentsOf: text(start..<index).unicodeScalars)
-    var utf8: [UInt8] = []
-    func flush() {
-      if !utf8.isEmpty {
-        scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
-        utf8.removeAll(keepingCapacity: true)
-      }
-    }
-    while index < bytes.count {
-      let byte = bytes[index]
-      switch byte {
-      case UInt8(ascii: "\""):
-        index += 1
-        flush()
-        return String(scalars)
-      case UInt8(ascii: "\\"):
-        flush()
-        scalars.append(try escape())
-      case 0..<0x20:
-        throw ScanFailure(
-          message: "a control character (0x\(hex(byte))) inside a string must be escaped",
-          offset: index)
-      default:
-        utf8.append(byte)
-        index += 1
-      }
-    }
-    throw ScanFailure(message: "the string is not closed: expected '\"'", offset: quote)
-  }
-
-  private mutating func escape() throws(ScanFailure) -> Unicode.Scalar {
-    let start = index
-    index += 1
-    guard index < bytes.count else {
-      throw ScanFailure(message: "the escape sequence is cut off", offset: start)
-    }
-    let byte = bytes[index]
-    index += 1
-    switch byte {
-    case UInt8(ascii: "\""): return "\""
-    case UInt8(ascii: "\\"): return "\\"
-    case UInt8(ascii: "/"): return "/"
-    case UInt8(ascii: "b"): return "\u{08}"
-    case UInt8(ascii: "f"): return "\u{0C}"
-    case UInt8(ascii: "n"): return "\n"
-    case UInt8(ascii: "r"): return "\r"
-    case UInt8(ascii: "t"): return "\t"
-    case UInt8(ascii: "u"):
-      let high = try hexQuad(escapeStart: start)
-      if (0xD800..<0xDC00).contains(high) {
-        let lowStart = index
-        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-          bytes[index + 1] == UInt8(ascii: "u")
-        else {
-          throw ScanFailure(message: "a lone high surrogate \\u\(hex4(high))", offset: start)
-        }
-        index += 2
-        let low = try hexQuad(escapeStart: lowStart)
-        guard (0xDC00..<0xE000).contains(low) else {
-          throw ScanFailure(message: "a high surrogate without its low half", offset: start)
-        }
-        return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
-      }
-      guard let scalar = Unicode.Scalar(high) else {
-        throw ScanFailure(message: "a lone low surrogate \\u\(hex4(high))", offset: start)
-      }
-      return scalar
-    default:
-      throw ScanFailure(
-        message: "an unknown escape sequence \\\(describeByte(at: index - 1))", offset: start)
-    }
-  }
-
-  private mutating func hexQuad(escapeStart: Int) throws(ScanFailure) -> UInt32 {
-    var value: UInt32 = 0
-    for _ in 0..<4 {
-      guard index < bytes.count, let digit = hexDigitValue(bytes[index]) else {
-        throw ScanFailure(message: "\\u must be followed by four hex digits", offset: escapeStart)
-      }
-      value = value << 4 | UInt32(digit)
-      index += 1
-    }
-    return value
-  }
-}
-
-private func hexDigitValue(_ byte: UInt8) -> UInt8? {
-  switch byte {
-  case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-  case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-  case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-  default: nil
-  }
-}
-
-private func hex(_ byte: UInt8) -> String {
-  let digits = Array("0123456789ABCDEF")
-  return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-}
-
-private func hex4(_ value: UInt32) -> String {
-  hex(UInt8(value >> 8)) + hex(UInt8(value & 0xFF))
 }

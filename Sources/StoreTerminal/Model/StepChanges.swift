@@ -1,20 +1,11 @@
 import StoreSimulation
 
 /// The labels of the inspector's summary lines of a transaction: what a step's marks are for.
-enum InspectorLabel {
-  static let transaction = "Transaction"
-  static let product = "Product"
-  static let dates = "Dates"
-  static let price = "Price"
-  static let state = "State"
-  static let sk1 = "SK1"
-  static let consumption = "Consumption"
-  static let account = "Account"
-  static let status = "Status"
-  static let priceIncrease = "Price increase"
-  static let renewal = "Renewal"
-  static let upcoming = "Upcoming"
-  static let jws = "JWS"
+package enum InspectorLabel: String, Sendable {
+  case transaction = "Transaction", product = "Product", dates = "Dates", price = "Price"
+  case state = "State", sk1 = "SK1", consumption = "Consumption", account = "Account"
+  case status = "Status", priceIncrease = "Price increase", renewal = "Renewal"
+  case upcoming = "Upcoming", jws = "JWS"
 }
 
 /// The values the inspector's summary of a transaction is made of: what a step is compared on.
@@ -43,32 +34,32 @@ package struct TransactionFacts: Equatable, Sendable {
   }
 
   /// The summary lines whose values differ from `before`'s.
-  func changed(since before: TransactionFacts) -> Set<String> {
+  func changed(since before: TransactionFacts) -> Set<InspectorLabel> {
     let (t, b) = (transaction, before.transaction)
     let (info, old) = (status?.renewalInfo, before.status?.renewalInfo)
-    let lines: [(String, Bool)] = [
+    let lines: [(InspectorLabel, Bool)] = [
       (
-        InspectorLabel.transaction,
+        .transaction,
         t.id == b.id && t.originalID == b.originalID && t.orderID == b.orderID
           && t.reason == b.reason && t.offer == b.offer && t.storefront == b.storefront
       ),
       (
-        InspectorLabel.product,
+        .product,
         t.productID == b.productID && productName == before.productName
           && t.productType == b.productType && t.subscriptionGroupID == b.subscriptionGroupID
       ),
       (
-        InspectorLabel.dates,
+        .dates,
         t.purchaseDate == b.purchaseDate && t.originalPurchaseDate == b.originalPurchaseDate
           && t.expirationDate == b.expirationDate
       ),
       (
-        InspectorLabel.price,
+        .price,
         t.price == b.price && t.currency == b.currency
           && t.purchasedQuantity == b.purchasedQuantity && t.environment == b.environment
       ),
       (
-        InspectorLabel.state,
+        .state,
         state == before.state && t.isFinished == b.isFinished
           && t.revocationDate == b.revocationDate && t.revocationType == b.revocationType
           && t.revocationPercentage == b.revocationPercentage
@@ -76,15 +67,15 @@ package struct TransactionFacts: Equatable, Sendable {
           && t.isUpgraded == b.isUpgraded && t.failure == b.failure
       ),
       (
-        InspectorLabel.sk1,
+        .sk1,
         t.state == b.state && t.hasPurchaseIssue == b.hasPurchaseIssue
           && t.pendingAskToBuyConfirmation == b.pendingAskToBuyConfirmation
           && t.isAskToBuyDeclined == b.isAskToBuyDeclined && t.failure == b.failure
       ),
-      (InspectorLabel.consumption, consumption == before.consumption),
-      (InspectorLabel.account, t.appAccountToken == b.appAccountToken),
+      (.consumption, consumption == before.consumption),
+      (.account, t.appAccountToken == b.appAccountToken),
       (
-        InspectorLabel.status,
+        .status,
         status?.state == before.status?.state
           && status?.transactionID == before.status?.transactionID
           && info?.willAutoRenew == old?.willAutoRenew
@@ -92,18 +83,18 @@ package struct TransactionFacts: Equatable, Sendable {
           && info?.currentProductID == old?.currentProductID
           && info?.expirationReason == old?.expirationReason
       ),
-      (InspectorLabel.priceIncrease, priceIncrease == before.priceIncrease),
+      (.priceIncrease, priceIncrease == before.priceIncrease),
       (
-        InspectorLabel.renewal,
+        .renewal,
         info?.gracePeriodExpirationDate == old?.gracePeriodExpirationDate
           && status?.billingRetryExpirationDate == before.status?.billingRetryExpirationDate
           && info?.renewalDate == old?.renewalDate
           && info?.eligibleWinBackOfferIDs == old?.eligibleWinBackOfferIDs
           && priceIncrease?.status == before.priceIncrease?.status
       ),
-      (InspectorLabel.upcoming, upcoming == before.upcoming),
+      (.upcoming, upcoming == before.upcoming),
       // A new version of the transaction is signed anew.
-      (InspectorLabel.jws, t == b),
+      (.jws, t == b),
     ]
     return Set(lines.filter { !$0.1 }.map(\.0))
   }
@@ -117,8 +108,8 @@ package struct StepChanges: Equatable, Sendable {
   package var ids: Set<UInt64>
   /// The transaction selected when the step was taken.
   package var transactionID: UInt64?
-  /// Its summary lines the step changed, by label.
-  package var labels: Set<String> = []
+  /// Its summary lines the step changed.
+  package var labels: Set<InspectorLabel> = []
 
   /// What a step changed: the transactions `events` name, and the lines of the transaction
   /// `before` describes that differ now in `session`.
@@ -132,7 +123,7 @@ package struct StepChanges: Equatable, Sendable {
 
   /// Whether the summary line `label` of transaction `id` changed in the step.
   func changed(label: String, of id: UInt64) -> Bool {
-    transactionID == id && labels.contains(label)
+    transactionID == id && InspectorLabel(rawValue: label).map(labels.contains) == true
   }
 
   /// The transactions a batch of events names.

@@ -76,10 +76,11 @@ struct InspectorPane: ScreenPart {
     if let offer = t.offer { summary.append("offer " + Formatting.offer(offer)) }
     summary.append("storefront \(t.storefront)")
     lines.append(
-      InspectorLine(label: InspectorLabel.transaction, text: summary.joined(separator: sep)))
+      InspectorLine(
+        label: InspectorLabel.transaction.rawValue, text: summary.joined(separator: sep)))
     lines.append(
       InspectorLine(
-        label: InspectorLabel.product,
+        label: InspectorLabel.product.rawValue,
         text:
           "\(t.productID) (\(product.displayName(locale: session.settings.locale)))\(sep)\(t.productType.rawValue)"
           + (t.subscriptionGroupID.map { "\(sep)group \($0)" } ?? "")))
@@ -92,10 +93,11 @@ struct InspectorPane: ScreenPart {
         "expires \(Formatting.shortDate(expiration, now: now)) (\(Formatting.relative(expiration, now: now)))"
       )
     }
-    lines.append(InspectorLine(label: InspectorLabel.dates, text: dates.joined(separator: sep)))
+    lines.append(
+      InspectorLine(label: InspectorLabel.dates.rawValue, text: dates.joined(separator: sep)))
     lines.append(
       InspectorLine(
-        label: InspectorLabel.price,
+        label: InspectorLabel.price.rawValue,
         text:
           "\(prices(t.price, currency: t.currency)) \(t.currency) for \(t.purchasedQuantity)\(sep)environment \(t.environment)"
       ))
@@ -115,18 +117,19 @@ struct InspectorPane: ScreenPart {
     if let failure = t.failure { state.append("failed: \(failure)") }
     lines.append(
       InspectorLine(
-        label: InspectorLabel.state, text: state.joined(separator: sep),
+        label: InspectorLabel.state.rawValue, text: state.joined(separator: sep),
         style: CellStyle(foreground: color(of: row.state))))
-    lines.append(InspectorLine(label: InspectorLabel.sk1, text: paymentQueueView(t)))
+    lines.append(InspectorLine(label: InspectorLabel.sk1.rawValue, text: paymentQueueView(t)))
     if let consumption = session.consumption(of: t.id) {
       lines.append(
         InspectorLine(
-          label: InspectorLabel.consumption,
+          label: InspectorLabel.consumption.rawValue,
           text: "sent \(Formatting.shortDate(consumption.date, now: now))\(sep)"
             + consumption.fields.map { "\($0.name) \($0.value)" }.joined(separator: sep)))
     }
     if let token = t.appAccountToken {
-      lines.append(InspectorLine(label: InspectorLabel.account, text: "appAccountToken \(token)"))
+      lines.append(
+        InspectorLine(label: InspectorLabel.account.rawValue, text: "appAccountToken \(token)"))
     }
     let status = groupStatus(of: product)
     if let status {
@@ -136,7 +139,8 @@ struct InspectorPane: ScreenPart {
     guard let wrapWidth else {
       if let jws {
         lines.append(
-          InspectorLine(label: InspectorLabel.jws, text: jws.raw, style: CellStyle(dim: true)))
+          InspectorLine(
+            label: InspectorLabel.jws.rawValue, text: jws.raw, style: CellStyle(dim: true)))
       }
       return lines
     }
@@ -145,7 +149,7 @@ struct InspectorPane: ScreenPart {
     guard let jws else {
       let hint = "open with --sign (or --chain) to see jwsRepresentation, decoded and raw"
       return lines + [
-        InspectorLine(label: InspectorLabel.jws, text: hint, style: CellStyle(dim: true))
+        InspectorLine(label: InspectorLabel.jws.rawValue, text: hint, style: CellStyle(dim: true))
       ]
     }
     lines += signedLines("Transaction", jws, wrapWidth: wrapWidth)
@@ -175,7 +179,8 @@ struct InspectorPane: ScreenPart {
     }
     if let reason = info.expirationReason { state.append("reason \(reason.rawValue)") }
     if !isCurrent { state.append("current period is transaction \(status.transactionID)") }
-    lines.append(InspectorLine(label: InspectorLabel.status, text: state.joined(separator: sep)))
+    lines.append(
+      InspectorLine(label: InspectorLabel.status.rawValue, text: state.joined(separator: sep)))
     var renewal: [String] = []
     if let grace = info.gracePeriodExpirationDate {
       renewal.append(
@@ -210,14 +215,16 @@ struct InspectorPane: ScreenPart {
         text.append("new price from the renewal \(Formatting.shortDate(effective, now: now))")
       }
       lines.append(
-        InspectorLine(label: InspectorLabel.priceIncrease, text: text.joined(separator: sep)))
+        InspectorLine(
+          label: InspectorLabel.priceIncrease.rawValue, text: text.joined(separator: sep)))
     }
     if !renewal.isEmpty {
       lines.append(
-        InspectorLine(label: InspectorLabel.renewal, text: renewal.joined(separator: sep)))
+        InspectorLine(label: InspectorLabel.renewal.rawValue, text: renewal.joined(separator: sep)))
     }
     lines.append(
-      InspectorLine(label: InspectorLabel.upcoming, text: upcomingText(groupID: status.groupID)))
+      InspectorLine(
+        label: InspectorLabel.upcoming.rawValue, text: upcomingText(groupID: status.groupID)))
     return lines
   }
 
@@ -318,85 +325,5 @@ struct InspectorPane: ScreenPart {
       lines.append(InspectorLine(label: "", text: "\(member.key): \(value)"))
     }
     return lines
-  }
-
-  /// The selected product: prices, offers with eligibility, localizations.
-  func productLines(_ product: CatalogProduct) -> [InspectorLine] {
-    let sep = display.glyphs.separator
-    let currency = session.settings.storefront.currency
-    var lines = [
-      InspectorLine(
-        label: InspectorLabel.product,
-        text: "\(product.productID)\(sep)\(ProductKind(product.type).rawValue)"),
-      InspectorLine(label: "Name", text: product.displayName(locale: session.settings.locale)),
-      InspectorLine(
-        label: InspectorLabel.price,
-        text:
-          "\(prices(product.price, currency: currency))\(sep)written \"\(product.displayPrice)\""
-          + (product.familyShareable ? "\(sep)family shareable" : "")),
-    ]
-    if let description = product.localizations.best(for: session.settings.locale)?.description,
-      !description.isEmpty
-    {
-      lines.append(InspectorLine(label: "Description", text: description))
-    }
-    if let groupIndex = product.groupIndex, let period = product.period {
-      let group = session.catalog.groups[groupIndex]
-      lines.append(
-        InspectorLine(
-          label: "Subscription",
-          text:
-            "\(period.iso8601)\(sep)level \(product.level)\(sep)group \(group.name) (\(group.id))"))
-      let eligible = session.isEligibleForIntroductoryOffer(groupID: group.id)
-      if let intro = product.introductoryOffer {
-        lines.append(
-          InspectorLine(
-            label: "Intro",
-            text:
-              "\(BuyDialog.describe(intro)) at \(prices(intro.price, currency: currency))\(sep)\(eligible ? "eligible" : "not eligible")"
-          ))
-      }
-      for offer in product.promotionalOffers {
-        lines.append(
-          InspectorLine(
-            label: "Promotional",
-            text:
-              "\(offer.id ?? "")\(sep)\(BuyDialog.describe(offer)) at \(prices(offer.price, currency: currency))"
-          ))
-      }
-      for offer in product.codeOffers {
-        let who = offer.eligibility.map(\.rawValue).joined(separator: "/")
-        lines.append(
-          InspectorLine(
-            label: "Offer code",
-            text:
-              "\"\(offer.id ?? "")\"\(sep)\(BuyDialog.describe(offer))\(sep)for \(who)\(offer.isStackable ? "\(sep)stackable" : "")"
-          ))
-      }
-      for offer in product.winBackOffers {
-        lines.append(
-          InspectorLine(
-            label: "Win-back", text: "\(offer.id ?? "")\(sep)\(BuyDialog.describe(offer))"))
-      }
-    }
-    lines.append(
-      InspectorLine(
-        label: "Locales", text: product.localizations.map(\.locale).joined(separator: ", ")))
-    lines.append(
-      InspectorLine(
-        label: "", text: "b buys it (choose quantity, offer and origin)",
-        style: CellStyle(dim: true)))
-    return lines
-  }
-}
-
-extension SimulatedError {
-  /// The SK1 error a failed payment carries, by name.
-  var skErrorCodeName: String? {
-    switch self {
-    case .purchase(let code): code.rawValue
-    case .generic(let code): code.rawValue
-    default: nil
-    }
   }
 }

@@ -1,0 +1,94 @@
+import Crypto
+import Foundation
+import StoreConfiguration
+import StoreSimulation
+
+extension Signer {
+  /// The namespace of a session's notification UUIDs: this signer's bundle id and environment
+  /// and the session's identity (a journal's session id, or its start and configuration).
+  public func notificationNamespace(session identity: String) -> String {
+    "\(bundleID)|\(environment.rawValue)|\(identity)"
+  }
+
+  /// The notification as the App Store POSTs it: `{"signedPayload": "<JWS>"}`, the JWS holding a
+  /// `ResponseBodyV2DecodedPayload` with the transaction and renewal info it carries, signed at
+  /// its moment.
+  public func signedBody(_ notification: ServerNotification) throws -> String {
+    try signedNotification(notification).body
+  }
+
+  /// The notification signed: its body as the App Store POSTs it, and the JWS the body holds.
+  public func signedNotification(
+    _ notification: ServerNotification
+  ) throws -> (body: String, payload: String) {
+    var payload = JSONObject()
+    payload["notificationType"] = .string(notification.type)
+    if let subtype = notification.subtype { payload["subtype"] = .string(subtype) }
+    payload["notificationUUID"] = .string(notification.uuid)
+    if let summary = notification.summary {
+      payload["summary"] = .object(
+        JSONObject([
+          JSONMember("environment", .string(environment.rawValue)),
+          JSONMember("bundleId", .string(bundleID)),
+          JSONMember("productId", .string(summary.productID)),
+          JSONMember("requestIdentifier", .string(summary.requestIdentifier)),
+          JSONMember(
+            "storefrontCountryCodes", .array(summary.storefrontCountryCodes.map { .string($0) })),
+          JSONMember("succeededCount", .number(JSONNumber(summary.succeededCount))),
+          JSONMember("failedCount", .number(JSONNumber(summary.failedCount))),
+        ]))
+    } else {
+      payload["data"] = .object(try data(of: notification))
+    }
+    payload["version"] = .string("2.0")
+    payload["signedDate"] = .number(JSONNumber(text: String(notification.time.milliseconds)))
+    let jws = try sign(payload: .object(payload))
+    let body = JSONWriter.compact(
+      .object(JSONObject([JSONMember("signedPayload", .string(jws))])))
+    return (body, jws)
+  }
+
+  /// The `data` object: app metadata, the signed transaction and renewal info, the status.
+  private func data(of notification: ServerNotification) throws -> JSONObject {
+    var data = JSONObject()
+    data["environment"] = .string(environment.rawValue)
+    data["bundleId"] = .string(bundleID)
+    data["bundleVersion"] = .string("1")
+    if let transaction = notification.transaction {
+      data["signedTransactionInfo"] = .string(
+        try sign(transaction, signedDate: notification.time, for: .server))
+    }
+    if let status = notification.status {
+      data["signedRenewalInfo"] = .string(try sign(status, signedDate: notification.time))
+      let code: Int =
+        switch status.state {
+        case .subscribed: 1
+        case .expired: 2
+        case .inBillingRetryPeriod: 3
+        case .inGracePeriod: 4
+        case .revoked: 5
+        }
+      data["status"] = .number(JSONNumber(code))
+    }
+    if let reason = notification.consumptionRequestReason {
+      let name: String =
+        switch reason {
+        case .unintendedPurchase: "UNINTENDED_PURCHASE"
+        case .fulfillmentIssue: "FULFILLMENT_ISSUE"
+        case .unsatisfiedWithPurchase: "UNSATISFIED_WITH_PURCHASE"
+        case .legal: "LEGAL"
+        case .other: "OTHER"
+        }
+      data["consumptionRequestReason"] = .string(name)
+    }
+    return data
+  }
+
+  /// A `TEST` notification.
+  public func testBody(at time: Instant) throws -> String {
+    let notification = ServerNotification(
+      type: "TEST", subtype: nil, time: time,
+      uuid: nameBasedUUID(notificationNamespace(session: "test") + "|\(time.milliseconds)"))
+    return try signedBody(notification)
+  }
+}
