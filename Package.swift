@@ -14,6 +14,10 @@ let package = Package(
     .library(name: "StoreSigning", targets: ["StoreSigning"]),
     // The notification outbox: webhooks and files with Apple's retry schedule.
     .library(name: "StoreDelivery", targets: ["StoreDelivery"]),
+    // StoreKit 2's API over the engine, for an app's own code on Linux.
+    .library(name: "StorekeeperKit", targets: ["StorekeeperKit"]),
+    // StoreKitTest's API (SKTestSession …) over the engine, for an app's unit tests.
+    .library(name: "StorekeeperKitTest", targets: ["StorekeeperKitTest"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -92,6 +96,22 @@ let package = Package(
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]
+    ),
+    // StoreKit 2's API (Product, Transaction, VerificationResult …) over one command host per
+    // session.
+    .target(
+      name: "StorekeeperKit",
+      dependencies: [
+        "StoreCommands", "StoreConfiguration", "StoreSimulation", "StoreSigning",
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]
+    ),
+    // StoreKitTest's API: SKTestSession, SKTestTransaction, simulated errors, testing options.
+    .target(
+      name: "StorekeeperKitTest",
+      dependencies: [
+        "StorekeeperKit", "StoreCommands", "StoreConfiguration", "StoreSimulation",
       ]
     ),
     .target(
@@ -173,6 +193,12 @@ let package = Package(
       dependencies: [
         "StoreServer", "StoreSigning", "StoreDelivery", "StoreCommands", "StoreConfiguration",
         "StoreSimulation", "StoreTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+      ]),
+    .testTarget(
+      name: "StorekeeperKitTests",
+      dependencies: [
+        "StorekeeperKit", "StorekeeperKitTest", "StoreTestSupport",
+        .product(name: "Crypto", package: "swift-crypto"),
       ]),
     .testTarget(name: "CNcursesTests", dependencies: ["CNcurses"]),
     .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),

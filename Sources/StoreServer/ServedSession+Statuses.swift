@@ -22,7 +22,7 @@ extension ServedSession {
       else { continue }
       let renewal: String
       do {
-        renewal = try signer.sign(status, signedDate: now)
+        renewal = try signer.sign(status, signedDate: now, for: .server)
       } catch {
         throw AppStoreError(status: 500, code: 5_000_000, message: "An unknown error occurred.")
       }

@@ -59,7 +59,8 @@ extension Signer {
         try sign(transaction, signedDate: notification.time, for: .server))
     }
     if let status = notification.status {
-      data["signedRenewalInfo"] = .string(try sign(status, signedDate: notification.time))
+      data["signedRenewalInfo"] = .string(
+        try sign(status, signedDate: notification.time, for: .server))
       let code: Int =
         switch status.state {
         case .subscribed: 1

@@ -64,10 +64,14 @@ public struct Signer: Sendable {
       with: identity)
   }
 
-  /// The renewal info's `jwsRepresentation`, signed at `signedDate`.
-  public func sign(_ status: SubscriptionStatus, signedDate: Instant) throws -> String {
+  /// The renewal info's `jwsRepresentation` (or, for a server, its `signedRenewalInfo`),
+  /// signed at `signedDate`.
+  public func sign(
+    _ status: SubscriptionStatus, signedDate: Instant, for audience: Audience = .device
+  ) throws -> String {
     try JWS.sign(
-      payload: Array(JSONWriter.compact(renewalPayload(status, signedDate: signedDate)).utf8),
+      payload: Array(
+        JSONWriter.compact(renewalPayload(status, signedDate: signedDate, for: audience)).utf8),
       with: identity)
   }
 
@@ -144,7 +148,9 @@ public struct Signer: Sendable {
   }
 
   /// `JWSRenewalInfoDecodedPayload`.
-  public func renewalPayload(_ status: SubscriptionStatus, signedDate: Instant) -> JSONValue {
+  public func renewalPayload(
+    _ status: SubscriptionStatus, signedDate: Instant, for audience: Audience = .device
+  ) -> JSONValue {
     let info = status.renewalInfo
     var p = JSONObject()
     if let reason = info.expirationReason {
@@ -177,6 +183,11 @@ public struct Signer: Sendable {
     }
     if let token = info.appAccountToken { p["appAccountToken"] = .string(token) }
     p["appTransactionId"] = .string("0")
+    if audience == .device {
+      let seed = "renewal-\(info.originalTransactionID)"
+      p["deviceVerification"] = .string(deviceVerification(seed: seed))
+      p["deviceVerificationNonce"] = .string(stableUUID(seed))
+    }
     return .object(p)
   }
 

@@ -86,7 +86,7 @@ public struct SigningIdentity: Sendable {
   }
 
   /// One self-signed certificate, as Xcode's environment signs with.
-  static func makeSelfSigned() throws -> SigningIdentity {
+  package static func makeSelfSigned() throws -> SigningIdentity {
     let key = P256.Signing.PrivateKey()
     let subject = try name("StoreKit Testing in Xcode")
     let certificate = try Certificate(

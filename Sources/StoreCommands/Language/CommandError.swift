@@ -11,6 +11,8 @@ public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible 
   public var command: String?
   /// The 1-based line of a script, when known.
   public var line: Int?
+  /// The engine's code for a refusal (`SKTestError.Code`'s), when the engine refused it.
+  public var code: SessionError.Code?
 
   /// Creates an error.
   public init(
@@ -26,6 +28,7 @@ public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible 
   /// The one place an engine error becomes a command error.
   public init(_ error: SessionError, command: String? = nil) {
     self.init(error.message, suggestions: error.suggestions, command: command)
+    code = error.code
   }
 
   /// The message with its suggestions: `there is no product "x" (did you mean "y"?)`.

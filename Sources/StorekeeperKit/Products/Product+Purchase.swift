@@ -1,0 +1,113 @@
+import Foundation
+internal import StoreCommands
+package import StoreSimulation
+
+extension Product {
+  /// Buys the product as the app does (`buy` in the command language): the result StoreKit
+  /// returns, with Ask to Buy, interruptions and simulated errors as the session sets them.
+  /// There is no payment sheet on Linux: the customer confirms at once (the equivalent of
+  /// `purchase(confirmIn:options:)` too).
+  ///
+  /// - Throws: `Product.PurchaseError` or ``StoreKitError`` as StoreKit throws them.
+  @MainActor
+  public func purchase(options: Set<PurchaseOption> = []) async throws -> PurchaseResult {
+    let store = self.store ?? Store.current
+    return try store.purchase(id, options: options, origin: .app)
+  }
+}
+
+extension Store {
+  /// A purchase through the host; what StoreKit returns of it.
+  package func purchase(
+    _ productID: String, options: Set<Product.PurchaseOption>, origin: PurchaseOrigin
+  ) throws -> Product.PurchaseResult {
+    var purchase = PurchaseOptions.from(options)
+    purchase.origin = origin
+    if bundleID != PurchaseOptions.defaultBundleID { purchase.bundleID = bundleID }
+    let outcome = perform(.buy(productID: productID, options: purchase))
+    if let error = outcome.error {
+      // The engine refused it before the payment sheet: StoreKit's nearest error.
+      throw error.purchaseError
+    }
+    var bought: StoreSimulation.Transaction?
+    for event in outcome.events {
+      switch event.kind {
+      case .transaction(let transaction, .purchaseResult?): bought = transaction
+      case .purchaseResult(let result):
+        switch result.outcome {
+        case .success:
+          guard let bought else { throw StoreKitError.unknown }
+          return .success(withSession { _ in verified(bought) })
+        case .pending: return .pending
+        case .userCancelled: return .userCancelled
+        case .failed: throw result.error?.storeKitError ?? StoreKitError.unknown
+        }
+      default: break
+      }
+    }
+    // Bought outside the app: the transaction went to `Transaction.updates`.
+    guard let bought = outcome.events.lazy.compactMap(\.transaction).last else {
+      throw StoreKitError.unknown
+    }
+    return .success(withSession { _ in verified(bought) })
+  }
+}
+
+extension StoreEvent {
+  /// The transaction of a transaction event.
+  var transaction: StoreSimulation.Transaction? {
+    if case .transaction(let transaction, _) = kind { transaction } else { nil }
+  }
+}
+
+extension CommandError {
+  /// The error StoreKit throws for a purchase the engine refused.
+  var purchaseError: any Error {
+    switch code {
+    case .invalidProductIdentifier?, .invalidProductType?: Product.PurchaseError.productUnavailable
+    default: StoreKitError.systemError(self)
+    }
+  }
+}
+
+extension PurchaseOptions {
+  /// The engine's options for StoreKit's: quantity, account token, offers (signed or, in
+  /// tests, by id), back-dating.
+  static func from(_ options: Set<Product.PurchaseOption>) -> PurchaseOptions {
+    var purchase = PurchaseOptions()
+    var custom: [String: Product.PurchaseOption.Value] = [:]
+    for option in options { custom[option.key] = option.value }
+    if case .number(let quantity)? = custom["quantity"] { purchase.quantity = Int(quantity) }
+    if case .string(let token)? = custom["appAccountToken"] {
+      purchase.appAccountToken = token.lowercased()
+    }
+    if case .string(let id)? = custom["promotionalOfferId"] { purchase.offer = .promotional(id) }
+    if case .string(let reference)? = custom["codeOffer"] { purchase.offer = .code(reference) }
+    if case .string(let id)? = custom["winBackOfferId"] { purchase.offer = .winBack(id) }
+    if case .string(let fields)? = custom["promotionalOfferV1"] {
+      let parts = fields.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      if parts.count == 5 {
+        purchase.offer = .promotional(parts[0])
+        purchase.offerSignature = .v1(
+          keyID: parts[1], nonce: parts[2].lowercased(), timestamp: Int64(parts[4]) ?? 0,
+          signature: parts[3])
+      }
+    }
+    if case .string(let id)? = custom["adHocOfferId"] {
+      purchase.offer = .promotional(id)
+      if case .string(let base64)? = custom["adHocSignature"],
+        let jws = Data(base64Encoded: base64).map({ String(decoding: $0, as: UTF8.self) })
+      {
+        purchase.offerSignature = .jws(jws)
+      }
+    }
+    if case .string(let jws)? = custom["introOfferEligibilityParam"] {
+      purchase.introductoryEligibility = jws
+    }
+    if case .backdated(let date, let renews)? = custom["purchaseDate"] {
+      purchase.purchaseDate = Instant(milliseconds: Int64(date.timeIntervalSince1970 * 1000))
+      purchase.renewal = renews ? .automatic : .once
+    }
+    return purchase
+  }
+}

@@ -1,0 +1,262 @@
+package import Foundation
+package import StoreCommands
+package import StoreConfiguration
+internal import StoreSigning
+package import StoreSimulation
+
+/// One simulated App Store: a session behind its own command host (journaled when asked), the
+/// signer of what it hands the app, its clock, and the streams the app listens to. StoreKit's
+/// static API reaches the store of the current test (``current``); every change goes through
+/// the host, as `run`'s and the inspector's do. Safe from any thread (one lock).
+package final class Store: @unchecked Sendable {
+  /// How the store's clock moves.
+  package enum Clock: Sendable, Equatable {
+    /// With the wall clock, as Xcode's environment does: renewals fall due while a test waits.
+    case running
+    /// Only when the test moves it: a year of renewals in milliseconds, nothing on timing.
+    case manual
+  }
+
+  private let lock = NSRecursiveLock()
+  private let host: CommandHost
+  let signer: Signer
+  /// The `x5c[0]` every JWS of this store carries, base64: what verification trusts.
+  let certificate: String
+  /// The `.storekit` file the store was made from.
+  package let configurationPath: String
+  /// The app's bundle id.
+  package let bundleID: String
+  private let wall: @Sendable () -> Instant
+  /// Wall time minus simulated time while the clock runs; `nil` when it is manual.
+  private var offset: Int64?
+  private var ticker: Task<Void, Never>?
+
+  /// `Transaction.updates`: kept for the first listener, as StoreKit keeps them for the app.
+  let updates = Broadcast<VerificationResult<Transaction>>(keepsForFirstListener: true)
+  /// `Product.SubscriptionInfo.Status.updates`.
+  let statuses = Broadcast<Product.SubscriptionInfo.Status>(keepsForFirstListener: false)
+  /// `Message.messages`.
+  let messages = Broadcast<Message>(keepsForFirstListener: true)
+  /// `Storefront.updates`.
+  let storefronts = Broadcast<Storefront>(keepsForFirstListener: false)
+
+  /// A store over a configuration, starting now on the wall clock.
+  ///
+  /// - Parameters:
+  ///   - journalPath: where to journal the session (a failing test's history, for the
+  ///     inspector); `nil` keeps it in memory.
+  ///   - wall: the wall clock (injected: the engine never reads it).
+  /// - Throws: ``CommandError`` when the journal cannot be opened.
+  package init(
+    configuration: StoreKitConfiguration, bytes: [UInt8], configurationPath: String,
+    journalPath: String?, bundleID: String = Signer.defaultBundleID,
+    wall: @escaping @Sendable () -> Instant
+  ) throws(CommandError) {
+    let now = wall()
+    let journaled = try SessionOpening.open(
+      configuration: configuration, bytes: bytes, configurationPath: configurationPath,
+      journalPath: journalPath, start: now, now: now, options: SessionOptions(),
+      report: { _ in })
+    host = CommandHost(journaled)
+    let identity = Store.identity
+    signer = Signer(identity: identity, environment: .xcode, bundleID: bundleID)
+    certificate = Data(identity.chain[0]).base64EncodedString()
+    self.configurationPath = configurationPath
+    self.bundleID = bundleID
+    self.wall = wall
+    offset = now.milliseconds - journaled.session.now.milliseconds
+    Store.becomeLatest(self)
+    startTicking()
+  }
+
+  deinit { ticker?.cancel() }
+
+  /// One signing identity for every store of the process (making one costs a key and a
+  /// certificate; each store's JWS verify against it alike).
+  private static let identity: SigningIdentity = {
+    do {
+      return try SigningIdentity.makeSelfSigned()
+    } catch {
+      fatalError("StorekeeperKit cannot make its signing certificate: \(error)")
+    }
+  }()
+
+  // MARK: - Reading and changing the session
+
+  /// Reads the session (the clock caught up first).
+  package func read<T>(_ body: (Session) -> T) -> T {
+    lock.withLock {
+      catchUp()
+      return body(host.session)
+    }
+  }
+
+  /// Reads the session as it is (under the lock, without moving the clock).
+  func withSession<T>(_ body: (Session) -> T) -> T { lock.withLock { body(host.session) } }
+
+  /// The session's present, as it is.
+  var sessionNow: Instant { withSession { $0.now } }
+
+  /// Applies a command as the app or the test asks for it (the clock caught up first); its
+  /// events reach the streams the app listens to, in order.
+  @discardableResult
+  package func perform(_ command: Command) -> CommandOutcome {
+    lock.withLock {
+      catchUp()
+      return apply(command, from: .person)
+    }
+  }
+
+  /// Applies a line of the command language.
+  @discardableResult
+  package func perform(line: String) -> CommandOutcome {
+    lock.withLock {
+      catchUp()
+      let outcome = host.perform(line: line)
+      dispatch(outcome.events)
+      return outcome
+    }
+  }
+
+  private func apply(_ command: Command, from origin: CommandOrigin) -> CommandOutcome {
+    let storefront = host.session.settings.storefront
+    let outcome = host.perform(command, from: origin)
+    dispatch(outcome.events)
+    if host.session.settings.storefront != storefront {
+      storefronts.send(Storefront(host.session.settings.storefront))
+    }
+    return outcome
+  }
+
+  /// Hands events to the streams: transactions on `Transaction.updates`, statuses, messages.
+  private func dispatch(_ events: [StoreEvent]) {
+    for event in events {
+      switch event.kind {
+      case .transaction(let transaction, .updates?):
+        if updates.isHeard { updates.send(verified(transaction)) }
+      case .status(let status):
+        if statuses.isHeard { statuses.send(self.status(status)) }
+      case .message(let reason, _):
+        messages.send(Message(reason))
+      default: break
+      }
+    }
+  }
+
+  // MARK: - The clock
+
+  /// How the clock moves now.
+  package var clock: Clock {
+    get { lock.withLock { offset == nil ? .manual : .running } }
+    set {
+      lock.withLock {
+        switch newValue {
+        case .manual:
+          catchUp()
+          offset = nil
+        case .running:
+          guard offset == nil else { return }
+          offset = wall().milliseconds - host.session.now.milliseconds
+        }
+      }
+      if newValue == .running { startTicking() }
+    }
+  }
+
+  /// The simulated present.
+  package var now: Instant { read { $0.now } }
+
+  /// Moves a running clock to the wall clock's time (journaled only when something happened).
+  /// Called under the lock.
+  private func catchUp() {
+    guard let offset else { return }
+    let target = Instant(milliseconds: wall().milliseconds - offset)
+    guard target > host.session.now else { return }
+    _ = apply(.advance(.to(target)), from: .clock)
+  }
+
+  /// Moves the clock (manual or not): by a duration, to the next event, to an instant. A
+  /// running clock keeps running from where it lands.
+  @discardableResult
+  package func advance(_ target: Advance) -> CommandOutcome {
+    lock.withLock {
+      catchUp()
+      let outcome = apply(.advance(target), from: .person)
+      if offset != nil { offset = wall().milliseconds - host.session.now.milliseconds }
+      return outcome
+    }
+  }
+
+  /// While the clock runs, a task moves it when an event falls due (at most 100 ms late), so
+  /// that renewals reach `Transaction.updates` while a test waits.
+  private func startTicking() {
+    guard ticker == nil || ticker?.isCancelled == true else { return }
+    ticker = Task.detached { [weak self] in
+      while !Task.isCancelled {
+        guard let self, let wait = self.tick() else { return }
+        try? await Task.sleep(for: .milliseconds(wait))
+      }
+    }
+  }
+
+  /// One tick: the clock caught up; how long to wait for the next (`nil`: the clock stopped).
+  private func tick() -> Int64? {
+    lock.withLock {
+      guard let offset else {
+        ticker = nil
+        return nil
+      }
+      catchUp()
+      let due = host.session.nextScheduledEvent.map {
+        $0.milliseconds + offset - wall().milliseconds
+      }
+      return min(100, max(5, due ?? 100))
+    }
+  }
+
+  // MARK: - Finding the store
+
+  /// The store StoreKit's static API reaches in this task (``bind(_:)``).
+  @TaskLocal package static var bound: Store?
+
+  private static let latestLock = NSLock()
+  nonisolated(unsafe) private static weak var latestStore: Store?
+  nonisolated(unsafe) private static var fallback: Store?
+
+  private static func becomeLatest(_ store: Store) {
+    latestLock.withLock { latestStore = store }
+  }
+
+  /// The store of the current test: the one bound to this task, else the one made last, else
+  /// one over `STOREKEEPER_CONFIGURATION` (or an empty catalog) for code run outside a test.
+  package static var current: Store {
+    if let bound { return bound }
+    return latestLock.withLock {
+      if let latestStore { return latestStore }
+      if let fallback { return fallback }
+      let made = makeFallback()
+      fallback = made
+      return made
+    }
+  }
+
+  private static func makeFallback() -> Store {
+    let path = ProcessInfo.processInfo.environment["STOREKEEPER_CONFIGURATION"]
+    let loaded = path.flatMap { try? SessionOpening.loadConfiguration($0) }
+    let (configuration, bytes) = loaded ?? (StoreKitConfiguration(), [])
+    do {
+      return try Store(
+        configuration: configuration, bytes: bytes, configurationPath: path ?? "",
+        journalPath: nil, wall: { Instant.wallClock })
+    } catch {
+      fatalError("StorekeeperKit cannot open a store: \(error)")
+    }
+  }
+}
+
+extension Instant {
+  /// The wall clock in whole milliseconds (the adapters' only reading of it).
+  package static var wallClock: Instant {
+    Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+  }
+}

@@ -1,0 +1,57 @@
+public import Foundation
+internal import StoreCommands
+internal import StoreSimulation
+public import StorekeeperKit
+
+/// What Storekeeper adds to `SKTestSession`: a clock a test moves itself, a binding of the
+/// session to a task (parallel tests), and the command language.
+extension SKTestSession {
+  /// How the session's clock moves.
+  public enum Clock: Sendable, Equatable {
+    /// With the wall clock, as in Xcode: renewals arrive while a test waits (the default).
+    case running
+    /// Only when the test moves it (``advance(by:)``, ``advanceToNextEvent()``,
+    /// ``advance(to:)``): a year of renewals in milliseconds, nothing on timing.
+    case manual
+  }
+
+  /// How the clock moves now.
+  public var clock: Clock {
+    get { store.clock == .manual ? .manual : .running }
+    set { store.clock = newValue == .manual ? .manual : .running }
+  }
+
+  /// The session's present.
+  public var now: Date { Date(timeIntervalSince1970: Double(store.now.milliseconds) / 1000) }
+
+  /// Moves the clock on by `duration`: what falls due on the way happens, in order.
+  public func advance(by duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    store.advance(.to(store.now.adding(milliseconds: max(0, milliseconds))))
+  }
+
+  /// Moves the clock to the next scheduled event (a renewal, an expiry …) and makes it happen.
+  public func advanceToNextEvent() { store.advance(.next) }
+
+  /// Moves the clock to `date`.
+  public func advance(to date: Date) {
+    store.advance(.to(Instant(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))))
+  }
+
+  /// Runs `body` with StoreKit's static API (`Product.products`, `Transaction.updates` …)
+  /// reaching this session, whatever other sessions exist: tests may run in parallel.
+  public func bind<T>(_ body: () async throws -> T) async rethrows -> T {
+    try await Store.$bound.withValue(store) { try await body() }
+  }
+
+  /// Applies a line of Storekeeper's command language to the session (`advance 1mo`,
+  /// `refund last reason=developerIssue` …); an error says why it could not apply.
+  public func perform(_ line: String) throws {
+    let outcome = store.perform(line: line)
+    if let error = outcome.error {
+      throw SKTestError(
+        SKTestError.Code(rawValue: error.code?.rawValue ?? 7) ?? .invalidAction, error.description)
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import StorekeeperKit
+import StorekeeperKitTest
+import Testing
+
+@Suite struct PurchaseTests {
+  @Test func aPurchaseReturnsAVerifiedTransactionSignedAsXcodeSignsIt() async throws {
+    let session = try makeSession()
+    try await session.bind {
+      let donuts = try await product("foodtruck.donuts.box")
+      #expect(donuts.type == .consumable)
+      #expect(donuts.displayPrice == "$2.99")
+      #expect(donuts.price == Decimal(string: "2.99"))
+      let result = try await donuts.purchase(options: [.quantity(2)])
+      guard case .success(let verification) = result else {
+        Issue.record("not bought: \(result)")
+        return
+      }
+      let transaction = try verification.payloadValue
+      #expect(transaction.productID == "foodtruck.donuts.box")
+      #expect(transaction.purchasedQuantity == 2)
+      #expect(transaction.environment == .xcode)
+      #expect(transaction.price == Decimal(string: "5.98"))
+      #expect(verification.jwsRepresentation.split(separator: ".").count == 3)
+      var unfinished: [UInt64] = []
+      for await item in Transaction.unfinished { unfinished.append(item.unsafePayloadValue.id) }
+      #expect(unfinished == [transaction.id])
+      await transaction.finish()
+      unfinished = []
+      for await item in Transaction.unfinished { unfinished.append(item.unsafePayloadValue.id) }
+      #expect(unfinished.isEmpty)
+    }
+  }
+
+  @Test func renewalsArriveOnTransactionUpdatesAsTheManualClockMoves() async throws {
+    let session = try makeSession()
+    try await session.bind {
+      let monthly = try await product("socialfeed.monthly")
+      guard case .success = try await monthly.purchase() else {
+        Issue.record("not bought")
+        return
+      }
+      var updates = Transaction.updates.makeAsyncIterator()
+      session.advanceToNextEvent()
+      let renewal = try #require(await updates.next())
+      #expect(renewal.unsafePayloadValue.reason == .renewal)
+      #expect(renewal.unsafePayloadValue.productID == "socialfeed.monthly")
+    }
+  }
+
+  @Test func twoSessionsBoundInParallelNeverSeeEachOthersTransactions() async throws {
+    try await withThrowingTaskGroup(of: Int.self) { group in
+      for count in 1...2 {
+        group.addTask {
+          let session = try makeSession()
+          return try await session.bind {
+            let box = try await product("foodtruck.donuts.box")
+            for _ in 0..<count { _ = try await box.purchase() }
+            var seen = 0
+            for await _ in Transaction.all { seen += 1 }
+            return seen * 10 + count
+          }
+        }
+      }
+      var results: [Int] = []
+      for try await result in group { results.append(result) }
+      #expect(results.sorted() == [11, 22])
+    }
+  }
+}
