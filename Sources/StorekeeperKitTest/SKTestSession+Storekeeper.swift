@@ -55,3 +55,57 @@ extension SKTestSession {
     }
   }
 }
+
+extension SKTestSession {
+  /// What the customer picks in the refund sheet the app opens (`beginRefundRequest()`).
+  public enum RefundSheetChoice: Sendable, Equatable {
+    /// An issue with the app: refunded with `revocationReason == .developerIssue`.
+    case developerIssue
+    /// Any other reason: refunded with `revocationReason == .other`.
+    case other
+    /// Bought by mistake.
+    case unintendedPurchase
+    /// Not delivered (an issue with the app).
+    case fulfillmentIssue
+    /// Not what the customer expected.
+    case unsatisfiedWithPurchase
+    /// A legal reason.
+    case legal
+    /// The customer cancels the sheet: `.userCancelled`.
+    case cancel
+  }
+
+  /// What the customer picks in the refund sheet (default `.other`).
+  public var refundSheetChoice: RefundSheetChoice {
+    get {
+      switch store.choices.refundReason {
+      case nil: .cancel
+      case .developerIssue?: .developerIssue
+      case .other?: .other
+      case .unintendedPurchase?: .unintendedPurchase
+      case .fulfillmentIssue?: .fulfillmentIssue
+      case .unsatisfiedWithPurchase?: .unsatisfiedWithPurchase
+      case .legal?: .legal
+      }
+    }
+    set {
+      store.choices.refundReason =
+        switch newValue {
+        case .cancel: nil
+        case .developerIssue: .developerIssue
+        case .other: .other
+        case .unintendedPurchase: .unintendedPurchase
+        case .fulfillmentIssue: .fulfillmentIssue
+        case .unsatisfiedWithPurchase: .unsatisfiedWithPurchase
+        case .legal: .legal
+        }
+    }
+  }
+
+  /// The offer code (its reference name) the customer types in the redemption sheet the app
+  /// opens (`AppStore.presentOfferCodeRedeemSheet()`); `nil` closes it.
+  public var offerCodeToRedeem: String? {
+    get { store.choices.offerCode }
+    set { store.choices.offerCode = newValue }
+  }
+}

@@ -19,7 +19,8 @@ extension Session {
   }
 
   /// Expires a subscription now (`expireSubscription`): auto-renew off and the current period's
-  /// `expirationDate` set to now.
+  /// `expirationDate` set to now; the reason `didNotConsentToPriceIncrease` after a declined
+  /// price increase, `autoRenewDisabled` otherwise.
   ///
   /// - Throws: ``SessionError`` when the product is not an auto-renewable subscription or is not
   ///   the customer's current subscription.
@@ -37,9 +38,14 @@ extension Session {
       ledger.update(position) { $0.expirationDate = max(stamp, $0.purchaseDate) }
       emitTransaction(position, delivery: nil, at: stamp, sink)
     }
+    // Expired after declining a price increase, the reason is the decline (WWDC22's
+    // "What's new in StoreKit testing" expires the subscription to see it).
+    let declined = groups[groupIndex].declinedPriceIncrease
     groups[groupIndex].willAutoRenew = false
     groups[groupIndex].periodEnd = stamp
-    expire(group: groupIndex, reason: .autoRenewDisabled, at: stamp, sink)
+    expire(
+      group: groupIndex, reason: declined ? .didNotConsentToPriceIncrease : .autoRenewDisabled,
+      at: stamp, sink)
     reschedule(group: groupIndex)
     verify()
   }

@@ -62,7 +62,7 @@ extension Product.SubscriptionInfo {
       environment = AppStore.Environment(rawValue: p.string("environment") ?? "Xcode")
       eligibleWinBackOfferIDs = p.strings("eligibleWinBackOfferIds")
       deviceVerification = p.data("deviceVerification")
-      deviceVerificationNonce = p.uuid("deviceVerificationNonce") ?? UUID()
+      deviceVerificationNonce = p.uuid("deviceVerificationNonce") ?? .zero
       signedDate = p.date("signedDate") ?? Date(timeIntervalSince1970: 0)
       advancedCommerceInfo = nil
     }

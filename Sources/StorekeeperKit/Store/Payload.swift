@@ -56,3 +56,8 @@ struct Payload {
     return items.compactMap { if case .string(let text) = $0 { text } else { nil } }
   }
 }
+
+extension UUID {
+  /// All zeros: a nonce a payload lacks.
+  static let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+}

@@ -45,9 +45,16 @@ extension Store {
       } ?? (verifies(jws) ? .verified(renewal) : .unverified(renewal, .invalidSignature)))
   }
 
+  /// The app transaction, signed now and verified.
+  func appTransaction() -> VerificationResult<AppTransaction> {
+    let jws = (try? signer.signAppTransaction(signedDate: sessionNow)) ?? ""
+    let value = AppTransaction(jws: jws)
+    return verifies(jws) ? .verified(value) : .unverified(value, .invalidSignature)
+  }
+
   /// Whether a JWS verifies with the store's certificate (its `x5c[0]` is ours, and its
   /// signature checks out with it).
-  private func verifies(_ jws: String) -> Bool {
+  func verifies(_ jws: String) -> Bool {
     guard let decoded = try? JWS.decode(jws), decoded.signatureIsValid,
       case .object(let header) = decoded.header, case .array(let chain)? = header["x5c"],
       case .string(let first)? = chain.first

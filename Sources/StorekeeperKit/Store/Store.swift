@@ -29,6 +29,7 @@ package final class Store: @unchecked Sendable {
   private let wall: @Sendable () -> Instant
   /// Wall time minus simulated time while the clock runs; `nil` when it is manual.
   private var offset: Int64?
+  private var customerChoices = CustomerChoices()
   private var ticker: Task<Void, Never>?
 
   /// `Transaction.updates`: kept for the first listener, as StoreKit keeps them for the app.
@@ -142,6 +143,22 @@ package final class Store: @unchecked Sendable {
       }
     }
   }
+
+  /// What the customer does in the sheets the app opens, as the test chose.
+  package struct CustomerChoices: Sendable {
+    /// The offer code the customer types in the redemption sheet (`nil`: closes it).
+    package var offerCode: String?
+    /// The reason the customer picks in the refund sheet (`nil`: cancels it).
+    package var refundReason: RefundSheetReason? = .other
+  }
+
+  /// What the customer does in the sheets the app opens.
+  package var choices: CustomerChoices {
+    get { lock.withLock { customerChoices } }
+    set { lock.withLock { customerChoices = newValue } }
+  }
+
+  var offerCodeToRedeem: String? { choices.offerCode }
 
   // MARK: - The clock
 

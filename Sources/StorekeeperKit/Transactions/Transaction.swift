@@ -87,7 +87,7 @@ public struct Transaction: Identifiable, Sendable {
       p.string("inAppOwnershipType") == "FAMILY_SHARED" ? .familyShared : .purchased
     signedDate = p.date("signedDate") ?? purchaseDate
     deviceVerification = p.data("deviceVerification")
-    deviceVerificationNonce = p.uuid("deviceVerificationNonce") ?? UUID()
+    deviceVerificationNonce = p.uuid("deviceVerificationNonce") ?? .zero
     offer = Offer(p)
     environment = AppStore.Environment(rawValue: p.string("environment") ?? "Xcode")
     reason = Reason(rawValue: p.string("transactionReason") ?? "PURCHASE")

@@ -1,0 +1,96 @@
+public import Foundation
+
+/// The app's own purchase, as the App Store signed it (StoreKit's `AppTransaction`): read from
+/// its JWS.
+public struct AppTransaction: Sendable {
+  /// The JWS payload.
+  public var jsonRepresentation: Data { payload.json }
+  /// The app's App Store id (none in the test environment).
+  public let appID: UInt64?
+  /// The app version's id (none in the test environment).
+  public let appVersionID: UInt64?
+  /// The app's version.
+  public let appVersion: String
+  /// The app's bundle id.
+  public let bundleID: String
+  /// The environment that signed it.
+  public let environment: AppStore.Environment
+  /// The version the customer first bought.
+  public let originalAppVersion: String
+  /// When the customer first bought the app.
+  public let originalPurchaseDate: Date
+  /// The platform the customer first bought on.
+  public let originalPlatform: AppStore.Platform
+  /// When the customer pre-ordered it.
+  public let preorderDate: Date?
+  /// The device verification hash.
+  public let deviceVerification: Data
+  /// The nonce of the device verification.
+  public let deviceVerificationNonce: UUID
+  /// When the App Store signed it.
+  public let signedDate: Date
+
+  let payload: Payload
+  let jws: String
+
+  init(jws: String) {
+    let p = Payload(jws: jws)
+    payload = p
+    self.jws = jws
+    appID = p.string("appAppleId").flatMap { UInt64($0) }
+    appVersionID = p.string("versionExternalIdentifier").flatMap { UInt64($0) }
+    appVersion = p.string("applicationVersion") ?? "1"
+    bundleID = p.string("bundleId") ?? ""
+    environment = AppStore.Environment(rawValue: p.string("receiptType") ?? "Xcode")
+    originalAppVersion = p.string("originalApplicationVersion") ?? "1"
+    originalPurchaseDate = p.date("originalPurchaseDate") ?? Date(timeIntervalSince1970: 0)
+    originalPlatform = AppStore.Platform(rawValue: p.string("originalPlatform") ?? "iOS")
+    preorderDate = p.date("preorderDate")
+    deviceVerification = p.data("deviceVerification")
+    deviceVerificationNonce = p.uuid("deviceVerificationNonce") ?? .zero
+    signedDate = p.date("receiptCreationDate") ?? Date(timeIntervalSince1970: 0)
+  }
+
+  /// The app transaction's id.
+  public var appTransactionID: String { payload.string("appTransactionId") ?? "0" }
+
+  /// The platform's name.
+  @available(*, deprecated, message: "Use the originalPlatform property instead")
+  public var originalPlatformStringRepresentation: String { originalPlatform.rawValue }
+
+  /// The app transaction, signed now.
+  ///
+  /// - Throws: ``StoreKitError`` (a simulated error of `appTransaction`).
+  public static var shared: VerificationResult<AppTransaction> {
+    get async throws { try await refresh() }
+  }
+
+  /// The app transaction, fetched again.
+  ///
+  /// - Throws: ``StoreKitError`` (a simulated error of `appTransaction`).
+  public static func refresh() async throws -> VerificationResult<AppTransaction> {
+    let store = Store.current
+    try store.call(.appTransaction)
+    return store.appTransaction()
+  }
+}
+
+extension AppTransaction: Equatable, Hashable {
+  /// Two app transactions are equal when their payloads are.
+  public static func == (lhs: AppTransaction, rhs: AppTransaction) -> Bool {
+    lhs.jsonRepresentation == rhs.jsonRepresentation
+  }
+
+  /// Hashes the payload.
+  public func hash(into hasher: inout Hasher) { hasher.combine(jsonRepresentation) }
+}
+
+extension AppTransaction: CustomDebugStringConvertible {
+  /// The payload's JSON.
+  public var debugDescription: String { String(decoding: jsonRepresentation, as: UTF8.self) }
+}
+
+extension AppTransaction: StoreKitSignedValue {
+  /// The compact JWS.
+  public var _jwsRepresentation: String { jws }
+}
