@@ -152,6 +152,8 @@ let package = Package(
         "StoreCommands",
         "StoreTerminal",
         "StoreSigning",
+        "StorekeeperKit",
+        "StorekeeperKitTest",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Crypto", package: "swift-crypto"),

@@ -5,7 +5,7 @@ import StoreConfiguration
 /// Benchmarks for the figures the issues ask for. Run in release:
 /// `swift run -c release storekeeper-benchmarks <name>`.
 @main
-struct Benchmarks: ParsableCommand {
+struct Benchmarks: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "storekeeper-benchmarks",
     abstract: "Measure Storekeeper's speed and memory.",
@@ -13,7 +13,7 @@ struct Benchmarks: ParsableCommand {
       LoadConfiguration.self, Renewals.self, Stream.self, Stepping.self, TransactionsBenchmark.self,
       History.self,
       Replay.self,
-      Inspector.self, ServeBenchmark.self,
+      Inspector.self, ServeBenchmark.self, StoreKitBenchmark.self,
     ]
   )
 }
