@@ -102,6 +102,22 @@ extension SKTestSession {
     }
   }
 
+  /// The customer starts buying a product on the App Store (a promoted in-app purchase, or a
+  /// promotional or win-back offer `offerID` of it): the app receives it on
+  /// `PurchaseIntent.intents` and completes it with `purchase(options:)`. Xcode's equivalent
+  /// is opening an `itms-services://?action=purchaseIntent` URL on the device.
+  ///
+  /// - Throws: ``SKTestError`` `invalidProductIdentifier` naming the product or offer the
+  ///   configuration does not have.
+  public func sendPurchaseIntent(productIdentifier: String, offerID: String? = nil) throws {
+    guard store.sendPurchaseIntent(productID: productIdentifier, offerID: offerID) != nil else {
+      let what = offerID.map { "no offer \($0) of \(productIdentifier)" }
+      throw SKTestError(
+        .invalidProductIdentifier,
+        "the configuration has \(what ?? "no product \(productIdentifier)")")
+    }
+  }
+
   /// The offer code (its reference name) the customer types in the redemption sheet the app
   /// opens (`AppStore.presentOfferCodeRedeemSheet()`); `nil` closes it.
   public var offerCodeToRedeem: String? {

@@ -223,6 +223,7 @@ extension Product.PurchaseError {
     case .invalidOfferPrice: .invalidOfferPrice
     case .invalidOfferSignature: .invalidOfferSignature
     case .missingOfferParameters: .missingOfferParameters
+    case .paymentMethodBindingConfigurationRequired: .paymentMethodBindingConfigurationRequired
     }
   }
 

@@ -171,6 +171,12 @@ import Testing
       #expect(app.originalPlatform == .iOS && app.appTransactionID == "0")
       #expect(shared.jwsRepresentation.split(separator: ".").count == 3)
       #expect(try await AppTransaction.refresh().unsafePayloadValue.bundleID == app.bundleID)
+      #expect(app.revocationDate == nil && app.storeType == .consumer)
+      #expect(Set([AppTransaction.StoreType.education, .enterprise, .consumer]).count == 3)
+      var all: [AppTransaction] = []
+      for await item in AppTransaction.all { all.append(try item.payloadValue) }
+      #expect(all.map(\.bundleID) == [app.bundleID])
+      #expect(await AppStore.ageRatingCode == nil)
       let storefront = try #require(await Storefront.current)
       #expect(storefront.countryCode == "JPN" && storefront.currency?.identifier == "JPY")
       let donuts = try await product("foodtruck.donuts.box")
@@ -194,7 +200,13 @@ import Testing
       StoreKitError.notEntitled, StoreKitError.unsupported, Product.PurchaseError.invalidQuantity,
       VerificationResult<Transaction>.VerificationError.invalidSignature,
       Transaction.RefundRequestError.duplicateRequest, SKTestError(.fileNotFound),
+      Product.PurchaseError.paymentMethodBindingConfigurationRequired,
     ]
+    let types: [Product.ProductType] = [
+      .consumable, .nonConsumable, .nonRenewable, .autoRenewable, .subscriptionBundle,
+      .subscriptionSuite,
+    ]
+    #expect(Set(types).count == 6)
     #expect(errors.allSatisfy { !"\($0.localizedDescription)".isEmpty })
     #expect(
       SKTestErrorDomain == "SKTestErrorDomain" && SKTestError.errorDomain == SKTestErrorDomain)

@@ -68,3 +68,33 @@ import Testing
     }
   }
 }
+
+@Suite struct PurchaseIntentTests {
+  @Test func aPurchaseStartedOnTheAppStoreReachesTheAppAndTheAppCompletesIt() async throws {
+    let session = try makeSession()
+    try await session.bind {
+      // Sent while the app is launching: kept for the first listener, as StoreKit keeps it.
+      try session.sendPurchaseIntent(
+        productIdentifier: "socialfeed.monthly", offerID: "socialfeed.monthly.loyalty")
+      var intents = PurchaseIntent.intents.makeAsyncIterator()
+      let intent = try #require(await intents.next())
+      #expect(intent.id == "socialfeed.monthly" && intent.product.id == intent.id)
+      #expect(
+        intent.offer?.id == "socialfeed.monthly.loyalty" && intent.offer?.type == .promotional)
+      // A promoted product without an offer: the app completes the purchase.
+      try session.sendPurchaseIntent(productIdentifier: "foodtruck.saleshistory")
+      let promoted = try #require(await intents.next())
+      #expect(promoted.offer == nil)
+      let result = try await promoted.product.purchase()
+      guard case .success(let verification) = result else {
+        Issue.record("not bought: \(result)")
+        return
+      }
+      #expect(try verification.payloadValue.productID == "foodtruck.saleshistory")
+      #expect(throws: SKTestError.self) {
+        try session.sendPurchaseIntent(productIdentifier: "socialfeed.monthly", offerID: "nope")
+      }
+      #expect(throws: SKTestError.self) { try session.sendPurchaseIntent(productIdentifier: "x") }
+    }
+  }
+}

@@ -36,6 +36,8 @@ public enum PurchaseErrorCode: String, CaseIterable, Sendable {
   case invalidOfferSignature
   /// The offer lacks a parameter.
   case missingOfferParameters
+  /// The app has not configured the payment method binding the purchase needs (iOS 26.5).
+  case paymentMethodBindingConfigurationRequired
 }
 
 /// `VerificationResult.VerificationError`'s cases, in the order StoreKit declares them.
@@ -161,6 +163,7 @@ public enum SimulatedError: Hashable, Sendable, CustomStringConvertible {
     case .purchase(.invalidOfferPrice): .invalidOfferPrice
     case .purchase(.invalidOfferSignature): .invalidSignature
     case .purchase(.missingOfferParameters): .missingOfferParams
+    case .purchase(.paymentMethodBindingConfigurationRequired): .unknown
     case .verification, .refundRequest: .unknown
     }
   }

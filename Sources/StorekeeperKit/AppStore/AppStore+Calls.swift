@@ -45,6 +45,10 @@ extension AppStore {
     try store.redeemChosenOfferCode()
   }
 
+  /// The app's age rating code (none in the test environment: a `.storekit` file has no age
+  /// rating).
+  public static var ageRatingCode: Int? { get async { nil } }
+
   /// Asks for a review (nothing is shown in the test environment).
   public static func requestReview() {}
 }

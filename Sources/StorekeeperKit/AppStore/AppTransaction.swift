@@ -54,6 +54,28 @@ public struct AppTransaction: Sendable {
   /// The app transaction's id.
   public var appTransactionID: String { payload.string("appTransactionId") ?? "0" }
 
+  /// When the App Store revoked the app (never, in the test environment).
+  public var revocationDate: Date? { payload.date("revocationDate") }
+
+  /// The kind of store the app was bought in (always a consumer's, in the test environment).
+  public var storeType: StoreType {
+    StoreType(rawValue: payload.string("storeType") ?? StoreType.consumer.rawValue)
+  }
+
+  /// A kind of store.
+  public struct StoreType: RawRepresentable, Equatable, Hashable, Sendable {
+    /// Its name.
+    public let rawValue: String
+    /// A store type of this name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// The App Store customers buy in.
+    public static let consumer = StoreType(rawValue: "consumer")
+    /// Apple School Manager's store.
+    public static let education = StoreType(rawValue: "education")
+    /// Apple Business Manager's store.
+    public static let enterprise = StoreType(rawValue: "enterprise")
+  }
+
   /// The platform's name.
   @available(*, deprecated, message: "Use the originalPlatform property instead")
   public var originalPlatformStringRepresentation: String { originalPlatform.rawValue }
@@ -72,6 +94,34 @@ public struct AppTransaction: Sendable {
     let store = Store.current
     try store.call(.appTransaction)
     return store.appTransaction()
+  }
+
+  /// Every app transaction of the customer's account: the one app transaction of the session,
+  /// signed when the sequence is read.
+  public static var all: AppTransactions { AppTransactions(store: Store.current) }
+
+  /// The app transactions, as an asynchronous sequence.
+  public struct AppTransactions: AsyncSequence, Sendable {
+    /// An app transaction.
+    public typealias Element = VerificationResult<AppTransaction>
+    /// Never fails.
+    public typealias Failure = Never
+    let store: Store
+
+    /// The iterator.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+      let store: Store
+      var done = false
+      /// The next app transaction.
+      public mutating func next() async -> Element? {
+        guard !done else { return nil }
+        done = true
+        return store.appTransaction()
+      }
+    }
+
+    /// An iterator.
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(store: store) }
   }
 }
 

@@ -165,6 +165,10 @@ extension Product {
     public static let nonRenewable = ProductType(rawValue: "Non-Renewing Subscription")
     /// A subscription that renews.
     public static let autoRenewable = ProductType(rawValue: "Auto-Renewable Subscription")
+    /// A bundle of subscriptions (not in `.storekit` files yet).
+    public static let subscriptionBundle = ProductType(rawValue: "Subscription Bundle")
+    /// A suite of subscriptions (not in `.storekit` files yet).
+    public static let subscriptionSuite = ProductType(rawValue: "Subscription Suite")
     /// For a person.
     public var localizedDescription: String { rawValue }
 
@@ -209,6 +213,8 @@ extension Product {
     case invalidOfferSignature
     /// The offer lacks a parameter.
     case missingOfferParameters
+    /// The purchase needs a payment method binding the app has not configured.
+    case paymentMethodBindingConfigurationRequired
 
     /// What went wrong.
     public var errorDescription: String? {
@@ -221,6 +227,8 @@ extension Product {
       case .invalidOfferPrice: "The offer price is not valid."
       case .invalidOfferSignature: "The offer signature is not valid."
       case .missingOfferParameters: "The offer is missing parameters."
+      case .paymentMethodBindingConfigurationRequired:
+        "The purchase needs a payment method binding configuration."
       }
     }
   }

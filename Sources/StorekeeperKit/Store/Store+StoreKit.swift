@@ -125,6 +125,8 @@ extension SimulatedError {
       case .invalidOfferPrice: Product.PurchaseError.invalidOfferPrice
       case .invalidOfferSignature: Product.PurchaseError.invalidOfferSignature
       case .missingOfferParameters: Product.PurchaseError.missingOfferParameters
+      case .paymentMethodBindingConfigurationRequired:
+        Product.PurchaseError.paymentMethodBindingConfigurationRequired
       }
     case .verification(let code): VerificationResult<Transaction>.VerificationError(code)
     case .refundRequest(let code):

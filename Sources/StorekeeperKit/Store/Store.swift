@@ -38,6 +38,8 @@ package final class Store: @unchecked Sendable {
   let statuses = Broadcast<Product.SubscriptionInfo.Status>(keepsForFirstListener: false)
   /// `Message.messages`.
   let messages = Broadcast<Message>(keepsForFirstListener: true)
+  /// `PurchaseIntent.intents`: kept for the first listener, as for an app that is launching.
+  let intents = Broadcast<PurchaseIntent>(keepsForFirstListener: true)
   /// `Storefront.updates`.
   let storefronts = Broadcast<Storefront>(keepsForFirstListener: false)
 

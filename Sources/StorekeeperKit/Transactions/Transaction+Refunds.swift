@@ -3,7 +3,7 @@ internal import StoreSimulation
 
 extension Transaction {
   /// Opens the refund sheet for this transaction: the customer picks the reason the test chose
-  /// for the session (`SKTestSession.refundRequestSheet`), or cancels. As in Xcode's
+  /// for the session (`SKTestSession.refundSheetChoice`), or cancels. As in Xcode's
   /// environment the refund happens at once and arrives on `Transaction.updates` (with
   /// `refund-review on`, it waits for the App Store's review). StoreKit's
   /// `beginRefundRequest(in:)` without the scene.
