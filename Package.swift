@@ -215,7 +215,8 @@ let package = Package(
       ]
     ),
     .testTarget(
-      name: "storekeeperTests", dependencies: ["storekeeper", "StoreTestSupport"],
+      name: "storekeeperTests",
+      dependencies: ["storekeeper", "StoreTestSupport", "StorekeeperKit", "StorekeeperKitTest"],
       exclude: ["Fixtures", "Python", "Scripts"]),
   ]
 )

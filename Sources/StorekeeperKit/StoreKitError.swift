@@ -61,5 +61,7 @@ public enum AppStore: Sendable {
     public static let tvOS = Platform(rawValue: "tvOS")
     /// visionOS.
     public static let visionOS = Platform(rawValue: "visionOS")
+    /// A managed device (its wire value, `Managed`, is Storekeeper's guess).
+    public static let managed = Platform(rawValue: "Managed")
   }
 }

@@ -69,6 +69,25 @@ import Testing
     #expect(readme.contains(".ci/setup && swift run storekeeper\nswift test\n"))
   }
 
+  @Test func theReadmesStoreKitTestIsOneTheExamplePackageRuns() throws {
+    let readme = try String(
+      contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let example = try String(
+      contentsOf: packageRoot.appendingPathComponent(
+        "Examples/FoodTruckStore/Tests/FoodTruckStoreTests/ReadmeTests.swift"),
+      encoding: .utf8)
+    let start = try #require(readme.range(of: "```swift\nimport XCTest\n"))
+    let code = readme[start.lowerBound...].dropFirst("```swift\n".count)
+    let test = code[..<(try #require(code.range(of: "```")).lowerBound)]
+    /// The code without its whole-line comments.
+    func lines(_ text: String) -> [Substring] {
+      text.split(separator: "\n", omittingEmptySubsequences: false).filter {
+        !$0.hasPrefix("//")
+      }
+    }
+    #expect(lines(example) == lines(String(test)), "the README's test is not ReadmeTests.swift's")
+  }
+
   static let begin = "<!-- verbs: generated from the verb table -->"
   static let end = "<!-- verbs: end -->"
 

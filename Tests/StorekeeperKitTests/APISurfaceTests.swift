@@ -142,9 +142,9 @@ import Testing
       #expect(Set(states.map(\.localizedDescription)).count == 5)
       let reasons: [Product.SubscriptionInfo.RenewalInfo.ExpirationReason] = [
         .autoRenewDisabled, .billingError, .didNotConsentToPriceIncrease, .productUnavailable,
-        .unknown,
+        .unknown, .unbundled,
       ]
-      #expect(Set(reasons).count == 5)
+      #expect(Set(reasons).count == 6)
       #expect(
         Transaction.OfferType.winBack.rawValue == 4
           && Transaction.Offer.PaymentMode.oneTime.rawValue == "ONE_TIME")
@@ -183,8 +183,8 @@ import Testing
       #expect(donuts.displayPrice.contains("2.99") || donuts.displayPrice.contains("3"))
       let environments: [AppStore.Environment] = [.production, .sandbox, .xcode]
       #expect(environments.map(\.rawValue) == ["Production", "Sandbox", "Xcode"])
-      let platforms: [AppStore.Platform] = [.iOS, .macOS, .tvOS, .visionOS]
-      #expect(Set(platforms).count == 4)
+      let platforms: [AppStore.Platform] = [.iOS, .macOS, .tvOS, .visionOS, .managed]
+      #expect(Set(platforms).count == 5)
       let messages: [Message.Reason] = [
         .generic, .priceIncreaseConsent, .billingIssue, .winBackOffer,
       ]

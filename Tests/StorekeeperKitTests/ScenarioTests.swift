@@ -6,16 +6,6 @@ import Testing
 /// The scenarios of WWDC22's "What's new in StoreKit testing", completed, through the API an
 /// app and its tests write against.
 @Suite struct ScenarioTests {
-  /// Buys a product and returns its transaction (verified).
-  func buy(_ id: String, _ options: Set<Product.PurchaseOption> = []) async throws -> Transaction {
-    let result = try await product(id).purchase(options: options)
-    guard case .success(let verification) = result else {
-      throw SKTestError(
-        .invalidAction, userInfo: [NSLocalizedDescriptionKey: "\(id) was not bought: \(result)"])
-    }
-    return try verification.payloadValue
-  }
-
   @Test func aRefundForADeveloperIssueArrivesOnTransactionUpdates() async throws {
     let session = try makeSession()
     session.refundSheetChoice = .developerIssue

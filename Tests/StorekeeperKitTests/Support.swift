@@ -19,3 +19,13 @@ func product(_ id: String) async throws -> Product {
   }
   return product
 }
+
+/// Buys a product and returns its transaction (verified).
+func buy(_ id: String, _ options: Set<Product.PurchaseOption> = []) async throws -> Transaction {
+  let result = try await product(id).purchase(options: options)
+  guard case .success(let verification) = result else {
+    throw SKTestError(
+      .invalidAction, userInfo: [NSLocalizedDescriptionKey: "\(id) was not bought: \(result)"])
+  }
+  return try verification.payloadValue
+}

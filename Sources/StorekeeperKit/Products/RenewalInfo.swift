@@ -98,6 +98,9 @@ extension Product.SubscriptionInfo {
       public static let productUnavailable = ExpirationReason(rawValue: 4)
       /// Any other reason.
       public static let unknown = ExpirationReason(rawValue: 5)
+      /// The subscription left a bundle (never, locally: `.storekit` files have no bundles;
+      /// its code, 6, is Storekeeper's guess).
+      public static var unbundled: ExpirationReason { ExpirationReason(rawValue: 6) }
       /// For a person.
       public var localizedDescription: String {
         switch rawValue {
@@ -105,6 +108,7 @@ extension Product.SubscriptionInfo {
         case 2: "Billing error"
         case 3: "Did not consent to price increase"
         case 4: "Product unavailable"
+        case 6: "Unbundled"
         default: "Unknown"
         }
       }
