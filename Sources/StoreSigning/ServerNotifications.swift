@@ -21,6 +21,9 @@ public struct ServerNotification: Equatable, Sendable {
   public var consumptionRequestReason: RefundRequestReason?
   /// The `summary` of a `RENEWAL_EXTENSION` `SUMMARY` (which has no `data`).
   public var summary: RenewalExtensionSummary?
+  /// What a notification with no purchase behind it carries instead of `data`: `appData` for
+  /// `RESCIND_CONSENT`, `externalPurchaseToken` for `EXTERNAL_PURCHASE_TOKEN`.
+  public var notice: StoreNotice?
   /// `notificationUUID`: an RFC 4122 name-based (version 5) UUID of the session, the event's
   /// place in its history and the notification's place among the event's, so that it is
   /// unique, and the same on every replay.
@@ -89,7 +92,7 @@ public struct NotificationMapper: Sendable {
       func add(
         _ type: String, _ subtype: String?, transaction: Transaction?,
         status: SubscriptionStatus?, reason: RefundRequestReason? = nil,
-        summary: RenewalExtensionSummary? = nil
+        summary: RenewalExtensionSummary? = nil, notice: StoreNotice? = nil
       ) {
         // The event's place in the session's history makes the name unique within a session;
         // what the notification is about keeps apart sessions that began alike.
@@ -101,7 +104,7 @@ public struct NotificationMapper: Sendable {
         result.append(
           ServerNotification(
             type: type, subtype: subtype, time: event.time, transaction: transaction,
-            status: status, consumptionRequestReason: reason, summary: summary,
+            status: status, consumptionRequestReason: reason, summary: summary, notice: notice,
             uuid: nameBasedUUID(name)))
       }
       /// The status right after event `index` for `group`: the next status event of the
@@ -215,6 +218,15 @@ public struct NotificationMapper: Sendable {
         }
       case .renewalExtensionSummary(let summary):
         add("RENEWAL_EXTENSION", "SUMMARY", transaction: nil, status: nil, summary: summary)
+      case .notice(let notice):
+        switch notice {
+        case .consentRescinded:
+          add("RESCIND_CONSENT", nil, transaction: nil, status: nil, notice: notice)
+        case .externalPurchaseToken(let token):
+          add(
+            "EXTERNAL_PURCHASE_TOKEN", token.reason.rawValue, transaction: nil, status: nil,
+            notice: notice)
+        }
       default:
         continue
       }

@@ -37,6 +37,25 @@ extension Signer {
           JSONMember("succeededCount", .number(JSONNumber(summary.succeededCount))),
           JSONMember("failedCount", .number(JSONNumber(summary.failedCount))),
         ]))
+    } else if case .externalPurchaseToken(let token)? = notification.notice {
+      payload["externalPurchaseToken"] = .object(
+        JSONObject([
+          JSONMember(
+            "externalPurchaseId", .string(externalPurchaseID(token, of: notification))),
+          JSONMember(
+            "tokenCreationDate",
+            .number(JSONNumber(text: String(token.creationDate.milliseconds)))),
+          JSONMember("bundleId", .string(bundleID)),
+        ]))
+    } else if notification.notice == .consentRescinded {
+      payload["appData"] = .object(
+        JSONObject([
+          JSONMember("bundleId", .string(bundleID)),
+          JSONMember("environment", .string(environment.rawValue)),
+          JSONMember(
+            "signedAppTransactionInfo",
+            .string(try signAppTransaction(signedDate: notification.time, for: .server))),
+        ]))
     } else {
       payload["data"] = .object(try data(of: notification))
     }
@@ -83,6 +102,18 @@ extension Signer {
       data["consumptionRequestReason"] = .string(name)
     }
     return data
+  }
+
+  /// A token's `externalPurchaseId`: the one the command gave, else one made from the
+  /// notification's identity, starting with `SANDBOX_` as Apple's sandbox tokens do (Apple's
+  /// libraries read a token's environment from that prefix; no environment here is production).
+  func externalPurchaseID(
+    _ token: ExternalPurchaseToken, of notification: ServerNotification
+  )
+    -> String
+  {
+    if let id = token.externalPurchaseID { return id }
+    return "SANDBOX_" + nameBasedUUID("external-purchase-token|\(notification.uuid)")
   }
 
   /// A `TEST` notification.

@@ -79,7 +79,16 @@ import Testing
       "unknown command \"frobnicate\"; the commands are account-token, advance, approve, auto-renew, back, buy, call, clear, consumption, decline, delete, expire, extend, extend-all, finish, launch, notify, price-increase, refund, refund-decline, refund-request, refund-reverse, renew, reset, resolve, restore, set, undo"
     ),
     ("buy", "buy needs a product ID"),
-    ("notify again", "notify takes retry or fault, not \"again\""),
+    (
+      "notify again",
+      "notify takes retry, fault, rescind-consent or external-purchase-token, not \"again\""
+    ),
+    (
+      "notify external-purchase-token soon",
+      "\"soon\" is not an external purchase token's subtype: unreported, created, "
+        + "active-token-reminder"
+    ),
+    ("notify rescind-consent id=x", "unexpected \"id=x\" after the command"),
     (
       "consumption 3",
       "consumption needs at least one field, such as customerConsented=true; the fields are customerConsented, consumptionStatus, consumptionPercentage, platform, sampleContentProvided, deliveryStatus, appAccountToken, accountTenure, playTime, lifetimeDollarsRefunded, lifetimeDollarsPurchased, userStatus, refundPreference"

@@ -202,6 +202,29 @@ import Testing
     #expect(nowhere.status == 404 && nowhere.object["errorCode"] as? Int == 4_040_007)
   }
 
+  @Test func noticesWithNoPurchaseAreDeliveredAndListedInTheHistory() throws {
+    let backend = try Backend()
+    let served = try makeServed(notifyingURL: backend.url)
+    let applied = served.call(
+      "POST", "/storekeeper/v1/commands",
+      body: "notify rescind-consent\nnotify external-purchase-token unreported")
+    #expect(applied.status == 200, "\(applied.text)")
+    #expect(eventually(served) { backend.bodies.count == 2 })
+    #expect(
+      eventually(served) {
+        served.sender?.outbox.history.allSatisfy { $0.isDelivered } == true
+      })
+    let all = items(history(served))
+    #expect(try all.map { try type($0) } == ["RESCIND_CONSENT", "EXTERNAL_PURCHASE_TOKEN"])
+    let tokens = items(history(served, #","notificationType":"EXTERNAL_PURCHASE_TOKEN""#))
+    #expect(tokens.count == 1 && results(tokens[0]) == ["SUCCESS"])
+    let payload = try ServedEndpointTests().payload(tokens[0]["signedPayload"])
+    #expect(payload["subtype"] as? String == "UNREPORTED")
+    let token = try #require(payload["externalPurchaseToken"] as? [String: Any])
+    #expect(token["tokenCreationDate"] as? Int == Int(start.milliseconds) - 10 * 86_400_000)
+    #expect(payload["data"] == nil)
+  }
+
   @Test func aRedirectIsFollowedWithTheBodyAndACircleIsCircularRedirect() throws {
     let target = try Backend()
     let redirecting = try Backend()

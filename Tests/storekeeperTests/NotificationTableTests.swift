@@ -94,6 +94,16 @@ import Testing
       extend-all asn.pro.monthly days=5 request=outage-2
       """
     ),
+    (
+      "notices",
+      """
+      notify rescind-consent
+      advance 1d
+      notify external-purchase-token unreported
+      notify external-purchase-token created
+      notify external-purchase-token active-token-reminder id=SANDBOX_fixed-token creation=2026-10-01T00:00:00Z
+      """
+    ),
   ]
 
   /// What one scenario produced: the event stream and the notifications' bodies, in order.
@@ -128,8 +138,19 @@ import Testing
   ) throws -> [[String: Any]] {
     let decoded = try verifyWithAppleLibrary(outcome.bodies, environment: environment, root: root)
     try #require(decoded.count == outcome.announced.count, sourceLocation: sourceLocation)
-    for (entry, line) in zip(decoded, outcome.announced) {
+    var checked: [[String: Any]] = []
+    for (verified, line) in zip(decoded, outcome.announced) {
       let name = "\(line["notificationType"] ?? "")-\(line["subtype"] ?? "")"
+      var entry = verified
+      if line["notificationType"] as? String == "EXTERNAL_PURCHASE_TOKEN"
+        && environment != "Sandbox"
+      {
+        // Apple's library reads a token's environment from its id: Sandbox (a `SANDBOX` id) or
+        // Production, never Xcode or LocalTesting. Its refusal, and what it decoded before.
+        #expect(entry["error"] as? String == "INVALID_ENVIRONMENT", "\(name): \(entry)")
+        entry = try #require(entry["decoded"] as? [String: Any], "\(name): \(entry)")
+      }
+      checked.append(entry)
       #expect(entry["error"] == nil, "\(name): \(entry)", sourceLocation: sourceLocation)
       #expect(entry["notificationType"] as? String == line["notificationType"] as? String)
       #expect(entry["subtype"] as? String == line["subtype"] as? String)
@@ -140,6 +161,21 @@ import Testing
         #expect(entry["data"] == nil, "\(name) carries data beside its summary")
         #expect(summary["environment"] as? String == environment)
         #expect(summary["bundleId"] as? String == "com.example.storekeeper")
+        continue
+      }
+      if let token = entry["externalPurchaseToken"] as? [String: Any] {
+        #expect(entry["data"] == nil && entry["appData"] == nil, "\(name) carries data")
+        #expect(token["bundleId"] as? String == "com.example.storekeeper")
+        #expect((token["externalPurchaseId"] as? String)?.hasPrefix("SANDBOX") == true)
+        #expect(token["tokenCreationDate"] is Int, "\(name)")
+        continue
+      }
+      if let app = entry["appData"] as? [String: Any] {
+        #expect(entry["data"] == nil, "\(name) carries data beside its appData")
+        #expect(app["environment"] as? String == environment && app["bundleId"] != nil)
+        let transaction = try #require(app["appTransaction"] as? [String: Any], "\(name)")
+        #expect(transaction["bundleId"] as? String == "com.example.storekeeper")
+        #expect(transaction["receiptType"] as? String == environment, "\(transaction)")
         continue
       }
       let data = try #require(entry["data"] as? [String: Any], "\(name) has no data")
@@ -160,7 +196,7 @@ import Testing
         #expect(data["status"] is Int, "\(name): a renewal info without its status")
       }
     }
-    return decoded
+    return checked
   }
 
   func milliseconds(_ iso: Any?) -> Int? {
@@ -219,6 +255,7 @@ import Testing
       try checkPrice(try #require(seen["price"]))
       try checkRefunds(try #require(seen["refunds"]))
       try checkExtensions(try #require(seen["extensions"]))
+      try checkNotices(try #require(seen["notices"]))
       try checkNotForSale(scratch, options: options, environment: environment, root: root)
       let test = try scratch.run(
         ["notify", "test", "--notifications", scratch.folder.appendingPathComponent("t").path]
@@ -233,6 +270,25 @@ import Testing
     #expect(Set(uuids).count == uuids.count, "notificationUUIDs collide")
     let form = #/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/#
     #expect(uuids.allSatisfy { $0.wholeMatch(of: form) != nil })
+  }
+
+  func checkNotices(_ decoded: [[String: Any]]) throws {
+    #expect(
+      names(decoded) == [
+        "RESCIND_CONSENT", "EXTERNAL_PURCHASE_TOKEN-UNREPORTED", "EXTERNAL_PURCHASE_TOKEN-CREATED",
+        "EXTERNAL_PURCHASE_TOKEN-ACTIVE_TOKEN_REMINDER",
+      ])
+    let tokens = decoded.dropFirst().compactMap { $0["externalPurchaseToken"] as? [String: Any] }
+    try #require(tokens.count == 3)
+    let signed = decoded.dropFirst().map { $0["signedDate"] as? Int ?? 0 }
+    let day = 86_400_000
+    // Unreported: Apple sends it 10 days after the token was made; created: at once.
+    #expect(tokens[0]["tokenCreationDate"] as? Int == signed[0] - 10 * day)
+    #expect(tokens[1]["tokenCreationDate"] as? Int == signed[1])
+    #expect(tokens[2]["externalPurchaseId"] as? String == "SANDBOX_fixed-token")
+    #expect(tokens[2]["tokenCreationDate"] as? Int == milliseconds("2026-10-01T00:00:00.000Z"))
+    let ids = tokens.compactMap { $0["externalPurchaseId"] as? String }
+    #expect(Set(ids).count == 3, "\(ids)")
   }
 
   func checkPlans(_ decoded: [[String: Any]]) throws {

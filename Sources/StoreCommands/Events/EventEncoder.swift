@@ -146,6 +146,15 @@ public struct EventEncoder: Sendable {
       for (key, value) in decorateReceipt?(contents) ?? [] {
         object.field(named: key, value)
       }
+    case .notice(.consentRescinded):
+      object.field("event", "notice")
+      object.field("notice", "rescindConsent")
+    case .notice(.externalPurchaseToken(let token)):
+      object.field("event", "notice")
+      object.field("notice", "externalPurchaseToken")
+      object.field("reason", token.reason.rawValue)
+      if let id = token.externalPurchaseID { object.field("externalPurchaseID", id) }
+      object.field("tokenCreationDate", token.creationDate)
     }
     dates = object.dates
     writer = object.finishWriter()

@@ -71,6 +71,7 @@ extension Command {
     case .accountToken(let reference, let token):
       verb = .setAppAccountToken(try id(reference), token: token)
     case .refreshReceipt: verb = .refreshReceipt
+    case .notice(let request): verb = .sendNotice(request)
     }
     return .verb(verb)
   }

@@ -71,6 +71,9 @@ public enum Command: Equatable, Sendable {
   /// `notify retry` and `set notify-fault …`: what `storekeeper serve`'s notification delivery
   /// does (not the session's state: never journaled).
   case notify(NotifyAction)
+  /// `notify rescind-consent` and `notify external-purchase-token <subtype> [id=…]
+  /// [creation=…]`: a server notification with no purchase behind it (journaled).
+  case notice(NoticeRequest)
 
   /// The command's verb.
   public var verb: String {
@@ -101,7 +104,7 @@ public enum Command: Equatable, Sendable {
     case .call: "call"
     case .consumption: "consumption"
     case .accountToken: "account-token"
-    case .notify: "notify"
+    case .notify, .notice: "notify"
     case .refreshReceipt: "call"
     }
   }

@@ -169,6 +169,26 @@ struct CommandWords {
   }
 }
 
+extension CommandWords {
+  /// An external purchase token's subtype: `unreported`, `created`, `active-token-reminder`
+  /// (or Apple's `UNREPORTED` …).
+  mutating func tokenReason() throws(CommandError) -> ExternalPurchaseToken.Reason {
+    let names = ExternalPurchaseToken.Reason.allCases.map(\.word)
+    let text = try word(names.joined(separator: ", "))
+    guard
+      let reason = ExternalPurchaseToken.Reason.allCases.first(where: {
+        $0.word == text || $0.rawValue == text
+      })
+    else {
+      throw CommandError(
+        "\"\(text)\" is not an external purchase token's subtype: "
+          + names.joined(separator: ", "),
+        suggestions: names.filter { closeEnough($0, text) })
+    }
+    return reason
+  }
+}
+
 extension NotificationFault {
   /// The faults' first words.
   static let names = ["off", "drop", "duplicate", "delay"]

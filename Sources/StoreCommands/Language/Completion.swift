@@ -59,9 +59,13 @@ extension WordKind {
     switch self {
     case .setting: SettingChange.completions(after: typed)
     case .delivery:
-      typed.isEmpty
-        ? [.choice(["retry", "fault"])]
-        : typed[0] == "fault" ? NotificationFault.completions(after: Array(typed.dropFirst())) : []
+      switch typed.first {
+      case nil: [.choice(["retry", "fault", "rescind-consent", "external-purchase-token"])]
+      case "fault": NotificationFault.completions(after: Array(typed.dropFirst()))
+      case "external-purchase-token" where typed.count == 1:
+        [.choice(ExternalPurchaseToken.Reason.allCases.map(\.word))]
+      default: []
+      }
     case .api:
       typed.isEmpty
         ? [.choice(Command.callNames.map(\.0) + ["receipt"])]

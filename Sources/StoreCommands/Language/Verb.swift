@@ -50,7 +50,9 @@ public enum WordKind: Sendable, Equatable {
     case .offer: "intro|promo:<offerID>|code:<referenceName>|winback:<offerID>"
     case .winBackOffer: "<offerID>"
     case .setting: "<setting> <value>"
-    case .delivery: "retry|fault off|drop|duplicate|delay <duration>"
+    case .delivery:
+      "retry|fault off|drop|duplicate|delay <duration>|rescind-consent"
+        + "|external-purchase-token unreported|created|active-token-reminder"
     case .api: (Command.callNames.map(\.0) + ["receipt"]).joined(separator: "|") + " [<txn>]"
     case .text(let name): "<\(name)>"
     }

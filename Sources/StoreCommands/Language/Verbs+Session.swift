@@ -69,17 +69,48 @@ extension Verb {
       }),
     Verb(
       "notify", [.init(.delivery)],
-      "the deliveries: send the failed ones again now, or a fault (as set notify-fault)",
+      options: [
+        .init("id", .text("an external purchase id"), requires: ["external-purchase-token"]),
+        .init("creation", .instant, requires: ["external-purchase-token"]),
+      ],
+      "the deliveries: send the failed ones again now, or a fault (as set notify-fault); or a "
+        + "notification with no purchase: rescind-consent, external-purchase-token <subtype>",
       parse: { words throws(CommandError) in
-        let action = try words.word("retry or fault")
+        let action = try words.word("retry, fault, rescind-consent or external-purchase-token")
         switch action {
         case "retry": return .notify(.retry)
         case "fault": return .notify(.fault(try words.notificationFault()))
-        default: throw CommandError("notify takes retry or fault, not \"\(action)\"")
+        case "rescind-consent": return .notice(.rescindConsent)
+        case "external-purchase-token":
+          let reason = try words.tokenReason()
+          let options = try words.options()
+          let created = try options["creation"].map { (text) throws(CommandError) in
+            guard let instant = Instant(iso8601: text) else {
+              throw CommandError("creation= takes an ISO-8601 date, not \"\(text)\"")
+            }
+            return instant
+          }
+          return .notice(.externalPurchaseToken(reason, id: options["id"], created: created))
+        default:
+          throw CommandError(
+            "notify takes retry, fault, rescind-consent or external-purchase-token, "
+              + "not \"\(action)\"",
+            suggestions: ["retry", "fault", "rescind-consent", "external-purchase-token"].filter {
+              closeEnough($0, action)
+            })
         }
       },
       // `notify fault …` prints as `set notify-fault …`, its usual spelling.
-      words: { $0 == .notify(.retry) ? ["notify", "retry"] : nil }),
+      words: { command in
+        switch command {
+        case .notify(.retry): return ["notify", "retry"]
+        case .notice(.rescindConsent): return ["notify", "rescind-consent"]
+        case .notice(.externalPurchaseToken(let reason, let id, let created)):
+          return ["notify", "external-purchase-token", reason.word]
+            + (id.map { ["id=\($0)"] } ?? []) + (created.map { ["creation=\($0.iso8601)"] } ?? [])
+        default: return nil
+        }
+      }),
     Verb(
       "back", "the session as it was before the last event",
       parse: { _ throws(CommandError) in .stepBack(.event) },

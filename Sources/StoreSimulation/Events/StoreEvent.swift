@@ -50,6 +50,9 @@ public struct StoreEvent: Equatable, Sendable {
     /// An app receipt (`call receipt`), or with ``SessionOptions/receiptsOnPurchase`` the
     /// per-transaction receipt of a purchase SK1 reports `purchased`.
     case receipt(ReceiptContents)
+    /// A server notification with no purchase behind it (`RESCIND_CONSENT`,
+    /// `EXTERNAL_PURCHASE_TOKEN`).
+    case notice(StoreNotice)
   }
 }
 

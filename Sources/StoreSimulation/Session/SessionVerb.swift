@@ -61,6 +61,8 @@ public enum SessionVerb: Equatable, Sendable {
   case setAppAccountToken(UInt64, token: String?)
   /// ``Session/refreshReceipt(_:)``.
   case refreshReceipt
+  /// ``Session/sendNotice(_:_:)``.
+  case sendNotice(NoticeRequest)
 }
 
 extension Session {
@@ -116,6 +118,7 @@ extension Session {
     case .reportConsumption(let id, let fields): try reportConsumption(id, fields: fields, sink)
     case .setAppAccountToken(let id, let token): try setAppAccountToken(id, token: token, sink)
     case .refreshReceipt: refreshReceipt(sink)
+    case .sendNotice(let request): try sendNotice(request, sink)
     }
   }
 
@@ -174,6 +177,7 @@ extension Session {
     case .setWinBackEligibility(let offerID, _): try checkWinBackOffer(offerID)
     case .reportConsumption(let id, _): try checkConsumption(id)
     case .setAppAccountToken(let id, _): try checkAppAccountToken(id)
+    case .sendNotice(let request): try checkNotice(request)
     }
   }
 }

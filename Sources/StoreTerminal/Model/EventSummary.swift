@@ -63,6 +63,11 @@ enum EventSummary {
       let count = contents.purchases.count
       return "\(time) receipt: \(count) in-app purchase\(count == 1 ? "" : "s")"
         + (contents.transactionID.map { " (with transaction \($0))" } ?? "")
+    case .notice(.consentRescinded):
+      return "\(time) consent rescinded (RESCIND_CONSENT)"
+    case .notice(.externalPurchaseToken(let token)):
+      return "\(time) external purchase token \(token.reason.rawValue)"
+        + (token.externalPurchaseID.map { " \($0)" } ?? "")
     }
   }
 }

@@ -12,6 +12,8 @@ import sys
 
 import attr
 from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.LibraryUtility import _get_cattrs_converter
+from appstoreserverlibrary.models.ResponseBodyV2DecodedPayload import ResponseBodyV2DecodedPayload
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
 from cryptography import x509
 from cryptography.hazmat.primitives.serialization import Encoding
@@ -54,6 +56,10 @@ def decode(item):
         n = verifier.verify_and_decode_notification(item["signedPayload"])
         entry = fields(n)
         data = entry.get("data")
+        app = entry.get("appData")
+        if app and app.get("signedAppTransactionInfo"):
+            app["appTransaction"] = fields(
+                verifier.verify_and_decode_app_transaction(app["signedAppTransactionInfo"]))
         if data:
             if data.get("signedTransactionInfo"):
                 data["transaction"] = fields(
@@ -78,5 +84,14 @@ for line in sys.stdin:
     try:
         results.append(decode(json.loads(line)))
     except VerificationException as error:
-        results.append({"error": error.status.name})
+        entry = {"error": error.status.name}
+        item = json.loads(line)
+        if "signedPayload" in item and error.status.name == "INVALID_ENVIRONMENT":
+            # The library reads an external purchase token's environment from its id (Sandbox
+            # or Production only): what it decoded before refusing, to check the fields.
+            payload = verifier._decode_signed_object(item["signedPayload"])
+            entry["decoded"] = fields(
+                _get_cattrs_converter(ResponseBodyV2DecodedPayload).structure(
+                    payload, ResponseBodyV2DecodedPayload))
+        results.append(entry)
 print(json.dumps(results))
