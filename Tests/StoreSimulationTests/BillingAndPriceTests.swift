@@ -161,12 +161,15 @@ import Testing
     }
   }
 
-  @Test func anUnansweredPriceIncreaseExpiresAtRenewal() throws {
+  @Test func anUnansweredPriceIncreaseExpiresAtRenewalWithAutoRenewOff() throws {
     var session = makeSession(rate: .monthlyRenewalEveryThirtySeconds)
     try session.buy("solo.monthly", PurchaseOptions()) { _ in }
     try session.priceIncrease(.request, 0) { _ in }
+    #expect(session.subscriptionStatuses().first?.renewalInfo.willAutoRenew == true)
     let received = try events { try session.advance(to: t0.plus(seconds: 31), $0) }
-    #expect(received.statuses.last?.renewalInfo.expirationReason == .didNotConsentToPriceIncrease)
+    let renewal = try #require(received.statuses.last?.renewalInfo)
+    #expect(renewal.expirationReason == .didNotConsentToPriceIncrease)
+    #expect(!renewal.willAutoRenew, "an expired subscription that will not renew")
   }
 
   @Test func aForcedRenewalClearsAPendingPriceIncrease() throws {

@@ -107,6 +107,9 @@ extension Session {
       } else if groups[index].priceIncrease == .pending
         && options.fidelity.unansweredPriceIncrease == .expire
       {
+        // It does not renew: auto-renew is off in the renewal info from now on, as after a
+        // decline [unverified].
+        groups[index].willAutoRenew = false
         expire(group: index, reason: .didNotConsentToPriceIncrease, at: stamp, sink)
       } else if settings.shouldEnterBillingRetryOnRenewal {
         failRenewal(group: index, due: due, stamp: stamp, sink)
