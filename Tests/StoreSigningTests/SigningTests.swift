@@ -98,6 +98,11 @@ func temporaryFolder() throws -> String {
     #expect(app.isSuperset(of: ["requestDate", "deviceVerification", "deviceVerificationNonce"]))
     #expect(
       serverApp.isDisjoint(with: ["requestDate", "deviceVerification", "deviceVerificationNonce"]))
+    // Renewal info: the device's JWS carries them as Xcode's does, a server's does not.
+    let status = try #require(session.subscriptionStatuses().first)
+    let renewal = try keys(signer.sign(status, signedDate: start))
+    let serverRenewal = try keys(signer.sign(status, signedDate: start, for: .server))
+    #expect(renewal.subtracting(serverRenewal) == ["deviceVerification", "deviceVerificationNonce"])
   }
 
   @Test func renewalPayloadsCarryIntentsAndRetryState() throws {
