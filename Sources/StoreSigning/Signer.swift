@@ -206,9 +206,10 @@ public struct Signer: Sendable {
       case .freeTrial: "FREE_TRIAL"
       case .payAsYouGo: "PAY_AS_YOU_GO"
       case .payUpFront: "PAY_UP_FRONT"
+      case .oneTime: "ONE_TIME"
       }
     p["offerDiscountType"] = .string(discount)
-    p["offerPeriod"] = .string(offer.period.iso8601)
+    if let period = offer.period { p["offerPeriod"] = .string(period.iso8601) }
   }
 
   static func typeName(_ kind: ProductKind) -> String {

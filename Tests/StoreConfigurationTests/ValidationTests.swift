@@ -255,3 +255,51 @@ import Testing
     }
   }
 }
+
+@Suite struct OneTimeOfferCodeFormatTests {
+  func errors(_ json: String) -> [String] {
+    load(json).diagnostics.filter { $0.severity == .error }.map { $0.formatted(file: "F") }
+  }
+
+  @Test func aOneTimeProductsOfferCodesAreReadAndWrittenBack() throws {
+    let codes =
+      #""codeOffers" : [{"displayPrice" : "0.49", "internalID" : "C1", "paymentMode" : "oneTime", "referenceName" : "Half"}],"#
+    let file = fileWithProducts(product("coins", type: "Consumable", extra: codes))
+    let result = load(file)
+    #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+    let offers = try #require(result.configuration?.products?.first?.oneTimeCodeOffers)
+    #expect(offers.map(\.referenceName) == ["Half"] && offers[0].paymentMode == .oneTime)
+    #expect(offers[0].displayPrice?.text == "0.49")
+    let written = String(
+      decoding: try #require(result.configuration).xcodeFormattedBytes(), as: UTF8.self)
+    #expect(
+      written.contains(#""referenceName" : "Half""#)
+        && written.contains(#""paymentMode" : "oneTime""#))
+  }
+
+  @Test func aOneTimeOfferCodeNeedsANameAndAPriceAndIsPaidOnce() {
+    let bad =
+      #""codeOffers" : [{"internalID" : "C1", "paymentMode" : "payUpFront", "referenceName" : "Half"}, {"displayPrice" : "1", "internalID" : "C2"}],"#
+    let found = errors(fileWithProducts(product("coins", type: "Consumable", extra: bad)))
+    #expect(
+      found.contains {
+        $0.contains("products[0].codeOffers[0].paymentMode") && $0.contains("\"oneTime\"")
+      }, "\(found)")
+    #expect(
+      found.contains { $0.contains("products[0].codeOffers[0]: missing \"displayPrice\"") },
+      "\(found)")
+    #expect(
+      found.contains { $0.contains("products[0].codeOffers[1]: missing \"referenceName\"") },
+      "\(found)")
+  }
+
+  @Test func oneTimeIsNotASubscriptionOffersPaymentMode() {
+    let found = errors(
+      fileWithSubscription(
+        #""introductoryOffer" : {"internalID" : "I1", "paymentMode" : "oneTime", "subscriptionPeriod" : "P1W"},"#
+      ))
+    #expect(
+      found.contains { $0.contains("introductoryOffer.paymentMode") && $0.contains("one-time") },
+      "\(found)")
+  }
+}

@@ -200,3 +200,39 @@ import Testing
     #expect(session.upcomingRenewals(groupID: "G-solo.monthly").isEmpty)
   }
 }
+
+@Suite struct OneTimeOfferCodeTests {
+  @Test func aOneTimeProductsOfferCodeChargesItsPriceOnceAndNamesTheOffer() throws {
+    var session = makeSession()
+    var options = PurchaseOptions(quantity: 3)
+    options.offer = .code("COINS")
+    let bought = try events { try session.buy("coins", options, $0) }
+    let coins = try #require(bought.transactions.first?.0)
+    #expect(coins.price == 490 * 3, "the offer's price times the quantity")
+    #expect(coins.offer?.type == .code && coins.offer?.id == "COINS")
+    #expect(coins.offer?.paymentMode == .oneTime && coins.offer?.period == nil)
+    options = PurchaseOptions()
+    options.offer = .code("PROFREE")
+    let free = try events { try session.buy("pro", options, $0) }
+    #expect(free.transactions.first?.0.price == 0)
+    let plain = try events { try session.buy("coins", PurchaseOptions(), $0) }
+    #expect(plain.transactions.first?.0.offer == nil && plain.transactions.first?.0.price == 990)
+  }
+
+  @Test func aOneTimeProductHasOnlyItsOwnOfferCodes() throws {
+    var session = makeSession()
+    for offer in [OfferSelection.introductory, .promotional("x"), .winBack("winback.free")] {
+      var options = PurchaseOptions()
+      options.offer = offer
+      #expect(throws: SessionError.self) { try session.buy("coins", options) { _ in } }
+    }
+    var options = PurchaseOptions()
+    options.offer = .code("PROFREE")
+    do {
+      try session.buy("coins", options) { _ in }
+      Issue.record("another product's code applied")
+    } catch {
+      #expect(error.description.contains("has no offer code \"PROFREE\"; it has \"COINS\""))
+    }
+  }
+}

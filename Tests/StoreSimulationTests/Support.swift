@@ -9,7 +9,7 @@ let testConfigurationJSON = """
   {
     "identifier" : "7E570001",
     "nonRenewingSubscriptions" : [\(product("season", "NonRenewingSubscription", "9.99"))],
-    "products" : [\(product("coins", "Consumable", "0.99")), \(product("pro", "NonConsumable", "4.99"))],
+    "products" : [\(product("coins", "Consumable", "0.99", extra: oneTimeCode("COINS", "0.49"))), \(product("pro", "NonConsumable", "4.99", extra: oneTimeCode("PROFREE", "0")))],
     "settings" : { "_storefront" : "USA", "_timeRate" : 0 },
     "subscriptionGroups" : [
       {
@@ -44,12 +44,20 @@ let introJSON = """
     "paymentMode" : "free", "referenceName" : "Win back", "subscriptionPeriod" : "P1W"}],
   """
 
-func product(_ id: String, _ type: String, _ price: String) -> String {
+func product(_ id: String, _ type: String, _ price: String, extra: String = "") -> String {
   """
-  {"displayPrice" : "\(price)", "familyShareable" : false, "internalID" : "\(id)",
+  {\(extra)"displayPrice" : "\(price)", "familyShareable" : false, "internalID" : "\(id)",
    "localizations" : [{"description" : "", "displayName" : "\(id) name", "locale" : "en_US"},
                       {"description" : "", "displayName" : "\(id) 日本", "locale" : "ja"}],
    "productID" : "\(id)", "referenceName" : "\(id)", "type" : "\(type)"}
+  """
+}
+
+/// A one-time product's offer code (`products[].codeOffers`), as a key and a comma.
+func oneTimeCode(_ name: String, _ price: String) -> String {
+  """
+  "codeOffers" : [{"displayPrice" : "\(price)", "internalID" : "\(name)", "paymentMode" : "oneTime",
+  "referenceName" : "\(name)"}],
   """
 }
 

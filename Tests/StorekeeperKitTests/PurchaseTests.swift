@@ -98,3 +98,26 @@ import Testing
     }
   }
 }
+
+@Suite struct OneTimeOfferCodeAPITests {
+  @Test func aOneTimeProductsOfferCodeRedeemedInTheSheetArrivesWithAOneTimeOffer() async throws {
+    let session = try makeSession("Everything")
+    session.offerCodeToRedeem = "Coins Half Price"
+    try await session.bind {
+      var updates = Transaction.updates.makeAsyncIterator()
+      try await AppStore.presentOfferCodeRedeemSheet()
+      let redeemed = try #require(await updates.next()).unsafePayloadValue
+      #expect(redeemed.productID == "everything.coins.100")
+      #expect(redeemed.offer?.type == .code && redeemed.offer?.id == "Coins Half Price")
+      #expect(redeemed.offer?.paymentMode == .oneTime && redeemed.offer?.period == nil)
+      #expect(redeemed.price == Decimal(string: "0.49"))
+      // StoreKitTest's option applies it to a purchase made outside the app too.
+      let pass = try await session.buyProduct(
+        identifier: "everything.season.pass",
+        options: [.codeOffer(referenceName: "Season Discount")])
+      #expect(pass.offer?.paymentMode == .oneTime && pass.price == Decimal(string: "1.99"))
+      let bought = try #require(await updates.next()).unsafePayloadValue
+      #expect(bought.id == pass.id)
+    }
+  }
+}

@@ -95,6 +95,13 @@ import Testing
       """
     ),
     (
+      "one-time offers",
+      """
+      buy asn.gems quantity=2 offer=code:"Gems Half Price"
+      buy asn.lifetime offer=code:"Lifetime Free"
+      """
+    ),
+    (
       "notices",
       """
       notify rescind-consent
@@ -256,6 +263,7 @@ import Testing
       try checkRefunds(try #require(seen["refunds"]))
       try checkExtensions(try #require(seen["extensions"]))
       try checkNotices(try #require(seen["notices"]))
+      try checkOneTimeOffers(try #require(seen["one-time offers"]))
       try checkNotForSale(scratch, options: options, environment: environment, root: root)
       let test = try scratch.run(
         ["notify", "test", "--notifications", scratch.folder.appendingPathComponent("t").path]
@@ -270,6 +278,20 @@ import Testing
     #expect(Set(uuids).count == uuids.count, "notificationUUIDs collide")
     let form = #/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/#
     #expect(uuids.allSatisfy { $0.wholeMatch(of: form) != nil })
+  }
+
+  func checkOneTimeOffers(_ decoded: [[String: Any]]) throws {
+    #expect(names(decoded) == ["ONE_TIME_CHARGE", "ONE_TIME_CHARGE"])
+    let gems = transaction(decoded[0])
+    let lifetime = transaction(decoded[1])
+    for (t, name, price) in [(gems, "Gems Half Price", 980), (lifetime, "Lifetime Free", 0)] {
+      #expect(t["offerType"] as? Int == 3, "\(t)")
+      #expect(t["offerIdentifier"] as? String == name)
+      #expect(t["offerDiscountType"] as? String == "ONE_TIME")
+      #expect(t["offerPeriod"] == nil, "a one-time offer has no period")
+      #expect(t["price"] as? Int == price)
+    }
+    #expect(gems["quantity"] as? Int == 2 && gems["type"] as? String == "Consumable")
   }
 
   func checkNotices(_ decoded: [[String: Any]]) throws {

@@ -289,7 +289,7 @@ public struct EventEncoder: Sendable {
     object.field("offerType", offer.type.rawValue)
     if let id = offer.id { object.field("offerID", id) }
     object.field("offerPaymentMode", offer.paymentMode.rawValue)
-    object.field("offerPeriod", offer.period.iso8601)
+    if let period = offer.period { object.field("offerPeriod", period.iso8601) }
   }
 
   private func errorFields(_ error: SimulatedError, _ object: inout ObjectBuilder) {

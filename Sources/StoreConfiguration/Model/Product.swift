@@ -29,6 +29,9 @@ public struct Product: Equatable, Sendable {
   public var localizations: [Localization]
   /// The product image's id (format 4.0 and later, rare).
   public var promotionalImageID: String?
+  /// A one-time product's offer codes (`products[].codeOffers[]`, `paymentMode` `oneTime`);
+  /// a subscription's are its own.
+  public var oneTimeCodeOffers: [SubscriptionOffer]?
   /// Keys this model does not know, written back unchanged.
   public var unknown = JSONObject()
 
@@ -82,6 +85,7 @@ public struct Product: Equatable, Sendable {
     object["referenceName"] = referenceName.json { .string($0) }
     object["promotionalImageID"] = promotionalImageID.map { .string($0) }
     object["type"] = .string(type.rawValue)
+    if let oneTimeCodeOffers { object["codeOffers"] = .array(oneTimeCodeOffers.map(\.json)) }
     return object
   }
 }

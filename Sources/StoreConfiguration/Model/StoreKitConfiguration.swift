@@ -121,6 +121,15 @@ extension ObjectReader {
     let section = key
     return objects(key, key == "products" ? .expected : .optional, log: &log) { reader, log in
       guard var product = Product(readingCommonFieldsOf: &reader, log: &log) else { return nil }
+      product.oneTimeCodeOffers = reader.objects("codeOffers", .optional, log: &log) {
+        reader, log in SubscriptionOffer(readingOneTime: &reader, log: &log)
+      }
+      if let names = product.oneTimeCodeOffers?.compactMap(\.referenceName),
+        Set(names).count != names.count
+      {
+        log.error(
+          reader.path.appending("codeOffers"), "two offer codes have the same referenceName")
+      }
       product.unknown = reader.leftovers
       if !allowed(product.type) {
         log.error(

@@ -8,6 +8,10 @@ public enum PaymentMode: String, CaseIterable, Sendable {
   case payUpFront
   /// Seen once in the wild with no period; the offer does not apply.
   case none
+  /// One reduced payment for a one-time product (an offer code of a consumable,
+  /// non-consumable or non-renewing subscription); Storekeeper's spelling, written only on
+  /// those [unverified].
+  case oneTime
 }
 
 /// Who may redeem an offer code.
@@ -116,7 +120,29 @@ public struct SubscriptionOffer: Equatable, Sendable {
     validate(at: reader.path, log: &log)
   }
 
+  /// An offer code of a one-time product (`products[].codeOffers[]`): a reference name and the
+  /// price paid with it (`0` for free); no period, no eligibility.
+  init?(readingOneTime reader: inout ObjectReader, log: inout DiagnosticLog) {
+    internalID = reader.string("internalID", .expected, log: &log) ?? ""
+    let mode: PaymentMode? = reader.enumeration("paymentMode", .optional, log: &log)
+    if let mode, mode != .oneTime {
+      log.error(
+        reader.path.appending("paymentMode"),
+        "an offer code of a one-time product is paid once: \"oneTime\", not \"\(mode.rawValue)\"")
+    }
+    referenceName = reader.string("referenceName", .required, log: &log)
+    displayPrice = reader.price("displayPrice", .required, log: &log)
+    unknown = reader.leftovers
+    guard referenceName != nil, displayPrice != nil else { return nil }
+    paymentMode = .oneTime
+  }
+
   private func validate(at path: JSONPath, log: inout DiagnosticLog) {
+    if paymentMode == .oneTime {
+      log.error(
+        path.appending("paymentMode"),
+        "\"oneTime\" is for offer codes of one-time products, not subscriptions")
+    }
     if paymentMode == .none {
       log.warning(path.appending("paymentMode"), "paymentMode \"none\": the offer never applies")
     }

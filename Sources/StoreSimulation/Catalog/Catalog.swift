@@ -263,7 +263,9 @@ public struct Catalog: Sendable {
         CatalogOffer($0, kind: .introductory)
       },
       promotionalOffers: offers(subscription?.adHocOffers, .promotional),
-      codeOffers: offers(subscription?.codeOffers, .code),
+      codeOffers: subscription == nil
+        ? (product.oneTimeCodeOffers ?? []).map { CatalogOffer($0, kind: .code) }
+        : offers(subscription?.codeOffers, .code),
       winBackOffers: offers(subscription?.winbackOffers, .winBack))
   }
 }

@@ -189,8 +189,9 @@ public struct TransactionOffer: Equatable, Sendable {
   /// How it is paid.
   public var paymentMode: OfferPaymentMode
   /// How long the whole offer lasts (`offer.period`, Apple's `offerPeriod`): one period times
-  /// the number of periods, `P3M` for three monthly pay-as-you-go periods.
-  public var period: SubscriptionPeriod
+  /// the number of periods, `P3M` for three monthly pay-as-you-go periods; `nil` for a one-time
+  /// product's offer code.
+  public var period: SubscriptionPeriod?
 }
 
 /// `Transaction.OfferType`.
@@ -222,12 +223,15 @@ public enum OfferPaymentMode: String, Sendable {
   case payAsYouGo
   /// A reduced price paid once for all periods.
   case payUpFront
+  /// A one-time product bought at a reduced price (`ONE_TIME`).
+  case oneTime
 
   init(_ mode: PaymentMode) {
     switch mode {
     case .free, .none: self = .freeTrial
     case .payAsYouGo: self = .payAsYouGo
     case .payUpFront: self = .payUpFront
+    case .oneTime: self = .oneTime
     }
   }
 }

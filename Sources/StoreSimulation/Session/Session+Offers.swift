@@ -18,12 +18,13 @@ extension Session {
   )
     throws(SessionError)
   {
-    guard product.type == .autoRenewableSubscription else {
+    let (kind, name) = selection.kindAndName
+    guard product.type == .autoRenewableSubscription || kind == .code else {
       throw SessionError(
         .invalidProductType,
-        "\(product.productID) is not an auto-renewable subscription; only those have offers")
+        "\(product.productID) is not an auto-renewable subscription; a one-time product has "
+          + "only offer codes (offer=code:<referenceName>)")
     }
-    let (kind, name) = selection.kindAndName
     guard let name else {
       if product.introductoryOffer == nil {
         throw SessionError(.invalidAction, "\(product.productID) has no introductory offer")

@@ -296,6 +296,14 @@ extension Session {
       id: 0, originalID: TransactionRecord.ownID, purchaseDate: date, originalPurchaseDate: date,
       price: product.price * Int64(options.quantity), product: Int32(productIndex),
       quantity: Int32(options.quantity), storefront: storefrontIndex(), state: .purchased)
+    // A one-time product's offer code: its price instead of the product's.
+    if case .code(let name)? = options.offer,
+      let index = product.codeOffers.firstIndex(where: { $0.id == name })
+    {
+      record.price = product.codeOffers[index].price * Int64(options.quantity)
+      record.offerIndex = Int16(index)
+      record.offerKind = UInt8(OfferKind.allCases.firstIndex(of: .code)!)
+    }
     let position = place(&record, token: options.appAccountToken, reusing: request)
     announcePurchase(position, delivery: delivery, options: options, sink)
   }

@@ -80,7 +80,7 @@ extension TransactionOffer {
   init(_ offer: CatalogOffer) {
     self.init(
       type: OfferType(offer.kind), id: offer.id, paymentMode: OfferPaymentMode(offer.paymentMode),
-      period: offer.duration)
+      period: offer.paymentMode == .oneTime ? nil : offer.duration)
   }
 }
 

@@ -79,6 +79,11 @@ package struct BuyDialog: Equatable, Sendable {
     let standard = prices(product.price, currency: currency)
     offers = [("no offer: \(standard)", nil)]
     guard product.type == .autoRenewableSubscription, let groupIndex = product.groupIndex else {
+      // A one-time product's offer codes: a price paid once.
+      for offer in product.codeOffers {
+        let price = prices(offer.price, currency: currency)
+        offers.append(("code \"\(offer.id ?? "")\" one time at \(price)", .code(offer.id ?? "")))
+      }
       return
     }
     let group = session.catalog.groups[groupIndex]
@@ -128,6 +133,7 @@ package struct BuyDialog: Equatable, Sendable {
     case .free, .none: return "free \(period)"
     case .payAsYouGo: return "pay as you go \(period)"
     case .payUpFront: return "pay up front \(period)"
+    case .oneTime: return "one time"
     }
   }
 

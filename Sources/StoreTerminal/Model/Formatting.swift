@@ -60,6 +60,7 @@ enum Formatting {
       case .freeTrial: "free trial"
       case .payAsYouGo: "pay as you go"
       case .payUpFront: "pay up front"
+      case .oneTime: "one time"
       }
     let kind: String =
       switch offer.type {
@@ -69,7 +70,7 @@ enum Formatting {
       case .winBack: "win-back"
       }
     let name = offer.id.map { " \"\($0)\"" } ?? ""
-    return "\(kind)\(name) (\(mode), \(offer.period.iso8601))"
+    return "\(kind)\(name) (\(mode)" + (offer.period.map { ", \($0.iso8601))" } ?? ")")
   }
 }
 

@@ -253,7 +253,7 @@ extension Product {
       paymentMode =
         switch offer.paymentMode {
         case .payAsYouGo: .payAsYouGo
-        case .payUpFront: .payUpFront
+        case .payUpFront, .oneTime: .payUpFront  // one-time offers belong to no subscription
         case .free, .none: .freeTrial
         }
     }
