@@ -109,7 +109,7 @@ extension ServedSession {
       try served.json(served.transactionInfo(id[0]))
     },
     Route("GET", "inApps/v1/transactions/appTransactions/{transactionId}") { served, _, id in
-      _ = try served.transaction(id[0])
+      try served.customer(id[0])
       return served.json(try served.appTransactionInfo())
     },
     Route("PUT", "inApps/v1/subscriptions/extend/{originalTransactionId}") {
@@ -153,19 +153,19 @@ extension ServedSession {
       served.json(try served.lookUp(order: order[0]))
     },
     Route("GET", "inApps/v2/refund/lookup/{transactionId}") { served, request, id in
-      _ = try served.transaction(id[0])
+      try served.customer(id[0])
       return served.json(try served.refundHistory(request.query))
     },
     Route("GET", "inApps/v1/subscriptions/{transactionId}") { served, request, id in
-      _ = try served.transaction(id[0])
+      try served.customer(id[0])
       return served.json(try served.statuses(request.query))
     },
     Route("GET", "inApps/v1/history/{transactionId}") { served, request, id in
-      _ = try served.transaction(id[0])
+      _ = try served.transaction(id[0])  // the deprecated v1 takes transaction ids only
       return served.json(try served.history(HistoryQuery(request.query, version: "v1")))
     },
     Route("GET", "inApps/v2/history/{transactionId}") { served, request, id in
-      _ = try served.transaction(id[0])
+      try served.customer(id[0])
       return served.json(try served.history(HistoryQuery(request.query, version: "v2")))
     },
   ]

@@ -296,6 +296,16 @@ public final class ServedSession {
     return transaction
   }
 
+  /// The account a customer id names, for the endpoints that take any of the customer's ids
+  /// (Apple's `transactionId` "or appTransactionId"): a transaction id, an original one, or the
+  /// account's `appTransactionId`. 4000006 when it is not an id, 4040010 when there is none.
+  @discardableResult
+  func customer(_ text: String) throws(AppStoreError) -> Account {
+    if text == Account.purchaser.appTransactionID { return .purchaser }
+    _ = try transaction(text)
+    return .purchaser
+  }
+
   func sign(_ transaction: Transaction) throws(AppStoreError) -> String {
     do {
       return try signer.sign(transaction, signedDate: now, for: .server)

@@ -88,7 +88,7 @@ public struct Signer: Sendable {
     payload["originalPurchaseDate"] = .number(JSONNumber(text: "-62135769600000"))
     payload["receiptCreationDate"] = milliseconds(signedDate)
     if audience == .device { payload["requestDate"] = milliseconds(signedDate) }
-    payload["appTransactionId"] = .string("0")
+    payload["appTransactionId"] = .string(Account.purchaser.appTransactionID)
     payload["originalPlatform"] = .string("iOS")
     if audience == .device {
       payload["deviceVerification"] = .string(deviceVerification(seed: "app"))
@@ -139,7 +139,7 @@ public struct Signer: Sendable {
     p["storefrontId"] = .string(t.storefrontID)
     p["price"] = .number(JSONNumber(text: String(t.price)))
     p["currency"] = .string(t.currency)
-    p["appTransactionId"] = .string("0")
+    p["appTransactionId"] = .string(Account.purchaser.appTransactionID)
     if audience == .device {
       p["deviceVerification"] = .string(deviceVerification(seed: "transaction-\(t.id)"))
       p["deviceVerificationNonce"] = .string(stableUUID("transaction-\(t.id)"))
@@ -182,7 +182,7 @@ public struct Signer: Sendable {
       p["eligibleWinBackOfferIds"] = .array(info.eligibleWinBackOfferIDs.map { .string($0) })
     }
     if let token = info.appAccountToken { p["appAccountToken"] = .string(token) }
-    p["appTransactionId"] = .string("0")
+    p["appTransactionId"] = .string(Account.purchaser.appTransactionID)
     if audience == .device {
       let seed = "renewal-\(info.originalTransactionID)"
       p["deviceVerification"] = .string(deviceVerification(seed: seed))

@@ -82,6 +82,32 @@ import Testing
     let types = try ids(served, "/inApps/v2/history/0?productType=NON_CONSUMABLE")
     #expect(types == ["1"])
   }
+
+  @Test func theAppTransactionIDNamesTheCustomerWhereAppleTakesAnyOfTheirIDs() throws {
+    let served = try makeServed()
+    _ = served.call(
+      "POST", "/storekeeper/v1/commands",
+      body: "buy foodtruck.donuts.box\nbuy socialfeed.monthly\nrefund 0\n")
+    let app = "704000000000000001"
+    #expect(try ids(served, "/inApps/v2/history/\(app)") == ["0", "1"])
+    #expect(try ids(served, "/inApps/v2/refund/lookup/\(app)") == ["0"])
+    let statuses = served.call("GET", "/inApps/v1/subscriptions/\(app)")
+    #expect(statuses.status == 200 && (statuses.object["data"] as? [Any])?.count == 1)
+    let info = served.call("GET", "/inApps/v1/transactions/appTransactions/\(app)")
+    let signed = try ServedEndpointTests().payload(info.object["signedAppTransactionInfo"])
+    #expect(signed["appTransactionId"] as? String == app)
+    let transaction = served.call("GET", "/inApps/v1/transactions/1")
+    #expect(
+      try ServedEndpointTests().payload(transaction.object["signedTransactionInfo"])[
+        "appTransactionId"] as? String == app
+    )
+    // Get Transaction Info and the deprecated v1 history take transaction ids only.
+    for path in ["/inApps/v1/transactions/\(app)", "/inApps/v1/history/\(app)"] {
+      #expect(served.call("GET", path).object["errorCode"] as? Int == 4_040_010, "\(path)")
+    }
+    let other = served.call("GET", "/inApps/v2/history/704000000000000002")
+    #expect(other.object["errorCode"] as? Int == 4_040_010, "another account's id names nobody")
+  }
 }
 
 /// Extensions, consumption information, app account tokens and finishing, in process.

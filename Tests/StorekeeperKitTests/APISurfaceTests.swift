@@ -103,7 +103,7 @@ import Testing
       #expect(t.environment == .xcode && t.reason == .purchase)
       #expect(t.storefront.countryCode == "USA" && t.storefront.id == "143441")
       #expect(t.price == Decimal(string: "0.99") && t.currency?.identifier == "USD")
-      #expect(t.appTransactionID == "0" && t.advancedCommerceInfo == nil)
+      #expect(t.appTransactionID == "704000000000000001" && t.advancedCommerceInfo == nil)
       #expect(!t.jsonRepresentation.isEmpty && !t.debugDescription.isEmpty)
       #expect(
         verification.headerData.count > 10 && verification.payloadData == t.jsonRepresentation)
@@ -128,7 +128,8 @@ import Testing
       #expect(
         renewal.renewalDate == t.expirationDate && renewal.renewalPrice == Decimal(string: "0.99"))
       #expect(renewal.currency?.identifier == "USD" && renewal.appAccountToken == token)
-      #expect(renewal.appTransactionID == "0" && renewal.advancedCommerceInfo == nil)
+      #expect(
+        renewal.appTransactionID == "704000000000000001" && renewal.advancedCommerceInfo == nil)
       #expect(status.renewalInfo.jwsRepresentation.split(separator: ".").count == 3)
       #expect(try await Product.SubscriptionInfo.status(transactionID: t.id)?.state == .subscribed)
       #expect(await Transaction.latest(for: t.productID)?.unsafePayloadValue.id == t.id)
@@ -168,7 +169,7 @@ import Testing
       let app = try shared.payloadValue
       #expect(app.bundleID == "com.example.storekeeper" && app.environment == .xcode)
       #expect(app.appVersion == "1" && app.originalAppVersion == "1" && app.appID == nil)
-      #expect(app.originalPlatform == .iOS && app.appTransactionID == "0")
+      #expect(app.originalPlatform == .iOS && app.appTransactionID == "704000000000000001")
       #expect(shared.jwsRepresentation.split(separator: ".").count == 3)
       #expect(try await AppTransaction.refresh().unsafePayloadValue.bundleID == app.bundleID)
       #expect(app.revocationDate == nil && app.storeType == .consumer)

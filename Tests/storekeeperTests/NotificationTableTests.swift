@@ -183,6 +183,7 @@ import Testing
         let transaction = try #require(app["appTransaction"] as? [String: Any], "\(name)")
         #expect(transaction["bundleId"] as? String == "com.example.storekeeper")
         #expect(transaction["receiptType"] as? String == environment, "\(transaction)")
+        #expect(transaction["appTransactionId"] as? String == "704000000000000001")
         continue
       }
       let data = try #require(entry["data"] as? [String: Any], "\(name) has no data")
@@ -195,12 +196,14 @@ import Testing
         #expect(transaction["deviceVerification"] == nil, "\(name)")
         #expect(transaction["deviceVerificationNonce"] == nil, "\(name)")
         #expect(transaction["signedDate"] as? Int == entry["signedDate"] as? Int)
+        #expect(transaction["appTransactionId"] as? String == "704000000000000001", "\(name)")
       }
       if let renewal = data["renewal"] as? [String: Any] {
         #expect(renewal["environment"] as? String == environment)
         // Apple: renewalDate is always present.
         #expect(renewal["renewalDate"] is Int, "\(name): renewal info without renewalDate")
         #expect(data["status"] is Int, "\(name): a renewal info without its status")
+        #expect(renewal["appTransactionId"] as? String == "704000000000000001", "\(name)")
       }
     }
     return checked
