@@ -88,6 +88,41 @@ import Testing
     #expect(lines(example) == lines(String(test)), "the README's test is not ReadmeTests.swift's")
   }
 
+  /// Apple's `notificationType` and `subtype` values (App Store Server Notifications V2).
+  static let notificationTypes = [
+    "SUBSCRIBED", "DID_CHANGE_RENEWAL_PREF", "DID_CHANGE_RENEWAL_STATUS", "OFFER_REDEEMED",
+    "DID_RENEW", "EXPIRED", "DID_FAIL_TO_RENEW", "GRACE_PERIOD_EXPIRED", "PRICE_INCREASE",
+    "REFUND", "REFUND_DECLINED", "CONSUMPTION_REQUEST", "RENEWAL_EXTENDED", "REVOKE", "TEST",
+    "RENEWAL_EXTENSION", "REFUND_REVERSED", "EXTERNAL_PURCHASE_TOKEN", "ONE_TIME_CHARGE",
+    "RESCIND_CONSENT", "METADATA_UPDATE", "MIGRATION", "PRICE_CHANGE",
+  ]
+  static let subtypes = [
+    "INITIAL_BUY", "RESUBSCRIBE", "DOWNGRADE", "UPGRADE", "AUTO_RENEW_ENABLED",
+    "AUTO_RENEW_DISABLED", "VOLUNTARY", "BILLING_RETRY", "PRICE_INCREASE", "GRACE_PERIOD",
+    "PENDING", "ACCEPTED", "BILLING_RECOVERY", "PRODUCT_NOT_FOR_SALE", "SUMMARY", "FAILURE",
+    "UNREPORTED", "CREATED", "ACTIVE_TOKEN_REMINDER",
+  ]
+
+  @Test func everyNotificationTypeAndSubtypeIsInTheTables() throws {
+    func tableRows(_ path: String) throws -> [Substring] {
+      try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+        .split(separator: "\n").filter { $0.hasPrefix("| `") }
+    }
+    let readme = try tableRows("README.md")
+    let fidelity = try tableRows("Sources/StoreSimulation/StoreSimulation.docc/Fidelity.md")
+    /// Whether a row's first cell names `type`.
+    func names(_ row: Substring, _ type: String) -> Bool {
+      row.split(separator: "|").first?.contains("`\(type)`") == true
+    }
+    for type in Self.notificationTypes {
+      #expect(readme.contains { names($0, type) }, "README: \(type)")
+      #expect(fidelity.contains { names($0, type) }, "Fidelity: \(type)")
+    }
+    for subtype in Self.subtypes {
+      #expect(fidelity.contains { $0.contains("| `\(subtype)` |") }, "Fidelity: \(subtype)")
+    }
+  }
+
   static let begin = "<!-- verbs: generated from the verb table -->"
   static let end = "<!-- verbs: end -->"
 
