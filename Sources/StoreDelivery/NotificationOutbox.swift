@@ -72,8 +72,10 @@ public final class NotificationOutbox: @unchecked Sendable {
     public var isFailure: Bool
   }
 
-  /// The most notifications waiting for their first attempt.
+  /// The most notifications waiting for their first attempt, by default.
   public static let queueLimit = 10_000
+  /// The most notifications waiting for their first attempt in this outbox.
+  private let queueLimit: Int
   /// How long one attempt waits for the backend's answer, everywhere.
   public static let attemptTimeout = 30.0
 
@@ -102,14 +104,15 @@ public final class NotificationOutbox: @unchecked Sendable {
   /// - Parameters:
   ///   - policy: when failures are sent again (Apple's schedule by default).
   ///   - whenFull: what a full queue does.
+  ///   - queueLimit: how many may wait for their first attempt.
   ///   - timeout: how long one attempt waits for an answer.
   ///   - caFile: a PEM file of CA certificates trusted besides the system's.
   /// - Throws: ``DeliveryError`` for a URL that is not a complete `http(s)` URL, a CA file
   ///   without certificates, or a folder that cannot be made or is not a folder.
   public init(
     url: String?, directory: String?, policy: RetryPolicy = .apple,
-    whenFull: WhenFull = .dropOldest, timeout: Double = attemptTimeout,
-    trusting caFile: String? = nil
+    whenFull: WhenFull = .dropOldest, queueLimit: Int = NotificationOutbox.queueLimit,
+    timeout: Double = attemptTimeout, trusting caFile: String? = nil
   ) throws(DeliveryError) {
     webhook = try url.map { (url) throws(DeliveryError) in
       try Webhook(url: try WebhookURL(url).text, timeout: timeout, trusting: caFile)
@@ -119,6 +122,7 @@ public final class NotificationOutbox: @unchecked Sendable {
     }
     self.policy = policy
     self.whenFull = whenFull
+    self.queueLimit = max(1, queueLimit)
   }
 
   deinit { webhook?.shutdown() }
@@ -346,7 +350,7 @@ public final class NotificationOutbox: @unchecked Sendable {
     func waiting() -> [Int] {
       due.filter { entries[$0].attempts.isEmpty && inFlight?.entry != $0 }
     }
-    while waiting().count >= Self.queueLimit {
+    while waiting().count >= queueLimit {
       switch whenFull {
       case .wait where inFlight != nil: lock.wait()
       case .wait, .dropOldest:
@@ -358,7 +362,7 @@ public final class NotificationOutbox: @unchecked Sendable {
           Line(
             time: now,
             text: "notification \(entries[oldest].notification.name) dropped: the delivery "
-              + "queue is full (\(Self.queueLimit) waiting)", isFailure: true))
+              + "queue is full (\(queueLimit) waiting)", isFailure: true))
       }
     }
   }

@@ -29,6 +29,25 @@ import Testing
     #expect(outbox.history.allSatisfy { $0.attempts.map(\.result) == [.success] })
   }
 
+  @Test func aFullQueueThatWaitsLosesNothingAndOneThatDropsSaysSo() throws {
+    let server = try WebhookServer(reply: .after(seconds: 0.01))
+    defer { server.stop() }
+    let waiting = try NotificationOutbox(
+      url: server.url, directory: nil, whenFull: .wait, queueLimit: 3, timeout: 5)
+    add(30, to: waiting)  // each add past three waits for a POST to finish
+    #expect(waiting.drain() == 0)
+    #expect(server.bodies == (0..<30).map { #"{"n":\#($0)}"# })
+    #expect(waiting.history.allSatisfy { !$0.isDropped && $0.isDelivered })
+    let silent = try WebhookServer(reply: .silence(seconds: 2))
+    defer { silent.stop() }
+    let dropping = try NotificationOutbox(
+      url: silent.url, directory: nil, policy: .none, queueLimit: 3, timeout: 0.5)
+    add(10, to: dropping)  // one in flight, three waiting: the six oldest waiting are dropped
+    #expect(dropping.history.filter(\.isDropped).count == 6)
+    #expect(
+      dropping.takeLines().filter { $0.text.contains("queue is full (3 waiting)") }.count == 6)
+  }
+
   @Test func aReceiverThatNeverAnswersTimesOutEachNotificationInItsOwnTurn() throws {
     let server = try WebhookServer(reply: .silence(seconds: 3))
     defer { server.stop() }
