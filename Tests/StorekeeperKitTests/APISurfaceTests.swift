@@ -264,3 +264,39 @@ import Testing
     #expect(try SKTestSession(configurationFileNamed: "FoodTruck").allTransactions().isEmpty)
   }
 }
+
+@Suite struct PricingTermsTests {
+  @Test func aSubscriptionWithBillingPlansHasTheTermsOfEach() async throws {
+    let session = try makeSession("Everything")
+    try await session.bind {
+      let yearly = try await product("everything.pro.max.yearly")
+      let terms = try #require(yearly.subscription?.pricingTerms)
+      #expect(terms.map(\.billingPlanType) == [.upFront, .monthly])
+      let upFront = terms[0]
+      #expect(upFront.billingPrice == 15000 && upFront.billingPeriod == .yearly)
+      #expect(upFront.commitmentInfo.price == 15000 && upFront.commitmentInfo.period == .yearly)
+      #expect(upFront[offers: .introductory].count == 1, "the up-front plan's introductory offer")
+      let monthly = terms[1]
+      #expect(monthly.billingPrice == 1300 && monthly.billingPeriod == .monthly)
+      #expect(monthly.commitmentInfo.price == 15600 && monthly.commitmentInfo.period == .yearly)
+      #expect(monthly.billingDisplayPrice.contains("1,300") && monthly.subscriptionOffers.isEmpty)
+      let plans: [Product.SubscriptionInfo.BillingPlanType] = [.monthly, .upFront]
+      #expect(plans.map(\.rawValue) == ["MONTHLY", "BILLED_UPFRONT"])
+      let period: Product.SubscriptionInfo.BillingPeriod = monthly.billingPeriod
+      #expect(period.unit == .month)
+    }
+  }
+
+  @Test func aSubscriptionWithoutBillingPlansIsPaidUpFrontAtItsPrice() async throws {
+    let session = try makeSession()
+    try await session.bind {
+      let monthly = try await product("socialfeed.monthly")
+      let terms = try #require(monthly.subscription?.pricingTerms)
+      #expect(terms.count == 1 && terms[0].billingPlanType == .upFront)
+      #expect(
+        terms[0].billingPrice == monthly.price
+          && terms[0].billingDisplayPrice == monthly.displayPrice)
+      #expect(terms[0].billingPeriod == monthly.subscription?.subscriptionPeriod)
+    }
+  }
+}

@@ -52,6 +52,26 @@ public struct CatalogOffer: Equatable, Sendable {
   }
 }
 
+/// A format 5.0 billing plan of a subscription: `BILLED_UPFRONT` (one payment a period) or
+/// `MONTHLY` (a monthly payment over a 12-month commitment).
+public struct CatalogBillingPlan: Equatable, Sendable {
+  /// `BILLED_UPFRONT` or `MONTHLY`, as the file writes it.
+  public var type: String
+  /// What one billing costs, in milliunits.
+  public var price: Int64
+  /// That price as the file writes it.
+  public var displayPrice: String
+  /// What the whole commitment costs, in milliunits.
+  public var commitmentPrice: Int64
+  /// That price as the file writes it.
+  public var commitmentDisplayPrice: String
+  /// The offers of this plan (an offer without `billingPlanType` is the up-front plan's).
+  public var offers: [CatalogOffer]
+
+  /// Whether one billing covers a month of a 12-month commitment.
+  public var isMonthly: Bool { type == "MONTHLY" }
+}
+
 /// A product as the simulator sells it. Immutable and shared: the engine's hot paths pass
 /// products around by reference.
 public final class CatalogProduct: Sendable {
@@ -83,6 +103,8 @@ public final class CatalogProduct: Sendable {
   public let codeOffers: [CatalogOffer]
   /// Subscriptions: win-back offers.
   public let winBackOffers: [CatalogOffer]
+  /// Subscriptions: the enabled billing plans (format 5.0), in file order.
+  public let billingPlans: [CatalogBillingPlan]
   /// Whether the product is still in the configuration (a reload may remove it; its
   /// transactions stay).
   public let isAvailable: Bool
@@ -92,7 +114,7 @@ public final class CatalogProduct: Sendable {
     referenceName: String?, familyShareable: Bool, localizations: [Localization],
     groupIndex: Int?, level: Int, period: SubscriptionPeriod?, introductoryOffer: CatalogOffer?,
     promotionalOffers: [CatalogOffer], codeOffers: [CatalogOffer], winBackOffers: [CatalogOffer],
-    isAvailable: Bool = true
+    billingPlans: [CatalogBillingPlan] = [], isAvailable: Bool = true
   ) {
     self.productID = productID
     self.type = type
@@ -108,6 +130,7 @@ public final class CatalogProduct: Sendable {
     self.promotionalOffers = promotionalOffers
     self.codeOffers = codeOffers
     self.winBackOffers = winBackOffers
+    self.billingPlans = billingPlans
     self.isAvailable = isAvailable
   }
 
@@ -118,7 +141,7 @@ public final class CatalogProduct: Sendable {
       referenceName: referenceName, familyShareable: familyShareable, localizations: localizations,
       groupIndex: groupIndex, level: level, period: period, introductoryOffer: introductoryOffer,
       promotionalOffers: promotionalOffers, codeOffers: codeOffers, winBackOffers: winBackOffers,
-      isAvailable: false)
+      billingPlans: billingPlans, isAvailable: false)
   }
 
   /// The localized name for `locale`, or the product ID when there is none.
@@ -266,6 +289,22 @@ public struct Catalog: Sendable {
       codeOffers: subscription == nil
         ? (product.oneTimeCodeOffers ?? []).map { CatalogOffer($0, kind: .code) }
         : offers(subscription?.codeOffers, .code),
-      winBackOffers: offers(subscription?.winbackOffers, .winBack))
+      winBackOffers: offers(subscription?.winbackOffers, .winBack),
+      billingPlans: (subscription?.billingPlans ?? []).filter(\.isEnabled).map { plan in
+        func planned(_ list: [SubscriptionOffer]?, _ kind: OfferKind) -> [CatalogOffer] {
+          offers(
+            list?.filter { ($0.billingPlanType ?? "BILLED_UPFRONT") == plan.billingPlanType }, kind)
+        }
+        return CatalogBillingPlan(
+          type: plan.billingPlanType, price: plan.displayPrice.milliunits ?? 0,
+          displayPrice: plan.displayPrice.text,
+          commitmentPrice: plan.commitmentDisplayPrice.milliunits ?? 0,
+          commitmentDisplayPrice: plan.commitmentDisplayPrice.text,
+          offers: planned(
+            subscription?.introductoryOffers
+              ?? subscription?.introductoryOffer.wrapped.map { [$0] }, .introductory)
+            + planned(subscription?.adHocOffers, .promotional)
+            + planned(subscription?.winbackOffers, .winBack))
+      })
   }
 }

@@ -19,6 +19,8 @@ extension Product {
     public let groupLevel: Int
     /// The group's name, in the customer's language.
     public let groupDisplayName: String
+    /// The ways to pay for it (billing plans).
+    public let pricingTerms: [PricingTerms]
 
     init(
       _ product: CatalogProduct, group: CatalogGroup, locale: String, currency: String,
@@ -35,6 +37,10 @@ extension Product {
       groupLevel = product.level
       let name = group.localizations.best(for: locale)?.displayName ?? ""
       groupDisplayName = name.isEmpty ? group.name : name
+      pricingTerms = Self.pricingTerms(
+        product,
+        offers: [introductoryOffer].compactMap { $0 } + promotionalOffers + winBackOffers,
+        currency: currency, locale: priceLocale)
     }
 
     /// Whether the customer may have the group's introductory offer.
