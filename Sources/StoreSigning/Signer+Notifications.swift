@@ -42,9 +42,7 @@ extension Signer {
         JSONObject([
           JSONMember(
             "externalPurchaseId", .string(externalPurchaseID(token, of: notification))),
-          JSONMember(
-            "tokenCreationDate",
-            .number(JSONNumber(text: String(token.creationDate.milliseconds)))),
+          JSONMember("tokenCreationDate", milliseconds(token.creationDate)),
           JSONMember("bundleId", .string(bundleID)),
         ]))
     } else if notification.notice == .consentRescinded {

@@ -231,7 +231,7 @@ public struct Signer: Sendable {
     }
   }
 
-  private func milliseconds(_ instant: Instant) -> JSONValue {
+  func milliseconds(_ instant: Instant) -> JSONValue {
     .number(JSONNumber(text: String(instant.milliseconds)))
   }
 

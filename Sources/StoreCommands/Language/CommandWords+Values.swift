@@ -22,12 +22,7 @@ extension CommandWords {
       guard isUUID(token) else { throw CommandError("token must be a UUID, not \"\(token)\"") }
       options.appAccountToken = token.lowercased()
     }
-    if let text = given["date"] {
-      guard let date = Instant(iso8601: text) else {
-        throw CommandError("date must be ISO-8601 such as 2026-11-22T02:00:00Z, not \"\(text)\"")
-      }
-      options.purchaseDate = date
-    }
+    if let text = given["date"] { options.purchaseDate = try Self.instant("date", text) }
     if let text = given["renew"] {
       guard let renewal = RenewalBehavior(rawValue: text) else {
         throw CommandError("renew must be auto or once, not \"\(text)\"")
@@ -160,4 +155,15 @@ extension SettingChange {
   /// The settings `set` names: the session's switches (``SettingDescriptor``) and Xcode's
   /// per-offer win-back toggle.
   static var names: [String] { SettingDescriptor.all.map(\.command) + ["winback-eligible"] }
+}
+
+extension CommandWords {
+  /// An option's ISO-8601 date (`date=`, `creation=`).
+  static func instant(_ option: String, _ text: String) throws(CommandError) -> Instant {
+    guard let instant = Instant(iso8601: text) else {
+      throw CommandError(
+        "\(option) must be ISO-8601 such as 2026-11-22T02:00:00Z, not \"\(text)\"")
+    }
+    return instant
+  }
 }

@@ -85,10 +85,7 @@ extension Verb {
           let reason = try words.tokenReason()
           let options = try words.options()
           let created = try options["creation"].map { (text) throws(CommandError) in
-            guard let instant = Instant(iso8601: text) else {
-              throw CommandError("creation= takes an ISO-8601 date, not \"\(text)\"")
-            }
-            return instant
+            try CommandWords.instant("creation", text)
           }
           return .notice(.externalPurchaseToken(reason, id: options["id"], created: created))
         default:

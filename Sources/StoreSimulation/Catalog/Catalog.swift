@@ -70,6 +70,30 @@ public struct CatalogBillingPlan: Equatable, Sendable {
 
   /// Whether one billing covers a month of a 12-month commitment.
   public var isMonthly: Bool { type == "MONTHLY" }
+
+  /// A subscription's enabled plans, each with its offers (an offer without `billingPlanType`
+  /// is the up-front plan's).
+  static func enabledPlans(of subscription: Subscription) -> [CatalogBillingPlan] {
+    let introductory =
+      subscription.introductoryOffers ?? subscription.introductoryOffer.wrapped.map { [$0] } ?? []
+    let offered: [(OfferKind, [SubscriptionOffer])] = [
+      (.introductory, introductory), (.promotional, subscription.adHocOffers ?? []),
+      (.winBack, subscription.winbackOffers ?? []),
+    ]
+    return (subscription.billingPlans ?? []).filter(\.isEnabled).map { plan in
+      CatalogBillingPlan(
+        type: plan.billingPlanType, price: plan.displayPrice.milliunits ?? 0,
+        displayPrice: plan.displayPrice.text,
+        commitmentPrice: plan.commitmentDisplayPrice.milliunits ?? 0,
+        commitmentDisplayPrice: plan.commitmentDisplayPrice.text,
+        offers: offered.flatMap { kind, offers in
+          offers.filter {
+            $0.paymentMode != .none && $0.subscriptionPeriod != nil
+              && ($0.billingPlanType ?? "BILLED_UPFRONT") == plan.billingPlanType
+          }.map { CatalogOffer($0, kind: kind) }
+        })
+    }
+  }
 }
 
 /// A product as the simulator sells it. Immutable and shared: the engine's hot paths pass
@@ -290,21 +314,6 @@ public struct Catalog: Sendable {
         ? (product.oneTimeCodeOffers ?? []).map { CatalogOffer($0, kind: .code) }
         : offers(subscription?.codeOffers, .code),
       winBackOffers: offers(subscription?.winbackOffers, .winBack),
-      billingPlans: (subscription?.billingPlans ?? []).filter(\.isEnabled).map { plan in
-        func planned(_ list: [SubscriptionOffer]?, _ kind: OfferKind) -> [CatalogOffer] {
-          offers(
-            list?.filter { ($0.billingPlanType ?? "BILLED_UPFRONT") == plan.billingPlanType }, kind)
-        }
-        return CatalogBillingPlan(
-          type: plan.billingPlanType, price: plan.displayPrice.milliunits ?? 0,
-          displayPrice: plan.displayPrice.text,
-          commitmentPrice: plan.commitmentDisplayPrice.milliunits ?? 0,
-          commitmentDisplayPrice: plan.commitmentDisplayPrice.text,
-          offers: planned(
-            subscription?.introductoryOffers
-              ?? subscription?.introductoryOffer.wrapped.map { [$0] }, .introductory)
-            + planned(subscription?.adHocOffers, .promotional)
-            + planned(subscription?.winbackOffers, .winBack))
-      })
+      billingPlans: subscription.map(CatalogBillingPlan.enabledPlans) ?? [])
   }
 }
