@@ -46,9 +46,14 @@ public struct ServerNotification: Equatable, Sendable {
 /// Turns the engine's events into the notifications the App Store would send, following the
 /// spec's event table. Keeps what it needs to tell an initial buy from a resubscription, a
 /// renewal from a billing recovery, an upgrade from a downgrade, a refund from its reversal.
+///
+/// A family member's subscription is followed apart from the purchaser's (each account's
+/// state by ``key(_:_:)``): a member gains access (`SUBSCRIBED`), renews with the purchaser
+/// (`DID_RENEW`), follows the purchaser's renewal status changes, and loses access (`REVOKE`).
 public struct NotificationMapper: Sendable {
+  /// Per account's group (``key(_:_:)``), its status as last seen.
   private var statuses: [String: SubscriptionStatus] = [:]
-  /// Per group, its current transaction as last seen.
+  /// Per account's group, its current transaction as last seen.
   private var currentTransactions: [String: Transaction] = [:]
   private var purchased = Set<UInt64>()
   private var revoked = Set<UInt64>()
@@ -64,15 +69,27 @@ public struct NotificationMapper: Sendable {
   public init(session: Session? = nil, namespace: String = "") {
     self.namespace = namespace
     guard let session else { return }
-    for status in session.subscriptionStatuses() {
-      statuses[status.groupID] = status
-      currentTransactions[status.groupID] = session.transaction(status.transactionID)
-      queuedOffers[status.groupID] = session.queuedOffers(groupID: status.groupID)
+    for account in [.purchaser] + session.everyFamilyMember.map(Account.member) {
+      let view = session.view(of: account)
+      for status in view.subscriptionStatuses() {
+        let key = Self.key(status.groupID, account)
+        statuses[key] = status
+        currentTransactions[key] = view.transaction(status.transactionID)
+        if account == .purchaser {
+          queuedOffers[key] = session.queuedOffers(groupID: status.groupID)
+        }
+      }
+      view.forEachTransaction { transaction in
+        if transaction.state == .purchased { purchased.insert(transaction.id) }
+        if transaction.revocationDate != nil { revoked.insert(transaction.id) }
+      }
     }
-    session.forEachTransaction { transaction in
-      if transaction.state == .purchased { purchased.insert(transaction.id) }
-      if transaction.revocationDate != nil { revoked.insert(transaction.id) }
-    }
+  }
+
+  /// The key of an account's group: the group's id for the purchaser, with the member's name
+  /// for a member.
+  static func key(_ groupID: String, _ account: Account) -> String {
+    account == .purchaser ? groupID : "\(groupID)\u{0}\(account.name)"
   }
 
   /// The notifications that `events` cause. `events` are the latest the session emitted, all
@@ -110,32 +127,39 @@ public struct NotificationMapper: Sendable {
       /// The status right after event `index` for `group`: the next status event of the
       /// group at the same instant, unless another of its transactions comes first; else the
       /// latest seen.
-      func statusAfter(group: String?) -> SubscriptionStatus? {
+      func statusAfter(group: String?, _ owner: Account = .purchaser) -> SubscriptionStatus? {
         guard let group else { return nil }
         for later in events[(index + 1)...] {
           guard later.time == event.time else { break }
           switch later.kind {
-          case .status(let status) where status.groupID == group: return status
-          case .transaction(let t, _) where t.subscriptionGroupID == group: return statuses[group]
+          case .status(let status) where status.groupID == group && status.owner == owner:
+            return status
+          case .transaction(let t, _) where t.subscriptionGroupID == group && t.owner == owner:
+            return statuses[Self.key(group, owner)]
           default: continue
           }
         }
-        return statuses[group]
+        return statuses[Self.key(group, owner)]
       }
       func transaction(_ id: UInt64) -> Transaction? { seen[id] ?? session.transaction(id) }
 
       switch event.kind {
       case .transaction(let t, _):
         seen[t.id] = t
-        if let group = t.subscriptionGroupID,
-          statuses[group]?.transactionID == t.id
-            || currentTransactions[group]?.id == t.id
+        let key = t.subscriptionGroupID.map { Self.key($0, t.owner) }
+        if let key,
+          statuses[key]?.transactionID == t.id
+            || currentTransactions[key]?.id == t.id
         {
-          currentTransactions[group] = t
+          currentTransactions[key] = t
         }
         if t.revocationDate != nil && !revoked.contains(t.id) {
           revoked.insert(t.id)
-          add("REFUND", nil, transaction: t, status: statusAfter(group: t.subscriptionGroupID))
+          // A member who loses what the purchaser shared: REVOKE (Apple: "an in-app purchase
+          // the customer was entitled to through Family Sharing is no longer available").
+          add(
+            t.revocationType == .familyRevoke ? "REVOKE" : "REFUND", nil, transaction: t,
+            status: statusAfter(group: t.subscriptionGroupID, t.owner))
           continue
         }
         if t.revocationDate == nil && revoked.contains(t.id) {
@@ -147,13 +171,15 @@ public struct NotificationMapper: Sendable {
         }
         guard t.state == .purchased, !purchased.contains(t.id) else { continue }
         purchased.insert(t.id)
-        guard let group = t.subscriptionGroupID else {
+        guard let group = t.subscriptionGroupID, let key else {
           add("ONE_TIME_CHARGE", nil, transaction: t, status: nil)
           continue
         }
-        currentTransactions[group] = t
-        let previous = statuses[group]
-        let after = statusAfter(group: group)
+        currentTransactions[key] = t
+        let previous = statuses[key]
+        let after = statusAfter(group: group, t.owner)
+        // A member redeems nothing: the purchaser did.
+        let isMember = t.owner != .purchaser
         if t.reason == .renewal {
           let recovering =
             previous.map { [.inGracePeriod, .inBillingRetryPeriod].contains($0.state) } ?? false
@@ -162,7 +188,7 @@ public struct NotificationMapper: Sendable {
         } else if let previous,
           [.subscribed, .inGracePeriod, .inBillingRetryPeriod].contains(previous.state)
         {
-          let redeemed = t.offer.map { $0.type != .introductory } ?? false
+          let redeemed = !isMember && t.offer.map { $0.type != .introductory } ?? false
           add(
             redeemed ? "OFFER_REDEEMED" : "DID_CHANGE_RENEWAL_PREF", "UPGRADE", transaction: t,
             status: after)
@@ -172,27 +198,31 @@ public struct NotificationMapper: Sendable {
           // own offer, or a code queued behind its introductory periods. An introductory offer
           // alone is not a redemption (SUBSCRIBED).
           let redeemed =
-            (t.offer.map { $0.type != .introductory } ?? false)
-            || session.queuedOffers(groupID: group).contains {
-              $0.offer.type != .introductory && $0.productID == t.productID
-            }
+            !isMember
+            && ((t.offer.map { $0.type != .introductory } ?? false)
+              || session.queuedOffers(groupID: group).contains {
+                $0.offer.type != .introductory && $0.productID == t.productID
+              })
           add(
             redeemed ? "OFFER_REDEEMED" : "SUBSCRIBED",
             previous == nil ? "INITIAL_BUY" : "RESUBSCRIBE", transaction: t, status: after)
         }
       case .status(let status):
-        let previous = statuses[status.groupID]
-        statuses[status.groupID] = status
-        let queued = session.queuedOffers(groupID: status.groupID)
-        defer { queuedOffers[status.groupID] = queued }
+        let key = Self.key(status.groupID, status.owner)
+        let previous = statuses[key]
+        statuses[key] = status
+        let isMember = status.owner != .purchaser
+        let queued = isMember ? [] : session.queuedOffers(groupID: status.groupID)
+        defer { if !isMember { queuedOffers[key] = queued } }
         guard let previous else { continue }
         // A purchase that made no transaction but queued an offer redeemed it.
         let redeemed =
-          previous.transactionID == status.transactionID && !redeemedIn.contains(status.groupID)
-          && !Self.consumed(queuedOffers[status.groupID] ?? [], into: queued)
+          !isMember && previous.transactionID == status.transactionID
+          && !redeemedIn.contains(status.groupID)
+          && !Self.consumed(queuedOffers[key] ?? [], into: queued)
         if redeemed { redeemedIn.insert(status.groupID) }
         let current =
-          seen[status.transactionID] ?? currentTransactions[status.groupID]
+          seen[status.transactionID] ?? currentTransactions[key]
           ?? session.transaction(status.transactionID)
         for (type, subtype) in Self.statusChange(from: previous, to: status, redeemed: redeemed) {
           add(type, subtype, transaction: current, status: status)

@@ -78,7 +78,7 @@ public struct Signer: Sendable {
   /// The app transaction (`AppTransaction.shared`, or for a server its
   /// `signedAppTransactionInfo`), signed at `signedDate`.
   public func signAppTransaction(
-    signedDate: Instant, for audience: Audience = .device
+    signedDate: Instant, for audience: Audience = .device, account: Account = .purchaser
   ) throws -> String {
     var payload = JSONObject()
     payload["receiptType"] = .string(environment.rawValue)
@@ -88,11 +88,12 @@ public struct Signer: Sendable {
     payload["originalPurchaseDate"] = .number(JSONNumber(text: "-62135769600000"))
     payload["receiptCreationDate"] = milliseconds(signedDate)
     if audience == .device { payload["requestDate"] = milliseconds(signedDate) }
-    payload["appTransactionId"] = .string(Account.purchaser.appTransactionID)
+    payload["appTransactionId"] = .string(account.appTransactionID)
     payload["originalPlatform"] = .string("iOS")
     if audience == .device {
-      payload["deviceVerification"] = .string(deviceVerification(seed: "app"))
-      payload["deviceVerificationNonce"] = .string(stableUUID("app-nonce"))
+      let seed = account == .purchaser ? "app" : "app-\(account.appTransactionID)"
+      payload["deviceVerification"] = .string(deviceVerification(seed: seed))
+      payload["deviceVerificationNonce"] = .string(stableUUID("\(seed)-nonce"))
     }
     return try JWS.sign(payload: Array(JSONWriter.compact(.object(payload)).utf8), with: identity)
   }
@@ -119,14 +120,14 @@ public struct Signer: Sendable {
     p["quantity"] = .number(JSONNumber(t.purchasedQuantity))
     p["type"] = .string(Self.typeName(t.productType))
     if let token = t.appAccountToken { p["appAccountToken"] = .string(token) }
-    p["inAppOwnershipType"] = .string("PURCHASED")
+    p["inAppOwnershipType"] = .string(t.owner == .purchaser ? "PURCHASED" : "FAMILY_SHARED")
     p["signedDate"] = milliseconds(signedDate)
     if let date = t.revocationDate { p["revocationDate"] = milliseconds(date) }
     if let reason = t.revocationReason {
       p["revocationReason"] = .number(JSONNumber(reason == .developerIssue ? 1 : 0))
     }
     if let type = t.revocationType {
-      p["revocationType"] = .string(type == .refundProrated ? "REFUND_PRORATED" : "REFUND_FULL")
+      p["revocationType"] = .string(Self.revocationTypeName(type))
     }
     if let share = t.revocationPercentage {
       p["revocationPercentage"] = .number(JSONNumber(share))
@@ -139,7 +140,7 @@ public struct Signer: Sendable {
     p["storefrontId"] = .string(t.storefrontID)
     p["price"] = .number(JSONNumber(text: String(t.price)))
     p["currency"] = .string(t.currency)
-    p["appTransactionId"] = .string(Account.purchaser.appTransactionID)
+    p["appTransactionId"] = .string(t.owner.appTransactionID)
     if audience == .device {
       p["deviceVerification"] = .string(deviceVerification(seed: "transaction-\(t.id)"))
       p["deviceVerificationNonce"] = .string(stableUUID("transaction-\(t.id)"))
@@ -182,13 +183,22 @@ public struct Signer: Sendable {
       p["eligibleWinBackOfferIds"] = .array(info.eligibleWinBackOfferIDs.map { .string($0) })
     }
     if let token = info.appAccountToken { p["appAccountToken"] = .string(token) }
-    p["appTransactionId"] = .string(Account.purchaser.appTransactionID)
+    p["appTransactionId"] = .string(status.owner.appTransactionID)
     if audience == .device {
       let seed = "renewal-\(info.originalTransactionID)"
       p["deviceVerification"] = .string(deviceVerification(seed: seed))
       p["deviceVerificationNonce"] = .string(stableUUID(seed))
     }
     return .object(p)
+  }
+
+  /// Apple's `revocationType`.
+  static func revocationTypeName(_ type: RevocationType) -> String {
+    switch type {
+    case .refundFull: "REFUND_FULL"
+    case .refundProrated: "REFUND_PRORATED"
+    case .familyRevoke: "FAMILY_REVOKE"
+    }
   }
 
   private func offerFields(_ offer: TransactionOffer, into p: inout JSONObject) {

@@ -109,7 +109,7 @@ extension SKTestSession {
   }
 
   /// Applies a command; the engine's refusal as `SKTestError`.
-  private func act(_ command: Command) throws {
+  func act(_ command: Command) throws {
     let outcome = store.perform(command)
     if let error = outcome.error {
       throw SKTestError(

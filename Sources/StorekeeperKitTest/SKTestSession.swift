@@ -58,6 +58,12 @@ public final class SKTestSession: NSObject, @unchecked Sendable {
     super.init()
   }
 
+  /// A session over a store: a family member's device (``familyMemberSession(_:)``).
+  package init(store: Store) {
+    self.store = store
+    super.init()
+  }
+
   // MARK: - The Transaction Manager's switches
 
   /// Whether purchases skip their dialogs.

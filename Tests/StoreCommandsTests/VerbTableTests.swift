@@ -45,7 +45,8 @@ import Testing
     case .offer:
       return [draws.pick(["intro", "promo:loyalty", "code:\"Free Month\"", "winback:back"])]
     case .winBackOffer: return [draws.pick(["winback.free", "w-1"])]
-    case .setting, .delivery, .api:
+    case .member: return [draws.pick(["Anna", "ben-2", "C.d_e"])]
+    case .setting, .delivery, .api, .family:
       var words: [String] = []
       while let next = kind.words(after: words)?.first {
         words += word(next, &draws, forcing: forced)

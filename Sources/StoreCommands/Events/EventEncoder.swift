@@ -155,6 +155,17 @@ public struct EventEncoder: Sendable {
       object.field("reason", token.reason.rawValue)
       if let id = token.externalPurchaseID { object.field("externalPurchaseID", id) }
       object.field("tokenCreationDate", token.creationDate)
+    case .family(let action):
+      object.field("event", "family")
+      switch action {
+      case .join(let name), .leave(let name):
+        object.field("action", action == .join(name) ? "join" : "leave")
+        object.field("member", name)
+      case .sharing(let productID, let enabled):
+        object.field("action", "sharing")
+        object.field("productID", productID)
+        object.field("shared", enabled)
+      }
     }
     dates = object.dates
     writer = object.finishWriter()
@@ -235,6 +246,7 @@ public struct EventEncoder: Sendable {
     object.field("storefront", t.storefront)
     object.field("storefrontID", t.storefrontID)
     object.field("ownershipType", t.ownershipType)
+    if let member = t.owner.member { object.field("member", member.name) }
     object.field("state", t.state.rawValue)
     object.field("isFinished", t.isFinished)
     if t.hasPurchaseIssue { object.field("hasPurchaseIssue", true) }
@@ -253,6 +265,7 @@ public struct EventEncoder: Sendable {
     _ status: SubscriptionStatus, time: Instant, _ object: inout ObjectBuilder
   ) {
     object.field("groupID", status.groupID)
+    if let member = status.owner.member { object.field("member", member.name) }
     object.field("state", status.state.rawValue)
     object.field("transactionID", status.transactionID)
     if let date = status.billingRetryExpirationDate {

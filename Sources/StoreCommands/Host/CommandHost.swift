@@ -50,6 +50,13 @@ public struct CommandOutcome: Sendable {
   }
 }
 
+extension CommandOutcome {
+  /// A refused command, for a front end that refuses it before the host sees it.
+  public init(refused command: Command?, error: CommandError) {
+    self.init(command: command, error: error)
+  }
+}
+
 /// What the notification delivery says of `notify retry` and `set notify-fault …`.
 public enum DeliveryNotice: Equatable, Sendable {
   /// This many notifications were sent again.

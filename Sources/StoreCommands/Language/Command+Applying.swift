@@ -72,6 +72,7 @@ extension Command {
       verb = .setAppAccountToken(try id(reference), token: token)
     case .refreshReceipt: verb = .refreshReceipt
     case .notice(let request): verb = .sendNotice(request)
+    case .family(let action): verb = .family(action)
     }
     return .verb(verb)
   }

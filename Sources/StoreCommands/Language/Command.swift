@@ -74,6 +74,9 @@ public enum Command: Equatable, Sendable {
   /// `notify rescind-consent` and `notify external-purchase-token <subtype> [id=…]
   /// [creation=…]`: a server notification with no purchase behind it (journaled).
   case notice(NoticeRequest)
+  /// `family join <name>`, `family leave <name>`, `family sharing <productID> on|off`: the
+  /// purchaser's family changes.
+  case family(FamilyAction)
 
   /// The command's verb.
   public var verb: String {
@@ -106,6 +109,7 @@ public enum Command: Equatable, Sendable {
     case .accountToken: "account-token"
     case .notify, .notice: "notify"
     case .refreshReceipt: "call"
+    case .family: "family"
     }
   }
 }

@@ -66,6 +66,15 @@ extension WordKind {
         [.choice(ExternalPurchaseToken.Reason.allCases.map(\.word))]
       default: []
       }
+    case .family:
+      switch typed.first {
+      case nil: [.choice(["join", "leave", "sharing"])]
+      case "join" where typed.count == 1: [.text("a new member's name")]
+      case "leave" where typed.count == 1: [.member]
+      case "sharing" where typed.count == 1: [.product(subscriptions: false)]
+      case "sharing" where typed.count == 2: [.choice(["on", "off"])]
+      default: []
+      }
     case .api:
       typed.isEmpty
         ? [.choice(Command.callNames.map(\.0) + ["receipt"])]

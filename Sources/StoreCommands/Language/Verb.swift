@@ -32,6 +32,10 @@ public enum WordKind: Sendable, Equatable {
   case delivery
   /// The StoreKit API `call` calls, and for the refund sheet its transaction.
   case api
+  /// What `family` changes: `join <name>`, `leave <member>`, `sharing <productID> on|off`.
+  case family
+  /// A member of the purchaser's family, by name.
+  case member
   /// Any word; the text names what it is (`a request id`).
   case text(String)
 
@@ -55,6 +59,8 @@ public enum WordKind: Sendable, Equatable {
         + "|external-purchase-token unreported|created|active-token-reminder"
     case .api: (Command.callNames.map(\.0) + ["receipt"]).joined(separator: "|") + " [<txn>]"
     case .text(let name): "<\(name)>"
+    case .family: "join <name>|leave <member>|sharing <productID> on|off"
+    case .member: "<member>"
     }
   }
 }

@@ -109,6 +109,33 @@ extension Verb {
         }
       }),
     Verb(
+      "family", [.init(.family)],
+      "the purchaser's family: a member joins or leaves; the purchaser stops or resumes "
+        + "sharing a product",
+      parse: { words throws(CommandError) in
+        let action = try words.word("join, leave or sharing")
+        switch action {
+        case "join": return .family(.join(try words.word("the new member's name")))
+        case "leave": return .family(.leave(try words.word("a member's name")))
+        case "sharing":
+          let productID = try words.productID()
+          return .family(.sharing(productID: productID, enabled: try words.onOff()))
+        default:
+          throw CommandError(
+            "family takes join, leave or sharing, not \"\(action)\"",
+            suggestions: ["join", "leave", "sharing"].filter { closeEnough($0, action) })
+        }
+      },
+      words: { command in
+        guard case .family(let action) = command else { return nil }
+        switch action {
+        case .join(let name): return ["family", "join", name]
+        case .leave(let name): return ["family", "leave", name]
+        case .sharing(let productID, let enabled):
+          return ["family", "sharing", productID, enabled ? "on" : "off"]
+        }
+      }),
+    Verb(
       "back", "the session as it was before the last event",
       parse: { _ throws(CommandError) in .stepBack(.event) },
       words: { $0 == .stepBack(.event) ? ["back"] : nil }),

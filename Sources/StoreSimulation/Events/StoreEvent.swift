@@ -53,6 +53,8 @@ public struct StoreEvent: Equatable, Sendable {
     /// A server notification with no purchase behind it (`RESCIND_CONSENT`,
     /// `EXTERNAL_PURCHASE_TOKEN`).
     case notice(StoreNotice)
+    /// The purchaser's family changed (`family join|leave|sharing`).
+    case family(FamilyAction)
   }
 }
 

@@ -84,4 +84,6 @@ public struct SubscriptionStatus: Equatable, Sendable {
   public var renewalInfo: RenewalInfo
   /// In grace or billing retry: when retrying stops and the subscription expires.
   public var billingRetryExpirationDate: Instant?
+  /// Whose subscription it is: the purchaser's, or a family member's share of it.
+  public var owner: Account = .purchaser
 }

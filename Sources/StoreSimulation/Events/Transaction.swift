@@ -62,10 +62,13 @@ public struct Transaction: Equatable, Sendable {
   public var failure: SimulatedError?
   /// When the app received it unverified (a simulated verification error), the error.
   public var verificationError: SimulatedError?
+  /// Whose transaction it is: the purchaser's, or a family member's share of one of the
+  /// purchaser's.
+  public var owner: Account = .purchaser
   /// StoreKit's environment: always `Xcode`.
   public var environment: String { "Xcode" }
-  /// Always purchased: the test environment cannot simulate family sharing.
-  public var ownershipType: String { "purchased" }
+  /// `purchased`, or `familyShared` for a family member's (`inAppOwnershipType`).
+  public var ownershipType: String { owner == .purchaser ? "purchased" : "familyShared" }
 }
 
 /// StoreKit 2's `Product.ProductType`.
@@ -112,6 +115,9 @@ public enum RevocationType: String, Sendable, CaseIterable {
   case refundFull
   /// `REFUND_PRORATED`: part of it (``Transaction/revocationPercentage``).
   case refundProrated
+  /// `FAMILY_REVOKE` (StoreKit's `familyRevocation`): a family member lost what the purchaser
+  /// shared.
+  case familyRevoke
 }
 
 /// Why a customer asks Apple for a refund (Apple's `consumptionRequestReason`).

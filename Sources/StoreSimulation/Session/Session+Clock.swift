@@ -17,7 +17,7 @@ extension Session {
     try check(.advance(to: target))
     runScheduled(until: target.milliseconds, timeFloor: nil, sink)
     now = target
-    verify()
+    settle(sink)
   }
 
   /// Moves the clock toward `target` as ``advance(to:_:)`` does, telling `mark` after each
@@ -39,7 +39,7 @@ extension Session {
     while let due = nextScheduledEvent?.milliseconds, due <= target.milliseconds {
       if count >= limit, let last, due > last {
         now = Instant(milliseconds: last)
-        verify()
+        settle(sink)
         return false
       }
       guard let entry = popDue(upTo: target.milliseconds) else { break }
@@ -52,7 +52,7 @@ extension Session {
       last = entry.due
     }
     now = target
-    verify()
+    settle(sink)
     return true
   }
 
@@ -125,6 +125,7 @@ extension Session {
     case .none, .expired, .revoked:
       break
     }
+    syncFamily(at: stamp, sink)
   }
 
   mutating func expire(

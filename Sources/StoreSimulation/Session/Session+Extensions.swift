@@ -15,7 +15,7 @@ extension Session {
     try check(.extendRenewalDate(id, days: days, reason: reason))
     let groupIndex = try extensionGroup(id, days: days)
     extend(group: groupIndex, days: days, reason: reason, request: nil, sink)
-    verify()
+    settle(sink)
   }
 
   /// Extends the renewal date of every active subscriber of a product, as "Extend Subscription
@@ -69,7 +69,7 @@ extension Session {
       MassExtensionKey(productID: productID, requestIdentifier: request)] = MassExtension(
         summary: summary, completeDate: now)
     emit(.renewalExtensionSummary(summary), at: now.milliseconds, sink)
-    verify()
+    settle(sink)
   }
 
   /// The group of the subscription a transaction belongs to, when `days` is a valid extension

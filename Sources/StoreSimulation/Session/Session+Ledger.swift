@@ -5,10 +5,11 @@ extension Session {
   /// - Throws: ``SessionError`` when it is already finished.
   public mutating func finish(_ id: UInt64, _ sink: EventSink) throws(SessionError) {
     try check(.finish(id))
+    if let share = locateShare(id) { return finishShare(share.member, share.index, sink) }
     let position = try requireTransaction(id)
     ledger.update(position) { $0.flags.insert(.finished) }
     emitTransaction(position, delivery: nil, at: now.milliseconds, sink)
-    verify()
+    settle(sink)
   }
 
   /// Finishes every unfinished transaction, oldest first.
@@ -31,7 +32,7 @@ extension Session {
     var finished = 0
     while let next = ledger.firstUnfinished(atOrAfter: position), next < end {
       guard finished < limit else {
-        verify()
+        settle(sink)
         return ledger.firstID + UInt64(next)
       }
       ledger.update(next) { $0.flags.insert(.finished) }
@@ -39,7 +40,7 @@ extension Session {
       finished += 1
       position = next + 1
     }
-    verify()
+    settle(sink)
     return nil
   }
 
@@ -67,7 +68,8 @@ extension Session {
       emit(.transactionRemoved(id: removed.id), at: stamp, sink)
     }
     if let groupIndex { settleAfterDeletion(group: groupIndex, sink) }
-    verify()
+    dropSharesOfDeletedPurchases(sink)
+    settle(sink)
   }
 
   /// Deletes every transaction (`clearTransactions`).
@@ -81,7 +83,8 @@ extension Session {
       groups[index] = GroupState(generation: groups[index].generation)
       reschedule(group: index)
     }
-    verify()
+    dropSharesOfDeletedPurchases(sink)
+    settle(sink)
   }
 
   /// After deletions, points a group at its latest remaining period, or forgets the

@@ -56,7 +56,7 @@ extension Session {
       }
       emitStatus(group: groupIndex, at: stamp, sink)
     }
-    verify()
+    settle(sink)
   }
 
   /// What the customer pays for a period of `product` before an increase: the standard price

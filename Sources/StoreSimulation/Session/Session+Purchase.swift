@@ -132,7 +132,7 @@ extension Session {
       return
     }
     completePurchase(index, options, date: date, delivery: app ? .purchaseResult : .updates, sink)
-    verify()
+    settle(sink)
   }
 
   /// Why a purchase cannot be made: an unknown product or offer, a quantity out of range or a
@@ -245,7 +245,7 @@ extension Session {
     queued.transactionID = id
     emit(.paymentQueue(queued), at: stamp, sink)
     emit(.purchaseResult(result), at: stamp, sink)
-    verify()
+    settle(sink)
   }
 
   /// A purchase StoreKit refuses before any transaction exists (bad quantity, ineligible offer).

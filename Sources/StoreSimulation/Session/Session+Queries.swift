@@ -9,8 +9,9 @@ extension Session {
   public var unfinishedCount: Int { ledger.unfinishedCount }
 
   /// The transaction with an id, unless it does not exist or was deleted.
+  /// A family member's transaction too, by its id in the member's range.
   public func transaction(_ id: UInt64) -> Transaction? {
-    ledger.position(of: id).map { snapshot($0) }
+    ledger.position(of: id).map { snapshot($0) } ?? memberTransaction(id)
   }
 
   /// Every transaction, oldest first (`SKTestSession.allTransactions()`).
@@ -52,11 +53,16 @@ extension Session {
   ///
   /// - Complexity: O(*k* log *k*) in the number of entitlements (from the ledger's index).
   public func currentEntitlements() -> [Transaction] {
+    entitledPositions().map { snapshot($0) }
+  }
+
+  /// The positions of ``currentEntitlements()``, ascending.
+  func entitledPositions() -> [Int] {
     var positions = ledger.allHoldings
     for group in groups where group.isEntitled {
       if let position = ledger.position(of: group.current) { positions.append(position) }
     }
-    return positions.sorted().map { snapshot($0) }
+    return positions.sorted()
   }
 
   /// The status of every group the customer ever subscribed in, in catalog order.

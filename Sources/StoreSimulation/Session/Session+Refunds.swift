@@ -35,7 +35,7 @@ extension Session {
     } else if product.type != .consumable {
       emit(.revokedEntitlements(productIDs: [product.productID]), at: stamp, sink)
     }
-    verify()
+    settle(sink)
   }
 
   /// The customer asks Apple for a refund (from the App Store's "Report a Problem", or the
@@ -64,7 +64,7 @@ extension Session {
       reschedule(group: groupIndex)
       emitStatus(group: groupIndex, at: stamp, sink)
     }
-    verify()
+    settle(sink)
   }
 
   /// Apple declines a refund request: the transaction stays as it was (a subscription keeps
@@ -78,7 +78,7 @@ extension Session {
     ledger.update(position) { $0.flags.remove(.refundRequested) }
     emitTransaction(position, delivery: nil, at: stamp, sink)
     emit(.refundDeclined(transactionID: id), at: stamp, sink)
-    verify()
+    settle(sink)
   }
 
   /// Apple reverses a refund it granted (the customer's dispute went the developer's way): the
@@ -111,7 +111,7 @@ extension Session {
       reschedule(group: groupIndex)
       emitStatus(group: groupIndex, at: stamp, sink)
     }
-    verify()
+    settle(sink)
   }
 
   /// Why a transaction cannot be refunded: never purchased, already refunded, or a share out of

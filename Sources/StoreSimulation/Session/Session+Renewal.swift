@@ -15,7 +15,7 @@ extension Session {
     groups[groupIndex].willAutoRenew = enabled
     if enabled { groups[groupIndex].declinedPriceIncrease = false }
     emitStatus(group: groupIndex, at: now.milliseconds, sink)
-    verify()
+    settle(sink)
   }
 
   /// Expires a subscription now (`expireSubscription`): auto-renew off and the current period's
@@ -47,7 +47,7 @@ extension Session {
       group: groupIndex, reason: declined ? .didNotConsentToPriceIncrease : .autoRenewDisabled,
       at: stamp, sink)
     reschedule(group: groupIndex)
-    verify()
+    settle(sink)
   }
 
   /// Renews a subscription now (`forceRenewalOfSubscription`): the current period ends now and
@@ -78,7 +78,7 @@ extension Session {
     groups[groupIndex].retryEnd = TransactionRecord.none
     renew(group: groupIndex, periodStart: stamp, stamp: stamp, sink)
     reschedule(group: groupIndex)
-    verify()
+    settle(sink)
   }
 
   /// The group of a transaction whose subscription is running or being retried.

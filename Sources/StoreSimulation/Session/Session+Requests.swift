@@ -13,7 +13,7 @@ extension Session {
     completePurchase(
       Int(record.product), options, date: record.purchaseDate, delivery: .updates,
       reusing: position, sink)
-    verify()
+    settle(sink)
   }
 
   /// Declines an Ask to Buy request. The app receives nothing; the entry stays, no longer
@@ -28,7 +28,7 @@ extension Session {
       $0.flags.insert(.declined)
     }
     emitTransaction(position, delivery: nil, at: now.milliseconds, sink)
-    verify()
+    settle(sink)
   }
 
   func pendingRequest(_ id: UInt64) throws(SessionError) -> Int {
@@ -60,7 +60,7 @@ extension Session {
         appAccountToken: ledger.details(of: record)?.appAccountToken,
         origin: .store)
       completePurchase(Int(record.product), options, date: stamp, delivery: .updates, sink)
-      verify()
+      settle(sink)
       return
     }
     guard let groupIndex = product(at: record.product).groupIndex else { return }
@@ -73,7 +73,7 @@ extension Session {
     renew(group: groupIndex, periodStart: start, stamp: stamp, sink)
     reschedule(group: groupIndex)
     runScheduled(until: stamp, timeFloor: stamp, sink)
-    verify()
+    settle(sink)
   }
 
   /// The position of a transaction with an issue `resolve` can settle: an interrupted purchase,

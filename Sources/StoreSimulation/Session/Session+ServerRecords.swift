@@ -99,7 +99,7 @@ extension Session {
     let information = ConsumptionInformation(fields: fields, date: now)
     serverRecords.consumption[id] = information
     emit(.consumptionReported(transactionID: id, information), at: now.milliseconds, sink)
-    verify()
+    settle(sink)
   }
 
   func checkConsumption(_ id: UInt64) throws(SessionError) {
@@ -137,7 +137,7 @@ extension Session {
       latest = position
     }
     if latest >= 0 { emitTransaction(latest, delivery: nil, at: now.milliseconds, sink) }
-    verify()
+    settle(sink)
   }
 
   func checkAppAccountToken(_ id: UInt64) throws(SessionError) {

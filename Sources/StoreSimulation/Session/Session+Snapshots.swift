@@ -7,7 +7,8 @@ extension Session {
     return Transaction(
       record, catalog: catalog, storefront: storefronts[Int(record.storefront)],
       details: ledger.details(of: record),
-      verificationError: verification ? settings.simulatedErrors[.verification] : nil)
+      verificationError: verification ? settings.simulatedErrors[.verification] : nil,
+      owner: account)
   }
 
   /// The status of group `index`, when the customer ever subscribed in it.
@@ -41,7 +42,7 @@ extension Session {
       groupID: catalog.groups[index].id, state: state, transactionID: group.current,
       renewalInfo: info,
       billingRetryExpirationDate: group.phase == .gracePeriod || group.phase == .billingRetry
-        ? Instant(milliseconds: group.retryEnd) : nil)
+        ? Instant(milliseconds: group.retryEnd) : nil, owner: account)
   }
 
   func offer(of upcoming: GroupState.UpcomingOffer) -> CatalogOffer? {
@@ -89,7 +90,8 @@ extension Transaction {
   /// StoreKit reports (the session and ``LedgerSnapshot`` both use it).
   init(
     _ record: TransactionRecord, catalog: Catalog, storefront: Storefront,
-    details: TransactionDetails?, verificationError: SimulatedError? = nil
+    details: TransactionDetails?, verificationError: SimulatedError? = nil,
+    owner: Account = .purchaser
   ) {
     let product = catalog.products[Int(record.product)]
     var offer: TransactionOffer?
@@ -121,9 +123,12 @@ extension Transaction {
       revocationDate: record.isRevoked ? Instant(milliseconds: record.revocationDate) : nil,
       revocationReason: record.isRevoked
         ? (record.flags.contains(.revokedForDeveloperIssue) ? .developerIssue : .other) : nil,
-      revocationType: record.isRevoked
-        ? (record.refundedShare > 0 ? .refundProrated : .refundFull) : nil,
-      revocationPercentage: record.isRevoked
+      // A member's revocation returns nothing to them: no percentage [unverified].
+      revocationType: !record.isRevoked
+        ? nil
+        : owner != .purchaser
+          ? .familyRevoke : record.refundedShare > 0 ? .refundProrated : .refundFull,
+      revocationPercentage: record.isRevoked && owner == .purchaser
         ? (record.refundedShare > 0 ? Int(record.refundedShare) : 100_000) : nil,
       hasRefundRequest: record.flags.contains(.refundRequested),
       isUpgraded: record.flags.contains(.upgraded), appAccountToken: details?.appAccountToken,
@@ -131,6 +136,6 @@ extension Transaction {
       hasPurchaseIssue: record.flags.contains(.purchaseIssue),
       pendingAskToBuyConfirmation: record.flags.contains(.pendingApproval),
       isAskToBuyDeclined: record.flags.contains(.declined), failure: details?.failure,
-      verificationError: verificationError)
+      verificationError: verificationError, owner: owner)
   }
 }

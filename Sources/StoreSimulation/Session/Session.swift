@@ -45,7 +45,7 @@ public struct SessionOptions: Equatable, Sendable {
 public struct Session: Sendable {
   /// The state, shared between copies until one of them changes (copy on write). One reference
   /// keeps the engine's many small helper calls from copying a large struct.
-  private var storage: SessionStorage
+  var storage: SessionStorage
 
   /// The options the session was made with.
   public private(set) var options: SessionOptions
@@ -187,6 +187,19 @@ public struct Session: Sendable {
     }
   }
 
+  /// The purchaser's family and what its members were shared.
+  var family: FamilyState {
+    get { storage.family }
+    _modify {
+      makeUnique()
+      yield &storage.family
+    }
+  }
+
+  /// Whose device the session shows: the purchaser's, or a member's in a view made by
+  /// ``view(of:)``.
+  public var account: Account { storage.account }
+
   /// Win-back eligibility overrides by offer ID (Xcode's per-offer toggle while running).
   var winBackEligibility: [String: Bool] {
     get { storage.winBackEligibility }
@@ -222,6 +235,13 @@ public struct Session: Sendable {
     return UInt8(storefronts.count - 1)
   }
 
+  /// Ends a verb: the family's transactions follow what it did to the purchaser's, then the
+  /// invariants are checked.
+  mutating func settle(_ sink: EventSink) {
+    syncFamily(at: now.milliseconds, sink)
+    verify()
+  }
+
   /// Checks the invariants when the options ask for it.
   func verify() {
     guard options.checksInvariants else { return }
@@ -250,6 +270,8 @@ final class SessionStorage: @unchecked Sendable {
   @exclusivity(unchecked) var muted = false
   @exclusivity(unchecked) var eventCount: UInt64 = 0
   @exclusivity(unchecked) var serverRecords = ServerRecords()
+  @exclusivity(unchecked) var family = FamilyState()
+  @exclusivity(unchecked) var account = Account.purchaser
 
   init(
     configuration: StoreKitConfiguration, catalog: Catalog, settings: SessionSettings,
@@ -273,6 +295,8 @@ final class SessionStorage: @unchecked Sendable {
     copy.muted = muted
     copy.eventCount = eventCount
     copy.serverRecords = serverRecords
+    copy.family = family
+    copy.account = account
     return copy
   }
 }

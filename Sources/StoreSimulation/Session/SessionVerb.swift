@@ -63,6 +63,8 @@ public enum SessionVerb: Equatable, Sendable {
   case refreshReceipt
   /// ``Session/sendNotice(_:_:)``.
   case sendNotice(NoticeRequest)
+  /// ``Session/changeFamily(_:_:)``.
+  case family(FamilyAction)
 }
 
 extension Session {
@@ -119,6 +121,7 @@ extension Session {
     case .setAppAccountToken(let id, let token): try setAppAccountToken(id, token: token, sink)
     case .refreshReceipt: refreshReceipt(sink)
     case .sendNotice(let request): try sendNotice(request, sink)
+    case .family(let action): try changeFamily(action, sink)
     }
   }
 
@@ -153,6 +156,12 @@ extension Session {
           "no price increase is pending for transaction \(id)'s subscription; request one first")
       }
     case .finish(let id):
+      if let share = locateShare(id) {
+        guard !family.members[share.member].shares[share.index].isFinished else {
+          throw SessionError(.invalidAction, "transaction \(id) is already finished")
+        }
+        return
+      }
       let position = try requireTransaction(id)
       guard !ledger[position].flags.contains(.finished) else {
         throw SessionError(.invalidAction, "transaction \(id) is already finished")
@@ -178,6 +187,7 @@ extension Session {
     case .reportConsumption(let id, _): try checkConsumption(id)
     case .setAppAccountToken(let id, _): try checkAppAccountToken(id)
     case .sendNotice(let request): try checkNotice(request)
+    case .family(let action): try checkFamily(action)
     }
   }
 }

@@ -70,7 +70,8 @@ enum Completions {
     case .uuid: []
     case .offer: before.first.map { offers(of: $0, session) } ?? []
     case .winBackOffer: session.catalog.products.flatMap(\.winBackOffers).compactMap(\.id)
-    case .setting, .delivery, .api, .text: []
+    case .member: session.familyMembers.map(\.name)
+    case .setting, .delivery, .api, .text, .family: []
     }
   }
 

@@ -13,17 +13,20 @@ enum EventSummary {
       if t.revocationDate != nil {
         notes.append(
           t.revocationType == .refundProrated
-            ? "refunded \(percentageText(t.revocationPercentage ?? 0))%" : "refunded")
+            ? "refunded \(percentageText(t.revocationPercentage ?? 0))%"
+            : t.revocationType == .familyRevoke ? "revoked" : "refunded")
       }
       if t.hasRefundRequest { notes.append("refund requested") }
       if t.isUpgraded { notes.append("upgraded") }
       if t.hasPurchaseIssue { notes.append("issue") }
       if t.pendingAskToBuyConfirmation { notes.append("pending approval") }
       if t.state == .failed { notes.append("failed") }
-      return "\(time) transaction \(t.id) \(t.productID) \(notes.joined(separator: ", ")) "
+      let owner = t.owner.member.map { "\($0.name)'s " } ?? ""
+      return "\(time) \(owner)transaction \(t.id) \(t.productID) \(notes.joined(separator: ", ")) "
         + "\(currencyFormatter(t.price, t.currency))\(how)"
     case .status(let status):
-      return "\(time) status \(status.groupID) \(status.state.rawValue)"
+      let owner = status.owner.member.map { "\($0.name)'s " } ?? ""
+      return "\(time) \(owner)status \(status.groupID) \(status.state.rawValue)"
         + (status.renewalInfo.willAutoRenew ? "" : " (auto-renew off)")
     case .message(let reason, let productID):
       return "\(time) message \(reason.rawValue)" + (productID.map { " \($0)" } ?? "")
@@ -68,6 +71,12 @@ enum EventSummary {
     case .notice(.externalPurchaseToken(let token)):
       return "\(time) external purchase token \(token.reason.rawValue)"
         + (token.externalPurchaseID.map { " \($0)" } ?? "")
+    case .family(.join(let name)):
+      return "\(time) \(name) joined the family"
+    case .family(.leave(let name)):
+      return "\(time) \(name) left the family"
+    case .family(.sharing(let productID, let enabled)):
+      return "\(time) the purchaser \(enabled ? "shares" : "stopped sharing") \(productID)"
     }
   }
 }

@@ -47,7 +47,7 @@ extension Store {
 
   /// The app transaction, signed now and verified.
   func appTransaction() -> VerificationResult<AppTransaction> {
-    let jws = (try? signer.signAppTransaction(signedDate: sessionNow)) ?? ""
+    let jws = (try? signer.signAppTransaction(signedDate: sessionNow, account: account)) ?? ""
     let value = AppTransaction(jws: jws)
     return verifies(jws) ? .verified(value) : .unverified(value, .invalidSignature)
   }

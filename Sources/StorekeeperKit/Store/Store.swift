@@ -17,8 +17,14 @@ package final class Store: @unchecked Sendable {
     case manual
   }
 
-  private let lock = NSRecursiveLock()
+  private let lock: NSRecursiveLock
   private let host: CommandHost
+  /// Whose device the store is: the purchaser's, or a family member's (``device(of:)``).
+  package let account: Account
+  /// For a member's device, the purchaser's store: its host, lock and clock are the device's.
+  private let primary: Store?
+  /// The members' devices made so far (the purchaser's store keeps them).
+  private var devices: [Account: Store] = [:]
   let signer: Signer
   /// The `x5c[0]` every JWS of this store carries, base64: what verification trusts.
   let certificate: String
@@ -56,6 +62,9 @@ package final class Store: @unchecked Sendable {
     wall: @escaping @Sendable () -> Instant
   ) throws(CommandError) {
     let now = wall()
+    lock = NSRecursiveLock()
+    account = .purchaser
+    primary = nil
     let journaled = try SessionOpening.open(
       configuration: configuration, bytes: bytes, configurationPath: configurationPath,
       journalPath: journalPath, start: now, now: now, options: SessionOptions(),
@@ -72,8 +81,34 @@ package final class Store: @unchecked Sendable {
     startTicking()
   }
 
+  /// A family member's device: the purchaser's session as the member sees it.
+  private init(device account: Account, of primary: Store) {
+    lock = primary.lock
+    host = primary.host
+    self.account = account
+    self.primary = primary
+    signer = primary.signer
+    certificate = primary.certificate
+    configurationPath = primary.configurationPath
+    bundleID = primary.bundleID
+    wall = primary.wall
+  }
+
   deinit { ticker?.cancel() }
 
+  /// The device of `account`: this store's session as that account sees it (a family
+  /// member's transactions, entitlements and statuses), with its own streams. Purchases are
+  /// the purchaser's: a member's device refuses them.
+  package func device(of account: Account) -> Store {
+    let root = primary ?? self
+    guard account != .purchaser else { return root }
+    return lock.withLock {
+      if let device = root.devices[account] { return device }
+      let device = Store(device: account, of: root)
+      root.devices[account] = device
+      return device
+    }
+  }
   /// One signing identity for every store of the process (making one costs a key and a
   /// certificate; each store's JWS verify against it alike).
   private static let identity: SigningIdentity = {
@@ -90,12 +125,15 @@ package final class Store: @unchecked Sendable {
   package func read<T>(_ body: (Session) -> T) -> T {
     lock.withLock {
       catchUp()
-      return body(host.session)
+      return body(host.session.view(of: account))
     }
   }
 
-  /// Reads the session as it is (under the lock, without moving the clock).
-  func withSession<T>(_ body: (Session) -> T) -> T { lock.withLock { body(host.session) } }
+  /// Reads the session as it is (under the lock, without moving the clock), as the store's
+  /// account sees it.
+  func withSession<T>(_ body: (Session) -> T) -> T {
+    lock.withLock { body(host.session.view(of: account)) }
+  }
 
   /// The session's present, as it is.
   var sessionNow: Instant { withSession { $0.now } }
@@ -104,24 +142,37 @@ package final class Store: @unchecked Sendable {
   /// events reach the streams the app listens to, in order.
   @discardableResult
   package func perform(_ command: Command) -> CommandOutcome {
-    lock.withLock {
+    if let refusal = memberRefusal(command) { return refusal }
+    return lock.withLock {
       catchUp()
       return apply(command, from: .person)
     }
   }
 
+  /// A member's device refuses a purchase: Family Sharing shares the purchaser's.
+  private func memberRefusal(_ command: Command?) -> CommandOutcome? {
+    guard let member = account.member, case .buy = command else { return nil }
+    return CommandOutcome(
+      refused: command,
+      error: CommandError(
+        "\(member.name)'s device cannot buy: a family member receives what the purchaser "
+          + "shares (purchases are the purchaser's session's)", command: command?.description))
+  }
+
   /// Applies a line of the command language.
   @discardableResult
   package func perform(line: String) -> CommandOutcome {
-    lock.withLock {
+    if let refusal = memberRefusal((try? Command.parse(line)) ?? nil) { return refusal }
+    return lock.withLock {
       catchUp()
       let outcome = host.perform(line: line)
-      dispatch(outcome.events)
+      (primary ?? self).dispatch(outcome.events)
       return outcome
     }
   }
 
   private func apply(_ command: Command, from origin: CommandOrigin) -> CommandOutcome {
+    if let primary { return primary.apply(command, from: origin) }
     let storefront = host.session.settings.storefront
     let outcome = host.perform(command, from: origin)
     dispatch(outcome.events)
@@ -131,14 +182,18 @@ package final class Store: @unchecked Sendable {
     return outcome
   }
 
-  /// Hands events to the streams: transactions on `Transaction.updates`, statuses, messages.
+  /// Hands events to the streams of the device they are for: transactions on
+  /// `Transaction.updates`, statuses, messages (the purchaser's).
   private func dispatch(_ events: [StoreEvent]) {
+    func device(_ owner: Account) -> Store? { owner == .purchaser ? self : devices[owner] }
     for event in events {
       switch event.kind {
       case .transaction(let transaction, .updates?):
-        if updates.isHeard { updates.send(verified(transaction)) }
+        guard let device = device(transaction.owner) else { continue }
+        if device.updates.isHeard { device.updates.send(device.verified(transaction)) }
       case .status(let status):
-        if statuses.isHeard { statuses.send(self.status(status)) }
+        guard let device = device(status.owner) else { continue }
+        if device.statuses.isHeard { device.statuses.send(device.status(status)) }
       case .message(let reason, _):
         messages.send(Message(reason))
       default: break
@@ -166,8 +221,12 @@ package final class Store: @unchecked Sendable {
 
   /// How the clock moves now.
   package var clock: Clock {
-    get { lock.withLock { offset == nil ? .manual : .running } }
+    get {
+      if let primary { return primary.clock }
+      return lock.withLock { offset == nil ? .manual : .running }
+    }
     set {
+      if let primary { return primary.clock = newValue }
       lock.withLock {
         switch newValue {
         case .manual:
@@ -188,6 +247,7 @@ package final class Store: @unchecked Sendable {
   /// Moves a running clock to the wall clock's time (journaled only when something happened).
   /// Called under the lock.
   private func catchUp() {
+    if let primary { return primary.catchUp() }
     guard let offset else { return }
     let target = Instant(milliseconds: wall().milliseconds - offset)
     guard target > host.session.now else { return }
@@ -198,7 +258,8 @@ package final class Store: @unchecked Sendable {
   /// running clock keeps running from where it lands.
   @discardableResult
   package func advance(_ target: Advance) -> CommandOutcome {
-    lock.withLock {
+    if let primary { return primary.advance(target) }
+    return lock.withLock {
       catchUp()
       let outcome = apply(.advance(target), from: .person)
       if offset != nil { offset = wall().milliseconds - host.session.now.milliseconds }

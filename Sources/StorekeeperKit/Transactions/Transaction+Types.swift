@@ -29,6 +29,23 @@ extension Transaction {
     }
   }
 
+  /// How a transaction was revoked (iOS 26.4): a full or prorated refund, or Family Sharing.
+  public struct RevocationType: RawRepresentable, Equatable, Hashable, Sendable {
+    /// The payload's value: `REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE` … [unverified:
+    /// Apple does not say the raw values are the payload's].
+    public let rawValue: String
+    /// A type by its payload value.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// The transaction was fully refunded.
+    public static let fullRefund = RevocationType(rawValue: "REFUND_FULL")
+    /// The transaction was partially refunded based on consumption.
+    public static let proratedRefund = RevocationType(rawValue: "REFUND_PRORATED")
+    /// The transaction was revoked from a family member (Family Sharing).
+    public static let familyRevocation = RevocationType(rawValue: "FAMILY_REVOKE")
+    /// The organization's administrator revoked it (not simulated).
+    public static let assignmentRevocation = RevocationType(rawValue: "ASSIGNMENT_REVOKE")
+  }
+
   /// The kind of offer that applied.
   public struct OfferType: RawRepresentable, Equatable, Hashable, Sendable {
     /// The payload's value: 1 introductory, 2 promotional, 3 code, 4 win-back.

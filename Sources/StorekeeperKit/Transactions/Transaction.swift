@@ -32,8 +32,10 @@ public struct Transaction: Identifiable, Sendable {
   public let isUpgraded: Bool
   /// When the App Store refunded or revoked it.
   public let revocationDate: Date?
-  /// Why it was refunded.
+  /// Why it was refunded or revoked.
   public let revocationReason: RevocationReason?
+  /// A full or prorated refund, or a revocation from Family Sharing (iOS 26.4).
+  public let revocationType: RevocationType?
   /// The kind of product.
   public let productType: Product.ProductType
   /// The app's account token given with the purchase.
@@ -81,6 +83,7 @@ public struct Transaction: Identifiable, Sendable {
     isUpgraded = p.bool("isUpgraded")
     revocationDate = p.date("revocationDate")
     revocationReason = p.int("revocationReason").map(RevocationReason.init(rawValue:))
+    revocationType = p.string("revocationType").map(RevocationType.init(rawValue:))
     productType = Product.ProductType(payloadType: p.string("type") ?? "")
     appAccountToken = p.uuid("appAccountToken")
     ownershipType =

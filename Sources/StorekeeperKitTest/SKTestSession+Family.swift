@@ -1,0 +1,37 @@
+internal import StoreCommands
+internal import StoreSimulation
+
+/// Family Sharing, which Xcode's environment cannot simulate: the purchaser's family, and a
+/// session for each member's device.
+extension SKTestSession {
+  /// Someone joins the purchaser's family (`family join <name>`): they get a transaction of
+  /// their own (`ownershipType == .familyShared`) for each family-shareable purchase the
+  /// purchaser is entitled to, and for every one to come.
+  ///
+  /// - Throws: ``SKTestError`` when the name is not one a member can have (1 to 32 letters,
+  ///   digits, `.`, `-`, `_`), the member is in the family already, or it has five members.
+  public func joinFamily(_ name: String) throws { try act(.family(.join(name))) }
+
+  /// A member leaves the family (`family leave <name>`): their shared transactions are
+  /// revoked (`revocationType == .familyRevocation`).
+  public func leaveFamily(_ name: String) throws { try act(.family(.leave(name))) }
+
+  /// The purchaser stops or resumes sharing a product with the family (`family sharing
+  /// <product> on|off`); stopping revokes the members' transactions of it.
+  public func setFamilySharing(_ shared: Bool, productIdentifier: String) throws {
+    try act(.family(.sharing(productID: productIdentifier, enabled: shared)))
+  }
+
+  /// The session as family member `name`'s device sees it: bind it (``bind(_:)``) and
+  /// StoreKit's API answers with the member's own transactions, entitlements, statuses and
+  /// app transaction, and `Transaction.updates` delivers what they are given and lose. Its
+  /// switches and clock are this session's; it cannot buy (purchases are the purchaser's).
+  ///
+  /// - Throws: ``SKTestError`` when nobody of that name was ever in the family.
+  public func familyMemberSession(_ name: String) throws -> SKTestSession {
+    guard let member = store.read({ $0.familyMember(named: name) }) else {
+      throw SKTestError(.invalidAction, "\(name) was never in the family: joinFamily(_:) first")
+    }
+    return SKTestSession(store: store.device(of: .member(member)))
+  }
+}
