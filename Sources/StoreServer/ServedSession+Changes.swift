@@ -33,6 +33,13 @@ extension ServedSession {
   /// Renewal Date).
   func extend(_ originalText: String, body: [UInt8]) throws(AppStoreError) -> JSONValue {
     let original = try originalTransaction(originalText)
+    guard original.owner == .purchaser else {
+      // Apple's FamilySharedSubscriptionExtensionIneligibleError: extend the purchaser's.
+      throw AppStoreError(
+        status: 403, code: 4_030_007,
+        message: "Subscription is ineligible for renewal date extension because it was obtained "
+          + "through Family Sharing.")
+    }
     let request = try ExtensionRequest(try bodyObject(body), mass: false)
     let days = request.days
     let refusal = session.refusal(
@@ -116,6 +123,13 @@ extension ServedSession {
   /// Token).
   func setAppAccountToken(_ originalText: String, body: [UInt8]) throws(AppStoreError) {
     let transaction = try self.transaction(originalText)
+    guard transaction.owner == .purchaser else {
+      // Apple's FamilyTransactionNotSupportedError.
+      throw AppStoreError(
+        status: 400, code: 4_000_185,
+        message: "Invalid request. The transaction is for a product obtained through Family "
+          + "Sharing, which this endpoint does not support.")
+    }
     guard transaction.originalID == transaction.id else {
       throw AppStoreError(
         status: 400, code: 4_000_187,

@@ -13,8 +13,10 @@ struct HistoryQuery {
   var ascending = true
   var groupIDs: Set<String> = []
   var revoked: Bool?
-  /// Only family-shared transactions: the simulator makes none.
-  var familySharedOnly = false
+  /// `inAppOwnershipType`: only `PURCHASED` or only `FAMILY_SHARED` transactions.
+  var ownership: String?
+  /// Whether the history walked is a family member's (all of it `FAMILY_SHARED`).
+  var rowsAreShared = false
   /// Where the previous page ended: this one resumes after it.
   var after: HistoryCursor?
   /// v1 leaves out finished consumables; v2 lists them.
@@ -54,8 +56,9 @@ struct HistoryQuery {
     }
     groupIDs = Set(query["subscriptionGroupIdentifier"] ?? [])
     switch one("inAppOwnershipType") {
-    case nil, "PURCHASED"?: break
-    case "FAMILY_SHARED"?: familySharedOnly = true
+    case nil: break
+    case "PURCHASED"?: ownership = "PURCHASED"
+    case "FAMILY_SHARED"?: ownership = "FAMILY_SHARED"
     default:
       throw AppStoreError(
         status: 400, code: 4_000_026, message: "Invalid request in-app ownership type.")
@@ -82,7 +85,9 @@ struct HistoryQuery {
     case .pending, .declined, .interrupted, .failed: return false
     default: break
     }
-    guard !familySharedOnly, products[Int(row.product)] else { return false }
+    guard ownership == nil || ownership == (rowsAreShared ? "FAMILY_SHARED" : "PURCHASED"),
+      products[Int(row.product)]
+    else { return false }
     if !includesFinishedConsumables && row.isFinished && consumables[Int(row.product)] {
       return false
     }
@@ -112,6 +117,7 @@ extension ServedSession {
     }
     query.consumables = catalog.products.map { $0.type == .consumable }
     let rows = historyOrder()
+    query.rowsAreShared = account != .purchaser
     var page: [UInt64] = []
     var last = query.after
     var hasMore = false

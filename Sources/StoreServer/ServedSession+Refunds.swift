@@ -10,7 +10,11 @@ extension ServedSession {
     let after = try HistoryCursor(revision: query["revision"]?.last)
     var refunded: [Transaction] = []
     for row in historyOrder() where row.state == .refunded {
-      if let transaction = session.transaction(row.id) { refunded.append(transaction) }
+      // A family member's revocation is not a refund.
+      if let transaction = session.transaction(row.id), transaction.revocationType != .familyRevoke
+      {
+        refunded.append(transaction)
+      }
     }
     func cursor(_ t: Transaction) -> HistoryCursor {
       HistoryCursor(date: t.revocationDate?.milliseconds ?? 0, id: t.id)
@@ -37,7 +41,7 @@ extension ServedSession {
         JSONObject([
           JSONMember(
             "signedAppTransactionInfo",
-            .string(try signer.signAppTransaction(signedDate: now, for: .server)))
+            .string(try signer.signAppTransaction(signedDate: now, for: .server, account: account)))
         ]))
     } catch {
       throw AppStoreError(status: 500, code: 5_000_000, message: "An unknown error occurred.")

@@ -19,7 +19,12 @@ public final class ServedSession {
   let sender: NotificationSender?
   /// The ledger's rows in history order, with the host's revision they were read at (the
   /// clock alone changes neither their order nor what history reads of them).
-  private var cachedHistoryOrder: (revision: Int, rows: [LedgerRow])?
+  private var cachedHistoryOrder: (revision: Int, account: Account, rows: [LedgerRow])?
+  /// Whose transactions the request under way reads (``customer(_:)`` says): the purchaser's,
+  /// or a family member's.
+  private(set) var account = Account.purchaser
+  /// A member's view of the session, with the host's revision it was made at.
+  private var cachedView: (revision: Int, account: Account, session: Session)?
   let signer: Signer
   private var encoder: EventEncoder
   private let wall: @Sendable () -> Instant
@@ -82,7 +87,16 @@ public final class ServedSession {
   /// The simulated present.
   public var now: Instant { host.session.now }
   /// The session now.
-  var session: Session { host.session }
+  /// The session as the request's account sees it (``customer(_:)``).
+  var session: Session {
+    guard account != .purchaser else { return host.session }
+    if let cachedView, cachedView.revision == host.revision, cachedView.account == account {
+      return cachedView.session
+    }
+    let view = host.session.view(of: account)
+    cachedView = (host.revision, account, view)
+    return view
+  }
   /// The bundle id payloads carry.
   var bundleID: String { signer.bundleID }
   /// The environment payloads carry.
@@ -133,6 +147,8 @@ public final class ServedSession {
             JSONWriter.compact(.object(JSONObject([JSONMember("error", .string(refusal))]))).utf8),
           note: refusal)
       }
+      account = .purchaser
+      defer { account = .purchaser }
       do {
         return try route.answer(self, request, parameters)
       } catch let error as AppStoreError {
@@ -272,7 +288,9 @@ public final class ServedSession {
   /// The ledger's rows ordered as Transaction History orders them (purchase date, then id),
   /// sorted once after each change of the session.
   func historyOrder() -> [LedgerRow] {
-    if let cachedHistoryOrder, cachedHistoryOrder.revision == host.revision {
+    if let cachedHistoryOrder, cachedHistoryOrder.revision == host.revision,
+      cachedHistoryOrder.account == account
+    {
       return cachedHistoryOrder.rows
     }
     var rows = session.ledgerRows()
@@ -281,7 +299,7 @@ public final class ServedSession {
     }) {
       rows.sort { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
     }
-    cachedHistoryOrder = (host.revision, rows)
+    cachedHistoryOrder = (host.revision, account, rows)
     return rows
   }
 
@@ -299,11 +317,18 @@ public final class ServedSession {
   /// The account a customer id names, for the endpoints that take any of the customer's ids
   /// (Apple's `transactionId` "or appTransactionId"): a transaction id, an original one, or the
   /// account's `appTransactionId`. 4000006 when it is not an id, 4040010 when there is none.
+  /// The account answers from then on (a member's transaction id or `appTransactionId` names
+  /// the member: their history, statuses and app transaction).
   @discardableResult
   func customer(_ text: String) throws(AppStoreError) -> Account {
-    if text == Account.purchaser.appTransactionID { return .purchaser }
-    _ = try transaction(text)
-    return .purchaser
+    let accounts = [.purchaser] + host.session.everyFamilyMember.map(Account.member)
+    if let named = accounts.first(where: { $0.appTransactionID == text }) {
+      account = named
+      return named
+    }
+    let id = try transaction(text).id
+    account = host.session.account(ofTransaction: id) ?? .purchaser
+    return account
   }
 
   func sign(_ transaction: Transaction) throws(AppStoreError) -> String {

@@ -54,6 +54,51 @@ import Testing
   }
 }
 
+/// Family Sharing over the App Store Server API: a member's ids and `appTransactionId` name the
+/// member, whose history, app transaction and transactions answer as Apple's do.
+@Suite struct ServedFamilyTests {
+  @Test func aMembersIDsAnswerWithTheMembersOwnTransactions() throws {
+    let served = try makeServed()
+    let applied = served.call(
+      "POST", "/storekeeper/v1/commands",
+      body: "buy foodtruck.saleshistory\nfamily join Anna\nbuy foodtruck.donuts.box\n")
+    #expect(applied.status == 200, "\(applied.text)")
+    let member = try #require(served.session.familyMember(named: "Anna"))
+    let shared = try #require(served.session.view(of: .member(member)).allTransactions().first)
+    let history = ServedHistoryTests()
+    // The purchaser's history holds only PURCHASED; Anna's only FAMILY_SHARED.
+    #expect(try history.ids(served, "/inApps/v2/history/0") == ["0", "1"])
+    #expect(
+      try history.ids(served, "/inApps/v2/history/0?inAppOwnershipType=FAMILY_SHARED").isEmpty)
+    for id in ["\(shared.id)", Account.member(member).appTransactionID] {
+      #expect(try history.ids(served, "/inApps/v2/history/\(id)") == ["\(shared.id)"], "\(id)")
+      #expect(
+        try history.ids(served, "/inApps/v2/history/\(id)?inAppOwnershipType=FAMILY_SHARED")
+          == ["\(shared.id)"])
+      #expect(
+        try history.ids(served, "/inApps/v2/history/\(id)?inAppOwnershipType=PURCHASED").isEmpty)
+    }
+    let info = served.call("GET", "/inApps/v1/transactions/\(shared.id)")
+    let payload = try ServedEndpointTests().payload(info.object["signedTransactionInfo"])
+    #expect(payload["inAppOwnershipType"] as? String == "FAMILY_SHARED")
+    #expect(payload["appTransactionId"] as? String == Account.member(member).appTransactionID)
+    let app = served.call("GET", "/inApps/v1/transactions/appTransactions/\(shared.id)")
+    #expect(
+      try ServedEndpointTests().payload(app.object["signedAppTransactionInfo"])["appTransactionId"]
+        as? String == "704000000000000002")
+    // Set App Account Token refuses a family-shared transaction (FamilyTransactionNotSupported).
+    let token = served.call(
+      "PUT", "/inApps/v1/transactions/\(shared.id)/appAccountToken",
+      body: #"{"appAccountToken":"7e3fb20b-4cdb-47cc-936d-99d65f608138"}"#)
+    #expect(token.status == 400 && token.object["errorCode"] as? Int == 4_000_185)
+    // A member's revocation is not a refund: the refund history stays empty.
+    _ = served.call("POST", "/storekeeper/v1/commands", body: "family leave Anna\n")
+    #expect(try history.ids(served, "/inApps/v2/refund/lookup/\(shared.id)").isEmpty)
+    #expect(
+      try history.ids(served, "/inApps/v2/history/\(shared.id)?revoked=true") == ["\(shared.id)"])
+  }
+}
+
 /// Transaction and refund history read from the ledger's rows in an order kept between
 /// requests: it must follow every change.
 @Suite struct ServedHistoryTests {

@@ -42,6 +42,9 @@ def fields(model):
             continue
         raw = "raw" + name[0].upper() + name[1:]
         value = getattr(model, raw) if raw in names else getattr(model, name)
+        if raw in names and value is not None and getattr(model, name) is None:
+            # A raw value the library's enum does not hold.
+            result.setdefault("unknownEnums", []).append(name)
         if isinstance(value, enum.Enum):
             value = value.value
         if attr.has(type(value)):
