@@ -103,7 +103,7 @@ extension ServedSession {
   static let routes: [Route] = [
     Route("GET", "storekeeper/v1/health") { served, _, _ in served.health() },
     Route("POST", "storekeeper/v1/commands", access: .control) { served, request, _ in
-      served.commands(request.body)
+      served.commands(request.body, member: request.query["member"]?.last)
     },
     Route("GET", "inApps/v1/transactions/{transactionId}") { served, _, id in
       try served.json(served.transactionInfo(id[0]))

@@ -194,7 +194,11 @@ public final class ServedSession {
   /// `POST /storekeeper/v1/commands`: each line applied as `run` applies it; the events as JSON
   /// lines, committed to the journal before they are answered; 422 with the stream up to and
   /// including the `error` event when a line cannot be applied.
-  func commands(_ body: [UInt8]) -> ServerResponse {
+  ///
+  /// `?member=<name>` answers with what that family member's device sees (their transactions
+  /// and statuses, the family's changes, the notifications about them); by default the
+  /// purchaser's device, and every notification.
+  func commands(_ body: [UInt8], member: String? = nil) -> ServerResponse {
     var output: [UInt8] = []
     func line(_ text: String) { output += Array(text.utf8) + [0x0A] }
     var status = 200
@@ -227,9 +231,12 @@ public final class ServedSession {
         if keepsApplied { applied.append(outcome) }
         spent += 1 + outcome.eventCount
       }
-      for event in outcome.events { encoder.append(event, to: &output) }
+      for event in outcome.events where event.isSeen(byMemberNamed: member) {
+        encoder.append(event, to: &output)
+      }
       for sent in sentByCommand {
         let notification = sent.notification
+        if let member, notification.owner.member?.name != member { continue }
         line(
           encoder.notificationLine(
             time: notification.time, type: notification.type, subtype: notification.subtype,

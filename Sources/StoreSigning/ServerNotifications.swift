@@ -31,6 +31,9 @@ public struct ServerNotification: Equatable, Sendable {
 
   /// The transaction's id.
   public var transactionID: UInt64? { transaction?.id }
+  /// Whose transaction or subscription it is about: a family member's, or the purchaser's
+  /// (also for a notification about no purchase).
+  public var owner: Account { transaction?.owner ?? status?.owner ?? .purchaser }
   /// The subscription group's id.
   public var groupID: String? { status?.groupID ?? transaction?.subscriptionGroupID }
 

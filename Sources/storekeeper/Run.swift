@@ -50,6 +50,14 @@ struct Run: ParsableCommand {
   @Option(help: "The most events one command may cause.")
   var maxEvents = 1_000_000
 
+  @Option(
+    help: """
+      Print what this family member's device sees (their transactions and statuses, the \
+      family's changes) and the notifications about them; default: what the purchaser's \
+      device sees, and every notification.
+      """)
+  var member: String?
+
   @OptionGroup var signing: SigningOptions
 
   func validate() throws {
@@ -90,6 +98,7 @@ struct Run: ParsableCommand {
     let lines = EventLines(encoder: prepared.encoder(receipts: receipts)) {
       try StandardStreams.writeOut(&$0)
     }
+    lines.member = member
     var notificationFailed = false
     let sender = prepared.sender(journaled)
     if let sender {
@@ -100,6 +109,7 @@ struct Run: ParsableCommand {
           return
         }
         let notification = sent.notification
+        if let member = self.member, notification.owner.member?.name != member { return }
         lines.notification(
           time: notification.time, type: notification.type, subtype: notification.subtype,
           uuid: notification.uuid, file: sent.file)

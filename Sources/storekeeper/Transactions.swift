@@ -35,6 +35,9 @@ struct Transactions: ParsableCommand {
   @Option(help: "table (default on a terminal), json (JSON lines, default otherwise) or csv.")
   var format: OutputFormat?
 
+  @Option(help: "List this family member's transactions (default: the purchaser's).")
+  var member: String?
+
   func validate() throws {
     if let filter {
       do throws(TransactionFilter.ParseError) {
@@ -48,12 +51,14 @@ struct Transactions: ParsableCommand {
   func run() throws {
     let path = try journal ?? defaultJournal(for: configurationPath)
     let (configuration, bytes) = try loadConfiguration(configurationPath)
-    let ledger = try exiting { () throws(CommandError) in
-      try SessionOpening.ledger(
-        configuration: configuration, bytes: bytes, configurationPath: configurationPath,
-        journalPath: path, now: wallClock
-      ) { printError("storekeeper: \($0)".sanitizedForTerminal) }
-    }
+    let ledger =
+      try member.map { try memberLedger($0, journal: path) }
+      ?? exiting { () throws(CommandError) in
+        try SessionOpening.ledger(
+          configuration: configuration, bytes: bytes, configurationPath: configurationPath,
+          journalPath: path, now: wallClock
+        ) { printError("storekeeper: \($0)".sanitizedForTerminal) }
+      }
     let compiled = try TransactionFilter(parsing: filter ?? "").compiled(
       for: ledger.catalog, now: ledger.now)
     let chosen = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .json)
@@ -89,6 +94,27 @@ struct Transactions: ParsableCommand {
       if output.count >= 1 << 20 { try StandardStreams.writeOut(&output) }
     }
     try StandardStreams.writeOut(&output)
+  }
+
+  /// A family member's transactions: the journal replayed (its snapshot holds the
+  /// purchaser's), then the member's view.
+  private func memberLedger(_ name: String, journal path: String) throws -> LedgerSnapshot {
+    let session = try exiting { () throws(CommandError) in
+      try JournalSnapshot.replayedSession(ofJournal: path) {
+        printError("storekeeper: \($0)".sanitizedForTerminal)
+      }
+    }
+    guard let session, let member = session.familyMember(named: name) else {
+      let members = session?.everyFamilyMember.map(\.name) ?? []
+      printError(
+        "storekeeper: --member \(name): nobody of that name was ever in the family of \(path)"
+          .sanitizedForTerminal
+          + (members.isEmpty
+            ? " (nobody was: family join <name> adds one)"
+            : " (members: \(members.joined(separator: ", ")))".sanitizedForTerminal))
+      throw ExitCode(1)
+    }
+    return session.view(of: .member(member)).ledgerSnapshot()
   }
 
   private func csvField(_ text: String) -> String {

@@ -200,7 +200,7 @@ import Testing
     #expect(session.transaction(0)?.isFinished == false)
     #expect(session.refusal(.finish(id)) != nil)
     let deleted = try events { try session.perform(.delete(0), $0) }
-    #expect(deleted.contains { $0.kind == .transactionRemoved(id: id) })
+    #expect(deleted.contains { $0.kind == .transactionRemoved(id: id, owner: try! anna(session)) })
     #expect(session.transaction(id) == nil)
     #expect(session.view(of: try anna(session)).allTransactions().isEmpty)
   }

@@ -142,6 +142,6 @@ extension [StoreEvent] {
   }
 
   var removed: [UInt64] {
-    compactMap { if case .transactionRemoved(let id) = $0.kind { id } else { nil } }
+    compactMap { if case .transactionRemoved(let id, _) = $0.kind { id } else { nil } }
   }
 }

@@ -120,3 +120,61 @@ import Testing
     #expect(result.stderr.contains("more than 100 events"))
   }
 }
+
+/// `--member`: what a family member's device sees, in `run` and `transactions`.
+@Suite struct FamilyCommandTests {
+  static let script = """
+    set time-rate realTime
+    buy everything.lifetime
+    family join Anna
+    buy everything.family.monthly
+    advance next
+    family leave Anna
+    """
+
+  @Test func runWithAMemberPrintsWhatTheirDeviceSees() throws {
+    let arguments = ["run", "Configs/Everything.storekit", "-", "--start", "2026-11-22T02:00:00Z"]
+    let anna = try storekeeper(arguments + ["--member", "Anna"], stdin: Self.script)
+    #expect(anna.status == 0, "\(anna.stderr)")
+    let events = try jsonLines(anna.stdout)
+    let transactions = events.compactMap { $0["transaction"] as? [String: Any] }
+    #expect(transactions.count == 5, "given 3, then 2 revoked: \(transactions)")
+    #expect(transactions.allSatisfy { $0["ownershipType"] as? String == "familyShared" })
+    #expect(transactions.allSatisfy { $0["member"] as? String == "Anna" })
+    #expect(transactions.suffix(2).allSatisfy { $0["revocationType"] as? String == "familyRevoke" })
+    #expect(
+      events.contains { $0["event"] as? String == "family" && $0["action"] as? String == "leave" })
+    #expect(!events.contains { $0["event"] as? String == "purchaseResult" }, "the purchaser's")
+    let purchaser = try jsonLines(try storekeeper(arguments, stdin: Self.script).stdout)
+    #expect(
+      purchaser.compactMap { $0["transaction"] as? [String: Any] }.allSatisfy {
+        $0["ownershipType"] as? String == "purchased" && $0["member"] == nil
+      })
+  }
+
+  @Test func transactionsWithAMemberListsTheirsAndNamesTheFamilyOtherwise() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "family-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let journal = folder.appendingPathComponent("session.journal").path
+    let applied = try storekeeper(
+      ["run", "Configs/Everything.storekit", "-", "--journal", journal], stdin: Self.script)
+    #expect(applied.status == 0, "\(applied.stderr)")
+    let list = ["transactions", "Configs/Everything.storekit", "--journal", journal]
+    let anna = try jsonLines(
+      try storekeeper(list + ["--member", "Anna", "--format", "json"]).stdout)
+    #expect(
+      anna.map { $0["productID"] as? String } == [
+        "everything.lifetime", "everything.family.monthly", "everything.family.monthly",
+      ])
+    #expect(anna.map { $0["ledgerState"] as? String } == ["revoked", "purchased", "revoked"])
+    #expect(anna.allSatisfy { $0["ownershipType"] as? String == "familyShared" })
+    let purchaser = try jsonLines(try storekeeper(list + ["--format", "json"]).stdout)
+    #expect(purchaser.count == 3 && purchaser.allSatisfy { $0["member"] == nil })
+    let nobody = try storekeeper(list + ["--member", "Zed"])
+    #expect(nobody.status == 1)
+    #expect(nobody.stderr.contains("nobody of that name was ever in the family"))
+    #expect(nobody.stderr.contains("members: Anna"))
+  }
+}

@@ -94,9 +94,10 @@ public struct EventEncoder: Sendable {
         }
       }
       if let detail = result.detail { object.field("detail", detail) }
-    case .transactionRemoved(let id):
+    case .transactionRemoved(let id, let owner):
       object.field("event", "transactionRemoved")
       object.field("id", id)
+      if let member = owner.member { object.field("member", member.name) }
     case .revokedEntitlements(let productIDs):
       object.field("event", "revokedEntitlements")
       object.strings("productIDs", productIDs)

@@ -12,6 +12,9 @@ public final class EventLines: CommandObserver {
   private let write: (inout ByteWriter) throws -> Void
   /// What went wrong writing, if anything: nothing more is written after it.
   public private(set) var failure: (any Error)?
+  /// Whose device the lines show: the purchaser's (`nil`), or the family member's of that name
+  /// (`--member`); the events another account's device sees are left out.
+  public var member: String?
 
   /// Lines written by `write` (which empties the writer) once `limit` bytes wait, or when the
   /// host flushes.
@@ -28,7 +31,10 @@ public final class EventLines: CommandObserver {
   /// Encodes the events into the buffer.
   public func stream(_ events: ArraySlice<StoreEvent>) {
     guard failure == nil else { return }
-    for event in events { encoder.append(event, to: &buffer) }
+    for event in events {
+      if !event.isSeen(byMemberNamed: member) { continue }
+      encoder.append(event, to: &buffer)
+    }
   }
 
   /// Adds the command's error line, or what the delivery said.

@@ -67,6 +67,23 @@ public enum JournalSnapshot {
       ledger: ledger, configuration: configurations.last!, source: .replay(wroteSnapshot: wrote))
   }
 
+  /// The session a journal holds, replayed (what a snapshot cannot answer: a family member's
+  /// view); `nil` when there is no journal or it holds no complete header.
+  ///
+  /// - Throws: ``CommandError`` when the journal cannot be read or replayed.
+  public static func replayedSession(
+    ofJournal journalPath: String, report: (String) -> Void
+  ) throws(CommandError) -> Session? {
+    guard let descriptor = try Journal.openIfPresent(journalPath, O_RDONLY) else { return nil }
+    defer { close(descriptor) }
+    let bytes = try Journal.readAll(descriptor, journalPath)
+    guard let journal = try Journal.read(contents: bytes, path: journalPath, report: report) else {
+      return nil
+    }
+    journal.notices.forEach(report)
+    return try JournaledSession(replaying: journal).session
+  }
+
   /// The transactions of a journal's bytes, its configurations, and whether it read cleanly;
   /// `nil` without a header. The bytes, the records and the session are let go on return.
   private static func replay(

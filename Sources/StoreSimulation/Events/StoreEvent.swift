@@ -27,8 +27,8 @@ public struct StoreEvent: Equatable, Sendable {
     case paymentQueue(PaymentQueueUpdate)
     /// What `Product.purchase()` returned or threw.
     case purchaseResult(PurchaseResult)
-    /// A transaction was deleted.
-    case transactionRemoved(id: UInt64)
+    /// A transaction was deleted (a family member's with the purchaser's it shared).
+    case transactionRemoved(id: UInt64, owner: Account = .purchaser)
     /// SK1: `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)`.
     case revokedEntitlements(productIDs: [String])
     /// SK1: restoring completed transactions finished with this many restored.

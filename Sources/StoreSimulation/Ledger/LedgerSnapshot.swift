@@ -11,6 +11,9 @@ public struct LedgerSnapshot: Sendable {
   public let count: Int
   /// The session's clock when the snapshot was made (relative filter dates count from it).
   public let now: Instant
+  /// Whose transactions they are: the purchaser's, or a family member's (a member's view is
+  /// never saved: decoded snapshots are the purchaser's).
+  public private(set) var owner = Account.purchaser
   private let storefronts: [Storefront]
   private let details: [TransactionDetails]
   /// The records, ``recordSize`` bytes each from `recordsStart`, as ``encoded(_:)`` laid them.
@@ -31,7 +34,7 @@ public struct LedgerSnapshot: Sendable {
     let (record, _) = self[index]
     return Transaction(
       record, catalog: catalog, storefront: storefronts[Int(record.storefront)],
-      details: record.details >= 0 ? details[Int(record.details)] : nil)
+      details: record.details >= 0 ? details[Int(record.details)] : nil, owner: owner)
   }
 
   private subscript(index: Int) -> (TransactionRecord, LedgerState) {
@@ -156,6 +159,7 @@ extension LedgerSnapshot {
     }
     catalog = session.catalog
     now = session.now
+    owner = session.account
     count = out.bytes.count / Self.recordSize
     storefronts = session.storefronts
     details = ledger.details

@@ -12,7 +12,7 @@ public enum LedgerState: String, CaseIterable, Sendable {
   case interrupted
   /// The purchase failed.
   case failed
-  /// Refunded or revoked.
+  /// Refunded.
   case refunded
   /// Replaced by an upgrade.
   case upgraded
@@ -24,6 +24,8 @@ public enum LedgerState: String, CaseIterable, Sendable {
   case retry
   /// The current period of a subscription with a price increase awaiting consent.
   case priceIncrease
+  /// A family member's transaction, revoked (`FAMILY_REVOKE`).
+  case revoked
 
   /// The label in at most 11 cells, for narrow tables: `in grace` is `grace`, `in billing
   /// retry` is `retry`, `pending approval` is `pending`.
@@ -51,6 +53,7 @@ public enum LedgerState: String, CaseIterable, Sendable {
     case .grace: 9
     case .retry: 10
     case .priceIncrease: 11
+    case .revoked: 12
     }
   }
 
@@ -137,7 +140,7 @@ extension Session {
     case .deferred: return record.flags.contains(.pendingApproval) ? .pending : .declined
     case .purchased: break
     }
-    if record.isRevoked { return .refunded }
+    if record.isRevoked { return account == .purchaser ? .refunded : .revoked }
     if record.flags.contains(.upgraded) { return .upgraded }
     let base: LedgerState = record.flags.contains(.renewal) ? .renewed : .purchased
     guard let groupIndex = product(at: record.product).groupIndex,
@@ -147,7 +150,7 @@ extension Session {
     case .gracePeriod: return .grace
     case .billingRetry: return .retry
     case .expired: return .expired
-    case .revoked: return .refunded
+    case .revoked: return account == .purchaser ? .refunded : .revoked
     case .subscribed, .none:
       return groups[groupIndex].priceIncrease == .pending ? .priceIncrease : base
     }

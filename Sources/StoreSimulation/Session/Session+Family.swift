@@ -166,7 +166,10 @@ extension Session {
       let source = ledger[share.source]
       if source.isDeleted {
         family.members[member].shares[index].isDeleted = true
-        emit(.transactionRemoved(id: shareID(member, index)), at: stamp, sink)
+        emit(
+          .transactionRemoved(
+            id: shareID(member, index), owner: .member(family.members[member].member)),
+          at: stamp, sink)
         continue
       }
       guard givesAccess(source) else { continue }
@@ -267,7 +270,10 @@ extension Session {
         let share = family.members[member].shares[index]
         guard !share.isDeleted, ledger[share.source].isDeleted else { continue }
         family.members[member].shares[index].isDeleted = true
-        emit(.transactionRemoved(id: shareID(member, index)), at: stamp, sink)
+        emit(
+          .transactionRemoved(
+            id: shareID(member, index), owner: .member(family.members[member].member)),
+          at: stamp, sink)
         changed = true
       }
       guard changed else { continue }

@@ -37,7 +37,7 @@ enum EventSummary {
       let error = result.error.map { " \($0)" } ?? ""
       let detail = result.detail.map { ": \($0)" } ?? ""
       return "\(time) purchase() \(result.productID) → \(result.outcome.rawValue)\(error)\(detail)"
-    case .transactionRemoved(let id):
+    case .transactionRemoved(let id, _):
       return "\(time) transaction \(id) deleted"
     case .revokedEntitlements(let productIDs):
       return "\(time) SK1 revoked \(productIDs.joined(separator: ", "))"

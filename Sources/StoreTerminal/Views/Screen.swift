@@ -70,7 +70,7 @@ extension ScreenPart {
     switch state {
     case .purchased, .renewed: .green
     case .pending, .grace, .priceIncrease, .interrupted: .yellow
-    case .failed, .refunded, .retry, .declined: .red
+    case .failed, .refunded, .revoked, .retry, .declined: .red
     case .upgraded, .expired: nil
     }
   }
