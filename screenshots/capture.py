@@ -277,6 +277,23 @@ def decoded_receipt():
         shutil.rmtree(receipts, ignore_errors=True)
 
 
+def family_device():
+    """m: a family member's device, what the purchaser shares with them, one of it revoked."""
+    state = tempfile.mkdtemp()
+    try:
+        session("Configs/Everything.storekit", state)
+        command("family join Anna")
+        command("buy everything.family.monthly")
+        command("buy everything.lifetime")
+        command("advance next")
+        command("refund last:everything.lifetime")
+        keys("m", "Tab", "G")
+        shot("family-member-device", "m: Anna's device: her own family-shared transactions, one revoked with the purchaser's refund")
+        keys("q")
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
+
+
 def main():
     if not shutil.which("tmux"):
         sys.exit("tmux is needed: apt-get install tmux")
@@ -340,6 +357,7 @@ def main():
         shot("signed-transaction", "The zoomed inspector: a transaction's jwsRepresentation decoded and raw")
         keys("q")
         shutil.rmtree(state3, ignore_errors=True)
+        family_device()
         catch_up()
         served_log()
         decoded_receipt()

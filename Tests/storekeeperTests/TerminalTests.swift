@@ -55,6 +55,32 @@ struct TerminalTests {
     expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
   }
 
+  @Test func mSwitchesToAFamilyMembersDeviceAndBack() throws {
+    let tmux = try TmuxSession(Self.start, width: 120, height: 36)
+    tmux.waitFor("Products")
+    tmux.send("m")
+    tmux.waitFor("nobody is in the family")
+    tmux.command("family join Anna")
+    tmux.command("buy foodtruck.saleshistory")
+    tmux.waitFor("purchased foodtruck.saleshistory, transaction 0")
+    tmux.send("m")
+    var screen = tmux.waitFor("showing Anna's device")
+    #expect(screen.contains("Transactions: Anna's device"))
+    #expect(screen.contains("1000000000000 foodtruck.saleshistory"))
+    #expect(!screen.contains("  0 foodtruck.saleshistory"), "the purchaser's is not hers")
+    tmux.send("Tab")
+    screen = tmux.waitFor("Anna, family shared by the purchaser")
+    #expect(screen.contains("FAMILY_SHARED · appTransactionId 704000000000000002"))
+    tmux.command("family leave Anna")
+    screen = tmux.waitFor("revoked from Family Sharing")
+    tmux.send("m")
+    screen = tmux.waitFor("showing the purchaser's device")
+    #expect(screen.contains("  0 foodtruck.saleshistory"))
+    #expect(!screen.contains("1000000000000"))
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
   @Test(arguments: [(80, 24), (200, 50)])
   func helpScrollsSearchesAndExplainsTheFilter(_ size: (Int, Int)) throws {
     let tmux = try TmuxSession(Self.start, width: size.0, height: size.1)

@@ -13,7 +13,12 @@ extension Session {
     var view = self
     view.storage = storage.copy()
     view.storage.account = account
-    view.storage.family = FamilyState()
+    // The view knows who is in the family, not what they were given.
+    view.storage.family.members = family.members.map {
+      var member = FamilyState.Member(member: $0.member, joinedAt: $0.joinedAt)
+      member.isJoined = $0.isJoined
+      return member
+    }
     view.storage.scheduler = Scheduler()
     var ledger = Ledger(firstID: shareID(member, 0))
     ledger.setLastingProducts(catalog.lastingProducts)

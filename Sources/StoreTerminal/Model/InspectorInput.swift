@@ -37,6 +37,8 @@ package enum InspectorInput: Sendable {
   case notifications([NotificationLine])
   /// A notice for the status line and the event log.
   case notice(String)
+  /// The inspector now shows another account's device (``InspectorState/viewer``).
+  case deviceSwitched
   /// Something an effect could not do (write the journal, write the file).
   case failed(String)
 }
@@ -111,6 +113,9 @@ package enum InspectorEffect: Equatable, Sendable {
   /// Sign these for the inspector (``InspectorHooks/sign``); reports
   /// ``InspectorInput/signed(_:)``.
   case sign([InspectorHooks.Signed])
+  /// Show another account's device: the purchaser's (`nil`) or the family member's of that
+  /// name; reports ``InspectorInput/deviceSwitched``.
+  case switchDevice(String?)
   /// Start `finish all` in steps (journaled now); reports
   /// ``InspectorInput/finishingStarted(_:)``.
   case startFinishingAll

@@ -51,6 +51,16 @@ extension InspectorState {
       showsLog.toggle()
       if !showsLog && focus == .log { focus = .transactions }
     case .settings: overlay = .settings(0)
+    case .switchDevice:
+      // The purchaser, then every member who was ever in the family (a member who left keeps
+      // what they were given, revoked).
+      let names = [nil] + session.everyFamilyMember.map { Optional($0.name) }
+      guard names.count > 1 else {
+        complain("nobody is in the family: :family join <name> adds a member")
+        return []
+      }
+      let next = names[((names.firstIndex(of: viewer) ?? 0) + 1) % names.count]
+      return [.switchDevice(next)]
     case .zoom:
       zoomed.toggle()
       inspectorTop = 0

@@ -24,6 +24,9 @@ package struct InspectorState {
   package internal(set) var showsLog = false
   /// Whether the inspector fills the screen.
   package internal(set) var zoomed = false
+  /// Whose device the inspector shows: the purchaser's (`nil`), or the family member's of that
+  /// name (`m` switches).
+  package var viewer: String?
   /// The terminal's size at the last frame (clicks are mapped with it).
   package internal(set) var terminalSize = (width: 80, height: 24)
   /// The transactions, the filter and the selection.
@@ -124,6 +127,13 @@ package struct InspectorState {
       }
       return []
     case .refused(let request, let error): return refused(request, error)
+    case .deviceSwitched:
+      products.rebuild(session)
+      table.reload(session)
+      say(
+        viewer.map { "showing \($0)'s device: what the purchaser shares with them" }
+          ?? "showing the purchaser's device")
+      return []
     case .reloaded(let bytes, let written):
       configurationBytes = bytes
       products.rebuild(session)
@@ -257,8 +267,9 @@ package struct InspectorState {
     return []
   }
 
-  /// Events into the table and the log.
+  /// Events into the table and the log: those the device shown sees.
   mutating func absorb(_ events: [StoreEvent], session: Session, refiltering: Bool = true) {
+    let events = events.filter { $0.isSeen(byMemberNamed: viewer) }
     guard !events.isEmpty else { return }
     for event in events.suffix(EventLog.limit) { log.append(event) }
     table.absorb(events, from: session, refiltering: refiltering)

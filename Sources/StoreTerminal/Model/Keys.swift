@@ -60,6 +60,7 @@ package enum Action: Hashable, Sendable {
   case approve, decline, resolve, refund, toggleAutoRenew, expire, forceRenew, priceIncrease
   case extend
   case finish, finishAll, delete, launch, receipt
+  case switchDevice
 }
 
 /// One line of the keymap: a key, the pane it works in (`nil`: everywhere), what it does.
@@ -138,6 +139,11 @@ package enum Keymap {
       keys: [.character("W")], pane: nil, action: .receipt,
       help: "the app refreshes its receipt (call receipt): written to a file in this folder",
       short: "receipt"),
+    KeyBinding(
+      keys: [.character("m")], pane: nil, action: .switchDevice,
+      help: "whose device the inspector shows: the purchaser's, then each family member's "
+        + "(:family join <name> adds one)",
+      short: "device"),
     KeyBinding(keys: [.up, .character("k")], pane: nil, action: .moveUp, help: "up"),
     KeyBinding(keys: [.down, .character("j")], pane: nil, action: .moveDown, help: "down"),
     KeyBinding(keys: [.pageUp], pane: nil, action: .pageUp, help: "page up"),

@@ -36,6 +36,14 @@ package struct App {
   /// The session.
   package var session: Session { host.session }
 
+  /// The session as the device the inspector shows sees it (``InspectorState/viewer``).
+  var viewedSession: Session {
+    guard let name = state.viewer, let member = host.session.familyMember(named: name) else {
+      return host.session
+    }
+    return host.session.view(of: .member(member))
+  }
+
   /// A member of the state.
   package subscript<Value>(dynamicMember path: KeyPath<InspectorState, Value>) -> Value {
     state[keyPath: path]
@@ -46,7 +54,7 @@ package struct App {
     var pending = [input]
     while !pending.isEmpty {
       let next = pending.removeFirst()
-      for effect in state.reduce(next, session: host.session) {
+      for effect in state.reduce(next, session: viewedSession) {
         pending += run(effect)
       }
     }
@@ -60,6 +68,9 @@ package struct App {
       if let notice = outcome.notice { return [.notice(notice.text)] }
       if let error = outcome.error { return [.refused(request, error)] }
       return [.applied(request, events: outcome.events)] + failure(outcome.journalError)
+    case .switchDevice(let name):
+      state.viewer = name
+      return [.deviceSwitched]
     case .recordClock:
       return failure { () throws(CommandError) in try host.recordClock() }
     case .reload(let configuration, let bytes):
@@ -176,7 +187,7 @@ package struct App {
 
   /// The whole screen for a terminal size.
   package func render(width: Int, height: Int, wall: Instant) -> Canvas {
-    Screen(state: state, session: host.session, hooks: hooks)
+    Screen(state: state, session: viewedSession, hooks: hooks)
       .render(width: width, height: height, wall: wall)
   }
 }

@@ -84,6 +84,13 @@ struct InspectorPane: ScreenPart {
         text:
           "\(t.productID) (\(product.displayName(locale: session.settings.locale)))\(sep)\(t.productType.rawValue)"
           + (t.subscriptionGroupID.map { "\(sep)group \($0)" } ?? "")))
+    lines.append(
+      InspectorLine(
+        label: InspectorLabel.owner.rawValue,
+        text: (t.owner.member.map { "\($0.name), family shared by the purchaser" }
+          ?? "the purchaser")
+          + "\(sep)\(t.owner == .purchaser ? "PURCHASED" : "FAMILY_SHARED")"
+          + "\(sep)appTransactionId \(t.owner.appTransactionID)"))
     var dates = ["purchased \(Formatting.shortDate(t.purchaseDate, now: now))"]
     if t.originalPurchaseDate != t.purchaseDate {
       dates.append("original \(Formatting.shortDate(t.originalPurchaseDate, now: now))")
@@ -109,7 +116,8 @@ struct InspectorPane: ScreenPart {
         t.revocationType == .refundProrated
         ? " \(percentageText(t.revocationPercentage ?? 0))%" : ""
       state.append(
-        "refunded\(share) \(Formatting.shortDate(revoked, now: now)) "
+        (t.revocationType == .familyRevoke ? "revoked from Family Sharing" : "refunded\(share)")
+          + " \(Formatting.shortDate(revoked, now: now)) "
           + "(\(t.revocationReason?.rawValue ?? "other"))")
     }
     if t.hasRefundRequest { state.append("refund requested, awaiting Apple's decision") }

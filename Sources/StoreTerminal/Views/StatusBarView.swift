@@ -27,6 +27,7 @@ struct BottomLines: ScreenPart {
       "\(clock.running ? glyphs.running : glyphs.paused) \(Formatting.clock(now)) UTC\(clock.running ? "" : " paused")",
       settings.timeRate.displayName,
     ]
+    if let viewer = state.viewer { parts.append("\(viewer)'s device") }
     if settings.askToBuyEnabled { parts.append("ask-to-buy on") }
     if settings.interruptedPurchasesEnabled { parts.append("interrupted on") }
     if settings.shouldEnterBillingRetryOnRenewal {

@@ -7,7 +7,8 @@ struct TransactionTableView: ScreenPart {
   /// The transaction table, newest first, with the active filter in the title.
   func drawTransactions(into canvas: inout Canvas, _ rect: Rect) {
     let glyphs = display.glyphs
-    var title = "Transactions"
+    var title =
+      state.viewer.map { "Transactions: \($0)'s device (family shared)" } ?? "Transactions"
     if !filter.isEmpty { title += "  \(filter.text)  (\(visible.count) of \(rows.count))" }
     canvas.box(rect, title: title, focused: focus == .transactions, glyphs: glyphs)
     let inner = rect.inner
