@@ -93,7 +93,7 @@ struct HistoryQuery {
     }
     if let startDate, row.purchaseDate < startDate { return false }
     if let endDate, row.purchaseDate >= endDate { return false }
-    if let revoked, (row.state == .refunded) != revoked { return false }
+    if let revoked, (row.state == .refunded || row.state == .revoked) != revoked { return false }
     return true
   }
 }

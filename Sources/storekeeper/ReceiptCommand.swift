@@ -33,6 +33,9 @@ struct ReceiptCommand: ParsableCommand {
   )
   var at: String?
 
+  @Option(help: "The receipt of this family member's device (default: the purchaser's).")
+  var member: String?
+
   @Flag(help: "Write DER (default: base64 and a newline).")
   var der = false
 
@@ -80,6 +83,9 @@ struct ReceiptCommand: ParsableCommand {
           throw CommandError(error)
         }
       }
+    }
+    if let member {
+      session = session.view(of: try MemberOption.account(member, in: session, journal: path))
     }
     let signer = try signing.makeSigner()
     let receipt: [UInt8]

@@ -104,17 +104,8 @@ struct Transactions: ParsableCommand {
         printError("storekeeper: \($0)".sanitizedForTerminal)
       }
     }
-    guard let session, let member = session.familyMember(named: name) else {
-      let members = session?.everyFamilyMember.map(\.name) ?? []
-      printError(
-        "storekeeper: --member \(name): nobody of that name was ever in the family of \(path)"
-          .sanitizedForTerminal
-          + (members.isEmpty
-            ? " (nobody was: family join <name> adds one)"
-            : " (members: \(members.joined(separator: ", ")))".sanitizedForTerminal))
-      throw ExitCode(1)
-    }
-    return session.view(of: .member(member)).ledgerSnapshot()
+    let account = try MemberOption.account(name, in: session, journal: path)
+    return session!.view(of: account).ledgerSnapshot()
   }
 
   private func csvField(_ text: String) -> String {

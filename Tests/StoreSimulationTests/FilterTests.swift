@@ -137,7 +137,7 @@ import Testing
     ),
     (
       "state:happy",
-      "unknown state \"happy\"; states are purchased, renewed, pending, declined, interrupted, failed, refunded, upgraded, expired, grace, retry, priceIncrease"
+      "unknown state \"happy\"; states are purchased, renewed, pending, declined, interrupted, failed, refunded, upgraded, expired, grace, retry, priceIncrease, revoked"
     ),
     (
       "after:tomorrow",

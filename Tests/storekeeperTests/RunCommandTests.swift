@@ -172,6 +172,14 @@ import Testing
     #expect(anna.allSatisfy { $0["ownershipType"] as? String == "familyShared" })
     let purchaser = try jsonLines(try storekeeper(list + ["--format", "json"]).stdout)
     #expect(purchaser.count == 3 && purchaser.allSatisfy { $0["member"] == nil })
+    // Her app receipt: her transactions, not the purchaser's.
+    let receipt = try storekeeper(
+      ["receipt", "Configs/Everything.storekit", "--journal", journal, "--member", "Anna"])
+    #expect(receipt.status == 0, "\(receipt.stderr)")
+    let decoded = try storekeeper(
+      ["decode", receipt.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+    #expect(decoded.stdout.contains(#""transaction_id" : "1000000000000""#), "\(decoded.stdout)")
+    #expect(!decoded.stdout.contains(#""transaction_id" : "0""#))
     let nobody = try storekeeper(list + ["--member", "Zed"])
     #expect(nobody.status == 1)
     #expect(nobody.stderr.contains("nobody of that name was ever in the family"))

@@ -209,13 +209,14 @@ extension Session {
   /// Refuses a span that would cause more events than allowed, before anything changes.
   ///
   /// Counts the transitions each group would go through up to `limit` by stepping its periods;
-  /// every transition causes at most three events.
+  /// every transition causes at most three events, and as many again for each family member.
   func checkEventBudget(until limit: Int64) throws(SessionError) {
     let budget = options.maximumEventsPerVerb
+    let perTransition = 2 * (1 + family.joinedCount)
     var transitions = 0
     for index in groups.indices {
       transitions += transitionCount(group: index, until: limit, stopAfter: budget)
-      if transitions * 2 > budget {
+      if transitions * perTransition > budget {
         throw SessionError(
           .invalidAction,
           "this would cause more than \(budget) events (\(transitions) renewals or more); "

@@ -62,6 +62,15 @@ struct InspectorPane: ScreenPart {
     }
   }
 
+  /// The Owner line: the purchaser, or which family member.
+  func owner(of t: Transaction, _ sep: String) -> InspectorLine {
+    InspectorLine(
+      label: InspectorLabel.owner.rawValue,
+      text: (t.owner.member.map { "\($0.name), family shared by the purchaser" } ?? "the purchaser")
+        + "\(sep)\(t.owner == .purchaser ? "PURCHASED" : "FAMILY_SHARED")"
+        + "\(sep)appTransactionId \(t.owner.appTransactionID)")
+  }
+
   /// The lines of a transaction; `everyField` (the zoomed inspector, with the width to wrap
   /// raw JWS in) adds every StoreKit 2 field and the decoded signed forms.
   func transactionLines(
@@ -84,13 +93,10 @@ struct InspectorPane: ScreenPart {
         text:
           "\(t.productID) (\(product.displayName(locale: session.settings.locale)))\(sep)\(t.productType.rawValue)"
           + (t.subscriptionGroupID.map { "\(sep)group \($0)" } ?? "")))
-    lines.append(
-      InspectorLine(
-        label: InspectorLabel.owner.rawValue,
-        text: (t.owner.member.map { "\($0.name), family shared by the purchaser" }
-          ?? "the purchaser")
-          + "\(sep)\(t.owner == .purchaser ? "PURCHASED" : "FAMILY_SHARED")"
-          + "\(sep)appTransactionId \(t.owner.appTransactionID)"))
+    // Whose it is, once there is a family to tell apart.
+    if t.owner != .purchaser || !session.everyFamilyMember.isEmpty {
+      lines.append(owner(of: t, sep))
+    }
     var dates = ["purchased \(Formatting.shortDate(t.purchaseDate, now: now))"]
     if t.originalPurchaseDate != t.purchaseDate {
       dates.append("original \(Formatting.shortDate(t.originalPurchaseDate, now: now))")
