@@ -141,6 +141,16 @@ public struct Signer: Sendable {
     p["price"] = .number(JSONNumber(text: String(t.price)))
     p["currency"] = .string(t.currency)
     p["appTransactionId"] = .string(t.owner.appTransactionID)
+    if let plan = t.billingPlanType { p["billingPlanType"] = .string(plan) }
+    if let commitment = t.commitment {
+      p["commitmentInfo"] = .object(
+        JSONObject([
+          JSONMember("billingPeriodNumber", .number(JSONNumber(commitment.billingPeriodNumber))),
+          JSONMember("commitmentExpiresDate", milliseconds(commitment.expirationDate)),
+          JSONMember("commitmentPrice", .number(JSONNumber(text: String(commitment.price)))),
+          JSONMember("totalBillingPeriods", .number(JSONNumber(commitment.totalBillingPeriods))),
+        ]))
+    }
     if audience == .device {
       p["deviceVerification"] = .string(deviceVerification(seed: "transaction-\(t.id)"))
       p["deviceVerificationNonce"] = .string(stableUUID("transaction-\(t.id)"))
@@ -184,6 +194,20 @@ public struct Signer: Sendable {
     }
     if let token = info.appAccountToken { p["appAccountToken"] = .string(token) }
     p["appTransactionId"] = .string(status.owner.appTransactionID)
+    if let plan = info.billingPlanType { p["renewalBillingPlanType"] = .string(plan) }
+    if let commitment = info.commitment {
+      p["commitmentInfo"] = .object(
+        JSONObject([
+          JSONMember("commitmentAutoRenewProductId", .string(commitment.autoRenewProductID)),
+          JSONMember(
+            "commitmentAutoRenewStatus", .number(JSONNumber(commitment.willAutoRenew ? 1 : 0))),
+          JSONMember(
+            "commitmentRenewalBillingPlanType", .string(commitment.renewalBillingPlanType)),
+          JSONMember("commitmentRenewalDate", milliseconds(commitment.renewalDate)),
+          JSONMember(
+            "commitmentRenewalPrice", .number(JSONNumber(text: String(commitment.renewalPrice)))),
+        ]))
+    }
     if audience == .device {
       let seed = "renewal-\(info.originalTransactionID)"
       p["deviceVerification"] = .string(deviceVerification(seed: seed))

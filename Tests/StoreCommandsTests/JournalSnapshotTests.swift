@@ -153,7 +153,7 @@ import Testing
     // The last record's product index points past the catalog; the check is made to agree.
     let record = bytes.count - LedgerSnapshot.recordSize
     bytes[record + 56] = 0xEE
-    let bodyStart = "storekeeper ledger snapshot 2\n".utf8.count + 24
+    let bodyStart = "storekeeper ledger snapshot 3\n".utf8.count + 24
     let check = JournalSnapshot.fingerprint(bytes[bodyStart...])
     withUnsafeBytes(of: check.littleEndian) { raw in
       for (offset, byte) in raw.enumerated() { bytes[bodyStart - 8 + offset] = byte }

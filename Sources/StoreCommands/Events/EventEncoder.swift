@@ -242,6 +242,15 @@ public struct EventEncoder: Sendable {
     if t.hasRefundRequest { object.field("hasRefundRequest", true) }
     if t.isUpgraded { object.field("isUpgraded", true) }
     if let token = t.appAccountToken { object.field("appAccountToken", token) }
+    if let plan = t.billingPlanType { object.field("billingPlanType", plan) }
+    if let commitment = t.commitment {
+      object.nested("commitment") {
+        $0.field("billingPeriodNumber", Int64(commitment.billingPeriodNumber))
+        $0.field("totalBillingPeriods", Int64(commitment.totalBillingPeriods))
+        $0.field("expirationDate", commitment.expirationDate)
+        $0.price("price", commitment.price)
+      }
+    }
     if let order = t.orderID { object.field("orderID", order) }
     object.field("environment", environment)
     object.field("storefront", t.storefront)
@@ -293,6 +302,16 @@ public struct EventEncoder: Sendable {
         renewal.strings("eligibleWinBackOfferIDs", info.eligibleWinBackOfferIDs)
       }
       if let token = info.appAccountToken { renewal.field("appAccountToken", token) }
+      if let plan = info.billingPlanType { renewal.field("renewalBillingPlanType", plan) }
+      if let commitment = info.commitment {
+        renewal.nested("commitment") {
+          $0.field("autoRenewPreference", commitment.autoRenewProductID)
+          $0.field("willAutoRenew", commitment.willAutoRenew)
+          $0.field("renewalBillingPlanType", commitment.renewalBillingPlanType)
+          $0.field("renewalDate", commitment.renewalDate)
+          $0.price("renewalPrice", commitment.renewalPrice)
+        }
+      }
       for (key, value) in decorate?(.renewalInfo(status), time) ?? [] {
         renewal.field(named: key, value)
       }

@@ -76,6 +76,14 @@ extension CommandWords {
       else { throw CommandError("bundle must be a bundle id such as com.example.app") }
       options.bundleID = bundle
     }
+    if let plan = given["plan"] {
+      guard ["MONTHLY", "BILLED_UPFRONT"].contains(plan) else {
+        throw CommandError(
+          "plan is a billing plan as the configuration writes it: MONTHLY or BILLED_UPFRONT, "
+            + "not \"\(plan)\"")
+      }
+      options.billingPlan = plan
+    }
   }
 
   func offer(_ text: String) throws(CommandError) -> OfferSelection {

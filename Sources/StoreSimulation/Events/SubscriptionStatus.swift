@@ -69,6 +69,10 @@ public struct RenewalInfo: Equatable, Sendable {
   public var eligibleWinBackOfferIDs: [String]
   /// The app account token the subscription was bought with.
   public var appAccountToken: String?
+  /// A product with billing plans: the plan of the next payment (`renewalBillingPlanType`).
+  public var billingPlanType: String?
+  /// A `MONTHLY` plan: the commitment's renewal.
+  public var commitment: RenewalCommitment?
 }
 
 /// `Product.SubscriptionInfo.Status`: a group's state with its latest transaction and renewal

@@ -65,6 +65,10 @@ public struct Transaction: Equatable, Sendable {
   /// Whose transaction it is: the purchaser's, or a family member's share of one of the
   /// purchaser's.
   public var owner: Account = .purchaser
+  /// A product with billing plans: the plan paid (`MONTHLY`, `BILLED_UPFRONT`).
+  public var billingPlanType: String?
+  /// A `MONTHLY` plan's payment: where it stands in its commitment.
+  public var commitment: TransactionCommitment?
   /// StoreKit's environment: always `Xcode`.
   public var environment: String { "Xcode" }
   /// `purchased`, or `familyShared` for a family member's (`inAppOwnershipType`).

@@ -14,6 +14,9 @@ public struct LedgerSnapshot: Sendable {
   /// Whose transactions they are: the purchaser's, or a family member's (a member's view is
   /// never saved: decoded snapshots are the purchaser's).
   public private(set) var owner = Account.purchaser
+  /// The session's time rate when the snapshot was made (a monthly plan's commitment end is
+  /// stepped at it).
+  public let timeRate: TimeRate
   private let storefronts: [Storefront]
   private let details: [TransactionDetails]
   /// The records, ``recordSize`` bytes each from `recordsStart`, as ``encoded(_:)`` laid them.
@@ -34,7 +37,8 @@ public struct LedgerSnapshot: Sendable {
     let (record, _) = self[index]
     return Transaction(
       record, catalog: catalog, storefront: storefronts[Int(record.storefront)],
-      details: record.details >= 0 ? details[Int(record.details)] : nil, owner: owner)
+      details: record.details >= 0 ? details[Int(record.details)] : nil, owner: owner,
+      rate: timeRate)
   }
 
   private subscript(index: Int) -> (TransactionRecord, LedgerState) {
@@ -59,13 +63,14 @@ extension Session {
 extension LedgerSnapshot {
   /// Hands out the snapshot's bytes, in order, in pieces (without copying the records).
   ///
-  /// The little-endian layout: the session's now (milliseconds), storefronts (count, country
+  /// The little-endian layout: the session's now (milliseconds), its time rate (raw value), storefronts (count, country
   /// codes), details (count, each a
   /// presence byte, a token, a failure's index in ``SimulatedError/all``), then the records
   /// (count, ``recordSize`` bytes each).
   public func encoded(_ piece: (UnsafeRawBufferPointer) -> Void) {
     var out = BinaryOut()
     out.i64(now.milliseconds)
+    out.u32(UInt32(timeRate.rawValue))
     out.u32(UInt32(storefronts.count))
     for storefront in storefronts { out.string(storefront.countryCode) }
     out.u32(UInt32(details.count))
@@ -87,7 +92,8 @@ extension LedgerSnapshot {
     var reader = BinaryIn(bytes: bytes, offset: start)
     var storefronts: [Storefront] = []
     var details: [TransactionDetails] = []
-    guard let now = reader.u64(), let storefrontCount = reader.u32(), storefrontCount <= 256
+    guard let now = reader.u64(), let rate = reader.u32().flatMap({ TimeRate(rawValue: Int($0)) }),
+      let storefrontCount = reader.u32(), storefrontCount <= 256
     else { return nil }
     for _ in 0..<storefrontCount {
       guard let code = reader.string(), let storefront = Storefront(countryCode: code) else {
@@ -127,6 +133,7 @@ extension LedgerSnapshot {
     self.catalog = catalog
     self.count = Int(count)
     self.now = Instant(milliseconds: Int64(bitPattern: now))
+    self.timeRate = rate
     self.storefronts = storefronts
     self.details = details
     self.bytes = bytes
@@ -160,6 +167,7 @@ extension LedgerSnapshot {
     catalog = session.catalog
     now = session.now
     owner = session.account
+    timeRate = session.settings.timeRate
     count = out.bytes.count / Self.recordSize
     storefronts = session.storefronts
     details = ledger.details

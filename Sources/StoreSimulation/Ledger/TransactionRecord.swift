@@ -43,6 +43,16 @@ struct TransactionRecord {
     static let unverified = Flags(rawValue: 1 << 8)
     /// The customer asked Apple for a refund, not yet decided.
     static let refundRequested = Flags(rawValue: 1 << 9)
+    /// A period of a `MONTHLY` billing plan (bits 11 to 14: its number in the commitment).
+    static let monthlyPlan = Flags(rawValue: 1 << 10)
+  }
+
+  /// A monthly plan's period: its number in the 12-month commitment (1 to 12), 0 otherwise.
+  var billingPeriod: Int {
+    get { Int((flags.rawValue >> 11) & 0xF) }
+    set {
+      flags = Flags(rawValue: (flags.rawValue & ~(0xF << 11)) | (UInt16(newValue & 0xF) << 11))
+    }
   }
 
   var isDeleted: Bool { flags.contains(.deleted) }

@@ -96,7 +96,8 @@ extension Session {
   private mutating func fire(group index: Int, due: Int64, stamp: Int64, _ sink: EventSink) {
     switch groups[index].phase {
     case .subscribed:
-      if !groups[index].willAutoRenew {
+      // A monthly plan's payments go on through the commitment, auto-renew or not.
+      if !groups[index].willAutoRenew && !isCommitted(group: index) {
         let declined = groups[index].declinedPriceIncrease
         expire(
           group: index, reason: declined ? .didNotConsentToPriceIncrease : .autoRenewDisabled,
@@ -161,7 +162,8 @@ extension Session {
   /// A renewal: a new transaction for the renewal preference starting at `periodStart`.
   mutating func renew(group index: Int, periodStart: Int64, stamp: Int64, _ sink: EventSink) {
     let productIndex = groups[index].renewalProduct
-    let offer = groups[index].takeOffer(for: productIndex)
+    let payment = nextBillingPeriod(group: index)
+    let offer = payment == nil ? groups[index].takeOffer(for: productIndex) : nil
     let storefront = storefrontIndex()
     let originalDate = originalPurchaseDate(of: groups[index])
     var (expiration, price) = periodTerms(
@@ -180,8 +182,13 @@ extension Session {
     if let current = ledger.position(of: groups[index].current) {
       record.details = ledger[current].details
     }
+    groups[index].billingPeriod = 0
+    if let payment {
+      applyMonthlyPlan(
+        number: payment, to: &record, group: index, anchorDay: Int(groups[index].anchorDay))
+    }
     let id = ledger.append(record)
-    groups[index].renewed(as: id, product: productIndex, until: expiration)
+    groups[index].renewed(as: id, product: productIndex, until: record.expirationDate)
     emitTransaction(ledger.records.count - 1, delivery: .updates, at: stamp, sink)
     emitStatus(group: index, at: stamp, sink)
   }
@@ -241,7 +248,8 @@ extension Session {
   private func transitionCount(group index: Int, until limit: Int64, stopAfter budget: Int) -> Int {
     var group = groups[index]
     guard group.isActive, let firstDue = group.nextDue, firstDue <= limit else { return 0 }
-    if group.phase != .subscribed || !group.willAutoRenew
+    let monthly = group.billingPeriod > 0 && group.renewalProduct == group.product
+    if group.phase != .subscribed || (!group.willAutoRenew && !monthly)
       || (group.priceIncrease == .pending && options.fidelity.unansweredPriceIncrease == .expire)
       || settings.shouldEnterBillingRetryOnRenewal
       || !product(at: group.renewalProduct).isAvailable
@@ -251,22 +259,29 @@ extension Session {
     var count = 0
     var due = firstDue
     while due <= limit && count <= budget {
-      if group.upcoming.isEmpty, let length = fixedLength(of: group.renewalProduct) {
+      if group.upcoming.isEmpty,
+        let length = fixedLength(of: group.renewalProduct, monthly: monthly)
+      {
         return count + Int((limit - due) / length) + 1
       }
       count += 1
-      let offer = group.takeOffer(for: group.renewalProduct)
-      let next = periodTerms(
-        product: group.renewalProduct, offer: offer, start: due, anchorDay: Int(group.anchorDay)
-      ).expiration
+      let offer = monthly ? nil : group.takeOffer(for: group.renewalProduct)
+      let next =
+        monthly
+        ? monthEnd(from: due, anchorDay: Int(group.anchorDay))
+        : periodTerms(
+          product: group.renewalProduct, offer: offer, start: due,
+          anchorDay: Int(group.anchorDay)
+        ).expiration
       due = max(next, due + 1)
     }
     return count
   }
 
   /// The length of every period of a product when the rate makes it constant.
-  private func fixedLength(of productIndex: Int32) -> Int64? {
-    guard let period = product(at: productIndex).period else { return nil }
+  private func fixedLength(of productIndex: Int32, monthly: Bool = false) -> Int64? {
+    guard let period = monthly ? SubscriptionPeriod(1, .month) : product(at: productIndex).period
+    else { return nil }
     if case .calendar = settings.timeRate.scale, period.unit == .month || period.unit == .year {
       return nil
     }

@@ -95,7 +95,7 @@ extension Session {
     let record = shareRecord(member, index)
     return Transaction(
       record, catalog: catalog, storefront: storefronts[Int(record.storefront)], details: nil,
-      owner: .member(family.members[member].member))
+      owner: .member(family.members[member].member), rate: settings.timeRate)
   }
 
   // MARK: - Statuses

@@ -55,6 +55,10 @@ public struct PurchaseOptions: Equatable, Sendable {
   public var introductoryEligibility: String?
   /// The app's bundle id the signatures are checked for; `nil` for ``defaultBundleID``.
   public var bundleID: String?
+  /// The billing plan bought (`plan=`, `PurchaseOption.billingPlanType(_:)`): `MONTHLY` (a
+  /// monthly payment over a 12-month commitment) or `BILLED_UPFRONT`; `nil` for the up-front
+  /// price.
+  public var billingPlan: String?
 
   /// The eligibility a verified ``introductoryEligibility`` JWS decided (set by the engine).
   var verifiedIntroductoryEligibility: Bool?
@@ -165,6 +169,7 @@ extension Session {
         "the purchase date \(Instant(milliseconds: date).iso8601) is after now "
           + "(\(now.iso8601)); dates in the future aren't valid")
     }
+    if let plan = options.billingPlan { try checkBillingPlan(plan, of: product, options) }
     if let selection = options.offer { try validateOfferReference(selection, of: product) }
     if options.origin == .store, product.type == .nonConsumable, let owned = ownedPosition(index) {
       throw SessionError(

@@ -8,7 +8,7 @@ extension Session {
       record, catalog: catalog, storefront: storefronts[Int(record.storefront)],
       details: ledger.details(of: record),
       verificationError: verification ? settings.simulatedErrors[.verification] : nil,
-      owner: account)
+      owner: account, rate: settings.timeRate)
   }
 
   /// The status of group `index`, when the customer ever subscribed in it.
@@ -19,7 +19,9 @@ extension Session {
     let renewal = product(at: group.renewalProduct)
     let next = group.upcoming.first
     let nextOffer = next.flatMap { offer(of: $0) }
-    let renews = group.isActive && group.willAutoRenew
+    let renews = group.isActive && (group.willAutoRenew || isCommitted(group: index))
+    let plan = renewalPlanTerms(group: index)
+    let monthlyPrice = group.billingPeriod > 0 ? monthlyPlan(of: group.product)?.price : nil
     let storefront = settings.storefront
     let info = RenewalInfo(
       originalTransactionID: group.originalID, currentProductID: current.productID,
@@ -33,11 +35,12 @@ extension Session {
       renewalDate: group.periodEnd == TransactionRecord.none
         ? nil : Instant(milliseconds: group.periodEnd),
       recentSubscriptionStartDate: Instant(milliseconds: group.recentStart),
-      renewalPrice: renews ? (nextOffer?.price ?? renewalPriceWithoutOffer(group: index)) : nil,
+      renewalPrice: renews
+        ? (nextOffer?.price ?? monthlyPrice ?? renewalPriceWithoutOffer(group: index)) : nil,
       currency: storefront.currency, eligibleWinBackOfferIDs: eligibleWinBackOfferIDs(group: index),
       appAccountToken: ledger.position(of: group.current).flatMap {
         ledger.details(of: ledger[$0])?.appAccountToken
-      })
+      }, billingPlanType: plan?.0, commitment: plan?.1)
     return SubscriptionStatus(
       groupID: catalog.groups[index].id, state: state, transactionID: group.current,
       renewalInfo: info,
@@ -91,7 +94,7 @@ extension Transaction {
   init(
     _ record: TransactionRecord, catalog: Catalog, storefront: Storefront,
     details: TransactionDetails?, verificationError: SimulatedError? = nil,
-    owner: Account = .purchaser
+    owner: Account = .purchaser, rate: TimeRate = .realTime
   ) {
     let product = catalog.products[Int(record.product)]
     var offer: TransactionOffer?
@@ -137,5 +140,9 @@ extension Transaction {
       pendingAskToBuyConfirmation: record.flags.contains(.pendingApproval),
       isAskToBuyDeclined: record.flags.contains(.declined), failure: details?.failure,
       verificationError: verificationError, owner: owner)
+    if let plan = TransactionCommitment.planTerms(of: record, catalog: catalog, rate: rate) {
+      billingPlanType = plan.type
+      commitment = plan.commitment
+    }
   }
 }

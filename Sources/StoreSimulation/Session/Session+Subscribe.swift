@@ -130,13 +130,25 @@ extension Session {
       record.offerKind = first.kind
       record.offerIndex = first.index
     }
+    group.billingPeriod = 0
+    group.commitmentEnd = TransactionRecord.none
+    if options.billingPlan == "MONTHLY", let plan = monthlyPlan(of: Int32(productIndex)) {
+      // Payment 1 of a 12-month commitment: a month at the plan's monthly price.
+      record.expirationDate = monthEnd(from: start, anchorDay: Int(anchorDay))
+      record.price = plan.price
+      record.flags.insert(.monthlyPlan)
+      record.billingPeriod = 1
+      group.billingPeriod = 1
+      group.commitmentEnd = settings.timeRate.commitmentEnd(
+        afterPeriod: 1, endingAt: record.expirationDate, anchorDay: Int(anchorDay))
+    }
     let position = place(&record, token: options.appAccountToken, reusing: request)
     group.phase = .subscribed
     group.originalID = ledger[position].originalID
     group.current = ledger[position].id
     group.product = Int32(productIndex)
     group.renewalProduct = Int32(productIndex)
-    group.periodEnd = expiration
+    group.periodEnd = ledger[position].expirationDate
     group.expirationReason = nil
     group.anchorDay = anchorDay
     group.upcoming = plan

@@ -46,6 +46,11 @@ struct GroupState {
   var recentStart: Int64 = 0
   /// Offers for the renewals to come, in order.
   var upcoming: [UpcomingOffer] = []
+  /// A `MONTHLY` billing plan: the current period's number in its 12-month commitment (1 to
+  /// 12); 0 for the up-front price.
+  var billingPeriod: Int8 = 0
+  /// When the current commitment ends (a monthly plan).
+  var commitmentEnd: Int64 = TransactionRecord.none
   /// When the renewal date was extended (the latest two count against Apple's limit).
   var extensions: [Int64] = []
   /// Live purchased transactions of the group (introductory offer eligibility).

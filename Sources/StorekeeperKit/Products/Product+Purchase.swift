@@ -84,6 +84,7 @@ extension PurchaseOptions {
     if case .string(let id)? = custom["promotionalOfferId"] { purchase.offer = .promotional(id) }
     if case .string(let reference)? = custom["codeOffer"] { purchase.offer = .code(reference) }
     if case .string(let id)? = custom["winBackOfferId"] { purchase.offer = .winBack(id) }
+    if case .string(let plan)? = custom["billingPlanType"] { purchase.billingPlan = plan }
     if case .string(let fields)? = custom["promotionalOfferV1"] {
       let parts = fields.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
       if parts.count == 5 {

@@ -112,6 +112,14 @@ extension Product {
       .custom(key: "introOfferEligibilityParam", value: compactJWS)
     }
 
+    /// The billing plan to buy (iOS 26.4): `.monthly`, a payment each month of a 12-month
+    /// commitment, or `.upFront`.
+    public static func billingPlanType(
+      _ type: Product.SubscriptionInfo.BillingPlanType
+    ) -> PurchaseOption {
+      .custom(key: "billingPlanType", value: type.rawValue)
+    }
+
     /// A win-back offer the customer is eligible for.
     public static func winBackOffer(_ offer: SubscriptionOffer) -> PurchaseOption {
       PurchaseOption(key: "winBackOfferId", value: .string(offer.id ?? ""))

@@ -82,6 +82,33 @@ extension Product.SubscriptionInfo {
     /// The app transaction's id.
     public var appTransactionID: String { payload.string("appTransactionId") ?? "0" }
 
+    /// A monthly plan: what happens when the commitment ends (iOS 26.4).
+    public var commitmentInfo: CommitmentInfo? {
+      payload.nested("commitmentInfo").map(CommitmentInfo.init)
+    }
+
+    /// The renewal of a 12-month commitment.
+    public struct CommitmentInfo: Equatable, Hashable, Sendable {
+      /// The product the commitment renews to.
+      public let autoRenewPreference: String
+      /// The plan it renews with.
+      public let renewalBillingPlanType: Product.SubscriptionInfo.BillingPlanType
+      /// When it renews.
+      public let renewalDate: Date
+      /// What the next commitment costs.
+      public let renewalPrice: Decimal
+      /// Whether it renews.
+      public let willAutoRenew: Bool
+
+      init(_ p: Payload) {
+        autoRenewPreference = p.string("commitmentAutoRenewProductId") ?? ""
+        renewalBillingPlanType = .init(rawValue: p.string("commitmentRenewalBillingPlanType") ?? "")
+        renewalDate = p.date("commitmentRenewalDate") ?? Date(timeIntervalSince1970: 0)
+        renewalPrice = p.price("commitmentRenewalPrice") ?? 0
+        willAutoRenew = p.bool("commitmentAutoRenewStatus")
+      }
+    }
+
     /// Why a subscription expired.
     public struct ExpirationReason: RawRepresentable, Equatable, Hashable, Sendable {
       /// Apple's `expirationIntent`: 1 to 5.

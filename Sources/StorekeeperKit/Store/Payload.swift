@@ -7,6 +7,17 @@ struct Payload {
   let json: Data
   private let object: JSONObject
 
+  private init(object: JSONObject) {
+    self.object = object
+    json = Data()
+  }
+
+  /// A nested object's fields (`commitmentInfo`), when there is one.
+  func nested(_ key: String) -> Payload? {
+    guard case .object(let nested)? = object[key] else { return nil }
+    return Payload(object: nested)
+  }
+
   /// The payload of a compact JWS.
   init(jws: String) {
     let parts = jws.split(separator: ".", omittingEmptySubsequences: false)

@@ -105,6 +105,35 @@ public struct Transaction: Identifiable, Sendable {
   /// The app transaction's id.
   public var appTransactionID: String { payload.string("appTransactionId") ?? "0" }
 
+  /// A subscription with billing plans: the plan paid (iOS 26.4).
+  public var billingPlanType: Product.SubscriptionInfo.BillingPlanType? {
+    payload.string("billingPlanType").map(Product.SubscriptionInfo.BillingPlanType.init)
+  }
+
+  /// A monthly plan's payment: where it stands in its 12-month commitment (iOS 26.4).
+  public var commitmentInfo: CommitmentInfo? {
+    payload.nested("commitmentInfo").map(CommitmentInfo.init)
+  }
+
+  /// Where a payment of a monthly plan stands in its commitment.
+  public struct CommitmentInfo: Equatable, Hashable, Sendable {
+    /// This payment's number, from 1.
+    public let billingPeriodNumber: UInt64
+    /// When the commitment ends.
+    public let expirationDate: Date
+    /// What the whole commitment costs.
+    public let price: Decimal
+    /// Payments in the commitment (12).
+    public let totalBillingPeriods: UInt64
+
+    init(_ p: Payload) {
+      billingPeriodNumber = UInt64(p.int("billingPeriodNumber") ?? 0)
+      expirationDate = p.date("commitmentExpiresDate") ?? Date(timeIntervalSince1970: 0)
+      price = p.price("commitmentPrice") ?? 0
+      totalBillingPeriods = UInt64(p.int("totalBillingPeriods") ?? 0)
+    }
+  }
+
   /// Tells the App Store the app delivered what was bought: it leaves `Transaction.unfinished`,
   /// and a consumable leaves the receipt.
   public func finish() async {

@@ -1,0 +1,174 @@
+import StoreConfiguration
+
+/// Monthly billing with a 12-month commitment (configuration format 5.0 `billingPlans`, App
+/// Store Server API 1.21): a yearly subscription paid in 12 monthly instalments, each an
+/// independent transaction granting one month; billing goes on through all 12 even when the
+/// customer turns auto-renew off, and the commitment renews for another 12 after the last one
+/// unless they did (Apple's "Supporting monthly subscriptions with a 12-month commitment").
+extension Session {
+  /// Payments in one commitment.
+  public static let commitmentPeriods = 12
+
+  /// The storefronts Apple does not offer monthly billing with a commitment in.
+  static let storefrontsWithoutCommitments: Set<String> = ["USA", "SGP"]
+
+  /// Refuses a plan the product does not have, an offer with a monthly plan, or a monthly
+  /// plan in a storefront without it.
+  func checkBillingPlan(
+    _ plan: String, of product: CatalogProduct, _ options: PurchaseOptions
+  ) throws(SessionError) {
+    let plans = product.billingPlans.map(\.type)
+    guard plans.contains(plan) else {
+      throw SessionError(
+        .invalidAction,
+        plans.isEmpty
+          ? "\(product.productID) has no billing plans (a subscription's billingPlans, "
+            + "configuration format 5.0)"
+          : "\(product.productID) has no \(plan) billing plan; its plans are "
+            + plans.joined(separator: ", "))
+    }
+    guard plan == "MONTHLY" else { return }
+    if options.offer != nil {
+      throw SessionError(
+        .invalidAction,
+        "an offer with the MONTHLY billing plan is not simulated yet; buy the plan without one")
+    }
+    if Self.storefrontsWithoutCommitments.contains(settings.storefront.countryCode) {
+      throw SessionError(
+        .invalidAction,
+        "Apple offers monthly billing with a 12-month commitment everywhere but the USA and "
+          + "Singapore; set storefront to another one (the storefront is "
+          + "\(settings.storefront.countryCode))")
+    }
+  }
+
+  /// The product's monthly plan, when it has one.
+  func monthlyPlan(of productIndex: Int32) -> CatalogBillingPlan? {
+    product(at: productIndex).billingPlans.first(where: \.isMonthly)
+  }
+
+  func monthEnd(from start: Int64, anchorDay: Int) -> Int64 {
+    settings.timeRate.monthEnd(from: start, anchorDay: anchorDay)
+  }
+
+  /// Makes `record` payment `number` of a monthly plan starting at `start`: a month at the
+  /// plan's monthly price; the group follows it.
+  mutating func applyMonthlyPlan(
+    number: Int, to record: inout TransactionRecord, group index: Int, anchorDay: Int
+  ) {
+    guard let plan = monthlyPlan(of: record.product) else { return }
+    record.expirationDate = monthEnd(from: record.purchaseDate, anchorDay: anchorDay)
+    record.price = plan.price
+    record.offerIndex = -1
+    record.flags.insert(.monthlyPlan)
+    record.billingPeriod = number
+    groups[index].billingPeriod = Int8(number)
+    groups[index].commitmentEnd = settings.timeRate.commitmentEnd(
+      afterPeriod: number, endingAt: record.expirationDate, anchorDay: anchorDay)
+  }
+
+  /// The payment after the group's current one: the next of its commitment, or the first of a
+  /// new one; `nil` when the group is not on a monthly plan or the renewal is for another
+  /// product (a plan belongs to its product).
+  func nextBillingPeriod(group index: Int) -> Int? {
+    let group = groups[index]
+    guard group.billingPeriod > 0, group.renewalProduct == group.product else { return nil }
+    return Int(group.billingPeriod) % Self.commitmentPeriods + 1
+  }
+
+  /// Whether a group's commitment still has payments to make: billing goes on through all 12
+  /// even when the customer turned auto-renew off.
+  func isCommitted(group index: Int) -> Bool {
+    (1..<Self.commitmentPeriods).contains(Int(groups[index].billingPeriod))
+      && groups[index].renewalProduct == groups[index].product
+  }
+
+  /// The renewal info's plan: what the next payment is (`renewalBillingPlanType`) and the
+  /// commitment's renewal, for a group on a monthly plan.
+  func renewalPlanTerms(group index: Int) -> (String, RenewalCommitment?)? {
+    let group = groups[index]
+    guard !product(at: group.renewalProduct).billingPlans.isEmpty else { return nil }
+    guard group.billingPeriod > 0, let plan = monthlyPlan(of: group.product) else {
+      return ("BILLED_UPFRONT", nil)
+    }
+    let renewal = product(at: group.renewalProduct)
+    return (
+      "MONTHLY",
+      RenewalCommitment(
+        autoRenewProductID: renewal.productID, willAutoRenew: group.willAutoRenew,
+        renewalBillingPlanType: "MONTHLY",
+        renewalDate: Instant(milliseconds: group.commitmentEnd),
+        renewalPrice: plan.commitmentPrice)
+    )
+  }
+}
+
+/// `Transaction.CommitmentInfo` (`commitmentInfo`): where a payment of a monthly plan stands in
+/// its 12-month commitment.
+public struct TransactionCommitment: Equatable, Sendable {
+  /// This payment's number, 1 to 12.
+  public var billingPeriodNumber: Int
+  /// Payments in the commitment: 12.
+  public var totalBillingPeriods: Int
+  /// When the commitment ends.
+  public var expirationDate: Instant
+  /// What the whole commitment costs, in milliunits.
+  public var price: Int64
+}
+
+/// `RenewalInfo.CommitmentInfo` (`commitmentInfo` of the renewal info): what happens when the
+/// commitment ends.
+public struct RenewalCommitment: Equatable, Sendable {
+  /// The product the commitment renews to.
+  public var autoRenewProductID: String
+  /// Whether the commitment renews for another 12 months.
+  public var willAutoRenew: Bool
+  /// The plan it renews with.
+  public var renewalBillingPlanType: String
+  /// When it renews (the commitment's end).
+  public var renewalDate: Instant
+  /// What the next commitment costs, in milliunits.
+  public var renewalPrice: Int64
+}
+
+extension TimeRate {
+  /// The end of a month of a monthly plan starting at `start`.
+  func monthEnd(from start: Int64, anchorDay: Int) -> Int64 {
+    end(
+      of: SubscriptionPeriod(1, .month), startingAt: Instant(milliseconds: start),
+      anchorDay: anchorDay
+    ).milliseconds
+  }
+
+  /// When a commitment whose payment `number` ends at `periodEnd` ends: the months left,
+  /// stepped as renewals step them.
+  func commitmentEnd(afterPeriod number: Int, endingAt periodEnd: Int64, anchorDay: Int) -> Int64 {
+    var end = periodEnd
+    for _ in number..<Session.commitmentPeriods { end = monthEnd(from: end, anchorDay: anchorDay) }
+    return end
+  }
+}
+
+extension TransactionCommitment {
+  /// What a stored transaction says of its plan: `MONTHLY` with its commitment (its end
+  /// stepped at `rate` from the payment's, on the payment's day of the month), or
+  /// `BILLED_UPFRONT` for a product with billing plans; `nil` for one without.
+  static func planTerms(
+    of record: TransactionRecord, catalog: Catalog, rate: TimeRate
+  ) -> (type: String, commitment: TransactionCommitment?)? {
+    let product = catalog.products[Int(record.product)]
+    guard !product.billingPlans.isEmpty else { return nil }
+    guard record.flags.contains(.monthlyPlan),
+      let plan = product.billingPlans.first(where: \.isMonthly)
+    else { return ("BILLED_UPFRONT", nil) }
+    let anchorDay = CivilDateTime(Instant(milliseconds: record.purchaseDate)).day
+    let end = rate.commitmentEnd(
+      afterPeriod: record.billingPeriod, endingAt: record.expirationDate, anchorDay: anchorDay)
+    return (
+      "MONTHLY",
+      TransactionCommitment(
+        billingPeriodNumber: record.billingPeriod, totalBillingPeriods: Session.commitmentPeriods,
+        expirationDate: Instant(milliseconds: end), price: plan.commitmentPrice)
+    )
+  }
+}
