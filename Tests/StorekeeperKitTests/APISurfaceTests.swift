@@ -104,6 +104,9 @@ import Testing
       #expect(t.storefront.countryCode == "USA" && t.storefront.id == "143441")
       #expect(t.price == Decimal(string: "0.99") && t.currency?.identifier == "USD")
       #expect(t.appTransactionID == "704000000000000001" && t.advancedCommerceInfo == nil)
+      // A subscription without billing plans: no plan, no commitment, not revoked.
+      #expect(t.billingPlanType == nil && t.commitmentInfo == nil && t.revocationType == nil)
+      #expect(t.ownershipType == .purchased)
       #expect(!t.jsonRepresentation.isEmpty && !t.debugDescription.isEmpty)
       #expect(
         verification.headerData.count > 10 && verification.payloadData == t.jsonRepresentation)
@@ -130,6 +133,7 @@ import Testing
       #expect(renewal.currency?.identifier == "USD" && renewal.appAccountToken == token)
       #expect(
         renewal.appTransactionID == "704000000000000001" && renewal.advancedCommerceInfo == nil)
+      #expect(renewal.commitmentInfo == nil)
       #expect(status.renewalInfo.jwsRepresentation.split(separator: ".").count == 3)
       #expect(try await Product.SubscriptionInfo.status(transactionID: t.id)?.state == .subscribed)
       #expect(await Transaction.latest(for: t.productID)?.unsafePayloadValue.id == t.id)

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Testing
 
 /// Every notification type and subtype Storekeeper sends (the table in the signing docs),
@@ -295,6 +296,7 @@ import Testing
       try checkOneTimeOffers(try #require(seen["one-time offers"]))
       try checkFamily(try #require(seen["family"]))
       try checkNotForSale(scratch, options: options, environment: environment, root: root)
+      try checkCommitment(scratch, options: options, environment: environment, root: root)
       let test = try scratch.run(
         ["notify", "test", "--notifications", scratch.folder.appendingPathComponent("t").path]
           + options)
@@ -534,6 +536,57 @@ import Testing
   }
 
   /// A product removed from the configuration expires at the next renewal.
+  /// A monthly plan (format 5.0 `billingPlans`, on Everything.storekit's JPN storefront): its
+  /// twelve payments, auto-renew turned off during the second commitment, and its end; Apple's
+  /// enums hold MONTHLY and its commitment fields decode.
+  func checkCommitment(
+    _ scratch: SigningScratch, options: [String], environment: String, root: URL?
+  ) throws {
+    let script =
+      ["buy everything.pro.max.yearly plan=MONTHLY"] + Array(repeating: "advance next", count: 12)
+      + ["auto-renew last off"] + Array(repeating: "advance next", count: 12)
+    let outcome = try run(
+      script.joined(separator: "\n"), scratch, environment: options,
+      configuration: packageRoot.appendingPathComponent("Configs/Everything.storekit").path)
+    let decoded = try decode(outcome, environment: environment, root: root)
+    #expect(
+      names(decoded)
+        == ["SUBSCRIBED-INITIAL_BUY"] + Array(repeating: "DID_RENEW", count: 12)
+        + ["DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_DISABLED"]
+        + Array(repeating: "DID_RENEW", count: 11) + ["EXPIRED-VOLUNTARY"])
+    var numbers: [Int] = []
+    for entry in decoded
+    where ["SUBSCRIBED", "DID_RENEW"].contains(entry["notificationType"] as? String) {
+      let info = transaction(entry)["commitmentInfo"] as? [String: Any] ?? [:]
+      numbers.append(info["billingPeriodNumber"] as? Int ?? 0)
+    }
+    #expect(numbers == Array(1...12) + Array(1...12))
+    let first = transaction(decoded[0])
+    #expect(first["billingPlanType"] as? String == "MONTHLY" && first["price"] as? Int == 1_300_000)
+    #expect(first["unknownEnums"] == nil && renewal(decoded[0])["unknownEnums"] == nil)
+    let commitment = try #require(first["commitmentInfo"] as? [String: Any])
+    #expect(commitment["totalBillingPeriods"] as? Int == 12)
+    #expect(commitment["commitmentPrice"] as? Int == 15_600_000)
+    #expect(
+      commitment["commitmentExpiresDate"] as? Int == transaction(decoded[11])["expiresDate"] as? Int
+    )
+    let renewalInfo = renewal(decoded[0])
+    #expect(renewalInfo["renewalBillingPlanType"] as? String == "MONTHLY")
+    let renewalCommitment = try #require(renewalInfo["commitmentInfo"] as? [String: Any])
+    #expect(renewalCommitment["commitmentAutoRenewStatus"] as? Int == 1)
+    #expect(renewalCommitment["commitmentRenewalBillingPlanType"] as? String == "MONTHLY")
+    #expect(renewalCommitment["commitmentRenewalPrice"] as? Int == 15_600_000)
+    #expect(
+      renewalCommitment["commitmentAutoRenewProductId"] as? String == "everything.pro.max.yearly")
+    #expect(
+      renewalCommitment["commitmentRenewalDate"] as? Int == commitment["commitmentExpiresDate"]
+        as? Int)
+    #expect(renewalCommitment["unknownEnums"] == nil)
+    let off = renewal(decoded[13])["commitmentInfo"] as? [String: Any]
+    #expect(off?["commitmentAutoRenewStatus"] as? Int == 0, "\(String(describing: off))")
+    #expect(renewal(decoded[25])["expirationIntent"] as? Int == 1)
+  }
+
   func checkNotForSale(
     _ scratch: SigningScratch, options: [String], environment: String, root: URL?
   ) throws {
