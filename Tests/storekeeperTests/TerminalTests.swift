@@ -81,6 +81,27 @@ struct TerminalTests {
     expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
   }
 
+  @Test func aMonthlyPlanIsBoughtInTheBuyDialogAndItsCommitmentShown() throws {
+    let tmux = try TmuxSession(
+      ["Configs/Everything.storekit"] + Self.start, width: 120, height: 36)
+    tmux.waitFor("Products")
+    tmux.command("buy everything.pro.max.yearly plan=MONTHLY")
+    tmux.waitFor("purchased everything.pro.max.yearly, transaction 0")
+    tmux.send("Tab")
+    var screen = tmux.waitFor("MONTHLY · payment 1 of 12")
+    #expect(screen.contains("commitment ¥15,600 until"))
+    #expect(screen.contains("then renews"))
+    tmux.send("n", "g")
+    screen = tmux.waitFor("payment 2 of 12")
+    // The buy dialog (b on a transaction: its product) offers the plan beside the offers.
+    tmux.send("b")
+    tmux.waitFor("Buy")
+    tmux.send("j", "Left")
+    screen = tmux.waitFor("plan MONTHLY: ¥1,300 a month for 12 months (¥15,600)")
+    tmux.send("Escape", "q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
   @Test(arguments: [(80, 24), (200, 50)])
   func helpScrollsSearchesAndExplainsTheFilter(_ size: (Int, Int)) throws {
     let tmux = try TmuxSession(Self.start, width: size.0, height: size.1)

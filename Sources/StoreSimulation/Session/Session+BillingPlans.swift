@@ -51,19 +51,21 @@ extension Session {
     settings.timeRate.monthEnd(from: start, anchorDay: anchorDay)
   }
 
-  /// Makes `record` payment `number` of a monthly plan starting at `start`: a month at the
-  /// plan's monthly price; the group follows it.
-  mutating func applyMonthlyPlan(
-    number: Int, to record: inout TransactionRecord, group index: Int, anchorDay: Int
+  /// Makes `record` payment `number` of a monthly plan: a month from its purchase date at the
+  /// plan's monthly price, without offers [unverified: a monthly plan's own offers are not
+  /// simulated]; `group` follows it. Nothing when the product has no monthly plan.
+  func applyMonthlyPlan(
+    number: Int, to record: inout TransactionRecord, group: inout GroupState, anchorDay: Int
   ) {
     guard let plan = monthlyPlan(of: record.product) else { return }
     record.expirationDate = monthEnd(from: record.purchaseDate, anchorDay: anchorDay)
     record.price = plan.price
     record.offerIndex = -1
+    record.offerKind = 0
     record.flags.insert(.monthlyPlan)
     record.billingPeriod = number
-    groups[index].billingPeriod = Int8(number)
-    groups[index].commitmentEnd = settings.timeRate.commitmentEnd(
+    group.billingPeriod = Int8(number)
+    group.commitmentEnd = settings.timeRate.commitmentEnd(
       afterPeriod: number, endingAt: record.expirationDate, anchorDay: anchorDay)
   }
 

@@ -132,15 +132,10 @@ extension Session {
     }
     group.billingPeriod = 0
     group.commitmentEnd = TransactionRecord.none
-    if options.billingPlan == "MONTHLY", let plan = monthlyPlan(of: Int32(productIndex)) {
-      // Payment 1 of a 12-month commitment: a month at the plan's monthly price.
-      record.expirationDate = monthEnd(from: start, anchorDay: Int(anchorDay))
-      record.price = plan.price
-      record.flags.insert(.monthlyPlan)
-      record.billingPeriod = 1
-      group.billingPeriod = 1
-      group.commitmentEnd = settings.timeRate.commitmentEnd(
-        afterPeriod: 1, endingAt: record.expirationDate, anchorDay: Int(anchorDay))
+    if options.billingPlan == "MONTHLY" {
+      // Payment 1 of a 12-month commitment.
+      plan = []
+      applyMonthlyPlan(number: 1, to: &record, group: &group, anchorDay: Int(anchorDay))
     }
     let position = place(&record, token: options.appAccountToken, reusing: request)
     group.phase = .subscribed

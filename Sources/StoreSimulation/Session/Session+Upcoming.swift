@@ -23,13 +23,27 @@ extension Session {
     guard let index = catalog.groupIndex(of: groupID) else { return [] }
     var group = groups[index]
     let expiresUnanswered = options.fidelity.unansweredPriceIncrease == .expire
-    guard group.phase == .subscribed, group.willAutoRenew,
+    guard group.phase == .subscribed, group.willAutoRenew || isCommitted(group: index),
       !(group.priceIncrease == .pending && expiresUnanswered)
     else {
       return []
     }
     var result: [UpcomingRenewal] = []
     var due = group.periodEnd
+    // A monthly plan: its payments, through the commitment (and on while it renews).
+    if var payment = nextBillingPeriod(group: index), let plan = monthlyPlan(of: group.product) {
+      let productID = product(at: group.product).productID
+      while result.count < limit && (payment != 1 || group.willAutoRenew) {
+        result.append(
+          UpcomingRenewal(
+            date: Instant(milliseconds: due), productID: productID, price: plan.price,
+            offer: nil))
+        due = monthEnd(from: due, anchorDay: Int(group.anchorDay))
+        payment = payment % Self.commitmentPeriods + 1
+        if payment == 1 && !group.willAutoRenew { break }
+      }
+      return result
+    }
     while result.count < limit {
       let offer = group.takeOffer(for: group.renewalProduct)
       let terms = periodTerms(

@@ -8,8 +8,9 @@ package struct BuyDialog: Equatable, Sendable {
   package var product: Int
   /// How many (consumables).
   package var quantity = 1
-  /// The offers to choose from; the first is "none".
-  package var offers: [(label: String, selection: OfferSelection?)]
+  /// The offers to choose from; the first is "none"; a subscription with a monthly billing
+  /// plan has it as a choice too (`plan`).
+  package var offers: [(label: String, selection: OfferSelection?, plan: String?)]
   /// The chosen offer.
   package var offerIndex = 0
   /// Bought in the app or outside it.
@@ -77,12 +78,13 @@ package struct BuyDialog: Equatable, Sendable {
     let prices = PriceFormat(locale: session.settings.locale)
     let currency = session.settings.storefront.currency
     let standard = prices(product.price, currency: currency)
-    offers = [("no offer: \(standard)", nil)]
+    offers = [("no offer: \(standard)", nil, nil)]
     guard product.type == .autoRenewableSubscription, let groupIndex = product.groupIndex else {
       // A one-time product's offer codes: a price paid once.
       for offer in product.codeOffers {
         let price = prices(offer.price, currency: currency)
-        offers.append(("code \"\(offer.id ?? "")\" one time at \(price)", .code(offer.id ?? "")))
+        offers.append(
+          ("code \"\(offer.id ?? "")\" one time at \(price)", .code(offer.id ?? ""), nil))
       }
       return
     }
@@ -98,13 +100,13 @@ package struct BuyDialog: Equatable, Sendable {
         // StoreKit applies an introductory offer the customer is eligible for by itself.
         offers[0].label = "intro \(terms(intro)), applied automatically; then \(standard)"
       }
-      offers.append(("intro \(terms(intro)) (\(note(eligible)))", .introductory))
+      offers.append(("intro \(terms(intro)) (\(note(eligible)))", .introductory, nil))
     }
     for offer in product.promotionalOffers {
       offers.append(
         (
           "promo \(offer.id ?? "") \(terms(offer)) (\(note(status != nil)))",
-          .promotional(offer.id ?? "")
+          .promotional(offer.id ?? ""), nil
         ))
     }
     let standing: CodeOfferEligibility =
@@ -116,13 +118,20 @@ package struct BuyDialog: Equatable, Sendable {
     for offer in product.codeOffers {
       let label =
         "code \"\(offer.id ?? "")\" \(terms(offer)) (\(note(offer.eligibility.contains(standing))))"
-      offers.append((label, .code(offer.id ?? "")))
+      offers.append((label, .code(offer.id ?? ""), nil))
     }
     let winBack = Set(status?.renewalInfo.eligibleWinBackOfferIDs ?? [])
     for offer in product.winBackOffers {
       let label =
         "win-back \(offer.id ?? "") \(terms(offer)) (\(note(winBack.contains(offer.id ?? ""))))"
-      offers.append((label, .winBack(offer.id ?? "")))
+      offers.append((label, .winBack(offer.id ?? ""), nil))
+    }
+    // Monthly billing with a 12-month commitment (a billing plan of the file).
+    if let plan = product.billingPlans.first(where: \.isMonthly) {
+      let label =
+        "plan MONTHLY: \(prices(plan.price, currency: currency)) a month for 12 months "
+        + "(\(prices(plan.commitmentPrice, currency: currency)))"
+      offers.append((label, nil, "MONTHLY"))
     }
   }
 
@@ -147,6 +156,7 @@ package struct BuyDialog: Equatable, Sendable {
     case .enter, .character("b"):
       var options = PurchaseOptions(quantity: quantity, origin: origin)
       options.offer = offers[offerIndex].selection
+      options.billingPlan = offers[offerIndex].plan
       let back = Self.backDates[backDate].milliseconds
       if back > 0 {
         options.purchaseDate = now.adding(milliseconds: -back)

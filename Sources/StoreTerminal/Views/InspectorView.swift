@@ -62,6 +62,24 @@ struct InspectorPane: ScreenPart {
     }
   }
 
+  /// The Plan line: a monthly plan's payment and how far its commitment has come.
+  func planLine(
+    _ plan: String, _ t: Transaction, product: CatalogProduct, now: Instant, _ sep: String
+  ) -> InspectorLine {
+    guard let commitment = t.commitment else {
+      return InspectorLine(label: InspectorLabel.plan.rawValue, text: "\(plan) (one payment)")
+    }
+    let renews = groupStatus(of: product)?.renewalInfo.commitment?.willAutoRenew ?? true
+    let end = commitment.expirationDate
+    return InspectorLine(
+      label: InspectorLabel.plan.rawValue,
+      text: "\(plan)\(sep)payment \(commitment.billingPeriodNumber) of "
+        + "\(commitment.totalBillingPeriods)\(sep)commitment "
+        + "\(prices(commitment.price, currency: t.currency)) until "
+        + "\(Formatting.shortDate(end, now: now)) (\(Formatting.relative(end, now: now))), then "
+        + (renews ? "renews" : "ends"))
+  }
+
   /// The Owner line: the purchaser, or which family member.
   func owner(of t: Transaction, _ sep: String) -> InspectorLine {
     InspectorLine(
@@ -114,6 +132,9 @@ struct InspectorPane: ScreenPart {
         text:
           "\(prices(t.price, currency: t.currency)) \(t.currency) for \(t.purchasedQuantity)\(sep)environment \(t.environment)"
       ))
+    if let plan = t.billingPlanType {
+      lines.append(planLine(plan, t, product: product, now: now, sep))
+    }
     var state = [
       row.state.label, t.isFinished ? "finished" : "\(display.glyphs.warning) unfinished",
     ]
