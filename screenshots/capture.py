@@ -289,6 +289,12 @@ def family_device():
         command("refund last:everything.lifetime")
         keys("m", "Tab", "G")
         shot("family-member-device", "m: Anna's device: her own family-shared transactions, one revoked with the purchaser's refund")
+        keys("m")
+        command("buy everything.pro.max.yearly plan=MONTHLY")
+        command("advance next")
+        command("advance next")
+        keys("g")
+        shot("monthly-plan", "A monthly plan: payment 3 of its 12-month commitment, its price and end")
         keys("q")
     finally:
         shutil.rmtree(state, ignore_errors=True)
