@@ -111,7 +111,7 @@ import Testing
     (
       "buy coins color=red",
       "buy has no option \"color\"; its options are quantity, offer, token, date, renew, from, "
-        + "key, nonce, timestamp, signature, jws, intro-jws, bundle"
+        + "key, nonce, timestamp, signature, jws, intro-jws, bundle, plan"
     ),
     (
       "buy socialfeed.monthly nonce=x",
