@@ -73,9 +73,9 @@ extension Session {
   /// new one; `nil` when the group is not on a monthly plan or the renewal is for another
   /// product (a plan belongs to its product).
   func nextBillingPeriod(group index: Int) -> Int? {
-    let group = groups[index]
-    guard group.billingPeriod > 0, group.renewalProduct == group.product else { return nil }
-    return Int(group.billingPeriod) % Self.commitmentPeriods + 1
+    let period = Int(groups[index].billingPeriod)
+    guard period > 0, groups[index].renewalProduct == groups[index].product else { return nil }
+    return period % Self.commitmentPeriods + 1
   }
 
   /// Whether a group's commitment still has payments to make: billing goes on through all 12
@@ -87,8 +87,7 @@ extension Session {
 
   /// The renewal info's plan: what the next payment is (`renewalBillingPlanType`) and the
   /// commitment's renewal, for a group on a monthly plan.
-  func renewalPlanTerms(group index: Int) -> (String, RenewalCommitment?)? {
-    let group = groups[index]
+  func renewalPlanTerms(of group: GroupState) -> (String, RenewalCommitment?)? {
     guard !product(at: group.renewalProduct).billingPlans.isEmpty else { return nil }
     guard group.billingPeriod > 0, let plan = monthlyPlan(of: group.product) else {
       return ("BILLED_UPFRONT", nil)

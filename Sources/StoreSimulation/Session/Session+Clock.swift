@@ -182,12 +182,12 @@ extension Session {
     if let current = ledger.position(of: groups[index].current) {
       record.details = ledger[current].details
     }
-    var group = groups[index]
-    group.billingPeriod = 0
+    if groups[index].billingPeriod != 0 { groups[index].billingPeriod = 0 }
     if let payment {
+      var group = groups[index]
       applyMonthlyPlan(number: payment, to: &record, group: &group, anchorDay: Int(group.anchorDay))
+      groups[index] = group
     }
-    groups[index] = group
     let id = ledger.append(record)
     groups[index].renewed(as: id, product: productIndex, until: record.expirationDate)
     emitTransaction(ledger.records.count - 1, delivery: .updates, at: stamp, sink)

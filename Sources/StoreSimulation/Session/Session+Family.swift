@@ -143,7 +143,8 @@ extension Session {
   /// subscription statuses. Called after every verb and every scheduled transition; costs
   /// nothing without a family.
   mutating func syncFamily(at stamp: Int64, _ sink: EventSink) {
-    guard !family.members.isEmpty else { return }
+    // Read in place: the renewal loop calls this after every transition.
+    guard !storage.family.members.isEmpty else { return }
     let entitled = entitledPositions().filter {
       let product = ledger[$0].product
       return isShareable(Int(product)) && !family.unshared.contains(product)

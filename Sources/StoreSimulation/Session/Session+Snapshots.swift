@@ -20,7 +20,7 @@ extension Session {
     let next = group.upcoming.first
     let nextOffer = next.flatMap { offer(of: $0) }
     let renews = group.isActive && (group.willAutoRenew || isCommitted(group: index))
-    let plan = renewalPlanTerms(group: index)
+    let plan = renewalPlanTerms(of: group)
     let monthlyPrice = group.billingPeriod > 0 ? monthlyPlan(of: group.product)?.price : nil
     let storefront = settings.storefront
     let info = RenewalInfo(
