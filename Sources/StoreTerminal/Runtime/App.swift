@@ -57,6 +57,11 @@ package struct App {
       for effect in state.reduce(next, session: viewedSession) {
         pending += run(effect)
       }
+      // A step back before the member joined: the purchaser's device again.
+      if let name = state.viewer, host.session.familyMember(named: name) == nil {
+        pending.append(.deviceSwitched)
+        state.viewer = nil
+      }
     }
   }
 
