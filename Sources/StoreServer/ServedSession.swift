@@ -236,7 +236,7 @@ public final class ServedSession {
       }
       for sent in sentByCommand {
         let notification = sent.notification
-        if let member, notification.owner.member?.name != member { continue }
+        guard notification.isShown(toMemberNamed: member) else { continue }
         line(
           encoder.notificationLine(
             time: notification.time, type: notification.type, subtype: notification.subtype,

@@ -109,7 +109,7 @@ struct Run: ParsableCommand {
           return
         }
         let notification = sent.notification
-        if let member = self.member, notification.owner.member?.name != member { return }
+        guard notification.isShown(toMemberNamed: member) else { return }
         lines.notification(
           time: notification.time, type: notification.type, subtype: notification.subtype,
           uuid: notification.uuid, file: sent.file)

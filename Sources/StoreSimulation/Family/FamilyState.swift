@@ -58,19 +58,3 @@ struct FamilyState {
 
   var joinedCount: Int { members.lazy.filter(\.isJoined).count }
 }
-
-extension StoreEvent {
-  /// Whether a device sees the event: the purchaser's (`member` `nil`) or the family member's
-  /// of that name: its own transactions, statuses and removals, and changes of the family;
-  /// everything else is the purchaser's (a purchase's result, the payment queue, messages,
-  /// what the App Store's server does).
-  public func isSeen(byMemberNamed member: String?) -> Bool {
-    switch kind {
-    case .transaction(let transaction, _): return transaction.owner.member?.name == member
-    case .status(let status): return status.owner.member?.name == member
-    case .transactionRemoved(_, let owner): return owner.member?.name == member
-    case .family: return true
-    default: return member == nil
-    }
-  }
-}

@@ -47,10 +47,6 @@ extension Session {
     product(at: productIndex).billingPlans.first(where: \.isMonthly)
   }
 
-  func monthEnd(from start: Int64, anchorDay: Int) -> Int64 {
-    settings.timeRate.monthEnd(from: start, anchorDay: anchorDay)
-  }
-
   /// Makes `record` payment `number` of a monthly plan: a month from its purchase date at the
   /// plan's monthly price, without offers [unverified: a monthly plan's own offers are not
   /// simulated]; `group` follows it. Nothing when the product has no monthly plan.
@@ -58,7 +54,8 @@ extension Session {
     number: Int, to record: inout TransactionRecord, group: inout GroupState, anchorDay: Int
   ) {
     guard let plan = monthlyPlan(of: record.product) else { return }
-    record.expirationDate = monthEnd(from: record.purchaseDate, anchorDay: anchorDay)
+    record.expirationDate = settings.timeRate.monthEnd(
+      from: record.purchaseDate, anchorDay: anchorDay)
     record.price = plan.price
     record.offerIndex = -1
     record.offerKind = 0

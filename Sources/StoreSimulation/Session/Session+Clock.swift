@@ -269,7 +269,7 @@ extension Session {
       let offer = monthly ? nil : group.takeOffer(for: group.renewalProduct)
       let next =
         monthly
-        ? monthEnd(from: due, anchorDay: Int(group.anchorDay))
+        ? settings.timeRate.monthEnd(from: due, anchorDay: Int(group.anchorDay))
         : periodTerms(
           product: group.renewalProduct, offer: offer, start: due,
           anchorDay: Int(group.anchorDay)

@@ -38,7 +38,7 @@ extension Session {
           UpcomingRenewal(
             date: Instant(milliseconds: due), productID: productID, price: plan.price,
             offer: nil))
-        due = monthEnd(from: due, anchorDay: Int(group.anchorDay))
+        due = settings.timeRate.monthEnd(from: due, anchorDay: Int(group.anchorDay))
         payment = payment % Self.commitmentPeriods + 1
         if payment == 1 && !group.willAutoRenew { break }
       }

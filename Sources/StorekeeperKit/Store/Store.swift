@@ -162,7 +162,10 @@ package final class Store: @unchecked Sendable {
   /// Applies a line of the command language.
   @discardableResult
   package func perform(line: String) -> CommandOutcome {
-    if let refusal = memberRefusal((try? Command.parse(line)) ?? nil) { return refusal }
+    // Only a member's device reads the line first (to refuse a purchase).
+    if account != .purchaser, let refusal = memberRefusal((try? Command.parse(line)) ?? nil) {
+      return refusal
+    }
     return lock.withLock {
       catchUp()
       let outcome = host.perform(line: line)
