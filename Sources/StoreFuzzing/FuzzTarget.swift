@@ -30,7 +30,7 @@ package struct FuzzTarget: Sendable {
   static var options: SessionOptions {
     var options = SessionOptions()
     options.maximumEventsPerVerb = 20_000
-    options.checksInvariants = true
+    options.invariantChecking = .everyVerb
     return options
   }
 

@@ -13,7 +13,7 @@ struct Benchmarks: AsyncParsableCommand {
       LoadConfiguration.self, Renewals.self, Stream.self, Stepping.self, TransactionsBenchmark.self,
       History.self,
       Replay.self,
-      Inspector.self, ServeBenchmark.self, StoreKitBenchmark.self,
+      Inspector.self, ServeBenchmark.self, StoreKitBenchmark.self, DebugBuild.self,
     ]
   )
 }

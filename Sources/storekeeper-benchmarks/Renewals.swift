@@ -112,7 +112,7 @@ extension SessionOptions {
   static var unbounded: SessionOptions {
     var options = SessionOptions()
     options.maximumEventsPerVerb = Int.max / 4
-    options.checksInvariants = false
+    options.invariantChecking = .off
     return options
   }
 }

@@ -87,7 +87,7 @@ import Testing
 
   static func fresh() -> Session {
     var options = SessionOptions()
-    options.checksInvariants = false
+    options.invariantChecking = .off
     var session = Session(configuration: testConfiguration, start: t0, options: options)
     session.updateSettings { $0.timeRate = .monthlyRenewalEveryThirtySeconds }
     return session

@@ -181,21 +181,22 @@ struct Ledger {
   ///
   /// - Complexity: O(*n*); for the invariant checks.
   func indexViolation() -> String? {
-    if unfinished != records.indices.filter({ isUnfinished(records[$0]) }) {
-      return "the unfinished index drifted"
-    }
-    if lastLive != (records.lastIndex { !$0.isDeleted } ?? -1) {
-      return "the last live transaction drifted"
-    }
-    for product in lastOfProduct.indices
-    where lastOfProduct[product]
-      != (records.lastIndex { !$0.isDeleted && $0.product == Int32(product) } ?? -1)
-    {
-      return "product \(product)'s last transaction drifted"
-    }
+    var unfinishedPositions: [Int] = []
+    var last = -1
+    var lastOf = [Int](repeating: -1, count: lastOfProduct.count)
     var expected: [Int: [Int]] = [:]
-    for position in records.indices where isHolding(records[position]) {
-      expected[Int(records[position].product), default: []].append(position)
+    for position in records.indices {
+      let record = records[position]
+      if isUnfinished(record) { unfinishedPositions.append(position) }
+      if isHolding(record) { expected[Int(record.product), default: []].append(position) }
+      guard !record.isDeleted else { continue }
+      last = position
+      if Int(record.product) < lastOf.count { lastOf[Int(record.product)] = position }
+    }
+    if unfinished != unfinishedPositions { return "the unfinished index drifted" }
+    if lastLive != last { return "the last live transaction drifted" }
+    if let product = lastOf.indices.first(where: { lastOf[$0] != lastOfProduct[$0] }) {
+      return "product \(product)'s last transaction drifted"
     }
     if expected != holdings.filter({ !$0.value.isEmpty }) { return "the holdings index drifted" }
     return nil

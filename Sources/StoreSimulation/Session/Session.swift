@@ -15,12 +15,13 @@ public struct SessionOptions: Equatable, Sendable {
   /// Whether each purchase SK1 reports `purchased` is followed by a `receipt` event for it
   /// (`SKPaymentTransaction`'s receipt), as a signing front end asks.
   public var receiptsOnPurchase = false
-  /// Whether every mutation checks the engine's invariants (on in debug builds).
-  public var checksInvariants: Bool = {
+  /// How verbs check the engine's invariants: ``InvariantChecking/amortized`` in debug builds
+  /// (what a verb touched, the whole state as the ledger doubles), not at all in release ones.
+  public var invariantChecking: InvariantChecking = {
     #if DEBUG
-      true
+      .amortized
     #else
-      false
+      .off
     #endif
   }()
 
@@ -241,14 +242,6 @@ public struct Session: Sendable {
     syncFamily(at: now.milliseconds, sink)
     verify()
   }
-
-  /// Checks the invariants when the options ask for it.
-  func verify() {
-    guard options.checksInvariants else { return }
-    if let problem = invariantViolation() {
-      preconditionFailure("Storekeeper engine invariant broken: \(problem)")
-    }
-  }
 }
 
 /// The state of a ``Session``. Copied as a whole when a shared session changes.
@@ -272,6 +265,8 @@ final class SessionStorage: @unchecked Sendable {
   @exclusivity(unchecked) var serverRecords = ServerRecords()
   @exclusivity(unchecked) var family = FamilyState()
   @exclusivity(unchecked) var account = Account.purchaser
+  /// How far the invariant checks got (``InvariantChecking/amortized``).
+  @exclusivity(unchecked) var checked = InvariantChecking.Progress()
 
   init(
     configuration: StoreKitConfiguration, catalog: Catalog, settings: SessionSettings,
@@ -297,6 +292,7 @@ final class SessionStorage: @unchecked Sendable {
     copy.serverRecords = serverRecords
     copy.family = family
     copy.account = account
+    copy.checked = checked
     return copy
   }
 }
