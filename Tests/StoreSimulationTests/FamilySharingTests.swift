@@ -217,3 +217,31 @@ import Testing
     #expect(a == b)
   }
 }
+
+/// A renewal costs the same with a family as without one: each member's status is told from
+/// what the member's shares keep, not by counting them.
+@Suite struct FamilyRenewalCostTests {
+  @Test(.timeLimit(.minutes(1)))
+  func fiveMembersFollowFiveDaysOfThirtySecondRenewalsInLinearTime() throws {
+    var session = Session(configuration: FamilySharingTests.configuration, start: t0)
+    session.updateSettings { $0.timeRate = .monthlyRenewalEveryThirtySeconds }
+    for name in ["Anna", "Ben", "Cleo", "Dan", "Eve"] {
+      try session.perform(.family(.join(name))) { _ in }
+    }
+    try session.buy("family.monthly", PurchaseOptions()) { _ in }
+    var statuses = 0
+    // 14,400 renewals each for the purchaser and five members (quadratic before: about two
+    // minutes in a debug build).
+    try session.advance(to: t0.plus(seconds: 5 * 86_400)) { event in
+      if case .status = event.kind { statuses += 1 }
+    }
+    for name in ["Anna", "Eve"] {
+      let member = try #require(session.familyMember(named: name))
+      let view = session.view(of: .member(member))
+      #expect(view.allTransactions().count == 14_401)
+      #expect(view.subscriptionStatuses().first?.state == .subscribed)
+    }
+    #expect(session.allTransactions().count == 14_401)
+    #expect(statuses >= 6 * 14_400)
+  }
+}

@@ -45,6 +45,9 @@ struct FamilyState {
     var latestInGroup: [Int: Int] = [:]
     /// The status last told of each group the member had a share in.
     var statuses: [Int: SubscriptionStatus] = [:]
+    /// How many shares in each subscription group are not deleted, by group index (the
+    /// member's purchase count in the group, kept so that a renewal need not count them).
+    var liveSharesInGroup: [Int: Int] = [:]
   }
 
   var members: [Member] = []

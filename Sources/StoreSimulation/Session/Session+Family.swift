@@ -166,11 +166,7 @@ extension Session {
       guard !share.isDeleted, !share.isRevoked else { continue }
       let source = ledger[share.source]
       if source.isDeleted {
-        family.members[member].shares[index].isDeleted = true
-        emit(
-          .transactionRemoved(
-            id: shareID(member, index), owner: .member(family.members[member].member)),
-          at: stamp, sink)
+        deleteShare(member, index, at: stamp, sink)
         continue
       }
       guard givesAccess(source) else { continue }
@@ -229,8 +225,26 @@ extension Session {
     family.members[member].active.removeAll { $0 == previous }
     family.members[member].active.append(index)
     family.members[member].bySource[source] = index
-    if let group { family.members[member].latestInGroup[group] = index }
+    if let group {
+      family.members[member].latestInGroup[group] = index
+      family.members[member].liveSharesInGroup[group, default: 0] += 1
+    }
     emitShare(member, index, delivery: .updates, at: stamp, sink)
+  }
+
+  /// Deletes a member's share with the purchase it shared, and tells the member's device.
+  private mutating func deleteShare(
+    _ member: Int, _ index: Int, at stamp: Int64, _ sink: EventSink
+  ) {
+    family.members[member].shares[index].isDeleted = true
+    let source = family.members[member].shares[index].source
+    if let group = product(at: ledger[source].product).groupIndex {
+      family.members[member].liveSharesInGroup[group, default: 0] -= 1
+    }
+    emit(
+      .transactionRemoved(
+        id: shareID(member, index), owner: .member(family.members[member].member)),
+      at: stamp, sink)
   }
 
   private mutating func tellStatuses(of member: Int, at stamp: Int64, _ sink: EventSink) {
@@ -270,11 +284,7 @@ extension Session {
       for index in family.members[member].shares.indices {
         let share = family.members[member].shares[index]
         guard !share.isDeleted, ledger[share.source].isDeleted else { continue }
-        family.members[member].shares[index].isDeleted = true
-        emit(
-          .transactionRemoved(
-            id: shareID(member, index), owner: .member(family.members[member].member)),
-          at: stamp, sink)
+        deleteShare(member, index, at: stamp, sink)
         changed = true
       }
       guard changed else { continue }

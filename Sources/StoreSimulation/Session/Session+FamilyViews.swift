@@ -113,10 +113,7 @@ extension Session {
       state.phase = .expired
       state.expirationReason = state.expirationReason ?? .unknown
     }
-    state.purchasedCount =
-      family.members[member].shares.lazy.filter {
-        self.product(at: self.ledger[$0.source].product).groupIndex == group && !$0.isDeleted
-      }.count
+    state.purchasedCount = family.members[member].liveSharesInGroup[group] ?? 0
     return state
   }
 
