@@ -202,19 +202,12 @@ public struct NotificationMapper: Sendable {
             redeemed ? "OFFER_REDEEMED" : "DID_CHANGE_RENEWAL_PREF", "UPGRADE", transaction: t,
             status: after)
         } else {
-          // Apple's notificationType: OFFER_REDEEMED with INITIAL_BUY is an offer redeemed for
-          // a first-time purchase, with RESUBSCRIBE one redeemed to resubscribe: the purchase's
-          // own offer, or a code queued behind its introductory periods. An introductory offer
-          // alone is not a redemption (SUBSCRIBED).
-          let redeemed =
-            !isMember
-            && ((t.offer.map { $0.type != .introductory } ?? false)
-              || session.queuedOffers(groupID: group).contains {
-                $0.offer.type != .introductory && $0.productID == t.productID
-              })
+          // Apple's notificationType: OFFER_REDEEMED is for "a customer with an active
+          // subscription"; a first purchase or a resubscription is SUBSCRIBED whatever offer it
+          // redeemed (the transaction carries the offer).
           add(
-            redeemed ? "OFFER_REDEEMED" : "SUBSCRIBED",
-            previous == nil ? "INITIAL_BUY" : "RESUBSCRIBE", transaction: t, status: after)
+            "SUBSCRIBED", previous == nil ? "INITIAL_BUY" : "RESUBSCRIBE", transaction: t,
+            status: after)
         }
       case .status(let status):
         let key = Self.key(status.groupID, status.owner)

@@ -6,20 +6,27 @@ import Testing
 @testable import StoreSimulation
 
 @Suite struct NotificationMappingTests {
+  /// The notifications a script causes.
+  func notifications(
+    _ lines: [String], configure: (inout SessionSettings) -> Void = { _ in }
+  ) throws -> [ServerNotification] {
+    var session = Session(configuration: foodTruck(), start: start)
+    session.updateSettings(configure)
+    var mapper = NotificationMapper(session: session)
+    var notifications: [ServerNotification] = []
+    for line in lines {
+      var events: [StoreEvent] = []
+      try Command.parse(line)!.apply(to: &session) { events.append($0) }
+      notifications += mapper.notifications(for: events, in: session)
+    }
+    return notifications
+  }
+
   /// The notification names a script causes.
   func names(
     _ lines: [String], configure: (inout SessionSettings) -> Void = { _ in }
   ) throws -> [String] {
-    var session = Session(configuration: foodTruck(), start: start)
-    session.updateSettings(configure)
-    var mapper = NotificationMapper(session: session)
-    var names: [String] = []
-    for line in lines {
-      var events: [StoreEvent] = []
-      try Command.parse(line)!.apply(to: &session) { events.append($0) }
-      names += mapper.notifications(for: events, in: session).map(\.name)
-    }
-    return names
+    try notifications(lines, configure: configure).map(\.name)
   }
 
   @Test func subscribingRenewingAndExpiring() throws {
@@ -36,21 +43,29 @@ import Testing
       ])
   }
 
-  /// Apple's notificationType: an offer redeemed for a first purchase or to resubscribe is
-  /// OFFER_REDEEMED with INITIAL_BUY or RESUBSCRIBE; an introductory offer is not redeemed.
-  @Test func offersRedeemedOnAFirstPurchaseOrAResubscriptionAreOfferRedeemed() throws {
+  /// Apple's notificationType: OFFER_REDEEMED is for "a customer with an active subscription";
+  /// a first purchase or a resubscription that redeems an offer is SUBSCRIBED INITIAL_BUY or
+  /// RESUBSCRIBE, its transaction carrying the offer.
+  @Test func offersRedeemedOnAFirstPurchaseOrAResubscriptionAreSubscribed() throws {
+    let sent = try notifications([
+      "buy socialfeed.monthly offer=code:\"Free Month\"", "auto-renew last off",
+      "expire socialfeed.monthly",
+      "buy socialfeed.monthly offer=promo:socialfeed.monthly.loyalty",
+      "auto-renew last off", "expire socialfeed.monthly", "buy socialfeed.monthly",
+    ])
     #expect(
-      try names([
-        "buy socialfeed.monthly offer=code:\"Free Month\"", "auto-renew last off",
-        "expire socialfeed.monthly",
-        "buy socialfeed.monthly offer=promo:socialfeed.monthly.loyalty",
-        "auto-renew last off", "expire socialfeed.monthly", "buy socialfeed.monthly",
-      ]) == [
-        "OFFER_REDEEMED-INITIAL_BUY", "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_DISABLED",
-        "EXPIRED-VOLUNTARY", "OFFER_REDEEMED-RESUBSCRIBE",
+      sent.map(\.name) == [
+        "SUBSCRIBED-INITIAL_BUY", "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_DISABLED",
+        "EXPIRED-VOLUNTARY", "SUBSCRIBED-RESUBSCRIBE",
         "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_DISABLED", "EXPIRED-VOLUNTARY",
         "SUBSCRIBED-RESUBSCRIBE",
       ])
+    // The code stacks behind the introductory periods the first purchase starts with.
+    #expect(sent[0].transaction?.offer?.type == .introductory)
+    #expect(sent[3].transaction?.offer?.type == .promotional)
+    #expect(sent[3].transaction?.offer?.id == "socialfeed.monthly.loyalty")
+    #expect(sent[6].transaction?.offer == nil)
+    #expect(!sent.contains { $0.type == "OFFER_REDEEMED" })
     #expect(try names(["buy socialfeed.monthly"]) == ["SUBSCRIBED-INITIAL_BUY"], "intro")
   }
 

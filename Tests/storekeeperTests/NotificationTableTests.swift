@@ -437,10 +437,11 @@ import Testing
     #expect(decoded.allSatisfy { data($0)["status"] as? Int == 1 })
   }
 
-  /// Apple's notificationType: an offer code redeemed for a first-time purchase is
-  /// OFFER_REDEEMED INITIAL_BUY (here queued behind the introductory periods it stacks on).
+  /// Apple's notificationType: OFFER_REDEEMED is for an active subscription; an offer code
+  /// redeemed with a first-time purchase (here queued behind the introductory periods it stacks
+  /// on) is SUBSCRIBED INITIAL_BUY.
   func checkRedeemed(_ decoded: [[String: Any]]) throws {
-    #expect(names(decoded) == ["OFFER_REDEEMED-INITIAL_BUY"])
+    #expect(names(decoded) == ["SUBSCRIBED-INITIAL_BUY"])
     #expect(transaction(decoded[0])["productId"] as? String == "asn.basic.monthly")
   }
 
@@ -448,14 +449,18 @@ import Testing
     #expect(
       names(decoded) == [
         "SUBSCRIBED-INITIAL_BUY", "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_DISABLED",
-        "EXPIRED-VOLUNTARY", "OFFER_REDEEMED-RESUBSCRIBE",
+        "EXPIRED-VOLUNTARY", "SUBSCRIBED-RESUBSCRIBE",
       ])
     let expired = decoded[2]
     #expect(data(expired)["status"] as? Int == 2)
     #expect(renewal(expired)["expirationIntent"] as? Int == 1)
     #expect(renewal(expired)["renewalDate"] as? Int == transaction(expired)["expiresDate"] as? Int)
+    // Apple's notificationType: a resubscription with a win-back offer is SUBSCRIBED
+    // RESUBSCRIBE, the offer in its transaction.
     let back = decoded[3]
     #expect(transaction(back)["offerType"] as? Int == 4)
+    #expect(transaction(back)["offerIdentifier"] as? String == "asn.basic.winback")
+    #expect(transaction(back)["offerDiscountType"] is String)
     #expect(transaction(back)["offerPeriod"] as? String == "P2M")
     // The lapse was shorter than 60 days (at this rate): the run's start stays.
     #expect(
