@@ -38,13 +38,17 @@ extension Signer {
           JSONMember("failedCount", .number(JSONNumber(summary.failedCount))),
         ]))
     } else if case .externalPurchaseToken(let token)? = notification.notice {
-      payload["externalPurchaseToken"] = .object(
-        JSONObject([
-          JSONMember(
-            "externalPurchaseId", .string(externalPurchaseID(token, of: notification))),
-          JSONMember("tokenCreationDate", milliseconds(token.creationDate)),
-          JSONMember("bundleId", .string(bundleID)),
-        ]))
+      // No appAppleId: the test environments have no App Store app (Apple's key, as in data).
+      var object = JSONObject([
+        JSONMember("externalPurchaseId", .string(externalPurchaseID(token, of: notification))),
+        JSONMember("tokenCreationDate", milliseconds(token.creationDate)),
+        JSONMember("bundleId", .string(bundleID)),
+      ])
+      if let type = token.tokenType { object["tokenType"] = .string(type.rawValue) }
+      if let expiration = token.expirationDate {
+        object["tokenExpirationDate"] = milliseconds(expiration)
+      }
+      payload["externalPurchaseToken"] = .object(object)
     } else if notification.notice == .consentRescinded {
       payload["appData"] = .object(
         JSONObject([

@@ -35,7 +35,10 @@ import Testing
     #"consumption last platform=1 appAccountToken="""#,
     "account-token 0 7e3fb20b-4cdb-47cc-936d-99d65f608138", "account-token last none",
     "notify retry", "set notify-fault drop", "set notify-fault duplicate",
-    "set notify-fault delay 30s", "set notify-fault off",
+    "set notify-fault delay 30s", "set notify-fault off", "notify rescind-consent",
+    "notify external-purchase-token unreported",
+    "notify external-purchase-token created id=SANDBOX_x creation=2026-01-01T00:00:00.000Z "
+      + "type=services expiration=2027-01-01T00:00:00.000Z",
   ]
 
   @Test(arguments: lines)
@@ -89,6 +92,10 @@ import Testing
         + "active-token-reminder"
     ),
     ("notify rescind-consent id=x", "unexpected \"id=x\" after the command"),
+    (
+      "notify external-purchase-token created type=link",
+      "\"link\" is not a custom link token's type: acquisition, services"
+    ),
     (
       "consumption 3",
       "consumption needs at least one field, such as customerConsented=true; the fields are customerConsented, consumptionStatus, consumptionPercentage, platform, sampleContentProvided, deliveryStatus, appAccountToken, accountTenure, playTime, lifetimeDollarsRefunded, lifetimeDollarsPurchased, userStatus, refundPreference"

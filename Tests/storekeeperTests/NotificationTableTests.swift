@@ -110,6 +110,7 @@ import Testing
       notify external-purchase-token unreported
       notify external-purchase-token created
       notify external-purchase-token active-token-reminder id=SANDBOX_fixed-token creation=2026-10-01T00:00:00Z
+      notify external-purchase-token active-token-reminder type=acquisition expiration=2027-01-31T00:00:00Z
       """
     ),
     (
@@ -384,9 +385,10 @@ import Testing
       names(decoded) == [
         "RESCIND_CONSENT", "EXTERNAL_PURCHASE_TOKEN-UNREPORTED", "EXTERNAL_PURCHASE_TOKEN-CREATED",
         "EXTERNAL_PURCHASE_TOKEN-ACTIVE_TOKEN_REMINDER",
+        "EXTERNAL_PURCHASE_TOKEN-ACTIVE_TOKEN_REMINDER",
       ])
     let tokens = decoded.dropFirst().compactMap { $0["externalPurchaseToken"] as? [String: Any] }
-    try #require(tokens.count == 3)
+    try #require(tokens.count == 4)
     let signed = decoded.dropFirst().map { $0["signedDate"] as? Int ?? 0 }
     let day = 86_400_000
     // Unreported: Apple sends it 10 days after the token was made; created: at once.
@@ -394,12 +396,29 @@ import Testing
     #expect(tokens[1]["tokenCreationDate"] as? Int == signed[1])
     #expect(tokens[2]["externalPurchaseId"] as? String == "SANDBOX_fixed-token")
     #expect(tokens[2]["tokenCreationDate"] as? Int == milliseconds("2026-10-01T00:00:00.000Z"))
+    // Apple's externalPurchaseToken: tokenType and tokenExpirationDate only for custom link
+    // tokens (CREATED and ACTIVE_TOKEN_REMINDER are about them); an External Purchase API
+    // token (UNREPORTED here) has neither. No appAppleId in a test environment.
+    let year: Int = 365 * day
+    #expect(tokens[0]["tokenType"] == nil && tokens[0]["tokenExpirationDate"] == nil)
+    #expect(tokens[1]["tokenType"] as? String == "ACQUISITION")
+    #expect(tokens[1]["tokenExpirationDate"] as? Int == signed[1] + year)
+    #expect(tokens[2]["tokenType"] as? String == "SERVICES")
+    #expect(
+      tokens[2]["tokenExpirationDate"] as? Int
+        == milliseconds("2026-10-01T00:00:00.000Z").map { $0 + year })
+    #expect(tokens[3]["tokenType"] as? String == "ACQUISITION")
+    #expect(tokens[3]["tokenExpirationDate"] as? Int == milliseconds("2027-01-31T00:00:00.000Z"))
+    #expect(tokens.allSatisfy { $0["appAppleId"] == nil && $0["bundleId"] != nil })
+    // Apple's library 3.1.2 has no model for the two newer fields: verify.py reads them from
+    // the payload the library verified, and says so.
+    #expect(tokens[1]["unmodeledFields"] as? [String] == ["tokenExpirationDate", "tokenType"])
     // Apple's library 3.1.2 has no enum value for CREATED or ACTIVE_TOKEN_REMINDER yet: it
     // keeps them raw (which is also how checkFamily knows its enums hold every family value).
     #expect(decoded[0]["unknownEnums"] == nil && decoded[1]["unknownEnums"] == nil)
     #expect(decoded[2]["unknownEnums"] as? [String] == ["subtype"], "\(decoded[2])")
     let ids = tokens.compactMap { $0["externalPurchaseId"] as? String }
-    #expect(Set(ids).count == 3, "\(ids)")
+    #expect(Set(ids).count == 4, "\(ids)")
   }
 
   func checkPlans(_ decoded: [[String: Any]]) throws {

@@ -156,6 +156,8 @@ public struct EventEncoder: Sendable {
       object.field("reason", token.reason.rawValue)
       if let id = token.externalPurchaseID { object.field("externalPurchaseID", id) }
       object.field("tokenCreationDate", token.creationDate)
+      if let type = token.tokenType { object.field("tokenType", type.rawValue) }
+      if let expiration = token.expirationDate { object.field("tokenExpirationDate", expiration) }
     case .family(let action):
       object.field("event", "family")
       switch action {

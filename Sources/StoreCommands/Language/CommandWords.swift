@@ -172,6 +172,26 @@ struct CommandWords {
 extension CommandWords {
   /// An external purchase token's subtype: `unreported`, `created`, `active-token-reminder`
   /// (or Apple's `UNREPORTED` …).
+  /// `external-purchase-token`'s subtype and options.
+  mutating func tokenRequest() throws(CommandError) -> ExternalPurchaseToken.Request {
+    let reason = try tokenReason()
+    let options = try options()
+    func instant(_ key: String) throws(CommandError) -> Instant? {
+      guard let text = options[key] else { return nil }
+      return try CommandWords.instant(key, text)
+    }
+    let type = options["type"].flatMap { word in
+      ExternalPurchaseToken.TokenType.allCases.first { $0.word == word || $0.rawValue == word }
+    }
+    if let word = options["type"], type == nil {
+      throw CommandError(
+        "\"\(word)\" is not a custom link token's type: acquisition, services")
+    }
+    return ExternalPurchaseToken.Request(
+      reason, id: options["id"], created: try instant("creation"), tokenType: type,
+      expires: try instant("expiration"))
+  }
+
   mutating func tokenReason() throws(CommandError) -> ExternalPurchaseToken.Reason {
     let names = ExternalPurchaseToken.Reason.allCases.map(\.word)
     let text = try word(names.joined(separator: ", "))

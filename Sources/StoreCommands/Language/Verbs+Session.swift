@@ -72,6 +72,10 @@ extension Verb {
       options: [
         .init("id", .text("an external purchase id"), requires: ["external-purchase-token"]),
         .init("creation", .instant, requires: ["external-purchase-token"]),
+        .init(
+          "type", .choice(ExternalPurchaseToken.TokenType.allCases.map(\.word)),
+          requires: ["external-purchase-token"]),
+        .init("expiration", .instant, requires: ["external-purchase-token"]),
       ],
       "the deliveries: send the failed ones again now, or a fault (as set notify-fault); or a "
         + "notification with no purchase: rescind-consent, external-purchase-token <subtype>",
@@ -82,12 +86,7 @@ extension Verb {
         case "fault": return .notify(.fault(try words.notificationFault()))
         case "rescind-consent": return .notice(.rescindConsent)
         case "external-purchase-token":
-          let reason = try words.tokenReason()
-          let options = try words.options()
-          let created = try options["creation"].map { (text) throws(CommandError) in
-            try CommandWords.instant("creation", text)
-          }
-          return .notice(.externalPurchaseToken(reason, id: options["id"], created: created))
+          return .notice(.externalPurchaseToken(try words.tokenRequest()))
         default:
           throw CommandError(
             "notify takes retry, fault, rescind-consent or external-purchase-token, "
@@ -102,9 +101,12 @@ extension Verb {
         switch command {
         case .notify(.retry): return ["notify", "retry"]
         case .notice(.rescindConsent): return ["notify", "rescind-consent"]
-        case .notice(.externalPurchaseToken(let reason, let id, let created)):
-          return ["notify", "external-purchase-token", reason.word]
-            + (id.map { ["id=\($0)"] } ?? []) + (created.map { ["creation=\($0.iso8601)"] } ?? [])
+        case .notice(.externalPurchaseToken(let token)):
+          return ["notify", "external-purchase-token", token.reason.word]
+            + (token.id.map { ["id=\($0)"] } ?? [])
+            + (token.created.map { ["creation=\($0.iso8601)"] } ?? [])
+            + (token.tokenType.map { ["type=\($0.word)"] } ?? [])
+            + (token.expires.map { ["expiration=\($0.iso8601)"] } ?? [])
         default: return nil
         }
       }),

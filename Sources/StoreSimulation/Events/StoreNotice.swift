@@ -34,6 +34,22 @@ public struct ExternalPurchaseToken: Equatable, Sendable {
     }
   }
 
+  /// `tokenType`: the kind of a custom link token (Apple: "present only for custom link
+  /// tokens").
+  public enum TokenType: String, CaseIterable, Sendable {
+    /// A token for a new customer's purchase (`ACQUISITION`).
+    case acquisition = "ACQUISITION"
+    /// A token for an existing customer's services (`SERVICES`).
+    case services = "SERVICES"
+
+    /// The command language's word: `acquisition`, `services`.
+    public var word: String { rawValue.lowercased() }
+  }
+
+  /// How long a custom link token lasts when no expiration is given [unverified: Apple gives
+  /// no lifetime].
+  public static let customLinkLifetime: Int64 = 365 * 86_400_000
+
   /// Why it is sent.
   public var reason: Reason
   /// `externalPurchaseId`, when the command gave one (otherwise the signer makes one from
@@ -41,12 +57,63 @@ public struct ExternalPurchaseToken: Equatable, Sendable {
   public var externalPurchaseID: String?
   /// `tokenCreationDate`.
   public var creationDate: Instant
+  /// `tokenType`, for a custom link token; `nil` for a token of the External Purchase API.
+  public var tokenType: TokenType?
+  /// `tokenExpirationDate`, for a custom link token.
+  public var expirationDate: Instant?
 
-  /// A token.
-  public init(reason: Reason, externalPurchaseID: String?, creationDate: Instant) {
+  /// A token; a custom link token when it has a type.
+  public init(
+    reason: Reason, externalPurchaseID: String?, creationDate: Instant,
+    tokenType: TokenType? = nil, expirationDate: Instant? = nil
+  ) {
     self.reason = reason
     self.externalPurchaseID = externalPurchaseID
     self.creationDate = creationDate
+    self.tokenType = tokenType
+    self.expirationDate = expirationDate
+  }
+
+  /// What `notify external-purchase-token` asks for; what it leaves out takes the subtype's
+  /// defaults.
+  public struct Request: Equatable, Sendable {
+    /// The subtype.
+    public var reason: Reason
+    /// `id=`: the token's `externalPurchaseId`.
+    public var id: String?
+    /// `creation=`: when the token was created (by default ``Reason/defaultAge`` before now).
+    public var created: Instant?
+    /// `type=`: the custom link token's type (by default ``Reason/defaultTokenType``).
+    public var tokenType: TokenType?
+    /// `expiration=`: when the custom link token expires (by default
+    /// ``ExternalPurchaseToken/customLinkLifetime`` after its creation).
+    public var expires: Instant?
+
+    /// A request; `nil` takes the subtype's default.
+    public init(
+      _ reason: Reason, id: String? = nil, created: Instant? = nil, tokenType: TokenType? = nil,
+      expires: Instant? = nil
+    ) {
+      self.reason = reason
+      self.id = id
+      self.created = created
+      self.tokenType = tokenType
+      self.expires = expires
+    }
+  }
+}
+
+extension ExternalPurchaseToken.Reason {
+  /// The token a subtype is about when the command names no type: `CREATED` and
+  /// `ACTIVE_TOKEN_REMINDER` are about custom link tokens (Apple creates them for
+  /// `ExternalPurchaseCustomLink`), an acquisition token and a services token that stays active
+  /// [unverified]; `UNREPORTED` about a token of the External Purchase API, which has no type.
+  public var defaultTokenType: ExternalPurchaseToken.TokenType? {
+    switch self {
+    case .unreported: nil
+    case .created: .acquisition
+    case .activeTokenReminder: .services
+    }
   }
 }
 
@@ -54,9 +121,8 @@ public struct ExternalPurchaseToken: Equatable, Sendable {
 public enum NoticeRequest: Equatable, Sendable {
   /// `RESCIND_CONSENT`.
   case rescindConsent
-  /// `EXTERNAL_PURCHASE_TOKEN` with this subtype, an id and when the token was created (by
-  /// default, ``ExternalPurchaseToken/Reason/defaultAge`` before now).
-  case externalPurchaseToken(ExternalPurchaseToken.Reason, id: String?, created: Instant?)
+  /// `EXTERNAL_PURCHASE_TOKEN` about the token asked for.
+  case externalPurchaseToken(ExternalPurchaseToken.Request)
 }
 
 extension Session {
@@ -68,23 +134,41 @@ extension Session {
     let notice: StoreNotice =
       switch request {
       case .rescindConsent: .consentRescinded
-      case .externalPurchaseToken(let reason, let id, let created):
-        .externalPurchaseToken(
-          ExternalPurchaseToken(
-            reason: reason, externalPurchaseID: id,
-            creationDate: created ?? now.adding(milliseconds: -reason.defaultAge)))
+      case .externalPurchaseToken(let request):
+        .externalPurchaseToken(token(request))
       }
     emit(.notice(notice), at: now.milliseconds, sink)
   }
 
-  /// Throws when a token would be created after now, or its id is not one word.
+  /// The token a request describes, its defaults filled in.
+  private func token(_ request: ExternalPurchaseToken.Request) -> ExternalPurchaseToken {
+    let created = request.created ?? now.adding(milliseconds: -request.reason.defaultAge)
+    let type = request.tokenType ?? request.reason.defaultTokenType
+    return ExternalPurchaseToken(
+      reason: request.reason, externalPurchaseID: request.id, creationDate: created,
+      tokenType: type,
+      expirationDate: type.map { _ in
+        request.expires ?? created.adding(milliseconds: ExternalPurchaseToken.customLinkLifetime)
+      })
+  }
+
+  /// Throws when a token would be created after now or expire before it was created, or its id
+  /// is not one word.
   func checkNotice(_ request: NoticeRequest) throws(SessionError) {
-    guard case .externalPurchaseToken(_, let id, let created) = request else { return }
-    if let created, created > now {
+    guard case .externalPurchaseToken(let token) = request else { return }
+    if let created = token.created, created > now {
       throw SessionError(
         .invalidAction, "a token cannot be created after the session's now (\(now.iso8601))")
     }
-    if let id, id.isEmpty || id.contains(where: { $0.isWhitespace || $0.isNewline }) {
+    if let expires = token.expires {
+      let created = token.created ?? now.adding(milliseconds: -token.reason.defaultAge)
+      if expires < created {
+        throw SessionError(
+          .invalidAction,
+          "a token cannot expire (\(expires.iso8601)) before it was created (\(created.iso8601))")
+      }
+    }
+    if let id = token.id, id.isEmpty || id.contains(where: { $0.isWhitespace || $0.isNewline }) {
       throw SessionError(.invalidAction, "an external purchase id is one word, not \"\(id)\"")
     }
   }

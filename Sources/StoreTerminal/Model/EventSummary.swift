@@ -70,6 +70,7 @@ enum EventSummary {
       return "\(time) consent rescinded (RESCIND_CONSENT)"
     case .notice(.externalPurchaseToken(let token)):
       return "\(time) external purchase token \(token.reason.rawValue)"
+        + (token.tokenType.map { " (\($0.rawValue))" } ?? "")
         + (token.externalPurchaseID.map { " \($0)" } ?? "")
     case .family(.join(let name)):
       return "\(time) \(name) joined the family"

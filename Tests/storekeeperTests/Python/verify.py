@@ -6,6 +6,7 @@ Reads one item per line on stdin: a notification body {"signedPayload": ...} or
 field of what the library decoded (the JSON keys Apple documents: enums by their raw values,
 nested signed data decoded too), or {"error": STATUS}.
 """
+import base64
 import enum
 import json
 import sys
@@ -54,12 +55,31 @@ def fields(model):
     return result
 
 
+def payload_of(jws):
+    """The payload of a JWS the library verified (or refused only for its environment)."""
+    body = jws.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+
+
+def add_unmodeled_token_fields(entry, payload):
+    """The external purchase token's fields this library version has no model for (tokenType
+    and tokenExpirationDate came after 3.1.2), read from the payload, and their names."""
+    token = entry.get("externalPurchaseToken")
+    if token is None:
+        return
+    extra = {k: v for k, v in payload["externalPurchaseToken"].items() if k not in token}
+    if extra:
+        token.update(extra)
+        token["unmodeledFields"] = sorted(extra)
+
+
 def decode(item):
     if "signedPayload" in item:
         n = verifier.verify_and_decode_notification(item["signedPayload"])
         entry = fields(n)
         data = entry.get("data")
         app = entry.get("appData")
+        add_unmodeled_token_fields(entry, payload_of(item["signedPayload"]))
         if app and app.get("signedAppTransactionInfo"):
             app["appTransaction"] = fields(
                 verifier.verify_and_decode_app_transaction(app["signedAppTransactionInfo"]))
@@ -96,5 +116,6 @@ for line in sys.stdin:
             entry["decoded"] = fields(
                 _get_cattrs_converter(ResponseBodyV2DecodedPayload).structure(
                     payload, ResponseBodyV2DecodedPayload))
+            add_unmodeled_token_fields(entry["decoded"], payload_of(item["signedPayload"]))
         results.append(entry)
 print(json.dumps(results))
