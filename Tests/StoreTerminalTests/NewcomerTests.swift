@@ -305,6 +305,20 @@ import Testing
     #expect(first.contains("applied automatically; then $9.99"))
     #expect(first.contains("at $0.99"))
   }
+
+  @Test func anOfferTooLongForEightyColumnsWrapsUnderItsLabel() {
+    var app = makeApp()
+    app.press(.down, .down, .down, .down, .character("b"))
+    let lines = app.screen(width: 80, height: 24).split(separator: "\n").map(String.init)
+    let offer = try? #require(lines.firstIndex { $0.contains("Offer    intro pay as you go") })
+    guard let offer else { return }
+    // The rest of the sentence is on the next row, under the text, not cut.
+    let rest = lines[offer + 1]
+    #expect(rest.contains("$9.99"), "\(lines[offer])\n\(rest)")
+    #expect(lines.joined(separator: " ").contains("then"))
+    #expect(lines.contains { $0.contains("From     the app") }, "the next field still shows")
+    #expect(lines.allSatisfy { TextCells.width($0) <= 80 })
+  }
 }
 
 @Suite struct SteppingMarksTests {

@@ -112,6 +112,9 @@ struct OverlayView: ScreenPart {
       style: styled(CellStyle(foreground: isError ? .red : nil, dim: !isError)))
   }
 
+  /// A centered box of label and text lines with a footer. A text wider than the box wraps
+  /// onto lines of its own under the label, except in a box that scrolls by `top` (whose lines
+  /// are laid out for the width already).
   func drawBox(
     into canvas: inout Canvas, _ layout: Layout, title: String, lines: [(String, String)],
     footer: String, selected: Int? = nil, dimmed: Set<Int> = [], top: Int? = nil
@@ -121,7 +124,16 @@ struct OverlayView: ScreenPart {
     let width = min(
       layout.width - 2,
       max(TextCells.width(footer) + 4, labelWidth + textWidth + 5, TextCells.width(title) + 6))
-    let height = min(layout.height - 2, lines.count + 3)
+    let textLimit = width - 2 - labelWidth - 2
+    // Each line's rows: its label and text, then what wrapped, with the line they belong to.
+    var rows: [(label: String, text: String, line: Int)] = []
+    for (index, line) in lines.enumerated() {
+      let pieces = top == nil ? TextCells.wrap(line.1, width: max(1, textLimit)) : [line.1]
+      for (piece, text) in pieces.enumerated() {
+        rows.append((piece == 0 ? line.0 : "", text, index))
+      }
+    }
+    let height = min(layout.height - 2, rows.count + 3)
     let rect = Rect(
       x: (layout.width - width) / 2, y: max(0, (layout.height - 1 - height) / 2), width: width,
       height: height)
@@ -129,15 +141,15 @@ struct OverlayView: ScreenPart {
     canvas.box(rect, title: title, focused: true, glyphs: display.glyphs)
     let inner = rect.inner
     let visibleCount = inner.height - 1
-    let first = top ?? selected.map { max(0, $0 - visibleCount + 1) } ?? 0
-    for (offset, line) in lines.dropFirst(first).prefix(visibleCount).enumerated() {
+    let lastRowOfSelected = selected.flatMap { line in rows.lastIndex { $0.line == line } }
+    let first = top ?? lastRowOfSelected.map { max(0, $0 - visibleCount + 1) } ?? 0
+    for (offset, row) in rows.dropFirst(first).prefix(visibleCount).enumerated() {
       let y = inner.y + offset
-      let dim = dimmed.contains(first + offset)
+      let dim = dimmed.contains(row.line)
       canvas.put(
-        line.0, x: inner.x + 1, y: y, limit: labelWidth, style: CellStyle(bold: !dim, dim: dim))
+        row.label, x: inner.x + 1, y: y, limit: labelWidth, style: CellStyle(bold: !dim, dim: dim))
       canvas.put(
-        line.1, x: inner.x + 2 + labelWidth, y: y, limit: inner.width - labelWidth - 2,
-        style: CellStyle(dim: dim))
+        row.text, x: inner.x + 2 + labelWidth, y: y, limit: textLimit, style: CellStyle(dim: dim))
     }
     canvas.put(
       footer, x: inner.x + 1, y: inner.y + inner.height - 1, limit: inner.width - 1,
