@@ -5,7 +5,8 @@ import NIOHTTPTypes
 /// The open connections, so that their number stays below what the process may open: at the
 /// limit, a new connection takes the place of the one idle longest (none in the middle of a
 /// request is closed), or is closed itself when every one is busy. Descriptors stay for the
-/// journal, the notifications' connections and the answers. Used on the server's one loop.
+/// journal, the notifications' connections and the answers. `@unchecked Sendable`: it is used
+/// only on the server's one event loop, so its state is never touched from two threads.
 final class Connections: @unchecked Sendable {
   private let limit: Int
   /// Open connections in the order they last became idle (`nil` while busy).

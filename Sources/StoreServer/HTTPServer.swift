@@ -183,7 +183,8 @@ public final class HTTPServer: Sendable {
   }
 }
 
-/// Where the port arrives from the server's task.
+/// Where the port arrives from the server's task. `@unchecked Sendable`: `result` is written
+/// once before `ready` is signalled and read only after waiting for it.
 private final class BindResult: @unchecked Sendable {
   private let ready = DispatchSemaphore(value: 0)
   private var result: Result<Int, any Error>?
@@ -206,6 +207,7 @@ struct ServerContext: RequestContext {
   /// Why, for the request log (set by whoever answers).
   let note = Note()
 
+  /// `@unchecked Sendable`: one request's task writes it and then reads it, never two at once.
   final class Note: @unchecked Sendable {
     var text: String?
   }

@@ -4,7 +4,8 @@ import Foundation
 /// inspector's loop) while the request that asked for it waits without holding a thread.
 ///
 /// It is run once, or abandoned: by its owner (closing), or by the request when it waited too
-/// long — never both, so a request answered 503 changed nothing.
+/// long — never both, so a request answered 503 changed nothing. `@unchecked Sendable`:
+/// `state` is read and written only under `lock`.
 public final class SessionWork: @unchecked Sendable {
   private enum State {
     case waiting(run: () -> ServerResponse, answer: (ServerResponse) -> Void)

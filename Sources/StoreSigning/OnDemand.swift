@@ -1,7 +1,8 @@
 import Foundation
 
 /// A value made the first time it is asked for (a signer: keys are not created for a run that
-/// signs nothing); its failure is kept and thrown again. Safe from any thread.
+/// signs nothing); its failure is kept and thrown again. Safe from any thread:
+/// `@unchecked Sendable` because `made` is read and written only under `lock`.
 public final class OnDemand<Value: Sendable>: @unchecked Sendable {
   private let lock = NSLock()
   private var made: Result<Value, any Error>?

@@ -72,6 +72,8 @@ enum ConfigurationSearch {
 
   private static let counter = Counter()
 
+  /// A count shared by every session of the process. `@unchecked Sendable`: `value` is read and
+  /// written only under `lock` (macOS 14 has no `Mutex`).
   private final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0

@@ -8,7 +8,8 @@ public import StorekeeperKit
 /// Transaction Manager's switches and actions for a test. Unlike Xcode's, each session is its
 /// own store: tests running in parallel with their own sessions never see each other's
 /// transactions (StoreKit's static API reaches the session bound to the task with ``bind(_:)``,
-/// else the one made last).
+/// else the one made last). `@unchecked Sendable` (an `NSObject` subclass cannot be checked):
+/// its one stored property is a `let` store, which is safe from any thread.
 public final class SKTestSession: NSObject, @unchecked Sendable {
   /// The session's store.
   package let store: Store

@@ -3,6 +3,7 @@ internal import StoreSimulation
 public import StorekeeperKit
 
 /// A transaction as the Transaction Manager shows it (StoreKitTest's `SKTestTransaction`).
+/// `@unchecked Sendable` (an `NSObject` subclass cannot be checked): every property is a `let`.
 public final class SKTestTransaction: NSObject, @unchecked Sendable {
   /// The transaction's identifier.
   public let identifier: Int

@@ -33,8 +33,7 @@ struct ReceiptCommand: ParsableCommand {
   )
   var at: String?
 
-  @Option(help: "The receipt of this family member's device (default: the purchaser's).")
-  var member: String?
+  @OptionGroup var device: MemberOptions
 
   @Flag(help: "Write DER (default: base64 and a newline).")
   var der = false
@@ -84,9 +83,7 @@ struct ReceiptCommand: ParsableCommand {
         }
       }
     }
-    if let member {
-      session = session.view(of: try MemberOption.account(member, in: session, journal: path))
-    }
+    session = session.view(of: try device.account(in: session, journal: path))
     let signer = try signing.makeSigner()
     let receipt: [UInt8]
     do {

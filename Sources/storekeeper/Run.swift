@@ -50,13 +50,7 @@ struct Run: ParsableCommand {
   @Option(help: "The most events one command may cause.")
   var maxEvents = 1_000_000
 
-  @Option(
-    help: """
-      Print what this family member's device sees (their transactions and statuses, the \
-      family's changes) and the notifications about them; default: what the purchaser's \
-      device sees, and every notification.
-      """)
-  var member: String?
+  @OptionGroup var device: MemberOptions
 
   @OptionGroup var signing: SigningOptions
 
@@ -98,6 +92,7 @@ struct Run: ParsableCommand {
     let lines = EventLines(encoder: prepared.encoder(receipts: receipts)) {
       try StandardStreams.writeOut(&$0)
     }
+    let member = device.member
     lines.member = member
     var notificationFailed = false
     let sender = prepared.sender(journaled)

@@ -35,8 +35,7 @@ struct Transactions: ParsableCommand {
   @Option(help: "table (default on a terminal), json (JSON lines, default otherwise) or csv.")
   var format: OutputFormat?
 
-  @Option(help: "List this family member's transactions (default: the purchaser's).")
-  var member: String?
+  @OptionGroup var device: MemberOptions
 
   func validate() throws {
     if let filter {
@@ -52,7 +51,7 @@ struct Transactions: ParsableCommand {
     let path = try journal ?? defaultJournal(for: configurationPath)
     let (configuration, bytes) = try loadConfiguration(configurationPath)
     let ledger =
-      try member.map { try memberLedger($0, journal: path) }
+      try device.member.map { _ in try memberLedger(journal: path) }
       ?? exiting { () throws(CommandError) in
         try SessionOpening.ledger(
           configuration: configuration, bytes: bytes, configurationPath: configurationPath,
@@ -98,13 +97,13 @@ struct Transactions: ParsableCommand {
 
   /// A family member's transactions: the journal replayed (its snapshot holds the
   /// purchaser's), then the member's view.
-  private func memberLedger(_ name: String, journal path: String) throws -> LedgerSnapshot {
+  private func memberLedger(journal path: String) throws -> LedgerSnapshot {
     let session = try exiting { () throws(CommandError) in
       try JournalSnapshot.replayedSession(ofJournal: path) {
         printError("storekeeper: \($0)".sanitizedForTerminal)
       }
     }
-    let account = try MemberOption.account(name, in: session, journal: path)
+    let account = try device.account(in: session, journal: path)
     return session!.view(of: account).ledgerSnapshot()
   }
 

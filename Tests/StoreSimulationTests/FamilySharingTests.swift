@@ -245,3 +245,26 @@ import Testing
     #expect(statuses >= 6 * 14_400)
   }
 }
+
+/// `--member` and every front end find a member's device by name through the engine.
+@Suite struct MemberLookupTests {
+  @Test func aMemberIsFoundByNameAndAnUnknownNameListsWhoWasInTheFamily() throws {
+    var session = Session(configuration: FamilySharingTests.configuration, start: t0)
+    #expect(throws: SessionError.self) { try session.memberAccount(named: "Anna") }
+    do {
+      _ = try session.memberAccount(named: "Anna")
+    } catch {
+      #expect(error.message.contains("nobody was: family join <name> adds one"))
+    }
+    try session.perform(.family(.join("Anna"))) { _ in }
+    try session.perform(.family(.leave("Anna"))) { _ in }
+    // A member who left keeps their device.
+    #expect(try session.memberAccount(named: "Anna").member?.name == "Anna")
+    do {
+      _ = try session.memberAccount(named: "Zed")
+      Issue.record("Zed was found")
+    } catch {
+      #expect(error.message == "nobody of that name was ever in the family (members: Anna)")
+    }
+  }
+}

@@ -26,6 +26,26 @@ extension Session {
     family.index(of: name).map { family.members[$0].member }
   }
 
+  /// The account of the member who was ever in the family under `name` (a member who left
+  /// keeps their device and transactions).
+  ///
+  /// - Throws: ``SessionError`` naming who was ever in the family, when nobody of that name was.
+  public func memberAccount(named name: String) throws(SessionError) -> Account {
+    if let member = familyMember(named: name) { return .member(member) }
+    throw Self.noMember(named: name, among: everyFamilyMember.map(\.name))
+  }
+
+  /// The refusal for a member nobody of that name was: who was ever in the family, or how one
+  /// joins.
+  public static func noMember(named name: String, among members: [String]) -> SessionError {
+    SessionError(
+      .invalidAction,
+      "nobody of that name was ever in the family"
+        + (members.isEmpty
+          ? " (nobody was: family join <name> adds one)"
+          : " (members: \(members.joined(separator: ", ")))"))
+  }
+
   /// Whether the purchaser shares a product with the family: the configuration makes it
   /// family-shareable, it is a kind Family Sharing shares (a non-consumable or an
   /// auto-renewable subscription), and the purchaser did not stop sharing it.

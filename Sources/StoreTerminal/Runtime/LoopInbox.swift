@@ -2,7 +2,8 @@ import Foundation
 
 /// Work other threads hand to the inspector's loop (the requests `--serve` answers, its request
 /// log): run between two frames, in order, each reporting what to show. A thread that posts
-/// never waits for the loop; the loop never waits for it.
+/// never waits for the loop; the loop never waits for it. `@unchecked Sendable`: `items` and
+/// `isClosed` are read and written only under `lock`.
 package final class LoopInbox: @unchecked Sendable {
   private struct Item {
     var run: () -> [InspectorInput]

@@ -2,7 +2,8 @@ import Foundation
 
 /// Values sent to every listener attached when they are sent; what is sent before anyone
 /// listens waits for the first listener when asked to (StoreKit keeps `Transaction.updates`
-/// for the app until it listens). Safe from any thread.
+/// for the app until it listens). Safe from any thread: `@unchecked Sendable` because
+/// `listeners` and `waiting` are read and written only under `lock`.
 final class Broadcast<Value: Sendable>: @unchecked Sendable {
   private let lock = NSLock()
   private var listeners: [UUID: AsyncStream<Value>.Continuation] = [:]

@@ -7,7 +7,8 @@ package import StoreSimulation
 /// One simulated App Store: a session behind its own command host (journaled when asked), the
 /// signer of what it hands the app, its clock, and the streams the app listens to. StoreKit's
 /// static API reaches the store of the current test (``current``); every change goes through
-/// the host, as `run`'s and the inspector's do. Safe from any thread (one lock).
+/// the host, as `run`'s and the inspector's do. Safe from any thread: `@unchecked Sendable`
+/// because the host and every mutable property are used only under `lock`.
 package final class Store: @unchecked Sendable {
   /// How the store's clock moves.
   package enum Clock: Sendable, Equatable {
