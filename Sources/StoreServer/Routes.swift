@@ -24,24 +24,50 @@ struct Route: Sendable {
   /// The path as written, `{name}` for a parameter.
   let path: String
   let segments: [Segment]
+  /// How a route is answered, with the path's parameters; throws ``AppStoreError``.
+  enum Handler: Sendable {
+    /// From the session as last committed, on any thread (``ReadAccess``).
+    case read(@Sendable (inout SessionReader, ServerRequest, [String]) throws -> ServerResponse)
+    /// Where the session lives, one at a time: it changes the session.
+    case write(@Sendable (ServedSession, ServerRequest, [String]) throws -> ServerResponse)
+  }
+
   /// Who may call it: the App Store Server API's token under `/inApps`, else what the route says.
   let access: Access
-  /// Answers a request with the path's parameters; throws ``AppStoreError``.
-  let answer: @Sendable (ServedSession, ServerRequest, [String]) throws -> ServerResponse
+  /// How it is answered.
+  let handler: Handler
 
-  /// A route on `path`, whose `{name}` segments are its parameters.
+  /// A route on `path`, whose `{name}` segments are its parameters, answered from the session
+  /// as last committed.
   init(
     _ method: String, _ path: String, access: Access = .open,
-    answer: @escaping @Sendable (ServedSession, ServerRequest, [String]) throws -> ServerResponse
+    read:
+      @escaping @Sendable (inout SessionReader, ServerRequest, [String]) throws
+      -> ServerResponse
   ) {
+    self.init(method, path, access: access, handler: .read(read))
+  }
+
+  /// A route on `path` that changes the session, answered where it lives.
+  init(
+    _ method: String, _ path: String, access: Access = .open,
+    write: @escaping @Sendable (ServedSession, ServerRequest, [String]) throws -> ServerResponse
+  ) {
+    self.init(method, path, access: access, handler: .write(write))
+  }
+
+  private init(_ method: String, _ path: String, access: Access, handler: Handler) {
     self.method = method
     self.path = path
     self.segments = path.split(separator: "/").map {
       $0.hasPrefix("{") ? .parameter : .word(String($0))
     }
     self.access = path.hasPrefix("inApps/") ? .api : access
-    self.answer = answer
+    self.handler = handler
   }
+
+  /// Whether it only reads the session.
+  var isRead: Bool { if case .read = handler { true } else { false } }
 
   /// The parameters when `path` matches the pattern, whatever the method.
   func parameters(of path: [Substring]) -> [String]? {
@@ -101,16 +127,16 @@ enum RouteMatch {
 extension ServedSession {
   /// Every endpoint: the control endpoint, then the App Store Server API (Apple's paths).
   static let routes: [Route] = [
-    Route("GET", "storekeeper/v1/health") { served, _, _ in served.health() },
+    Route("GET", "storekeeper/v1/health") { reader, _, _ in reader.health() },
     Route("POST", "storekeeper/v1/commands", access: .control) { served, request, _ in
       served.commands(request.body, member: request.query["member"]?.last)
     },
-    Route("GET", "inApps/v1/transactions/{transactionId}") { served, _, id in
-      try served.json(served.transactionInfo(id[0]))
+    Route("GET", "inApps/v1/transactions/{transactionId}") { reader, _, id in
+      try reader.json(reader.transactionInfo(id[0]))
     },
-    Route("GET", "inApps/v1/transactions/appTransactions/{transactionId}") { served, _, id in
-      try served.customer(id[0])
-      return served.json(try served.appTransactionInfo())
+    Route("GET", "inApps/v1/transactions/appTransactions/{transactionId}") { reader, _, id in
+      try reader.customer(id[0])
+      return reader.json(try reader.appTransactionInfo())
     },
     Route("PUT", "inApps/v1/subscriptions/extend/{originalTransactionId}") {
       served, request, id in
@@ -120,8 +146,8 @@ extension ServedSession {
       served.json(try served.extendAll(body: request.body))
     },
     Route("GET", "inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}") {
-      served, _, names in
-      served.json(try served.extensionStatus(product: names[0], request: names[1]))
+      reader, _, names in
+      reader.json(try reader.extensionStatus(product: names[0], request: names[1]))
     },
     Route("PUT", "inApps/v1/transactions/consumption/{transactionId}") { served, request, id in
       try served.consumption(id[0], version: "v1", body: request.body)
@@ -143,30 +169,30 @@ extension ServedSession {
     Route("POST", "inApps/v1/notifications/test") { served, _, _ in
       served.json(try served.requestTestNotification())
     },
-    Route("GET", "inApps/v1/notifications/test/{testNotificationToken}") { served, _, token in
-      served.json(try served.testNotificationStatus(token[0]))
+    Route("GET", "inApps/v1/notifications/test/{testNotificationToken}") { reader, _, token in
+      reader.json(try reader.testNotificationStatus(token[0]))
     },
-    Route("POST", "inApps/v1/notifications/history") { served, request, _ in
-      served.json(try served.notificationHistory(request.query, body: request.body))
+    Route("POST", "inApps/v1/notifications/history") { reader, request, _ in
+      reader.json(try reader.notificationHistory(request.query, body: request.body))
     },
-    Route("GET", "inApps/v1/lookup/{orderId}") { served, _, order in
-      served.json(try served.lookUp(order: order[0]))
+    Route("GET", "inApps/v1/lookup/{orderId}") { reader, _, order in
+      reader.json(try reader.lookUp(order: order[0]))
     },
-    Route("GET", "inApps/v2/refund/lookup/{transactionId}") { served, request, id in
-      try served.customer(id[0])
-      return served.json(try served.refundHistory(request.query))
+    Route("GET", "inApps/v2/refund/lookup/{transactionId}") { reader, request, id in
+      try reader.customer(id[0])
+      return reader.json(try reader.refundHistory(request.query))
     },
-    Route("GET", "inApps/v1/subscriptions/{transactionId}") { served, request, id in
-      try served.customer(id[0])
-      return served.json(try served.statuses(request.query))
+    Route("GET", "inApps/v1/subscriptions/{transactionId}") { reader, request, id in
+      try reader.customer(id[0])
+      return reader.json(try reader.statuses(request.query))
     },
-    Route("GET", "inApps/v1/history/{transactionId}") { served, request, id in
-      _ = try served.transaction(id[0])  // the deprecated v1 takes transaction ids only
-      return served.json(try served.history(HistoryQuery(request.query, version: "v1")))
+    Route("GET", "inApps/v1/history/{transactionId}") { reader, request, id in
+      _ = try reader.transaction(id[0])  // the deprecated v1 takes transaction ids only
+      return reader.json(try reader.history(HistoryQuery(request.query, version: "v1")))
     },
-    Route("GET", "inApps/v2/history/{transactionId}") { served, request, id in
-      try served.customer(id[0])
-      return served.json(try served.history(HistoryQuery(request.query, version: "v2")))
+    Route("GET", "inApps/v2/history/{transactionId}") { reader, request, id in
+      try reader.customer(id[0])
+      return reader.json(try reader.history(HistoryQuery(request.query, version: "v2")))
     },
   ]
 }

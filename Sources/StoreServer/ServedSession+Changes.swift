@@ -6,33 +6,10 @@ import StoreSimulation
 /// language (so it is journaled, replayed and shown as any command is): `extend`, `extend-all`,
 /// `consumption`, `account-token`, `finish`.
 extension ServedSession {
-  /// A request body as a JSON object; 4000000 when it is not one.
-  func bodyObject(_ body: [UInt8]) throws(AppStoreError) -> JSONObject {
-    guard case .object(let object)? = try? JSONParser.parse(body).root else {
-      throw AppStoreError(
-        status: 400, code: 4_000_000, message: "Bad request. The body is not a JSON object.")
-    }
-    return object
-  }
-
-  /// An original transaction id: 4000008 when it is not an id, 4040005 when no purchase has it.
-  func originalTransaction(_ text: String) throws(AppStoreError) -> Transaction {
-    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = UInt64(text)
-    else {
-      throw AppStoreError(
-        status: 400, code: 4_000_008, message: "Invalid original transaction id.")
-    }
-    guard let transaction = session.transaction(id), transaction.originalID == id else {
-      throw AppStoreError(
-        status: 404, code: 4_040_005, message: "Original transaction id not found.")
-    }
-    return transaction
-  }
-
   /// `PUT /inApps/v1/subscriptions/extend/{originalTransactionId}` (Extend a Subscription
   /// Renewal Date).
   func extend(_ originalText: String, body: [UInt8]) throws(AppStoreError) -> JSONValue {
-    let original = try originalTransaction(originalText)
+    let original = try reader.originalTransaction(originalText)
     guard original.owner == .purchaser else {
       // Apple's FamilySharedSubscriptionExtensionIneligibleError: extend the purchaser's.
       throw AppStoreError(
@@ -40,12 +17,12 @@ extension ServedSession {
         message: "Subscription is ineligible for renewal date extension because it was obtained "
           + "through Family Sharing.")
     }
-    let request = try ExtensionRequest(try bodyObject(body), mass: false)
+    let request = try ExtensionRequest(try reader.bodyObject(body), mass: false)
     let days = request.days
-    let refusal = session.refusal(
+    let refusal = host.session.refusal(
       .extendRenewalDate(original.id, days: days, reason: request.reason))
     if refusal != nil {
-      let atLimit = session.recentExtensionCount(ofTransaction: original.id) >= 2
+      let atLimit = host.session.recentExtensionCount(ofTransaction: original.id) >= 2
       throw atLimit
         ? AppStoreError(
           status: 403, code: 4_030_005,
@@ -74,8 +51,8 @@ extension ServedSession {
   /// `POST /inApps/v1/subscriptions/extend/mass` (Extend Subscription Renewal Dates for All
   /// Active Subscribers): applied at once; its summary is kept for the status call.
   func extendAll(body: [UInt8]) throws(AppStoreError) -> JSONValue {
-    let request = try ExtensionRequest(try bodyObject(body), mass: true)
-    guard let product = request.productID, let item = session.catalog.product(product),
+    let request = try ExtensionRequest(try reader.bodyObject(body), mass: true)
+    guard let product = request.productID, let item = host.session.catalog.product(product),
       item.groupIndex != nil
     else {
       throw AppStoreError(status: 400, code: 4_000_023, message: "Invalid product id.")
@@ -88,29 +65,11 @@ extension ServedSession {
     return .object(JSONObject([JSONMember("requestIdentifier", .string(request.identifier))]))
   }
 
-  /// `GET /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}` (Get Status of
-  /// Subscription Renewal Date Extensions).
-  func extensionStatus(product: String, request: String) throws(AppStoreError) -> JSONValue {
-    guard let done = session.massExtension(productID: product, requestIdentifier: request) else {
-      throw AppStoreError(
-        status: 404, code: 4_040_009,
-        message: "No extension request \(request) for \(product) was found.")
-    }
-    return .object(
-      JSONObject([
-        JSONMember("requestIdentifier", .string(request)),
-        JSONMember("complete", .bool(true)),
-        JSONMember("completeDate", .number(JSONNumber(Int(done.completeDate.milliseconds)))),
-        JSONMember("succeededCount", .number(JSONNumber(done.summary.succeededCount))),
-        JSONMember("failedCount", .number(JSONNumber(done.summary.failedCount))),
-      ]))
-  }
-
   /// `PUT /inApps/v1|v2/transactions/consumption/{transactionId}` (Send Consumption
   /// Information): accepted (202) only while a refund request waits, within 12 hours of it.
   func consumption(_ id: String, version: String, body: [UInt8]) throws(AppStoreError) {
-    let transaction = try self.transaction(id)
-    let fields = try ConsumptionValidation.fields(try bodyObject(body), version: version)
+    let transaction = try reader.transaction(id)
+    let fields = try ConsumptionValidation.fields(try reader.bodyObject(body), version: version)
     _ = try applyCall(
       .consumption(.id(transaction.id), fields: fields),
       refused: {
@@ -122,7 +81,7 @@ extension ServedSession {
   /// `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken` (Set App Account
   /// Token).
   func setAppAccountToken(_ originalText: String, body: [UInt8]) throws(AppStoreError) {
-    let transaction = try self.transaction(originalText)
+    let transaction = try reader.transaction(originalText)
     guard transaction.owner == .purchaser else {
       // Apple's FamilyTransactionNotSupportedError.
       throw AppStoreError(
@@ -135,7 +94,7 @@ extension ServedSession {
         status: 400, code: 4_000_187,
         message: "The transaction id is not an original transaction id.")
     }
-    guard case .string(let token)? = try bodyObject(body)["appAccountToken"],
+    guard case .string(let token)? = try reader.bodyObject(body)["appAccountToken"],
       let command = try? Command.parse("account-token \(transaction.id) \(token)"),
       token != "none"
     else {
@@ -149,7 +108,7 @@ extension ServedSession {
   /// `POST /inApps/v1/transactions/{transactionId}/finish`: a transaction already finished
   /// stays so.
   func finish(_ id: String) throws(AppStoreError) {
-    let transaction = try self.transaction(id)
+    let transaction = try reader.transaction(id)
     guard !transaction.isFinished else { return }
     _ = try applyCall(
       .finish(.id(transaction.id)),

@@ -98,7 +98,7 @@ struct HistoryQuery {
   }
 }
 
-extension ServedSession {
+extension SessionReader {
   /// The page of history a query asks for, as Apple's `HistoryResponse`. Its `revision` is a
   /// cursor on the last transaction returned (purchase date and id, the order's key), so a walk
   /// page by page returns every transaction that exists throughout it exactly once, whatever

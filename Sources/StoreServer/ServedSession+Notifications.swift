@@ -15,15 +15,18 @@ extension ServedSession {
     }
     let index: Int
     do throws(DeliveryError) {
-      index = try sender.sendTest(at: now, number: tests.count)
+      index = try sender.sendTest(at: now, number: shared.testCount)
     } catch {
       throw AppStoreError(status: 500, code: 5_000_000, message: "\(error)")
     }
     let token = "\(sender.outbox.entry(index).notification.uuid)_\(now.milliseconds)"
-    tests[token] = index
+    shared.keepTest(token, entry: index)
     return .object(JSONObject([JSONMember("testNotificationToken", .string(token))]))
   }
 
+}
+
+extension SessionReader {
   /// `GET /inApps/v1/notifications/test/{testNotificationToken}` (Get Test Notification
   /// Status).
   func testNotificationStatus(_ token: String) throws(AppStoreError) -> JSONValue {
@@ -32,10 +35,10 @@ extension ServedSession {
       throw AppStoreError(
         status: 400, code: 4_000_020, message: "Invalid test notification token.")
     }
-    guard let sender, let index = tests[token] else {
+    guard let outbox, let index = shared.test(token) else {
       throw AppStoreError(status: 404, code: 4_040_008, message: "Test notification not found.")
     }
-    let entry = sender.outbox.entry(index)
+    let entry = outbox.entry(index)
     return .object(
       JSONObject([
         JSONMember("signedPayload", .string(entry.signedPayload)),
@@ -95,7 +98,7 @@ extension ServedSession {
       }
       offset = value
     }
-    let entries = sender?.outbox.history ?? []
+    let entries = outbox?.history ?? []
     var page: [JSONValue] = []
     var next: Int?
     for index in entries.indices.dropFirst(offset) {

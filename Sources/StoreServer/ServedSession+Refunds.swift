@@ -1,7 +1,7 @@
 import StoreConfiguration
 import StoreSimulation
 
-extension ServedSession {
+extension SessionReader {
   /// Get Refund History (`GET /inApps/v2/refund/lookup/{transactionId}`): the customer's
   /// refunded transactions, oldest refund first, 20 a page; the `revision` is a cursor on the
   /// last one returned (refund date and id), so refunds made or reversed during a walk neither

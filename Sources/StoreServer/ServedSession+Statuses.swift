@@ -1,7 +1,7 @@
 import StoreConfiguration
 import StoreSimulation
 
-extension ServedSession {
+extension SessionReader {
   /// Get All Subscription Statuses (`GET /inApps/v1/subscriptions/{transactionId}`): each
   /// subscription group's latest transaction and renewal info, signed, with Apple's status
   /// numbers (1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked), filtered by

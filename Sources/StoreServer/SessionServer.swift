@@ -27,7 +27,7 @@ public final class SessionServer: Sendable {
       submit: { work in
         queue.async { work.run() }
         return true
-      }, session: { served }, log: log)
+      }, session: { served }, reads: { [reads = served.reads] in reads }, log: log)
     timer = DispatchSource.makeTimerSource(queue: queue)
     let interval = DispatchTimeInterval.nanoseconds(Int(tick.nanoseconds))
     nonisolated(unsafe) let ticking = served

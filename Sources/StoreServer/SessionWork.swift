@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// A piece of work on a served session, run where the session lives (`serve`'s queue, the
 /// inspector's loop) while the request that asked for it waits without holding a thread.
@@ -68,26 +69,37 @@ public final class SessionWork: @unchecked Sendable {
 }
 
 extension ServedSession {
-  /// An HTTP server over a served session: its route table, each request's work handed to
-  /// `submit`, which runs it where the session lives (or returns `false` when closing).
+  /// An HTTP server over a served session: its route table, reads answered at once on any thread
+  /// from the session as last committed, writes handed to `submit`, which runs them where the
+  /// session lives (or returns `false` when closing).
   ///
   /// - Parameters:
   ///   - timeout: how long a request may take to arrive whole.
-  ///   - patience: how long a request waits for its turn before it is answered 503; `nil`:
+  ///   - patience: how long a write waits for its turn before it is answered 503; `nil`:
   ///     however long.
   ///   - session: the served session, read where the work runs (`nil`: not served yet, 503).
+  ///   - reads: the served session's reads, from any thread (`nil`: not served yet, 503).
   ///   - log: hears each request answered.
   /// - Throws: when it cannot listen there.
   public static func server(
     host: String, port: Int, timeout: Duration, patience: Double?,
     submit: @escaping @Sendable (SessionWork) -> Bool,
     session: @escaping @Sendable () -> ServedSession?,
+    reads: @escaping @Sendable () -> ReadAccess?,
     log: @escaping @Sendable (RequestRecord) -> Void
   ) throws -> HTTPServer {
     @Sendable func answer(
       _ request: ServerRequest, _ match: RouteMatch,
       _ reply: @escaping @Sendable (ServerResponse) -> Void
     ) {
+      if case .found(let route, _) = match, case .read(let read) = route.handler {
+        DispatchQueue.global().async {
+          reply(
+            reads()?.answer(request, match, read: read)
+              ?? SessionWork.unavailable("the session is opening"))
+        }
+        return
+      }
       SessionWork.answer(
         patience: patience, submit: submit,
         {
@@ -106,4 +118,19 @@ extension ServedSession {
         answer(request, RouteMatch(request.method, request.path, in: routes), reply)
       }, log: log)
   }
+}
+
+/// Where a served session's reads are found once the session is served (the inspector serves
+/// before its session opens); safe from any thread.
+public final class ReadSlot: Sendable {
+  private let access = NIOLockedValueBox<ReadAccess?>(nil)
+
+  /// An empty slot.
+  public init() {}
+
+  /// The reads, once set.
+  public var reads: ReadAccess? { access.withLockedValue { $0 } }
+
+  /// Sets the reads requests are answered from.
+  public func set(_ reads: ReadAccess) { access.withLockedValue { $0 = reads } }
 }

@@ -68,6 +68,7 @@ struct Inspect: ParsableCommand {
     // wait in the inbox for the loop, which answers them between two frames.
     let inbox = LoopInbox(wake: { NcursesTerminal.wake() })
     nonisolated(unsafe) var served: ServedSession?
+    let reads = ReadSlot()
     let server = try serve.map { address in
       try api.listen(host: address.host, port: address.port) { host, port, timeout in
         try ServedSession.server(
@@ -79,7 +80,7 @@ struct Inspect: ParsableCommand {
                 let applied = served?.takeApplied() ?? []
                 return applied.isEmpty ? [] : [.served(applied.compactMap(ServedCommand.init))]
               }, abandon: work.abandon)
-          }, session: { served },
+          }, session: { served }, reads: { reads.reads },
           log: { record in
             inbox.post {
               [
@@ -108,6 +109,7 @@ struct Inspect: ParsableCommand {
         controlToken: api.controlToken, wall: { wallClock })
       session.keepsApplied = true
       served = session
+      reads.set(session.reads)
       app.hooks.background = { inbox.runWaiting() }
       if key == nil { app.note(APIOptions.anyTokenNotice) }
       let address = serve.map { ServeAddress.url(host: $0.host, port: server.port) } ?? ""

@@ -37,7 +37,7 @@ import Testing
       "POST", "/storekeeper/v1/commands",
       body: "buy foodtruck.donuts.box\nbuy socialfeed.monthly\nadvance 31s\n")
     #expect(applied.status == 200)
-    let renewal = try #require(served.session.transaction(2))
+    let renewal = try #require(served.host.session.transaction(2))
     let order = try #require(renewal.orderID)
     #expect(applied.text.contains(#""orderID":"\#(order)""#), "the event stream shows it")
     let found = served.call("GET", "/inApps/v1/lookup/\(order)")
@@ -63,8 +63,8 @@ import Testing
       "POST", "/storekeeper/v1/commands",
       body: "buy foodtruck.saleshistory\nfamily join Anna\nbuy foodtruck.donuts.box\n")
     #expect(applied.status == 200, "\(applied.text)")
-    let member = try #require(served.session.familyMember(named: "Anna"))
-    let shared = try #require(served.session.view(of: .member(member)).allTransactions().first)
+    let member = try #require(served.host.session.familyMember(named: "Anna"))
+    let shared = try #require(served.host.session.view(of: .member(member)).allTransactions().first)
     let history = ServedHistoryTests()
     // The purchaser's history holds only PURCHASED; Anna's only FAMILY_SHARED.
     #expect(try history.ids(served, "/inApps/v2/history/0") == ["0", "1"])
@@ -169,14 +169,14 @@ import Testing
   @Test func extendMovesTheRenewalAndAnswersApplesShapeWithinApplesLimits() throws {
     let served = try makeServed()
     run(served, "buy socialfeed.monthly\n")
-    let before = try #require(served.session.transaction(0)?.expirationDate)
+    let before = try #require(served.host.session.transaction(0)?.expirationDate)
     let body = #"{"extendByDays":3,"extendReasonCode":1,"requestIdentifier":"r-1"}"#
     let answer = served.call("PUT", "/inApps/v1/subscriptions/extend/0", body: body)
     #expect(answer.status == 200, "\(answer.text)")
     #expect(answer.object["originalTransactionId"] as? String == "0")
     #expect(answer.object["webOrderLineItemId"] as? String == "0")
     #expect(answer.object["success"] as? Bool == true)
-    let after = try #require(served.session.transaction(0)?.expirationDate)
+    let after = try #require(served.host.session.transaction(0)?.expirationDate)
     #expect(answer.object["effectiveDate"] as? Int == Int(after.milliseconds))
     #expect(after > before)
     #expect(served.call("PUT", "/inApps/v1/subscriptions/extend/0", body: body).status == 200)
@@ -247,7 +247,7 @@ import Testing
     run(served, "refund-request 0 reason=unsatisfiedWithPurchase\nadvance 1h\n")
     let answer = served.call("PUT", "/inApps/v2/transactions/consumption/0", body: v2)
     #expect(answer.status == 202 && answer.body.isEmpty, "\(answer.text)")
-    let kept = try #require(served.session.consumption(of: 0))
+    let kept = try #require(served.host.session.consumption(of: 0))
     #expect(
       kept.fields.map { "\($0.name)=\($0.value)" } == [
         "customerConsented=true", "consumptionPercentage=25000", "sampleContentProvided=false",
@@ -302,9 +302,9 @@ import Testing
   @Test func finishFinishesOnceAndAgainIsStillOK() throws {
     let served = try makeServed()
     run(served, "buy foodtruck.donuts.box\n")
-    #expect(served.session.transaction(0)?.isFinished == false)
+    #expect(served.host.session.transaction(0)?.isFinished == false)
     #expect(served.call("POST", "/inApps/v1/transactions/0/finish").status == 200)
-    #expect(served.session.transaction(0)?.isFinished == true)
+    #expect(served.host.session.transaction(0)?.isFinished == true)
     #expect(served.call("POST", "/inApps/v1/transactions/0/finish").status == 200)
     #expect(served.call("POST", "/inApps/v1/transactions/9/finish").status == 404)
     #expect(served.call("GET", "/inApps/v1/transactions/0/finish").status == 405)
@@ -318,13 +318,13 @@ import Testing
     let lines = Array(repeating: "buy foodtruck.donuts.box", count: 8).joined(separator: "\n")
     let answer = served.call("POST", "/storekeeper/v1/commands", body: lines)
     #expect(answer.status == 422)
-    let applied = served.session.transactionCount
+    let applied = served.host.session.transactionCount
     #expect(applied > 0 && applied < 8, "each purchase spends a command and its events")
     #expect(answer.text.contains(#""line":\#(applied + 1)"#))
     #expect(answer.text.contains("lines \(applied + 1) and after were not applied"))
     served.requestStop()
     let stopped = served.call("POST", "/storekeeper/v1/commands", body: "launch\nlaunch")
     #expect(stopped.status == 503 && stopped.text.contains("the server is stopping"))
-    #expect(served.session.transactionCount == applied)
+    #expect(served.host.session.transactionCount == applied)
   }
 }

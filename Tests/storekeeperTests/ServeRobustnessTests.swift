@@ -329,6 +329,36 @@ extension ServeRobustnessTests {
     #expect(count <= 20_000)
   }
 
+  /// Reads answer from the session as last committed while a long control request runs: health
+  /// and the App Store Server API within a second or two (a busy machine), not after the write.
+  @Test func readsAnswerWhileALongControlRequestRuns() throws {
+    let server = try ServeProcess(Self.paused)
+    let port = server.port
+    let setup = try httpRequest(
+      port: port, "POST", "/storekeeper/v1/commands",
+      body: "set time-rate monthlyRenewalEveryThirtySeconds\nbuy socialfeed.monthly\n")
+    #expect(setup.status == 200)
+    let answered = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      // 172,800 renewals: seconds of work in a debug build.
+      _ = try? httpRequest(port: port, "POST", "/storekeeper/v1/commands", body: "advance 60d")
+      answered.signal()
+    }
+    usleep(300_000)
+    for path in ["/storekeeper/v1/health", "/inApps/v1/subscriptions/0", "/inApps/v2/history/0"] {
+      let asked = Date()
+      let read = try httpRequest(port: port, "GET", path)
+      #expect(read.status == 200, "\(path): \(read.body.prefix(200))")
+      #expect(Date().timeIntervalSince(asked) < 2, "\(path) waited for the write")
+    }
+    #expect(answered.wait(timeout: .now()) == .timedOut, "the write was still running")
+    #expect(answered.wait(timeout: .now() + 120) == .success)
+    // What the write did is what reads see next.
+    let health = try httpRequest(port: port, "GET", "/storekeeper/v1/health")
+    #expect(health.body.contains(#""now":"2027-01-2"#), "\(health.body)")
+    #expect(server.stop() == 0)
+  }
+
   /// The journal a served session kept in its state folder.
   func journal(of server: ServeProcess) throws -> String {
     let name = try #require(

@@ -1,0 +1,214 @@
+import NIOConcurrencyHelpers
+import StoreConfiguration
+import StoreDelivery
+import StoreSigning
+import StoreSimulation
+
+/// What the App Store Server API's reads answer from: a session as it was committed, whose
+/// account a request asks about, and how payloads are signed. A value: a read runs on any
+/// thread, beside the command under way on the session's own (``ReadAccess`` holds the last
+/// committed one).
+struct SessionReader {
+  /// The purchaser's session.
+  let base: Session
+  /// The host's revision `base` is at (the caches' key).
+  let revision: Int
+  let signer: Signer
+  /// The outbox notifications go through, when they go anywhere.
+  let outbox: NotificationOutbox?
+  /// What is kept between requests: history orders, member views, test notifications.
+  let shared: ReadCache
+  /// Whose transactions the request reads (``customer(_:)`` says): the purchaser's, or a
+  /// family member's.
+  var account = Account.purchaser
+
+  /// The simulated present.
+  var now: Instant { base.now }
+  /// The bundle id payloads carry.
+  var bundleID: String { signer.bundleID }
+  /// The environment payloads carry.
+  var environment: String { signer.environment.rawValue }
+
+  /// The session as the request's account sees it, made once per revision and account.
+  var session: Session {
+    guard account != .purchaser else { return base }
+    return shared.view(revision: revision, account: account) { base.view(of: account) }
+  }
+
+  /// The ledger's rows ordered as Transaction History orders them (purchase date, then id),
+  /// sorted once per revision and account.
+  func historyOrder() -> [LedgerRow] {
+    shared.historyOrder(revision: revision, account: account) {
+      var rows = session.ledgerRows()
+      if !zip(rows, rows.dropFirst()).allSatisfy({
+        ($0.purchaseDate, $0.id) <= ($1.purchaseDate, $1.id)
+      }) {
+        rows.sort { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
+      }
+      return rows
+    }
+  }
+
+  /// `GET /storekeeper/v1/health`.
+  func health() -> ServerResponse {
+    json(
+      .object(
+        JSONObject([
+          JSONMember("status", .string("ok")), JSONMember("now", .string(now.iso8601)),
+        ])))
+  }
+
+  /// The transaction an id names: 4000006 when it is not an id, 4040010 when there is none.
+  func transaction(_ text: String) throws(AppStoreError) -> Transaction {
+    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+      let id = UInt64(text)
+    else { throw .invalidTransactionID }
+    guard let transaction = session.transaction(id) else {
+      throw .transactionIDNotFound
+    }
+    return transaction
+  }
+
+  /// The account a customer id names, for the endpoints that take any of the customer's ids
+  /// (Apple's `transactionId` "or appTransactionId"): a transaction id, an original one, or the
+  /// account's `appTransactionId`. 4000006 when it is not an id, 4040010 when there is none.
+  /// The account answers from then on (a member's transaction id or `appTransactionId` names
+  /// the member: their history, statuses and app transaction).
+  @discardableResult
+  mutating func customer(_ text: String) throws(AppStoreError) -> Account {
+    let accounts = [.purchaser] + base.everyFamilyMember.map(Account.member)
+    if let named = accounts.first(where: { $0.appTransactionID == text }) {
+      account = named
+      return named
+    }
+    let id = try transaction(text).id
+    account = base.account(ofTransaction: id) ?? .purchaser
+    return account
+  }
+
+  /// An original transaction id: 4000008 when it is not an id, 4040005 when no purchase has it.
+  func originalTransaction(_ text: String) throws(AppStoreError) -> Transaction {
+    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = UInt64(text)
+    else {
+      throw AppStoreError(
+        status: 400, code: 4_000_008, message: "Invalid original transaction id.")
+    }
+    guard let transaction = session.transaction(id), transaction.originalID == id else {
+      throw AppStoreError(
+        status: 404, code: 4_040_005, message: "Original transaction id not found.")
+    }
+    return transaction
+  }
+
+  /// A request body as a JSON object; 4000000 when it is not one.
+  func bodyObject(_ body: [UInt8]) throws(AppStoreError) -> JSONObject {
+    guard case .object(let object)? = try? JSONParser.parse(body).root else {
+      throw AppStoreError(
+        status: 400, code: 4_000_000, message: "Bad request. The body is not a JSON object.")
+    }
+    return object
+  }
+
+  func sign(_ transaction: Transaction) throws(AppStoreError) -> String {
+    do {
+      return try signer.sign(transaction, signedDate: now, for: .server)
+    } catch {
+      throw AppStoreError(status: 500, code: 5_000_000, message: "An unknown error occurred.")
+    }
+  }
+
+  /// `GET /inApps/v1/transactions/{transactionId}` (Get Transaction Info).
+  func transactionInfo(_ id: String) throws(AppStoreError) -> JSONValue {
+    .object(
+      JSONObject([JSONMember("signedTransactionInfo", .string(try sign(try transaction(id))))]))
+  }
+
+  /// Look Up Order ID: the order's signed transactions and status 0, or status 1 when there is
+  /// no such order (Apple answers 200 either way).
+  func lookUp(order: String) throws(AppStoreError) -> JSONValue {
+    guard let id = OrderID.transactionID(order),
+      let transaction = session.transaction(id), transaction.orderID == order
+    else {
+      return .object(
+        JSONObject([
+          JSONMember("status", .number(JSONNumber(1))),
+          JSONMember("signedTransactions", .array([])),
+        ]))
+    }
+    return .object(
+      JSONObject([
+        JSONMember("status", .number(JSONNumber(0))),
+        JSONMember("signedTransactions", .array([.string(try sign(transaction))])),
+      ]))
+  }
+
+  /// `GET /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}` (Get Status of
+  /// Subscription Renewal Date Extensions).
+  func extensionStatus(product: String, request: String) throws(AppStoreError) -> JSONValue {
+    guard let done = session.massExtension(productID: product, requestIdentifier: request) else {
+      throw AppStoreError(
+        status: 404, code: 4_040_009,
+        message: "No extension request \(request) for \(product) was found.")
+    }
+    return .object(
+      JSONObject([
+        JSONMember("requestIdentifier", .string(request)),
+        JSONMember("complete", .bool(true)),
+        JSONMember("completeDate", .number(JSONNumber(Int(done.completeDate.milliseconds)))),
+        JSONMember("succeededCount", .number(JSONNumber(done.summary.succeededCount))),
+        JSONMember("failedCount", .number(JSONNumber(done.summary.failedCount))),
+      ]))
+  }
+
+  func json(_ value: JSONValue, status: Int = 200) -> ServerResponse {
+    ServerResponse(status: status, body: Array(JSONWriter.compact(value).utf8))
+  }
+}
+
+/// What reads keep between requests, safe from any thread: each is good for one revision of
+/// the session (and one account), and the test notifications' tokens.
+final class ReadCache: Sendable {
+  private struct State {
+    var history: (revision: Int, account: Account, rows: [LedgerRow])?
+    var view: (revision: Int, account: Account, session: Session)?
+    var tests: [String: Int] = [:]
+  }
+  private let state = NIOLockedValueBox(State())
+
+  /// The history order at `revision` for `account`, made by `make` when not kept.
+  func historyOrder(
+    revision: Int, account: Account, _ make: () -> [LedgerRow]
+  ) -> [LedgerRow] {
+    if let kept = state.withLockedValue({ $0.history }), kept.revision == revision,
+      kept.account == account
+    {
+      return kept.rows
+    }
+    let rows = make()
+    state.withLockedValue { $0.history = (revision, account, rows) }
+    return rows
+  }
+
+  /// A member's view at `revision`, made by `make` when not kept.
+  func view(revision: Int, account: Account, _ make: () -> Session) -> Session {
+    if let kept = state.withLockedValue({ $0.view }), kept.revision == revision,
+      kept.account == account
+    {
+      return kept.session
+    }
+    let session = make()
+    state.withLockedValue { $0.view = (revision, account, session) }
+    return session
+  }
+
+  /// How many test notifications were asked for.
+  var testCount: Int { state.withLockedValue { $0.tests.count } }
+
+  /// Keeps a test notification's outbox entry under its token.
+  func keepTest(_ token: String, entry: Int) {
+    state.withLockedValue { $0.tests[token] = entry }
+  }
+
+  /// The outbox entry of a test notification's token.
+  func test(_ token: String) -> Int? { state.withLockedValue { $0.tests[token] } }
+}
