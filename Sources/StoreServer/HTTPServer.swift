@@ -275,18 +275,33 @@ private struct UnmatchedMiddleware: RouterMiddleware {
 }
 
 extension Response {
-  /// Hummingbird's response for ours; `closing`, the connection closes once it is written.
+  /// Hummingbird's response for ours; `closing`, the connection closes once it is written. A
+  /// streamed answer goes out chunked, each chunk as it comes.
   init(_ response: ServerResponse, closing: Bool) {
     var fields = HTTPFields()
     fields[.contentType] = response.contentType
-    fields[.contentLength] = String(response.body.count)
     for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
       if let field = HTTPField.Name(name) { fields[field] = value }
     }
     if closing { fields[.connection] = "close" }
+    guard let stream = response.stream else {
+      fields[.contentLength] = String(response.body.count)
+      self.init(
+        status: .init(code: response.status), headers: fields,
+        body: .init(byteBuffer: ByteBuffer(bytes: response.body)))
+      return
+    }
     self.init(
       status: .init(code: response.status), headers: fields,
-      body: .init(byteBuffer: ByteBuffer(bytes: response.body)))
+      body: ResponseBody { writer in
+        // However it ends (the client gone, the task cancelled), nothing more is written.
+        defer { stream.drop() }
+        for await chunk in stream.chunks {
+          try await writer.write(ByteBuffer(bytes: chunk))
+          stream.consumed(chunk.count)
+        }
+        try await writer.finish(nil)
+      })
   }
 }
 

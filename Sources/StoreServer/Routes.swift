@@ -30,6 +30,8 @@ struct Route: Sendable {
     case read(@Sendable (inout SessionReader, ServerRequest, [String]) throws -> ServerResponse)
     /// Where the session lives, one at a time: it changes the session.
     case write(@Sendable (ServedSession, ServerRequest, [String]) throws -> ServerResponse)
+    /// Where the session lives, its answer written as it is made (the control endpoint).
+    case control(@Sendable (ServedSession, ServerRequest, StreamedAnswer) -> Void)
   }
 
   /// Who may call it: the App Store Server API's token under `/inApps`, else what the route says.
@@ -54,6 +56,14 @@ struct Route: Sendable {
     write: @escaping @Sendable (ServedSession, ServerRequest, [String]) throws -> ServerResponse
   ) {
     self.init(method, path, access: access, handler: .write(write))
+  }
+
+  /// A route on `path` that changes the session, its answer written as it is made.
+  init(
+    _ method: String, _ path: String, access: Access = .open,
+    control: @escaping @Sendable (ServedSession, ServerRequest, StreamedAnswer) -> Void
+  ) {
+    self.init(method, path, access: access, handler: .control(control))
   }
 
   private init(_ method: String, _ path: String, access: Access, handler: Handler) {
@@ -128,8 +138,8 @@ extension ServedSession {
   /// Every endpoint: the control endpoint, then the App Store Server API (Apple's paths).
   static let routes: [Route] = [
     Route("GET", "storekeeper/v1/health") { reader, _, _ in reader.health() },
-    Route("POST", "storekeeper/v1/commands", access: .control) { served, request, _ in
-      served.commands(request.body, member: request.query["member"]?.last)
+    Route("POST", "storekeeper/v1/commands", access: .control) { served, request, answer in
+      served.commands(request.body, member: request.query["member"]?.last, answer: answer)
     },
     Route("GET", "inApps/v1/transactions/{transactionId}") { reader, _, id in
       try reader.json(reader.transactionInfo(id[0]))

@@ -22,20 +22,20 @@ public final class ServedSession {
   /// What reads keep between requests (shared by the live reader and the committed one).
   let shared = ReadCache()
   let signer: Signer
-  private var encoder: EventEncoder
+  let encoder: EventEncoder
   private let wall: @Sendable () -> Instant
   /// Wall time minus simulated time while the clock runs; `nil` when it is paused.
   private let offset: Int64?
-  /// The notifications sent while a control request's command runs.
-  private var sentByCommand: [NotificationSender.Sent] = []
+  /// The lines of the control request under way, which hear the notifications it sends.
+  var controlLines: EventLines?
   /// The commands requests applied since ``takeApplied()``, when ``keepsApplied``.
-  private var applied: [CommandOutcome] = []
+  var applied: [CommandOutcome] = []
   /// Whether the commands requests apply are kept for ``takeApplied()`` (a front end that
   /// shows them: the inspector).
   public var keepsApplied = false
   /// Set from any thread when the server is asked to stop: a control request stops between two
   /// commands.
-  private let stopping = NIOLockedValueBox(false)
+  let stopping = NIOLockedValueBox(false)
   /// The most work one control request may do: its commands, and the events they make (by
   /// default a million, the bound of one command's events).
   let requestBudget: Int
@@ -76,7 +76,15 @@ public final class ServedSession {
       shared: shared)
     reads = ReadAccess(gate: gate, reader: reader)
     host.attach(CommittedReads(host: host, access: reads))
-    sender?.listen { [weak self] sent in self?.sentByCommand.append(sent) }
+    sender?.listen { [weak self] sent in
+      guard let lines = self?.controlLines,
+        sent.notification.isShown(toMemberNamed: lines.member)
+      else { return }
+      let notification = sent.notification
+      lines.notification(
+        time: notification.time, type: notification.type, subtype: notification.subtype,
+        uuid: notification.uuid, file: sent.file)
+    }
   }
 
   /// The simulated present.
@@ -116,22 +124,37 @@ public final class ServedSession {
     handle(request, RouteMatch(request.method, request.path, in: Self.routes))
   }
 
-  /// Answers a request the router matched (or not), where the session lives: a read from the
-  /// session as it is now.
+  /// Answers a request the router matched (or not), where the session lives, with the whole
+  /// answer (a control request's too).
   func handle(_ request: ServerRequest, _ match: RouteMatch) -> ServerResponse {
+    var answer: ServerResponse?
+    respond(request, match, streamingPast: .max) { answer = $0 }
+    return answer ?? SessionWork.unavailable("the request was not answered")
+  }
+
+  /// Answers a request where the session lives: `reply` hears the answer once, a control
+  /// request's as soon as it outgrows `threshold` bytes (then streamed as it is made).
+  func respond(
+    _ request: ServerRequest, _ match: RouteMatch,
+    streamingPast threshold: Int = StreamedAnswer.startsStreaming,
+    reply: @escaping (ServerResponse) -> Void
+  ) {
     tick()
-    if let refusal = reads.gate.refusal(request, match) { return refusal }
+    if let refusal = reads.gate.refusal(request, match) { return reply(refusal) }
     switch match {
-    case .refused(let error): return error.response
+    case .refused(let error): reply(error.response)
     case .found(let route, let parameters):
-      return Self.answering {
-        switch route.handler {
-        case .read(let read):
-          var reader = self.reader
-          return try read(&reader, request, parameters)
-        case .write(let write):
-          return try write(self, request, parameters)
-        }
+      switch route.handler {
+      case .read(let read):
+        var reader = self.reader
+        reply(Self.answering { try read(&reader, request, parameters) })
+      case .write(let write):
+        reply(Self.answering { try write(self, request, parameters) })
+      case .control(let control):
+        control(
+          self, request,
+          StreamedAnswer(
+            contentType: "application/x-ndjson", threshold: threshold, reply: reply))
       }
     }
   }
@@ -150,74 +173,6 @@ public final class ServedSession {
   /// Asks a control request under way to stop after its current command (the server is
   /// stopping); safe from any thread.
   public func requestStop() { stopping.withLockedValue { $0 = true } }
-
-  /// `POST /storekeeper/v1/commands`: each line applied as `run` applies it; the events as JSON
-  /// lines, committed to the journal before they are answered; 422 with the stream up to and
-  /// including the `error` event when a line cannot be applied.
-  ///
-  /// `?member=<name>` answers with what that family member's device sees (their transactions
-  /// and statuses, the family's changes, the notifications about them); by default the
-  /// purchaser's device, and every notification.
-  func commands(_ body: [UInt8], member: String? = nil) -> ServerResponse {
-    var output: [UInt8] = []
-    func line(_ text: String) { output += Array(text.utf8) + [0x0A] }
-    var status = 200
-    var spent = 0
-    // The request's commands share the journal's commits (one at the end), but for those whose
-    // notifications must go out first.
-    let commitsEach = host.commitsEachCommand
-    host.commitsEachCommand = false
-    defer { host.commitsEachCommand = commitsEach }
-    for (number, text) in Command.scriptLines(body).enumerated() {
-      // Bounded work, and a stop between two commands when the server is asked to stop.
-      let stop: (status: Int, why: String)? =
-        stopping.withLockedValue { $0 }
-        ? (503, "the server is stopping")
-        : spent >= requestBudget
-          ? (422, "this request reached its budget of \(requestBudget) commands and events")
-          : nil
-      if let stop {
-        var located = CommandError(
-          "\(stop.why): lines \(number + 1) and after were not applied; send them again")
-        located.line = number + 1
-        line(encoder.errorLine(located, time: now))
-        status = stop.status
-        break
-      }
-      sentByCommand = []
-      let outcome = host.perform(line: text, number: number + 1)
-      if let notice = outcome.notice { line(EventLines.noticeLine(notice, time: now)) }
-      if outcome.isApplied {
-        if keepsApplied { applied.append(outcome) }
-        spent += 1 + outcome.eventCount
-      }
-      for event in outcome.events where event.isSeen(byMemberNamed: member) {
-        encoder.append(event, to: &output)
-      }
-      for sent in sentByCommand {
-        let notification = sent.notification
-        guard notification.isShown(toMemberNamed: member) else { continue }
-        line(
-          encoder.notificationLine(
-            time: notification.time, type: notification.type, subtype: notification.subtype,
-            uuid: notification.uuid, file: sent.file))
-      }
-      if let error = outcome.journalError {
-        return AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)").response
-      }
-      if let error = outcome.error {
-        line(encoder.errorLine(error, time: now))
-        status = 422
-        break
-      }
-    }
-    do throws(CommandError) {
-      try host.flush()
-    } catch {
-      return AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)").response
-    }
-    return ServerResponse(status: status, contentType: "application/x-ndjson", body: output)
-  }
 
   /// Applies the command an App Store Server API call comes down to, committed: the call's
   /// effect is journaled like any command. A refusal is `refused`'s error.

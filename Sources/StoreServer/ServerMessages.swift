@@ -74,6 +74,9 @@ public struct ServerResponse: Sendable, Equatable {
   public var note: String?
   /// Headers besides the content type and length (a 405's `Allow`).
   public var headers: [String: String] = [:]
+  /// The rest of the body, when it is sent as it is made (a long control request's answer);
+  /// `body` is then empty.
+  public var stream: StreamedAnswer?
 
   /// A response.
   public init(

@@ -8,24 +8,26 @@ import NIOConcurrencyHelpers
 /// long — never both, so a request answered 503 changed nothing. `@unchecked Sendable`:
 /// `state` is read and written only under `lock`.
 public final class SessionWork: @unchecked Sendable {
+  /// Work that answers by calling its argument once, when it likes (a streamed answer does as
+  /// soon as it begins streaming, and writes on).
+  typealias Body = (_ reply: @escaping (ServerResponse) -> Void) -> Void
+
   private enum State {
-    case waiting(run: () -> ServerResponse, answer: (ServerResponse) -> Void)
+    case waiting(run: Body, answer: (ServerResponse) -> Void)
     case taken
   }
 
   private let lock = NSLock()
   private var state: State
 
-  private init(
-    _ run: @escaping () -> ServerResponse, answer: @escaping (ServerResponse) -> Void
-  ) {
+  private init(_ run: @escaping Body, answer: @escaping (ServerResponse) -> Void) {
     state = .waiting(run: run, answer: answer)
   }
 
   /// Runs it, unless it was abandoned; on the session's thread.
   public func run() {
     guard let (run, answer) = take() else { return }
-    answer(run())
+    run(answer)
   }
 
   /// Answers the request 503 without running the work (the owner is closing).
@@ -34,7 +36,7 @@ public final class SessionWork: @unchecked Sendable {
     answer(Self.unavailable(why))
   }
 
-  private func take() -> (() -> ServerResponse, (ServerResponse) -> Void)? {
+  private func take() -> (Body, (ServerResponse) -> Void)? {
     lock.lock()
     defer { lock.unlock() }
     guard case .waiting(let run, let answer) = state else { return nil }
@@ -46,8 +48,7 @@ public final class SessionWork: @unchecked Sendable {
   /// when it takes no more) and replies with its answer: 503 when it was not run within
   /// `patience` seconds (`nil`: it waits its turn however long) or the owner is closing.
   static func answer(
-    patience: Double?, submit: (SessionWork) -> Bool,
-    _ body: @escaping () -> ServerResponse,
+    patience: Double?, submit: (SessionWork) -> Bool, _ body: @escaping Body,
     reply: @escaping @Sendable (ServerResponse) -> Void
   ) {
     let work = SessionWork(body, answer: reply)
@@ -102,9 +103,11 @@ extension ServedSession {
       }
       SessionWork.answer(
         patience: patience, submit: submit,
-        {
-          session()?.handle(request, match)
-            ?? SessionWork.unavailable("the session is opening")
+        { answer in
+          guard let served = session() else {
+            return answer(SessionWork.unavailable("the session is opening"))
+          }
+          served.respond(request, match, reply: answer)
         }, reply: reply)
     }
     let endpoints = routes.map { route in

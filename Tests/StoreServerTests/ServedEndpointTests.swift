@@ -328,3 +328,37 @@ import Testing
     #expect(served.host.session.transactionCount == applied)
   }
 }
+
+/// A control request's budget counts the work each line does: a step back makes no events, but
+/// its replay is work.
+@Suite struct RequestBudgetTests {
+  @Test func stepsBackSpendTheBudgetByWhatTheyReplay() throws {
+    let served = try makeServed(requestBudget: 20_000)
+    let setup = served.call(
+      "POST", "/storekeeper/v1/commands",
+      body: "set time-rate monthlyRenewalEveryThirtySeconds\nbuy socialfeed.monthly\nadvance 1d\n")
+    #expect(setup.status == 200)
+    let backs = String(repeating: "back\n", count: 20_000)
+    let answer = served.call("POST", "/storekeeper/v1/commands", body: backs)
+    #expect(answer.status == 422)
+    let text = String(decoding: answer.body, as: UTF8.self)
+    let last = try #require(text.split(separator: "\n").last)
+    #expect(last.contains("reached its budget of 20000 commands and events"), "\(last)")
+    #expect(last.contains(#""command":"back""#), "the line's command, not an empty one")
+    // Counted one apiece, 20,000 steps back would have fitted.
+    let line = try #require(
+      last.split(separator: ",").first { $0.hasPrefix(#""line":"#) }.flatMap {
+        Int($0.dropFirst(7))
+      })
+    #expect(line < 10_000, "\(last)")
+  }
+
+  @Test func aStoppingServerNamesTheLineItDidNotApply() throws {
+    let served = try makeServed()
+    served.requestStop()
+    let answer = served.call("POST", "/storekeeper/v1/commands", body: "buy socialfeed.monthly\n")
+    #expect(answer.status == 503)
+    let text = String(decoding: answer.body, as: UTF8.self)
+    #expect(text.contains(#""command":"buy socialfeed.monthly""#), "\(text)")
+  }
+}

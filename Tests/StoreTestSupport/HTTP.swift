@@ -85,3 +85,66 @@ package func connectTo(port: Int) throws -> Int32 {
   }
   return descriptor
 }
+
+/// One request over a fresh connection, its answer read as it comes: the status, the headers
+/// (names lowercased), and the body (chunked transfer decoded), handed to `body` a piece at a
+/// time rather than kept (an answer of hundreds of megabytes).
+package func httpStream(
+  port: Int, _ method: String, _ path: String, body: String = "",
+  _ piece: ([UInt8]) -> Void
+) throws -> (status: Int, headers: [String: String]) {
+  let descriptor = try connectTo(port: port)
+  defer { close(descriptor) }
+  var timeout = timeval(tv_sec: 120, tv_usec: 0)
+  setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+  let request = Array(
+    ("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+      + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)").utf8)
+  var sent = 0
+  while sent < request.count {
+    let count = request[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+    if count <= 0 { break }
+    sent += count
+  }
+  var pending: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  func receive() -> Bool {
+    let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+    guard count > 0 else { return false }
+    pending += buffer[0..<count]
+    return true
+  }
+  /// The bytes up to the next CRLF, consumed.
+  func line() -> String? {
+    while true {
+      if let end = pending.firstIndex(of: 0x0A), end > 0, pending[end - 1] == 0x0D {
+        let text = String(decoding: pending[..<(end - 1)], as: UTF8.self)
+        pending.removeSubrange(...end)
+        return text
+      }
+      guard receive() else { return nil }
+    }
+  }
+  let status = Int(line()?.split(separator: " ").dropFirst().first ?? "") ?? 0
+  var headers: [String: String] = [:]
+  while let header = line(), !header.isEmpty {
+    guard let colon = header.firstIndex(of: ":") else { continue }
+    headers[header[..<colon].lowercased()] = header[header.index(after: colon)...]
+      .trimmingCharacters(in: .whitespaces)
+  }
+  if headers["transfer-encoding"] == "chunked" {
+    while let size = line().flatMap({ Int($0, radix: 16) }), size > 0 {
+      while pending.count < size + 2 { guard receive() else { return (status, headers) } }
+      piece(Array(pending[..<size]))
+      pending.removeSubrange(..<(size + 2))
+    }
+  } else {
+    piece(pending)
+    pending = []
+    while receive() {
+      piece(pending)
+      pending = []
+    }
+  }
+  return (status, headers)
+}

@@ -359,6 +359,52 @@ extension ServeRobustnessTests {
     #expect(server.stop() == 0)
   }
 
+  /// A control request's answer past a megabyte is streamed as it is made (chunked, status
+  /// 200), the same lines `run` prints, and the server's memory does not hold it: 180 MB of
+  /// answer grow the server's peak by less than half of that (the session itself grows).
+  @Test func aLongAnswerIsStreamedAndNotHeld() throws {
+    let setup = "set time-rate monthlyRenewalEveryThirtySeconds\nbuy socialfeed.monthly\n"
+    let server = try ServeProcess(Self.paused)
+    _ = try httpRequest(port: server.port, "POST", "/storekeeper/v1/commands", body: setup)
+    var streamed: [UInt8] = []
+    let small = try httpStream(
+      port: server.port, "POST", "/storekeeper/v1/commands", body: "advance 3d"
+    ) { streamed += $0 }
+    #expect(small.status == 200 && small.headers["transfer-encoding"] == "chunked")
+    #expect(streamed.count > 1 << 20)
+    // The same lines as run's for the same script.
+    let script = try temporaryFolder().appendingPathComponent("script")
+    try (setup + "advance 3d\n").write(to: script, atomically: true, encoding: .utf8)
+    let run = try storekeeper([
+      "run", "Configs/FoodTruck.storekit", script.path, "--start", "2026-11-22T02:00:00Z",
+    ])
+    let lines = run.stdout.split(separator: "\n")
+    let tail = lines.dropFirst(lines.count - streamed.split(separator: 0x0A).count)
+    #expect(
+      String(decoding: streamed, as: UTF8.self) == tail.joined(separator: "\n") + "\n",
+      "the streamed answer differs from run's output")
+    #if os(Linux)
+      let before = try peakMemory(of: server)
+      var bytes = 0
+      let long = try httpStream(
+        port: server.port, "POST", "/storekeeper/v1/commands", body: "advance 60d"
+      ) { bytes += $0.count }
+      #expect(long.status == 200 && bytes > 150 << 20, "\(bytes) bytes")
+      let growth = try peakMemory(of: server) - before
+      #expect(growth < bytes / 2, "peak grew \(growth >> 20) MB for \(bytes >> 20) MB")
+    #endif
+    #expect(server.stop() == 0)
+  }
+
+  /// The peak resident memory of a served process, in bytes (Linux's `VmHWM`).
+  func peakMemory(of server: ServeProcess) throws -> Int {
+    let status = try String(
+      contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
+    let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+    let kilobytes = try #require(Int(line.split(separator: " ").dropFirst().first ?? ""))
+    return kilobytes << 10
+  }
+
   /// The journal a served session kept in its state folder.
   func journal(of server: ServeProcess) throws -> String {
     let name = try #require(

@@ -34,6 +34,10 @@ public struct CommandOutcome: Sendable {
   public var events: [StoreEvent] = []
   /// How many events it made.
   public var eventCount = 0
+  /// What it cost the engine: its events, and for a step back (`back`, `undo`) the records and
+  /// events its replay did again, which make no events of their own. A request's budget counts
+  /// this.
+  public var work = 0
   /// Why it was not applied: not a command, or refused (the line and its number when known).
   public var error: CommandError?
   /// What the delivery said of a `notify` command.
@@ -128,6 +132,9 @@ public final class CommandHost {
   /// Adds an observer; observers hear each command in the order they were attached.
   public func attach(_ observer: any CommandObserver) { observers.append(observer) }
 
+  /// Removes an observer (one that listens for a while: a control request's answer).
+  public func detach(_ observer: any CommandObserver) { observers.removeAll { $0 === observer } }
+
   /// Applies a line of the command language (a script's, the prompt's, the control
   /// endpoint's); `number` is its line in a script. An error names the line and the command.
   @discardableResult
@@ -168,6 +175,7 @@ public final class CommandHost {
     var all: [StoreEvent] = []
     var count = 0
     var journalError: CommandError?
+    let replayed = journaled.replayWork
     func handOut() {
       guard !batch.isEmpty else { return }
       for observer in observers { observer.stream(batch[...]) }
@@ -188,6 +196,7 @@ public final class CommandHost {
     handOut()
     outcome.events = all
     outcome.eventCount = count
+    outcome.work = count + journaled.replayWork - replayed
     outcome.journalError = journalError
     return finish(outcome)
   }

@@ -44,6 +44,11 @@ public final class EventLines: CommandObserver {
     if let notice = outcome.notice { line(Self.noticeLine(notice, time: session.now)) }
   }
 
+  /// An error of the request rather than of a command (a budget spent, a server stopping).
+  public func error(_ error: CommandError, time: Instant) {
+    line(encoder.errorLine(error, time: time))
+  }
+
   /// A notification sent, after its command's events: `{"event":"notification",…}`.
   public func notification(
     time: Instant, type: String, subtype: String?, uuid: String, file: String?

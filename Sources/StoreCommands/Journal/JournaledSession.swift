@@ -27,6 +27,8 @@ public struct JournaledSession {
   /// What made the session, in order: the journal's records with every step back resolved
   /// (``Journal/timeline(of:path:)``); replaying it from the start rebuilds the session.
   public var timeline: [JournalRecord] { history.entries }
+  /// What step backs and replays to a moment redid so far: records and (muted) events.
+  public var replayWork: Int { history.replayWork }
   /// The timeline with the points a step back can go to and copies of the session at some of
   /// them.
   var history = SessionHistory()

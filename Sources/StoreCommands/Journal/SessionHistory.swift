@@ -54,6 +54,9 @@ struct SessionHistory {
   /// What the replays of ``session(at:from:)`` cost so far: entries replayed and eventful
   /// moments passed (tests read it to see that a step back replays only what it takes back).
   private(set) var replayed = 0
+  /// What the replays of ``session(at:from:)`` did so far: entries replayed and the events
+  /// they caused again (muted), whatever the marks say (a request's budget counts it).
+  private(set) var replayWork = 0
 
   /// How many copies are kept: recent ones dense, older ones sparser (their replay is longer,
   /// but rarer).
@@ -224,6 +227,7 @@ struct SessionHistory {
     let from = nearest?.point ?? HistoryPoint(entries: 0, clock: session.now)
     session.isMuted = true
     session.maximumEventsPerVerb = .max / 4
+    let startingEvents = session.emittedEventCount
     replayed +=
       max(0, min(point.entries, entries.count) - from.entries)
       + Self.firstIndex(in: marks.events, atOrAfter: point)
@@ -257,6 +261,9 @@ struct SessionHistory {
     if point.clock > session.now {
       try advance(&session, to: point.clock, index: point.entries, &ignored) { _ in }
     }
+    replayWork +=
+      max(0, min(point.entries, entries.count) - from.entries)
+      + Int(clamping: session.emittedEventCount - startingEvents)
     return session
   }
 

@@ -1,0 +1,90 @@
+import StoreCommands
+import StoreConfiguration
+import StoreSimulation
+
+extension ServedSession {
+  /// `POST /storekeeper/v1/commands`: each line applied as `run` applies it; the events as JSON
+  /// lines (``EventLines``, as `run` prints them), each written after the journal holds what
+  /// explains it; 422 with the lines up to and including the `error` event when a line cannot
+  /// be applied. An answer past a megabyte is streamed as it is made, with status 200 (an
+  /// error is then its last line), so that memory stays flat however many events it holds.
+  ///
+  /// `?member=<name>` answers with what that family member's device sees (their transactions
+  /// and statuses, the family's changes, the notifications about them); by default the
+  /// purchaser's device, and every notification.
+  ///
+  /// A request does at most ``requestBudget`` work, counted as the engine does it (a command,
+  /// its events, and what a step back replays); the lines after are refused, to be sent again.
+  func commands(_ body: [UInt8], member: String?, answer: StreamedAnswer) {
+    let lines = EventLines(encoder: encoder) { buffer in
+      buffer.withBytes { answer.write(Array($0)) }
+      buffer.removeAll()
+    }
+    lines.member = member
+    controlLines = lines
+    host.attach(lines)
+    // The request's commands share the journal's commits (one at the end), but for those whose
+    // notifications or lines must go out first; the host keeps no events (the lines have them)
+    // but for a front end that shows what requests applied.
+    let (commitsEach, keepsEvents) = (host.commitsEachCommand, host.keepsEvents)
+    (host.commitsEachCommand, host.keepsEvents) = (false, keepsApplied)
+    defer {
+      host.detach(lines)
+      controlLines = nil
+      (host.commitsEachCommand, host.keepsEvents) = (commitsEach, keepsEvents)
+    }
+    var status = 200
+    var spent = 0
+    for (index, text) in Command.scriptLines(body).enumerated() {
+      if let stop = stop(spent: spent) {
+        let located = CommandError(
+          "\(stop.why): lines \(index + 1) and after were not applied; send them again",
+          command: text.trimmingCharacters(in: .whitespaces), line: index + 1)
+        lines.error(located, time: now)
+        status = stop.status
+        break
+      }
+      let outcome = host.perform(line: text, number: index + 1)
+      if outcome.isApplied {
+        if keepsApplied { applied.append(outcome) }
+        spent += 1 + outcome.work
+      }
+      if let error = outcome.journalError { return fail(answer, journal: error) }
+      if outcome.error != nil {
+        status = 422
+        break
+      }
+    }
+    do throws(CommandError) {
+      try host.flush()
+    } catch {
+      return fail(answer, journal: error)
+    }
+    answer.finish(status: status)
+  }
+
+  /// The answer to a control request that is not (or no longer) answered as a whole: a sent
+  /// command's answer (the tests', the inspector's).
+  func commands(_ body: [UInt8], member: String? = nil) -> ServerResponse {
+    var response: ServerResponse?
+    commands(
+      body, member: member,
+      answer: StreamedAnswer(
+        contentType: "application/x-ndjson", threshold: .max, reply: { response = $0 }))
+    return response ?? SessionWork.unavailable("the request was not answered")
+  }
+
+  /// Why the next line of a request is not applied: the server is stopping, or the request
+  /// spent its budget.
+  private func stop(spent: Int) -> (status: Int, why: String)? {
+    if stopping.withLockedValue({ $0 }) { return (503, "the server is stopping") }
+    guard spent >= requestBudget else { return nil }
+    return (422, "this request reached its budget of \(requestBudget) commands and events")
+  }
+
+  /// The journal could not be written: 500 when nothing went out yet, else the answer's last
+  /// line says so.
+  private func fail(_ answer: StreamedAnswer, journal error: CommandError) {
+    answer.fail(AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)").response)
+  }
+}
