@@ -76,6 +76,8 @@ let package = Package(
       dependencies: [
         "StoreSigning", "StoreCommands", "StoreSimulation",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "HeapModule", package: "swift-collections"),
+        .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -1,4 +1,6 @@
+import DequeModule
 import Foundation
+import HeapModule
 import StoreSigning
 import StoreSimulation
 
@@ -9,7 +11,9 @@ import StoreSimulation
 /// all send through one.
 ///
 /// A POST's answer arrives on the HTTP client's thread, which records it and sends the next
-/// one due; everything is under `lock`, hence `@unchecked Sendable`.
+/// one due; everything is under `lock`, hence `@unchecked Sendable`. Adding, sending and
+/// recording cost the same however many notifications wait (a heap of the attempts due, a
+/// queue of the first attempts waiting).
 public final class NotificationOutbox: @unchecked Sendable {
   /// A fault real delivery does to a backend, injected into every attempt while it is set.
   public enum Fault: Equatable, Sendable {
@@ -39,8 +43,9 @@ public final class NotificationOutbox: @unchecked Sendable {
     public let notification: ServerNotification
     /// Its signed payload (the JWS the body carries).
     public let signedPayload: String
-    /// The body POSTed.
-    let body: String
+    /// The body POSTed: `{"signedPayload":"<JWS>"}`, as the App Store POSTs it (made when it
+    /// is sent, so that each notification's JWS is held once).
+    var body: String { NotificationOutbox.body(signedPayload: signedPayload) }
     /// The attempts so far, oldest first.
     public internal(set) var attempts: [Attempt] = []
     /// When the next attempt is due; `nil` when none is (delivered, given up, in flight).
@@ -58,6 +63,10 @@ public final class NotificationOutbox: @unchecked Sendable {
   public enum WhenFull: Sendable {
     /// The one adding waits for room (a script, where nothing may be lost).
     case wait
+    /// The one adding waits for room while the backend answers, each answer within this many
+    /// seconds; past that the oldest waiting is dropped, and said so (a server, whose commands
+    /// never outrun a backend that keeps up, and never hang on one that does not).
+    case waitWhileAnswered(Double)
     /// The oldest waiting is dropped, and said so (a front end that must not block).
     case dropOldest
   }
@@ -81,14 +90,31 @@ public final class NotificationOutbox: @unchecked Sendable {
 
   private let lock = NSCondition()
   private var entries: [Entry] = []
+  /// Attempts made, in all.
+  private var attemptCount = 0
+  /// When the backend last answered (or the wait for it began), for ``WhenFull/waitWhileAnswered(_:)``.
+  private var lastAnswer = Date()
+  /// Told of each notification dropped from a full queue, on the thread that was adding one
+  /// (the session's: only ``add(_:signedPayload:now:)`` drops). Set before the first.
+  public var onDrop: ((Entry) -> Void)?
   private var fault = Fault.off
   private let webhook: Webhook?
   private let files: NotificationFiles?
   /// When failures are sent again.
   public let policy: RetryPolicy
   private let whenFull: WhenFull
-  /// Entries with an attempt due, in order.
-  private var due: [Int] = []
+  /// An attempt due: when, and whose (an entry whose `nextAttempt` is no longer `date` left it).
+  private struct Due: Comparable {
+    var date: Int64
+    var entry: Int
+    static func < (lhs: Due, rhs: Due) -> Bool { (lhs.date, lhs.entry) < (rhs.date, rhs.entry) }
+  }
+  /// The attempts due, earliest (then oldest) first.
+  private var due = Heap<Due>()
+  /// Entries waiting for their first attempt, oldest first (some may have had it since).
+  private var firstAttempts = Deque<Int>()
+  /// How many entries wait for their first attempt.
+  private var waitingFirst = 0
   /// The POST under way: its entry, its attempt's date, and how many copies are left to send
   /// (a duplicate fault sends two).
   private var inFlight: (entry: Int, date: Instant, copies: Int)?
@@ -150,33 +176,42 @@ public final class NotificationOutbox: @unchecked Sendable {
   ///   is still made).
   @discardableResult
   public func add(
-    _ notification: ServerNotification, body: String, signedPayload: String, now: Instant
+    _ notification: ServerNotification, signedPayload: String, now: Instant
   ) -> (index: Int, file: String?, error: DeliveryError?) {
     var fileError: DeliveryError?
     var file: String?
     do throws(DeliveryError) {
-      file = try files?.write(name: notification.name, body: body)
+      file = try files?.write(
+        name: notification.name, body: Self.body(signedPayload: signedPayload))
     } catch {
       fileError = error
     }
+    var dropped: [Entry] = []
     let index = locked { () -> Int in
       self.now = max(self.now, now)
-      var entry = Entry(
-        notification: notification, signedPayload: signedPayload, body: body, file: file)
+      var entry = Entry(notification: notification, signedPayload: signedPayload, file: file)
       if webhook != nil {
+        dropped = makeRoom()
         if case .delay(let milliseconds) = fault {
           entry.nextAttempt = now.adding(milliseconds: milliseconds)
         } else {
           entry.nextAttempt = now
         }
-        makeRoom()
-        due.append(entries.count)
+        schedule(entries.count, at: entry.nextAttempt!)
+        firstAttempts.append(entries.count)
+        waitingFirst += 1
       }
       entries.append(entry)
       return entries.count - 1
     }
+    for entry in dropped { onDrop?(entry) }
     send(next())
     return (index, file, fileError)
+  }
+
+  /// A notification's body as the App Store POSTs it.
+  public static func body(signedPayload: String) -> String {
+    "{\"signedPayload\":\"\(signedPayload)\"}"
   }
 
   /// The session's time moved to `now`: the attempts due by then go out, in order, one at a
@@ -201,11 +236,10 @@ public final class NotificationOutbox: @unchecked Sendable {
       where !entries[index].isDelivered && !entries[index].attempts.isEmpty
         && inFlight?.entry != index
       {
-        if entries[index].nextAttempt == nil { due.append(index) }
         entries[index].nextAttempt = now
+        schedule(index, at: now)
         count += 1
       }
-      due.sort()
       return (count, next())
     }
     send(outgoing)
@@ -227,17 +261,18 @@ public final class NotificationOutbox: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     var deadline = Date().addingTimeInterval(patience)
-    var attempts = entries.reduce(0) { $0 + $1.attempts.count }
+    var attempts = attemptCount
     while (inFlight != nil || dueNow() != nil) && Date() < deadline {
       _ = lock.wait(until: min(deadline, Date().addingTimeInterval(0.05)))
-      let made = entries.reduce(0) { $0 + $1.attempts.count }
-      if made != attempts {
-        attempts = made
+      if attemptCount != attempts {
+        attempts = attemptCount
         deadline = Date().addingTimeInterval(patience)
       }
     }
-    return due.filter { entries[$0].nextAttempt.map { $0 <= now } ?? false }.count
-      + (inFlight == nil ? 0 : 1)
+    let stillDue = due.unordered.filter { item in
+      entries[item.entry].nextAttempt.map { $0.milliseconds == item.date && $0 <= now } ?? false
+    }
+    return stillDue.count + (inFlight == nil ? 0 : 1)
   }
 
   // MARK: - Sending, one at a time
@@ -252,8 +287,9 @@ public final class NotificationOutbox: @unchecked Sendable {
   /// recorded on the way). Called under `lock`.
   private func next() -> Outgoing? {
     guard webhook != nil, inFlight == nil else { return nil }
-    while let position = dueNow() {
-      let index = due.remove(at: position)
+    while let index = dueNow() {
+      due.removeMin()
+      if entries[index].attempts.isEmpty { waitingFirst -= 1 }
       let scheduled = entries[index].nextAttempt ?? now
       entries[index].nextAttempt = nil
       let date = max(scheduled, entries[index].attempts.last?.date ?? scheduled)
@@ -269,9 +305,24 @@ public final class NotificationOutbox: @unchecked Sendable {
     return nil
   }
 
-  /// The position in `due` of the first entry whose attempt is due by now.
+  /// The entry whose attempt is due first, when it is due by now (attempts no longer wanted
+  /// are cleared from the heap on the way). Called under `lock`.
   private func dueNow() -> Int? {
-    due.firstIndex { entries[$0].nextAttempt.map { $0 <= now } ?? false }
+    while let first = due.min {
+      guard let date = entries[first.entry].nextAttempt, date.milliseconds == first.date,
+        inFlight?.entry != first.entry
+      else {
+        due.removeMin()
+        continue
+      }
+      return date <= now ? first.entry : nil
+    }
+    return nil
+  }
+
+  /// Puts an entry's attempt at `date` in the heap. Called under `lock`.
+  private func schedule(_ entry: Int, at date: Instant) {
+    due.insert(Due(date: date.milliseconds, entry: entry))
   }
 
   private func send(_ outgoing: Outgoing?) {
@@ -279,6 +330,7 @@ public final class NotificationOutbox: @unchecked Sendable {
     webhook.post(outgoing.body) { [weak self] answer in
       guard let self else { return }
       let next = self.locked { () -> Outgoing? in
+        self.lastAnswer = Date()
         guard let flight = self.inFlight else { return nil }
         self.record(
           flight.entry,
@@ -298,6 +350,7 @@ public final class NotificationOutbox: @unchecked Sendable {
   /// left. Called under `lock`.
   private func record(_ index: Int, _ attempt: Attempt) {
     entries[index].attempts.append(attempt)
+    attemptCount += 1
     let entry = entries[index]
     let name = entry.notification.name
     let count = entry.attempts.count
@@ -336,35 +389,65 @@ public final class NotificationOutbox: @unchecked Sendable {
     }
     let next = attempt.date.adding(milliseconds: wait)
     entries[index].nextAttempt = next
-    if !due.contains(index) {
-      due.append(index)
-      due.sort()
-    }
+    schedule(index, at: next)
     say(
       "notification \(name) failed: \(attempt.detail); retry at \(next.iso8601) "
         + "(+\(Self.hours(wait)))", failure: true)
   }
 
-  /// Makes room for one more waiting notification. Called under `lock`.
-  private func makeRoom() {
-    func waiting() -> [Int] {
-      due.filter { entries[$0].attempts.isEmpty && inFlight?.entry != $0 }
-    }
-    while waiting().count >= queueLimit {
+  /// Makes room for one more notification waiting for its first attempt: waits while the
+  /// policy says so, else drops the oldest waiting; what it dropped. Called under `lock`.
+  private func makeRoom() -> [Entry] {
+    var dropped: [Entry] = []
+    let waitingSince = Date()
+    while waitingFirst >= queueLimit {
       switch whenFull {
-      case .wait where inFlight != nil: lock.wait()
-      case .wait, .dropOldest:
-        guard let oldest = waiting().first else { return }
-        due.removeAll { $0 == oldest }
-        entries[oldest].nextAttempt = nil
-        entries[oldest].isDropped = true
-        lines.append(
-          Line(
-            time: now,
-            text: "notification \(entries[oldest].notification.name) dropped: the delivery "
-              + "queue is full (\(queueLimit) waiting)", isFailure: true))
+      case .wait where inFlight != nil:
+        lock.wait()
+        continue
+      case .waitWhileAnswered(let patience) where inFlight != nil:
+        let deadline = max(lastAnswer, waitingSince).addingTimeInterval(patience)
+        if Date() < deadline {
+          _ = lock.wait(until: deadline)
+          continue
+        }
+      default: break
       }
+      guard let oldest = oldestWaiting() else { break }
+      entries[oldest].nextAttempt = nil
+      entries[oldest].isDropped = true
+      waitingFirst -= 1
+      dropped.append(entries[oldest])
+      lines.append(
+        Line(
+          time: now,
+          text: "notification \(entries[oldest].notification.name) dropped: \(dropReason)",
+          isFailure: true))
     }
+    return dropped
+  }
+
+  /// Why a notification is dropped from a full queue.
+  public var dropReason: String {
+    if case .waitWhileAnswered(let patience) = whenFull {
+      return "the delivery queue is full (\(queueLimit) waiting) and the backend did not answer "
+        + "within \(Int(patience)) s"
+    }
+    return "the delivery queue is full (\(queueLimit) waiting)"
+  }
+
+  /// The oldest entry still waiting for its first attempt (those that had it since are
+  /// forgotten on the way). Called under `lock`.
+  private func oldestWaiting() -> Int? {
+    while let first = firstAttempts.first {
+      if entries[first].attempts.isEmpty && !entries[first].isDropped
+        && inFlight?.entry != first
+      {
+        return first
+      }
+      firstAttempts.removeFirst()
+    }
+    return nil
   }
 
   /// Runs `body` under the lock; wakes the reader when it added lines.

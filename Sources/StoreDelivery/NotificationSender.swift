@@ -15,8 +15,8 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
   private let namespace: String
   /// Events streamed for the command under way.
   private var events: [StoreEvent] = []
-  /// Notifications signed, waiting to be published: each with its body and signed payload.
-  private var ready: [(notification: ServerNotification, body: String, payload: String)] = []
+  /// Notifications signed, waiting to be published: each with its signed payload.
+  private var ready: [(notification: ServerNotification, payload: String)] = []
   /// The session's time when they were made.
   private var now = Instant(milliseconds: 0)
   /// Told of each notification handed to the outbox, in order.
@@ -59,7 +59,7 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
     }
     for notification in mapper.notifications(for: events, in: session) {
       guard let signed = try? signer.signedNotification(notification) else { continue }
-      ready.append((notification, signed.body, signed.payload))
+      ready.append((notification, signed.payload))
     }
     events = []
   }
@@ -72,8 +72,7 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
     let sending = ready
     ready = []
     for item in sending {
-      let added = outbox.add(
-        item.notification, body: item.body, signedPayload: item.payload, now: now)
+      let added = outbox.add(item.notification, signedPayload: item.payload, now: now)
       let sent = Sent(
         notification: item.notification, file: added.file, error: added.error, entry: added.index)
       for listener in listeners { listener(sent) }
@@ -112,8 +111,7 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
     guard let signed = try? signer.signedNotification(notification) else {
       throw DeliveryError("the test notification could not be signed")
     }
-    let added = outbox.add(
-      notification, body: signed.body, signedPayload: signed.payload, now: now)
+    let added = outbox.add(notification, signedPayload: signed.payload, now: now)
     if let error = added.error { throw error }
     return added.index
   }

@@ -76,6 +76,17 @@ public final class ServedSession {
       shared: shared)
     reads = ReadAccess(gate: gate, reader: reader)
     host.attach(CommittedReads(host: host, access: reads))
+    // The outbox drops only while it adds, on this session's thread (a control request's
+    // command publishing): its answer says so, having said the notification was sent.
+    sender?.outbox.onDrop = { [weak self] entry in
+      guard let self, let lines = controlLines,
+        entry.notification.isShown(toMemberNamed: lines.member)
+      else { return }
+      let notification = entry.notification
+      lines.notificationDropped(
+        time: notification.time, type: notification.type, subtype: notification.subtype,
+        uuid: notification.uuid, reason: sender?.outbox.dropReason ?? "")
+    }
     sender?.listen { [weak self] sent in
       guard let lines = self?.controlLines,
         sent.notification.isShown(toMemberNamed: lines.member)

@@ -63,7 +63,7 @@ struct Inspect: ParsableCommand {
     let display = DisplayOptions(
       color: !noColor && environment["NO_COLOR"] == nil, glyphs: ascii ? .ascii : .unicode)
     let journalPath = try session.preparedJournal()
-    let prepared = try signing.prepare(interactive: true)
+    let prepared = try signing.prepare(whenFull: .dropOldest)
     // Listening before the terminal is taken over, so that a problem is told plainly. Requests
     // wait in the inbox for the loop, which answers them between two frames.
     let inbox = LoopInbox(wake: { NcursesTerminal.wake() })

@@ -63,7 +63,7 @@ struct Serve: ParsableCommand {
     journaled.bundleID = signing.journaledBundleID
     let signer = try signing.makeSigner()
     let host = CommandHost(journaled)
-    let sender = try signing.outbox(interactive: true).map {
+    let sender = try signing.outbox(whenFull: .waitWhileAnswered(5)).map {
       NotificationSender(
         signer: signer, outbox: $0, session: journaled.session, identity: journaled.identity)
     }

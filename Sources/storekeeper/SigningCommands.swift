@@ -173,15 +173,14 @@ struct NotifyTest: ParsableCommand {
 
   func run() throws {
     let signer = try signing.makeSigner()
-    guard let outbox = try signing.outbox(interactive: false) else { return }
+    guard let outbox = try signing.outbox(whenFull: .wait) else { return }
     let now = wallClock
     let notification = ServerNotification.test(
       at: now,
       uuid: nameBasedUUID(signer.notificationNamespace(session: "test") + "|\(now.milliseconds)"))
     let signed = try signer.signedNotification(notification)
     var failed = false
-    let added = outbox.add(
-      notification, body: signed.body, signedPayload: signed.payload, now: now)
+    let added = outbox.add(notification, signedPayload: signed.payload, now: now)
     if let file = added.file { try StandardStreams.printOut("wrote \(file)".sanitizedForTerminal) }
     if let error = added.error {
       printError("storekeeper: \(error)".sanitizedForTerminal)

@@ -72,14 +72,14 @@ struct SigningOptions: ParsableArguments {
   }
 
   /// The outbox notifications go through, when they go anywhere; a problem (URL, CA file,
-  /// folder) is told with exit status 1. A script waits when it is full; a front end that must
-  /// not block drops the oldest.
-  func outbox(interactive: Bool) throws -> NotificationOutbox? {
+  /// folder) is told with exit status 1. `whenFull`: a script waits when it is full, a server
+  /// while the backend keeps answering, a front end that must not block drops the oldest.
+  func outbox(whenFull: NotificationOutbox.WhenFull) throws -> NotificationOutbox? {
     guard notifications != nil || notifyUrl != nil else { return nil }
     do throws(DeliveryError) {
       return try NotificationOutbox(
         url: notifyUrl, directory: notifications, policy: RetryPolicy(notifyRetries) ?? .apple,
-        whenFull: interactive ? .dropOldest : .wait, trusting: notifyCa)
+        whenFull: whenFull, trusting: notifyCa)
     } catch {
       printError("storekeeper: \(error)".sanitizedForTerminal)
       throw ExitCode(1)
@@ -121,12 +121,14 @@ struct SigningOptions: ParsableArguments {
   ///
   /// - Parameter delivers: `false` when something else delivers the notifications (the
   ///   inspector's `--serve`).
-  func prepare(interactive: Bool = false, delivers: Bool = true) throws -> PreparedSigning {
+  func prepare(
+    whenFull: NotificationOutbox.WhenFull = .wait, delivers: Bool = true
+  ) throws -> PreparedSigning {
     guard needsSigner else {
       return PreparedSigning(signer: nil, outbox: nil, signsEvents: false)
     }
     return PreparedSigning(
-      signer: try makeSigner(), outbox: delivers ? try outbox(interactive: interactive) : nil,
+      signer: try makeSigner(), outbox: delivers ? try outbox(whenFull: whenFull) : nil,
       signsEvents: sign || chain)
   }
 }

@@ -10,12 +10,17 @@ import Testing
 @Suite struct NotificationOutboxTests {
   let now = Instant(iso8601: "2026-11-22T02:00:00Z")!
 
-  /// Adds `count` notifications whose bodies say their number.
+  /// Adds `count` notifications whose payloads say their number.
   func add(_ count: Int, to outbox: NotificationOutbox) {
     for number in 0..<count {
       let notification = ServerNotification.test(at: now, uuid: "uuid-\(number)")
-      outbox.add(notification, body: #"{"n":\#(number)}"#, signedPayload: "jws", now: now)
+      outbox.add(notification, signedPayload: "n\(number)", now: now)
     }
+  }
+
+  /// The bodies of notifications `range` as the App Store POSTs them.
+  func bodies(_ range: Range<Int>) -> [String] {
+    range.map { #"{"signedPayload":"n\#($0)"}"# }
   }
 
   @Test func notificationsArriveInOrderOneAtATimeAndEachIsAttemptedOnce() throws {
@@ -25,7 +30,7 @@ import Testing
     let outbox = try NotificationOutbox(url: server.url, directory: nil, timeout: 5)
     add(20, to: outbox)
     #expect(outbox.drain() == 0)
-    #expect(server.bodies == (0..<20).map { #"{"n":\#($0)}"# })
+    #expect(server.bodies == bodies(0..<20))
     #expect(outbox.history.allSatisfy { $0.attempts.map(\.result) == [.success] })
   }
 
@@ -36,7 +41,7 @@ import Testing
       url: server.url, directory: nil, whenFull: .wait, queueLimit: 3, timeout: 5)
     add(30, to: waiting)  // each add past three waits for a POST to finish
     #expect(waiting.drain() == 0)
-    #expect(server.bodies == (0..<30).map { #"{"n":\#($0)}"# })
+    #expect(server.bodies == bodies(0..<30))
     #expect(waiting.history.allSatisfy { !$0.isDropped && $0.isDelivered })
     let silent = try WebhookServer(reply: .silence(seconds: 2))
     defer { silent.stop() }
@@ -46,6 +51,45 @@ import Testing
     #expect(dropping.history.filter(\.isDropped).count == 6)
     #expect(
       dropping.takeLines().filter { $0.text.contains("queue is full (3 waiting)") }.count == 6)
+  }
+
+  @Test func aServerWaitsForABackendThatKeepsUpAndDropsOnlyWhenItStopsAnswering() throws {
+    let server = try WebhookServer(reply: .after(seconds: 0.01))
+    defer { server.stop() }
+    let keepingUp = try NotificationOutbox(
+      url: server.url, directory: nil, whenFull: .waitWhileAnswered(5), queueLimit: 3,
+      timeout: 5)
+    add(30, to: keepingUp)
+    #expect(keepingUp.drain() == 0)
+    #expect(server.bodies == bodies(0..<30))
+    #expect(keepingUp.history.allSatisfy { !$0.isDropped && $0.isDelivered })
+    let silent = try WebhookServer(reply: .silence(seconds: 3))
+    defer { silent.stop() }
+    let stalled = try NotificationOutbox(
+      url: silent.url, directory: nil, policy: .none, whenFull: .waitWhileAnswered(0.2),
+      queueLimit: 3, timeout: 2)
+    let dropped = LockedList()
+    stalled.onDrop = { dropped.append($0.notification.uuid) }
+    let started = Date()
+    add(10, to: stalled)
+    // Waited a moment for an answer, then dropped the six oldest waiting, each said so.
+    #expect(Date().timeIntervalSince(started) >= 0.2)
+    #expect(dropped.items == (1...6).map { "uuid-\($0)" })
+    #expect(stalled.history.filter(\.isDropped).count == 6)
+    #expect(stalled.takeLines().filter { $0.text.contains("did not answer within 0 s") }.count == 6)
+  }
+
+  /// Past the queue's limit every notification costs the same: 30,000 added behind one that
+  /// never comes back, 20,000 of them dropped (each scanned the whole queue before).
+  @Test(.timeLimit(.minutes(1)))
+  func aFullQueueCostsTheSameForEachNotification() throws {
+    let silent = try WebhookServer(reply: .silence(seconds: 30))
+    defer { silent.stop() }
+    let outbox = try NotificationOutbox(
+      url: silent.url, directory: nil, policy: .none, timeout: 60)
+    add(30_000, to: outbox)
+    #expect(outbox.history.filter(\.isDropped).count == 30_000 - 1 - NotificationOutbox.queueLimit)
+    #expect(!outbox.entry(0).isDropped && !outbox.entry(29_999).isDropped)
   }
 
   @Test func aReceiverThatNeverAnswersTimesOutEachNotificationInItsOwnTurn() throws {
@@ -108,4 +152,13 @@ import Testing
     #expect(outbox.entry(0).isDelivered)
     #expect(outbox.entry(0).attempts.map(\.date) == [now, now.adding(milliseconds: 10_000)])
   }
+}
+
+/// Strings gathered from another thread.
+final class LockedList: @unchecked Sendable {
+  // `@unchecked Sendable`: `stored` is read and written only under `lock`.
+  private let lock = NSLock()
+  private var stored: [String] = []
+  func append(_ item: String) { lock.withLock { stored.append(item) } }
+  var items: [String] { lock.withLock { stored } }
 }

@@ -396,6 +396,51 @@ extension ServeRobustnessTests {
     #expect(server.stop() == 0)
   }
 
+  /// A burst of notifications past the queue's limit (11,520 renewals) never outruns a backend
+  /// that answers: the command waits for it, every notification is delivered once and in
+  /// order, and the answer lists each as sent and none as dropped.
+  @Test func aBurstOfNotificationsWaitsForABackendThatKeepsUp() throws {
+    let webhook = try WebhookServer()
+    defer { webhook.stop() }
+    let server = try ServeProcess(Self.paused + ["--notify-url", webhook.url])
+    let setup = "set time-rate monthlyRenewalEveryThirtySeconds\nbuy socialfeed.monthly\n"
+    _ = try httpRequest(port: server.port, "POST", "/storekeeper/v1/commands", body: setup)
+    var sent: [String] = []
+    var dropped = 0
+    var pending: [UInt8] = []
+    let answer = try httpStream(
+      port: server.port, "POST", "/storekeeper/v1/commands", body: "advance 4d"
+    ) { piece in
+      pending += piece
+      while let end = pending.firstIndex(of: 0x0A) {
+        let line = String(decoding: pending[..<end], as: UTF8.self)
+        pending.removeSubrange(...end)
+        if line.contains(#""event":"notification""#),
+          let uuid = line.split(separator: "\"").drop(while: { $0 != "notificationUUID" })
+            .dropFirst(2).first
+        {
+          sent.append(String(uuid))
+        }
+        if line.contains(#""event":"notificationDropped""#) { dropped += 1 }
+      }
+    }
+    #expect(answer.status == 200)
+    #expect(sent.count == 11_520 && dropped == 0, "\(sent.count) sent, \(dropped) dropped")
+    let deadline = Date().addingTimeInterval(60)
+    while webhook.bodies.count < 11_521 && Date() < deadline { usleep(100_000) }
+    let uuids = webhook.bodies.compactMap { body -> String? in
+      guard let payload = body.split(separator: "\"").dropFirst(3).first,
+        let middle = payload.split(separator: ".").dropFirst().first,
+        let json = Data(base64URL: String(middle)),
+        let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any]
+      else { return nil }
+      return object["notificationUUID"] as? String
+    }
+    #expect(uuids.count == 11_521 && Set(uuids).count == 11_521, "each delivered once")
+    #expect(Array(uuids.dropFirst()) == sent, "in the order the answer lists them")
+    #expect(server.stop() == 0)
+  }
+
   /// The peak resident memory of a served process, in bytes (Linux's `VmHWM`).
   func peakMemory(of server: ServeProcess) throws -> Int {
     let status = try String(

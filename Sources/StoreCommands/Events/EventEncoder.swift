@@ -177,15 +177,17 @@ public struct EventEncoder: Sendable {
 
   /// A server notification as a `notification` event line (without the newline).
   public func notificationLine(
-    time: Instant, type: String, subtype: String?, uuid: String, file: String?
+    time: Instant, type: String, subtype: String?, uuid: String, file: String?,
+    droppedBecause reason: String? = nil
   ) -> String {
     var object = ObjectBuilder()
     object.field("time", time)
-    object.field("event", "notification")
+    object.field("event", reason == nil ? "notification" : "notificationDropped")
     object.field("notificationType", type)
     if let subtype { object.field("subtype", subtype) }
     object.field("notificationUUID", uuid)
     if let file { object.field("file", file) }
+    if let reason { object.field("reason", reason) }
     return String(decoding: object.finish(), as: UTF8.self)
   }
 

@@ -56,6 +56,16 @@ public final class EventLines: CommandObserver {
     line(encoder.notificationLine(time: time, type: type, subtype: subtype, uuid: uuid, file: file))
   }
 
+  /// A notification sent earlier that will not be delivered after all (dropped from a full
+  /// queue): `{"event":"notificationDropped",…,"reason":…}`.
+  public func notificationDropped(
+    time: Instant, type: String, subtype: String?, uuid: String, reason: String
+  ) {
+    line(
+      encoder.notificationLine(
+        time: time, type: type, subtype: subtype, uuid: uuid, file: nil, droppedBecause: reason))
+  }
+
   /// Whether a megabyte waits.
   public var wantsToPublish: Bool { buffer.count >= limit }
 
