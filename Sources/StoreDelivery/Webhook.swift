@@ -6,8 +6,8 @@ import NIOSSL
 
 /// One endpoint that notifications are POSTed to, over AsyncHTTPClient: HTTP/1.1 or HTTP/2,
 /// TLS for `https` (trusting the system's roots and, when given, a local CA), IPv6 literals,
-/// redirects followed (at most five, never in a circle); no proxies. Only the response's status
-/// matters: the body is not read.
+/// redirects followed with the same method and body (at most five, never in a circle: Apple's
+/// `CIRCULAR_REDIRECT`); no proxies. Only the response's status matters: the body is not read.
 final class Webhook: Sendable {
   /// How an attempt ended.
   enum Answer: Equatable, CustomStringConvertible {
@@ -43,8 +43,10 @@ final class Webhook: Sendable {
   init(url: String, timeout: Double, trusting caFile: String? = nil) throws(DeliveryError) {
     self.url = url
     self.timeout = timeout
+    // Redirects are followed here, not by the client, which would turn a POST answered 301, 302
+    // or 303 into a GET without the body.
     var configuration = HTTPClient.Configuration(
-      redirectConfiguration: .follow(max: 5, allowCycles: false),
+      redirectConfiguration: .disallow,
       timeout: .init(connect: .seconds(5), read: .milliseconds(Int64(timeout * 1000))))
     configuration.proxy = nil
     configuration.decompression = .disabled
@@ -80,13 +82,26 @@ final class Webhook: Sendable {
     return answer.value ?? .failed("no answer", .other)
   }
 
+  /// The most redirects an attempt follows.
+  static let redirectLimit = 5
+
   /// POSTs `body` as JSON; `completion` hears the status line's answer (at most `timeout`
-  /// seconds later), on one of the client's threads.
+  /// seconds later), on one of the client's threads. A redirect (301, 302, 303, 307, 308 with a
+  /// `Location`) is POSTed again, body and all, to where it leads.
   func post(_ body: String, completion: @escaping @Sendable (Answer) -> Void) {
+    post(
+      body, to: url, visited: [], deadline: .now() + .milliseconds(Int64(timeout * 1000)),
+      completion: completion)
+  }
+
+  private func post(
+    _ body: String, to target: String, visited: [String], deadline: NIODeadline,
+    completion: @escaping @Sendable (Answer) -> Void
+  ) {
     let request: HTTPClient.Request
     do {
       request = try HTTPClient.Request(
-        url: url, method: .POST,
+        url: target, method: .POST,
         headers: ["Content-Type": "application/json", "User-Agent": "storekeeper"],
         body: .string(body))
     } catch {
@@ -94,8 +109,7 @@ final class Webhook: Sendable {
       return
     }
     let eventLoop = client.eventLoopGroup.next()
-    let delegate = StatusDelegate(promise: eventLoop.makePromise(of: Int.self))
-    let deadline = NIODeadline.now() + .milliseconds(Int64(timeout * 1000))
+    let delegate = StatusDelegate(promise: eventLoop.makePromise(of: (Int, String?).self))
     let task = client.execute(
       request: request, delegate: delegate, eventLoop: .delegate(on: eventLoop),
       deadline: deadline)
@@ -105,7 +119,18 @@ final class Webhook: Sendable {
     delegate.promise.futureResult.whenComplete { result in
       task.cancel()  // the body is not needed; a server that never ends it cannot hold us
       switch result {
-      case .success(let status): completion(.status(status))
+      case .success(let (status, location)):
+        guard [301, 302, 303, 307, 308].contains(status), let location,
+          let next = URL(string: location, relativeTo: URL(string: target))?.absoluteString
+        else { return completion(.status(status)) }
+        let seen = visited + [target]
+        if seen.contains(next) {
+          return completion(.failed("the redirects go round in a circle", .circularRedirect))
+        }
+        guard seen.count <= Self.redirectLimit else {
+          return completion(.failed("more than five redirects", .circularRedirect))
+        }
+        self.post(body, to: next, visited: seen, deadline: deadline, completion: completion)
       case .failure(let error): completion(.failed(Self.reason(error), Self.result(error)))
       }
     }
@@ -186,16 +211,16 @@ private final class LockedAnswer: @unchecked Sendable {
   }
 }
 
-/// Completes its promise with the response's status as soon as the head arrives (or with the
-/// request's error). `@unchecked Sendable` because AsyncHTTPClient requires a Sendable
+/// Completes its promise with the response's status and `Location` as soon as the head arrives
+/// (or with the request's error). `@unchecked Sendable` because AsyncHTTPClient requires a Sendable
 /// delegate: its methods run on the request's event loop, one at a time, so `completed` is
 /// never touched from two threads.
 private final class StatusDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
   typealias Response = Void
-  let promise: EventLoopPromise<Int>
+  let promise: EventLoopPromise<(Int, String?)>
   private var completed = false
 
-  init(promise: EventLoopPromise<Int>) { self.promise = promise }
+  init(promise: EventLoopPromise<(Int, String?)>) { self.promise = promise }
 
   func fail(_ error: any Error) {
     promise.futureResult.eventLoop.execute {
@@ -212,7 +237,7 @@ private final class StatusDelegate: HTTPClientResponseDelegate, @unchecked Senda
   > {
     if !completed {
       completed = true
-      promise.succeed(Int(head.status.code))
+      promise.succeed((Int(head.status.code), head.headers.first(name: "Location")))
     }
     return task.eventLoop.makeSucceededVoidFuture()
   }
