@@ -3,58 +3,100 @@ import NIOCore
 import NIOHTTPTypes
 
 /// The open connections, so that their number stays below what the process may open: at the
-/// limit, a new connection takes the place of the one idle longest (none in the middle of a
-/// request is closed), or is closed itself when every one is busy. Descriptors stay for the
-/// journal, the notifications' connections and the answers. `@unchecked Sendable`: it is used
-/// only on the server's one event loop, so its state is never touched from two threads.
+/// limit, a new connection takes the place of the one idle longest, else of the one whose
+/// request has been arriving longest (a client trickling its body holds a descriptor without
+/// using the server), and is closed itself only when every one is being answered. Descriptors
+/// stay for the journal, the notifications' connections and the answers. `@unchecked
+/// Sendable`: it is used only on the server's one event loop, so its state is never touched
+/// from two threads.
 final class Connections: @unchecked Sendable {
+  /// What a connection is doing, and since when (a tick of this counter's own clock).
+  private enum State {
+    /// Waiting for its next request.
+    case idle(since: UInt64)
+    /// Its request is arriving: head read, body not yet whole.
+    case receiving(since: UInt64)
+    /// Its request arrived whole and is being answered.
+    case answering
+  }
+
   private let limit: Int
-  /// Open connections in the order they last became idle (`nil` while busy).
-  private var idleSince: [ObjectIdentifier: (channel: any Channel, since: UInt64?)] = [:]
+  private var open: [ObjectIdentifier: (channel: any Channel, state: State)] = [:]
   private var ticks: UInt64 = 0
 
   init(limit: Int) { self.limit = max(1, limit) }
 
-  /// The process's descriptor limit less what the rest of it needs (64, or a quarter of a small
-  /// limit).
+  /// The process's descriptor limit less those it has open now (its event loops, the
+  /// journal, the listening socket) and what it needs later (64, or a quarter of a small limit:
+  /// the notifications' connections, files), so that connections are turned away here rather
+  /// than by the system, which would leave the server unable to accept at all.
   static func limitForThisProcess() -> Int {
     var limits = rlimit()
     guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return 1_000 }
     let soft = Int(clamping: limits.rlim_cur)
-    return max(1, soft - max(16, min(64, soft / 4)))
+    return max(1, soft - openDescriptors(below: soft) - max(16, min(64, soft / 4)))
+  }
+
+  /// How many descriptors the process has open (`/proc/self/fd`, else asking each up to
+  /// `limit`, at most 65,536).
+  static func openDescriptors(below limit: Int) -> Int {
+    if let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
+      return max(0, entries.count - 1)  // less the one reading the folder
+    }
+    return (0..<Int32(clamping: min(limit, 65_536))).count { fcntl($0, F_GETFD) != -1 }
   }
 
   /// A new connection: room is made for it, or it is closed.
   func add(_ channel: any Channel) {
-    if idleSince.count >= limit {
-      let idle = idleSince.values.compactMap { entry in entry.since.map { (entry.channel, $0) } }
-      guard let oldest = idle.min(by: { $0.1 < $1.1 }) else {
+    if open.count >= limit {
+      guard let evicted = longestIdle() ?? longestReceiving() else {
         channel.close(promise: nil)
         return
       }
-      idleSince[ObjectIdentifier(oldest.0)] = nil
-      oldest.0.close(promise: nil)
+      open[ObjectIdentifier(evicted)] = nil
+      evicted.close(promise: nil)
     }
-    ticks += 1
-    idleSince[ObjectIdentifier(channel)] = (channel, ticks)
+    open[ObjectIdentifier(channel)] = (channel, .idle(since: tick()))
     channel.closeFuture.whenComplete { [weak self] _ in
-      self?.idleSince[ObjectIdentifier(channel)] = nil
+      self?.open[ObjectIdentifier(channel)] = nil
     }
   }
 
   /// A request began arriving on `channel`.
-  func busy(_ channel: any Channel) {
-    idleSince[ObjectIdentifier(channel)]?.since = nil
-  }
+  func receiving(_ channel: any Channel) { set(channel, .receiving(since: tick())) }
+
+  /// `channel`'s request arrived whole.
+  func answering(_ channel: any Channel) { set(channel, .answering) }
 
   /// `channel` waits for its next request.
-  func idle(_ channel: any Channel) {
+  func idle(_ channel: any Channel) { set(channel, .idle(since: tick())) }
+
+  private func set(_ channel: any Channel, _ state: State) {
+    open[ObjectIdentifier(channel)]?.state = state
+  }
+
+  private func tick() -> UInt64 {
     ticks += 1
-    idleSince[ObjectIdentifier(channel)]?.since = ticks
+    return ticks
+  }
+
+  /// The connection idle longest.
+  private func longestIdle() -> (any Channel)? {
+    open.values.compactMap { entry -> (any Channel, UInt64)? in
+      if case .idle(let since) = entry.state { (entry.channel, since) } else { nil }
+    }.min { $0.1 < $1.1 }?.0
+  }
+
+  /// The connection whose request has been arriving longest.
+  private func longestReceiving() -> (any Channel)? {
+    open.values.compactMap { entry -> (any Channel, UInt64)? in
+      if case .receiving(let since) = entry.state { (entry.channel, since) } else { nil }
+    }.min { $0.1 < $1.1 }?.0
   }
 }
 
-/// Watches one connection for ``Connections`` (busy from a request's head to its answer's end)
+/// Watches one connection for ``Connections`` (receiving from a request's head to its end,
+/// answering until its answer's end)
 /// and closes it after an answer that says `Connection: close` (a body too large, a request too
 /// slow): its output first, the rest a moment later, so that a client still sending reads the
 /// answer before the connection goes.
@@ -72,7 +114,11 @@ final class ConnectionWatch: ChannelDuplexHandler, RemovableChannelHandler {
   func handlerAdded(context: ChannelHandlerContext) { connections.add(context.channel) }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    if case .head = unwrapInboundIn(data) { connections.busy(context.channel) }
+    switch unwrapInboundIn(data) {
+    case .head: connections.receiving(context.channel)
+    case .end: connections.answering(context.channel)
+    case .body: break
+    }
     context.fireChannelRead(data)
   }
 

@@ -281,6 +281,33 @@ extension ServeRobustnessTests {
 }
 
 extension ServeRobustnessTests {
+  /// Clients trickling their bodies do not lock everyone out under a small descriptor limit:
+  /// at the limit a new connection takes the place of the request that has been arriving
+  /// longest, so a normal client is answered at once, not after their 408 at 30 s.
+  @Test func slowBodiesDoNotLockOutANormalClient() throws {
+    let server = try ServeProcess(Self.paused, descriptors: 64)
+    var slow: [Int32] = []
+    defer { for descriptor in slow { close(descriptor) } }
+    let head = Array(
+      ("POST /storekeeper/v1/commands HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        + "Content-Length: 1000\r\n\r\nbuy").utf8)
+    for _ in 0..<60 {
+      guard let descriptor = try? connectTo(port: server.port) else { break }
+      _ = head.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+      slow.append(descriptor)
+    }
+    usleep(300_000)
+    for _ in 0..<5 {
+      let asked = Date()
+      let health = try httpRequest(port: server.port, "GET", "/storekeeper/v1/health")
+      #expect(health.status == 200)
+      #expect(Date().timeIntervalSince(asked) < 10, "answered after the slow ones' 408")
+    }
+    for descriptor in slow { close(descriptor) }
+    slow = []
+    #expect(server.stop() == 0)
+  }
+
   /// Stepping back costs what it takes back: a thousand `undo` in one request after a thousand
   /// commands answer, and the server goes on answering; the journal reopens at the start.
   @Test func manyUndosInOneRequestAnswerAndTheServerGoesOn() throws {
