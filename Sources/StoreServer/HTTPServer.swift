@@ -93,7 +93,11 @@ public final class HTTPServer: Sendable {
         configuration: .init(
           additionalChannelHandlers: [ConnectionWatch(connections)],
           // Past the request's own time limit: a 408 is answered before the connection goes.
-          idleTimeout: .nanoseconds(timeout.nanoseconds + 1_000_000_000))),
+          idleTimeout: .nanoseconds(timeout.nanoseconds + 1_000_000_000),
+          // Headers as large as a body may be: an oversized token reaches the authentication,
+          // which refuses it (401) as any other bad token, instead of the parser (400).
+          httpDecoderConfiguration: .init(
+            maxHeaderFieldSize: Self.bodyLimit, maxHeaderListSize: Self.bodyLimit))),
       configuration: .init(address: .hostname(host, port: port), backlog: 1024),
       onServerRunning: { bound.set(.success($0.localAddress?.port ?? 0)) },
       eventLoopGroupProvider: .shared(group), logger: quiet)

@@ -308,6 +308,20 @@ extension ServeRobustnessTests {
     #expect(server.stop() == 0)
   }
 
+  /// A token of 100 KB is a bad token like any other: 401 with no body, not the parser's 400.
+  @Test func anOversizedTokenIsRefusedAsAnyBadToken() throws {
+    let server = try ServeProcess(Self.paused)
+    for size in [1_000, 100_000, 500_000] {
+      let refused = try httpRequest(
+        port: server.port, "GET", "/inApps/v1/transactions/0",
+        bearer: String(repeating: "a", count: size))
+      #expect(refused.status == 401 && refused.body.isEmpty, "a \(size)-byte token")
+    }
+    let health = try httpRequest(port: server.port, "GET", "/storekeeper/v1/health")
+    #expect(health.status == 200)
+    #expect(server.stop() == 0)
+  }
+
   /// Stepping back costs what it takes back: a thousand `undo` in one request after a thousand
   /// commands answer, and the server goes on answering; the journal reopens at the start.
   @Test func manyUndosInOneRequestAnswerAndTheServerGoesOn() throws {
