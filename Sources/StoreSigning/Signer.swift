@@ -141,7 +141,7 @@ public struct Signer: Sendable {
     p["price"] = .number(JSONNumber(text: String(t.price)))
     p["currency"] = .string(t.currency)
     p["appTransactionId"] = .string(t.owner.appTransactionID)
-    if let plan = t.billingPlanType { p["billingPlanType"] = .string(plan) }
+    if let plan = t.billingPlanType { p["billingPlanType"] = .string(plan.rawValue) }
     if let commitment = t.commitment {
       p["commitmentInfo"] = .object(
         JSONObject([
@@ -194,7 +194,7 @@ public struct Signer: Sendable {
     }
     if let token = info.appAccountToken { p["appAccountToken"] = .string(token) }
     p["appTransactionId"] = .string(status.owner.appTransactionID)
-    if let plan = info.billingPlanType { p["renewalBillingPlanType"] = .string(plan) }
+    if let plan = info.billingPlanType { p["renewalBillingPlanType"] = .string(plan.rawValue) }
     if let commitment = info.commitment {
       p["commitmentInfo"] = .object(
         JSONObject([
@@ -202,7 +202,8 @@ public struct Signer: Sendable {
           JSONMember(
             "commitmentAutoRenewStatus", .number(JSONNumber(commitment.willAutoRenew ? 1 : 0))),
           JSONMember(
-            "commitmentRenewalBillingPlanType", .string(commitment.renewalBillingPlanType)),
+            "commitmentRenewalBillingPlanType",
+            .string(commitment.renewalBillingPlanType.rawValue)),
           JSONMember("commitmentRenewalDate", milliseconds(commitment.renewalDate)),
           JSONMember(
             "commitmentRenewalPrice", .number(JSONNumber(text: String(commitment.renewalPrice)))),

@@ -51,14 +51,14 @@ import Testing
       try session.perform(.buy(productID: "plan.yearly", options: monthly()), $0)
     }
     let first = try #require(bought.transactions.first?.0)
-    #expect(first.billingPlanType == "MONTHLY" && first.price == 12_000)
+    #expect(first.billingPlanType == .monthly && first.price == 12_000)
     #expect(first.expirationDate == instant("2026-02-15T10:00:00Z"), "a month, not the year")
     let commitment = try #require(first.commitment)
     #expect(commitment.billingPeriodNumber == 1 && commitment.totalBillingPeriods == 12)
     #expect(commitment.price == 144_000)
     #expect(commitment.expirationDate == instant("2027-01-15T10:00:00Z"))
     let status = try #require(bought.statuses.last)
-    #expect(status.renewalInfo.billingPlanType == "MONTHLY")
+    #expect(status.renewalInfo.billingPlanType == .monthly)
     #expect(status.renewalInfo.renewalPrice == 12_000)
     #expect(status.renewalInfo.commitment?.renewalDate == instant("2027-01-15T10:00:00Z"))
     #expect(status.renewalInfo.commitment?.renewalPrice == 144_000)
@@ -113,10 +113,10 @@ import Testing
     let upFront = try events {
       try session.perform(.buy(productID: "plan.yearly", options: .init()), $0)
     }
-    #expect(upFront.transactions.first?.0.billingPlanType == "BILLED_UPFRONT")
+    #expect(upFront.transactions.first?.0.billingPlanType == .billedUpfront)
     #expect(
       upFront.transactions.first?.0.commitment == nil
         && upFront.transactions.first?.0.price == 120_000)
-    #expect(upFront.statuses.last?.renewalInfo.billingPlanType == "BILLED_UPFRONT")
+    #expect(upFront.statuses.last?.renewalInfo.billingPlanType == .billedUpfront)
   }
 }

@@ -246,7 +246,7 @@ public struct EventEncoder: Sendable {
     if t.hasRefundRequest { object.field("hasRefundRequest", true) }
     if t.isUpgraded { object.field("isUpgraded", true) }
     if let token = t.appAccountToken { object.field("appAccountToken", token) }
-    if let plan = t.billingPlanType { object.field("billingPlanType", plan) }
+    if let plan = t.billingPlanType { object.field("billingPlanType", plan.rawValue) }
     if let commitment = t.commitment {
       object.nested("commitment") {
         $0.field("billingPeriodNumber", Int64(commitment.billingPeriodNumber))
@@ -306,12 +306,14 @@ public struct EventEncoder: Sendable {
         renewal.strings("eligibleWinBackOfferIDs", info.eligibleWinBackOfferIDs)
       }
       if let token = info.appAccountToken { renewal.field("appAccountToken", token) }
-      if let plan = info.billingPlanType { renewal.field("renewalBillingPlanType", plan) }
+      if let plan = info.billingPlanType {
+        renewal.field("renewalBillingPlanType", plan.rawValue)
+      }
       if let commitment = info.commitment {
         renewal.nested("commitment") {
           $0.field("autoRenewPreference", commitment.autoRenewProductID)
           $0.field("willAutoRenew", commitment.willAutoRenew)
-          $0.field("renewalBillingPlanType", commitment.renewalBillingPlanType)
+          $0.field("renewalBillingPlanType", commitment.renewalBillingPlanType.rawValue)
           $0.field("renewalDate", commitment.renewalDate)
           $0.price("renewalPrice", commitment.renewalPrice)
         }

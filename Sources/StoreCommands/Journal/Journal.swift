@@ -179,6 +179,10 @@ public final class Journal {
     return (entries, lines)
   }
 
+  /// Lets go of the records read at opening, for a reader done with them (a listing replays
+  /// them once and keeps only the session).
+  func forgetRecords() { records = [] }
+
   /// Queues a record; it reaches the disk with the next ``commit()``.
   public func append(_ record: JournalRecord) {
     precondition(writable, "the journal was opened read-only")

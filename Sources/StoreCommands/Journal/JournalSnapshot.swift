@@ -81,7 +81,7 @@ public enum JournalSnapshot {
       return nil
     }
     journal.notices.forEach(report)
-    return try JournaledSession(replaying: journal).session
+    return try JournaledSession(replaying: journal, keepsHistory: false).session
   }
 
   /// The transactions of a journal's bytes, its configurations, and whether it read cleanly;
@@ -94,8 +94,11 @@ public enum JournalSnapshot {
     }
     _ = consume bytes
     journal.notices.forEach(report)
-    let ledger = try JournaledSession(replaying: journal).session.ledgerSnapshot()
-    return (ledger, journal.configurations, journal.notices.isEmpty)
+    let configurations = journal.configurations
+    // The replay's records and timeline are let go before the snapshot is made: the peak is
+    // the larger of the two, not their sum.
+    let session = try JournaledSession(replaying: journal, keepsHistory: false).session
+    return (session.ledgerSnapshot(), configurations, journal.notices.isEmpty)
   }
 
   // MARK: - The file

@@ -81,18 +81,22 @@ public struct JournaledSession {
   ///     caller must bound its work (a fuzzer reading untrusted journals).
   ///   - progress: told after each record how far the replay got (records done, of all);
   ///     returning `false` stops it (``CommandError`` "stopped").
+  ///   - keepsHistory: whether the history a step back needs is kept (its records, marks and
+  ///     copies of the session); a caller that only reads the session (a listing) keeps none.
   /// - Throws: ``CommandError`` when the journal's configuration no longer loads or a record no
   ///   longer applies (naming its line).
   public init(
     replaying journal: Journal, options: SessionOptions = .init(), replayLimit: Int = .max / 4,
-    progress: ((Int, Int) -> Bool)? = nil
+    keepsHistory: Bool = true, progress: ((Int, Int) -> Bool)? = nil
   ) throws(CommandError) {
     let (timeline, lines) = try Journal.timeline(of: journal.records, path: journal.path)
+    if !keepsHistory { journal.forgetRecords() }
     var session = try Self.fresh(journal.header, path: journal.path, options: options)
     session.isMuted = true
     session.maximumEventsPerVerb = replayLimit
     let count = timeline.count
     var history = SessionHistory()
+    history.keepsHistory = keepsHistory
     for (index, record) in timeline.enumerated() {
       do throws(CommandError) {
         try history.run(record, on: &session) { _ in }

@@ -48,6 +48,10 @@ struct SessionHistory {
   private(set) var marks = Marks()
   /// Copies of the session at some points, ascending.
   private var copies: [Copy] = []
+  /// Whether the entries, the marks and copies of the session are kept as it goes (not for a
+  /// session that is only read, such as a listing's: each copy keeps what the session changes
+  /// after it, and the entries and marks grow with the journal).
+  var keepsHistory = true
   private var serials = 0
   /// Entries and eventful moments since the last copy: what a replay from it would redo.
   private var workSinceCopy = 0
@@ -89,13 +93,14 @@ struct SessionHistory {
       swap(&marks, &self.marks)
       defer { swap(&marks, &self.marks) }
       try apply(record, index: entries.count, command: command, on: &session, &marks, sink)
+      if !keepsHistory { marks = Marks() }
     } catch {
       // Refused: nothing changed, and no mark stays.
       marks.events.removeSubrange(events...)
       marks.commands.removeSubrange(commands...)
       throw error
     }
-    entries.append(record)
+    if keepsHistory { entries.append(record) }
   }
 
   /// Takes back the last entry, which made nothing (a quiet move of the live clock, which is
@@ -186,7 +191,9 @@ struct SessionHistory {
 
   /// Keeps a copy of `session` at `point` when enough work was done since the last one.
   private mutating func keepIfDue(_ session: Session, at point: HistoryPoint) {
-    guard workSinceCopy >= Self.copySpacing(session) || copies.isEmpty else { return }
+    guard keepsHistory, workSinceCopy >= Self.copySpacing(session) || copies.isEmpty else {
+      return
+    }
     keep(session, at: point)
   }
 

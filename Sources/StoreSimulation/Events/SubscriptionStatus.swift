@@ -70,7 +70,7 @@ public struct RenewalInfo: Equatable, Sendable {
   /// The app account token the subscription was bought with.
   public var appAccountToken: String?
   /// A product with billing plans: the plan of the next payment (`renewalBillingPlanType`).
-  public var billingPlanType: String?
+  public var billingPlanType: BillingPlanType?
   /// A `MONTHLY` plan: the commitment's renewal.
   public var commitment: RenewalCommitment?
 }

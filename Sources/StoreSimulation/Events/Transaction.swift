@@ -66,7 +66,7 @@ public struct Transaction: Equatable, Sendable {
   /// purchaser's.
   public var owner: Account = .purchaser
   /// A product with billing plans: the plan paid (`MONTHLY`, `BILLED_UPFRONT`).
-  public var billingPlanType: String?
+  public var billingPlanType: BillingPlanType?
   /// A `MONTHLY` plan's payment: where it stands in its commitment.
   public var commitment: TransactionCommitment?
   /// StoreKit's environment: always `Xcode`.

@@ -84,21 +84,29 @@ extension Session {
 
   /// The renewal info's plan: what the next payment is (`renewalBillingPlanType`) and the
   /// commitment's renewal, for a group on a monthly plan.
-  func renewalPlanTerms(of group: GroupState) -> (String, RenewalCommitment?)? {
+  func renewalPlanTerms(of group: GroupState) -> (BillingPlanType, RenewalCommitment?)? {
     guard !product(at: group.renewalProduct).billingPlans.isEmpty else { return nil }
     guard group.billingPeriod > 0, let plan = monthlyPlan(of: group.product) else {
-      return ("BILLED_UPFRONT", nil)
+      return (.billedUpfront, nil)
     }
     let renewal = product(at: group.renewalProduct)
     return (
-      "MONTHLY",
+      .monthly,
       RenewalCommitment(
         autoRenewProductID: renewal.productID, willAutoRenew: group.willAutoRenew,
-        renewalBillingPlanType: "MONTHLY",
+        renewalBillingPlanType: .monthly,
         renewalDate: Instant(milliseconds: group.commitmentEnd),
         renewalPrice: plan.commitmentPrice)
     )
   }
+}
+
+/// How a payment of a product with billing plans is billed (`billingPlanType`).
+public enum BillingPlanType: String, Sendable {
+  /// A payment each month of a 12-month commitment.
+  case monthly = "MONTHLY"
+  /// One payment for the whole period.
+  case billedUpfront = "BILLED_UPFRONT"
 }
 
 /// `Transaction.CommitmentInfo` (`commitmentInfo`): where a payment of a monthly plan stands in
@@ -122,7 +130,7 @@ public struct RenewalCommitment: Equatable, Sendable {
   /// Whether the commitment renews for another 12 months.
   public var willAutoRenew: Bool
   /// The plan it renews with.
-  public var renewalBillingPlanType: String
+  public var renewalBillingPlanType: BillingPlanType
   /// When it renews (the commitment's end).
   public var renewalDate: Instant
   /// What the next commitment costs, in milliunits.
@@ -153,17 +161,17 @@ extension TransactionCommitment {
   /// `BILLED_UPFRONT` for a product with billing plans; `nil` for one without.
   static func planTerms(
     of record: TransactionRecord, catalog: Catalog, rate: TimeRate
-  ) -> (type: String, commitment: TransactionCommitment?)? {
+  ) -> (type: BillingPlanType, commitment: TransactionCommitment?)? {
     let product = catalog.products[Int(record.product)]
     guard !product.billingPlans.isEmpty else { return nil }
     guard record.flags.contains(.monthlyPlan),
       let plan = product.billingPlans.first(where: \.isMonthly)
-    else { return ("BILLED_UPFRONT", nil) }
+    else { return (.billedUpfront, nil) }
     let anchorDay = CivilDateTime(Instant(milliseconds: record.purchaseDate)).day
     let end = rate.commitmentEnd(
       afterPeriod: record.billingPeriod, endingAt: record.expirationDate, anchorDay: anchorDay)
     return (
-      "MONTHLY",
+      .monthly,
       TransactionCommitment(
         billingPeriodNumber: record.billingPeriod, totalBillingPeriods: Session.commitmentPeriods,
         expirationDate: Instant(milliseconds: end), price: plan.commitmentPrice)

@@ -133,7 +133,7 @@ struct InspectorPane: ScreenPart {
           "\(prices(t.price, currency: t.currency)) \(t.currency) for \(t.purchasedQuantity)\(sep)environment \(t.environment)"
       ))
     if let plan = t.billingPlanType {
-      lines.append(planLine(plan, t, product: product, now: now, sep))
+      lines.append(planLine(plan.rawValue, t, product: product, now: now, sep))
     }
     var state = [
       row.state.label, t.isFinished ? "finished" : "\(display.glyphs.warning) unfinished",
