@@ -35,11 +35,14 @@ struct FamilyState {
     var isJoined = true
     /// When the member last joined.
     var joinedAt: Int64
-    var shares: [Share] = []
+    /// In chunks: a copy of the session (a step back's) shares all but the chunk the session
+    /// changes next, as the ledger does.
+    var shares = ChunkedArray<Share>()
     /// The shares that may still give access (of lasting products, or of a subscription's
     /// current period), by index.
     var active: [Int] = []
-    /// The latest share of each source, by source position.
+    /// The latest share of each source that may still give access, by source position (a
+    /// share that stopped giving access leaves it, so that it does not grow with renewals).
     var bySource: [Int: Int] = [:]
     /// The latest share in each subscription group, by group index.
     var latestInGroup: [Int: Int] = [:]

@@ -181,6 +181,16 @@ extension Session {
   private mutating func revokeLostShares(of member: Int, at stamp: Int64, _ sink: EventSink) {
     let joined = family.members[member].isJoined
     var kept: [Int] = []
+    defer {
+      // What stopped giving access is looked up no more.
+      for index in family.members[member].active where !kept.contains(index) {
+        let source = family.members[member].shares[index].source
+        if family.members[member].bySource[source] == index {
+          family.members[member].bySource[source] = nil
+        }
+      }
+      family.members[member].active = kept
+    }
     for index in family.members[member].active {
       let share = family.members[member].shares[index]
       guard !share.isDeleted, !share.isRevoked else { continue }
@@ -201,7 +211,6 @@ extension Session {
       }
       kept.append(index)
     }
-    family.members[member].active = kept
   }
 
   /// Whether a share of the purchaser's `source` still gives access: a lasting purchase, or the
