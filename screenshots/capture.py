@@ -336,7 +336,9 @@ def main():
         state4 = tempfile.mkdtemp()
         session("Configs/FoodTruck.storekit", state4, size=(80, 24))
         shot("first-screen-80x24", "The first screen at 80x24: start in Products, b buys")
-        keys("q")
+        keys("Down", "Down", "Down", "Down", "b")
+        shot("buy-dialog-80x24", "The buy dialog at 80x24: a long offer wraps under its label")
+        keys("Escape", "q")
         # The whole help of the Transactions pane (it scrolls and narrows as you type when the
         # terminal is shorter).
         session("Configs/FoodTruck.storekit", tempfile.mkdtemp(dir=state4), size=(120, 46))
