@@ -168,9 +168,15 @@ struct SessionReader {
 /// What reads keep between requests, safe from any thread: each is good for one revision of
 /// the session (and one account), and the test notifications' tokens.
 final class ReadCache: Sendable {
+  /// A value made at one revision of the session, for one account.
+  private struct Kept<Value: Sendable>: Sendable {
+    var revision: Int
+    var account: Account
+    var value: Value
+  }
   private struct State {
-    var history: (revision: Int, account: Account, rows: [LedgerRow])?
-    var view: (revision: Int, account: Account, session: Session)?
+    var history: Kept<[LedgerRow]>?
+    var view: Kept<Session>?
     var tests: [String: Int] = [:]
   }
   private let state = NIOLockedValueBox(State())
@@ -179,26 +185,30 @@ final class ReadCache: Sendable {
   func historyOrder(
     revision: Int, account: Account, _ make: () -> [LedgerRow]
   ) -> [LedgerRow] {
-    if let kept = state.withLockedValue({ $0.history }), kept.revision == revision,
-      kept.account == account
-    {
-      return kept.rows
-    }
-    let rows = make()
-    state.withLockedValue { $0.history = (revision, account, rows) }
-    return rows
+    kept(\.history, revision: revision, account: account, make)
   }
 
   /// A member's view at `revision`, made by `make` when not kept.
   func view(revision: Int, account: Account, _ make: () -> Session) -> Session {
-    if let kept = state.withLockedValue({ $0.view }), kept.revision == revision,
+    kept(\.view, revision: revision, account: account, make)
+  }
+
+  /// What `key` keeps when it was made at `revision` for `account`, else what `make` makes
+  /// (kept in its place; made outside the lock, so two reads may both make it).
+  private func kept<Value: Sendable>(
+    _ key: WritableKeyPath<State, Kept<Value>?>, revision: Int, account: Account,
+    _ make: () -> Value
+  ) -> Value {
+    if let kept = state.withLockedValue({ $0[keyPath: key] }), kept.revision == revision,
       kept.account == account
     {
-      return kept.session
+      return kept.value
     }
-    let session = make()
-    state.withLockedValue { $0.view = (revision, account, session) }
-    return session
+    let value = make()
+    state.withLockedValue {
+      $0[keyPath: key] = Kept(revision: revision, account: account, value: value)
+    }
+    return value
   }
 
   /// How many test notifications were asked for.

@@ -6,7 +6,7 @@ import Foundation
 /// more than ``bufferLimit`` bytes are unread, so memory stays flat however long the answer
 /// (a control request's million events).
 ///
-/// A client that stops reading for ``patience`` seconds, or goes away, is dropped: the writer
+/// A client that stops reading for 30 seconds, or goes away, is dropped: the writer
 /// goes on without writing (what it applies stays applied and journaled).
 ///
 /// `@unchecked Sendable`: its state is read and written only under `condition`.
@@ -15,12 +15,14 @@ public final class StreamedAnswer: @unchecked Sendable, Equatable {
   public static let startsStreaming = 1 << 20
   /// How much a streamed answer holds that the client has not read.
   static let bufferLimit = 4 << 20
-  /// How long the writer waits for a client that reads nothing.
+  /// How long the writer waits by default for a client that reads nothing.
   static let patience = 30.0
 
   private let condition = NSCondition()
   private let contentType: String
   private let threshold: Int
+  /// How long the writer waits for a client that reads nothing before it drops it.
+  private let patience: Double
   private var reply: ((ServerResponse) -> Void)?
   private var head: [UInt8] = []
   private var isStreaming = false
@@ -34,10 +36,11 @@ public final class StreamedAnswer: @unchecked Sendable, Equatable {
   /// is kept before streaming (`Int.max`: never, for a caller that wants it whole).
   init(
     contentType: String, threshold: Int = StreamedAnswer.startsStreaming,
-    reply: @escaping (ServerResponse) -> Void
+    patience: Double = StreamedAnswer.patience, reply: @escaping (ServerResponse) -> Void
   ) {
     self.contentType = contentType
     self.threshold = threshold
+    self.patience = patience
     self.reply = reply
     (chunks, continuation) = AsyncStream<[UInt8]>.makeStream()
   }
@@ -123,7 +126,7 @@ public final class StreamedAnswer: @unchecked Sendable, Equatable {
 
   /// Queues a chunk, waiting while too much is unread. Called under the lock.
   private func send(_ bytes: [UInt8]) {
-    let deadline = Date().addingTimeInterval(Self.patience)
+    let deadline = Date().addingTimeInterval(patience)
     while unread > Self.bufferLimit && !isDropped {
       guard condition.wait(until: deadline) else {
         isDropped = true

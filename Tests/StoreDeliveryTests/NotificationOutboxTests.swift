@@ -57,7 +57,7 @@ import Testing
     let server = try WebhookServer(reply: .after(seconds: 0.01))
     defer { server.stop() }
     let keepingUp = try NotificationOutbox(
-      url: server.url, directory: nil, whenFull: .waitWhileAnswered(5), queueLimit: 3,
+      url: server.url, directory: nil, whenFull: .waitWhileAnswered(30), queueLimit: 3,
       timeout: 5)
     add(30, to: keepingUp)
     #expect(keepingUp.drain() == 0)
