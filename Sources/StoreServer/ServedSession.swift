@@ -79,23 +79,25 @@ public final class ServedSession {
     // The outbox drops only while it adds, on this session's thread (a control request's
     // command publishing): its answer says so, having said the notification was sent.
     sender?.outbox.onDrop = { [weak self] entry in
-      guard let self, let lines = controlLines,
-        entry.notification.isShown(toMemberNamed: lines.member)
-      else { return }
-      let notification = entry.notification
-      lines.notificationDropped(
-        time: notification.time, type: notification.type, subtype: notification.subtype,
-        uuid: notification.uuid, reason: sender?.outbox.dropReason ?? "")
+      self?.tellControlRequest(
+        entry.notification, droppedBecause: self?.sender?.outbox.dropReason ?? "")
     }
     sender?.listen { [weak self] sent in
-      guard let lines = self?.controlLines,
-        sent.notification.isShown(toMemberNamed: lines.member)
-      else { return }
-      let notification = sent.notification
-      lines.notification(
-        time: notification.time, type: notification.type, subtype: notification.subtype,
-        uuid: notification.uuid, file: sent.file)
+      self?.tellControlRequest(sent.notification, file: sent.file)
     }
+  }
+
+  /// Tells the control request under way of a notification sent, or dropped, when the device
+  /// it answers for sees it.
+  private func tellControlRequest(
+    _ notification: ServerNotification, file: String? = nil, droppedBecause reason: String? = nil
+  ) {
+    guard let lines = controlLines, notification.isShown(toMemberNamed: lines.member) else {
+      return
+    }
+    lines.notification(
+      time: notification.time, type: notification.type, subtype: notification.subtype,
+      uuid: notification.uuid, file: file, droppedBecause: reason)
   }
 
   /// The simulated present.

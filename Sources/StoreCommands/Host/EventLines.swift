@@ -49,21 +49,16 @@ public final class EventLines: CommandObserver {
     line(encoder.errorLine(error, time: time))
   }
 
-  /// A notification sent, after its command's events: `{"event":"notification",…}`.
-  public func notification(
-    time: Instant, type: String, subtype: String?, uuid: String, file: String?
-  ) {
-    line(encoder.notificationLine(time: time, type: type, subtype: subtype, uuid: uuid, file: file))
-  }
-
-  /// A notification sent earlier that will not be delivered after all (dropped from a full
+  /// A notification sent, after its command's events: `{"event":"notification",…}`; or, with
+  /// a reason, one sent earlier that will not be delivered after all (dropped from a full
   /// queue): `{"event":"notificationDropped",…,"reason":…}`.
-  public func notificationDropped(
-    time: Instant, type: String, subtype: String?, uuid: String, reason: String
+  public func notification(
+    time: Instant, type: String, subtype: String?, uuid: String, file: String?,
+    droppedBecause reason: String? = nil
   ) {
     line(
       encoder.notificationLine(
-        time: time, type: type, subtype: subtype, uuid: uuid, file: nil, droppedBecause: reason))
+        time: time, type: type, subtype: subtype, uuid: uuid, file: file, droppedBecause: reason))
   }
 
   /// Whether a megabyte waits.
