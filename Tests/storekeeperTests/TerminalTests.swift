@@ -324,11 +324,12 @@ struct TerminalTests {
     #expect(info.status == 200 && info.body.contains("signedTransactionInfo"))
     tmux.waitFor("served GET /inApps/v1/transactions/0 200")
     tmux.waitFor("notification SUBSCRIBED-INITIAL_BUY")
-    // A command typed in the inspector is what the API answers next.
+    // A command typed in the inspector is what the API answers next, once it is applied (reads
+    // answer from the session as last committed, beside the inspector's loop).
     tmux.command("refund 0")
+    tmux.waitFor("notification REFUND")
     let refunds = try httpRequest(port: port, "GET", "/inApps/v2/refund/lookup/0")
     #expect(refunds.body.contains("signedTransactions\":[\"ey"), "\(refunds.body)")
-    tmux.waitFor("notification REFUND")
     // The delivery lab's commands work typed here too.
     tmux.command("set notify-fault drop", "buy foodtruck.donuts.box")
     tmux.waitFor("notification fault: drop")
