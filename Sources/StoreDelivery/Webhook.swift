@@ -193,7 +193,8 @@ final class Webhook: Sendable {
   }
 }
 
-/// An answer handed from the client's thread to a waiting one.
+/// An answer handed from the client's thread to a waiting one. `@unchecked Sendable`: `stored` is
+/// read and written only under `lock`.
 private final class LockedAnswer: @unchecked Sendable {
   private let lock = NSLock()
   private var stored: Webhook.Answer?

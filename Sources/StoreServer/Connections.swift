@@ -6,9 +6,9 @@ import NIOHTTPTypes
 /// limit, a new connection takes the place of the one idle longest, else of the one whose
 /// request has been arriving longest (a client trickling its body holds a descriptor without
 /// using the server), and is closed itself only when every one is being answered. Descriptors
-/// stay for the journal, the notifications' connections and the answers. `@unchecked
-/// Sendable`: it is used only on the server's one event loop, so its state is never touched
-/// from two threads.
+/// stay for the journal, the notifications' connections and the answers.
+/// `@unchecked Sendable`: it is used only on the server's one event loop, so its state is never
+/// touched from two threads.
 final class Connections: @unchecked Sendable {
   /// What a connection is doing, and since when (a tick of this counter's own clock).
   private enum State {
