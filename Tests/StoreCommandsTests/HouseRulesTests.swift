@@ -20,7 +20,8 @@ import Testing
     var found = 0
     for (path, text) in try Self.sources() {
       let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-      for (index, line) in lines.enumerated() where line.contains(": @unchecked Sendable")
+      for (index, line) in lines.enumerated()
+      where line.contains(": @unchecked Sendable")
         || line.contains(", @unchecked Sendable")
       {
         found += 1
