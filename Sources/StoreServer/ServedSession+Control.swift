@@ -24,14 +24,13 @@ extension ServedSession {
     controlLines = lines
     host.attach(lines)
     // The request's commands share the journal's commits (one at the end), but for those whose
-    // notifications or lines must go out first; the host keeps no events (the lines have them)
-    // but for a front end that shows what requests applied.
-    let (commitsEach, keepsEvents) = (host.commitsEachCommand, host.keepsEvents)
-    (host.commitsEachCommand, host.keepsEvents) = (false, keepsApplied)
+    // notifications or lines must go out first.
+    let commitsEach = host.commitsEachCommand
+    host.commitsEachCommand = false
     defer {
       host.detach(lines)
       controlLines = nil
-      (host.commitsEachCommand, host.keepsEvents) = (commitsEach, keepsEvents)
+      host.commitsEachCommand = commitsEach
     }
     var status = 200
     var spent = 0
@@ -45,10 +44,7 @@ extension ServedSession {
         break
       }
       let outcome = host.perform(line: text, number: index + 1)
-      if outcome.isApplied {
-        if keepsApplied { applied.append(outcome) }
-        spent += 1 + outcome.work
-      }
+      if outcome.isApplied { spent += 1 + outcome.work }
       if let error = outcome.journalError { return fail(answer, journal: error) }
       if outcome.error != nil {
         status = 422

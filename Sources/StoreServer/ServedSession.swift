@@ -28,11 +28,6 @@ public final class ServedSession {
   private let offset: Int64?
   /// The lines of the control request under way, which hear the notifications it sends.
   var controlLines: EventLines?
-  /// The commands requests applied since ``takeApplied()``, when ``keepsApplied``.
-  var applied: [CommandOutcome] = []
-  /// Whether the commands requests apply are kept for ``takeApplied()`` (a front end that
-  /// shows them: the inspector).
-  public var keepsApplied = false
   /// Set from any thread when the server is asked to stop: a control request stops between two
   /// commands.
   let stopping = NIOLockedValueBox(false)
@@ -126,12 +121,6 @@ public final class ServedSession {
     host.perform(.advance(.to(target)), from: .clock)
   }
 
-  /// The commands requests applied since the last call, with their events.
-  public func takeApplied() -> [CommandOutcome] {
-    defer { applied = [] }
-    return applied
-  }
-
   /// Answers a request.
   public func handle(_ request: ServerRequest) -> ServerResponse {
     handle(request, RouteMatch(request.method, request.path, in: Self.routes))
@@ -192,13 +181,15 @@ public final class ServedSession {
   func applyCall(
     _ command: Command, refused: (CommandError) -> AppStoreError
   ) throws(AppStoreError) -> [StoreEvent] {
+    let events = EventCollector()
+    host.attach(events)
+    defer { host.detach(events) }
     let outcome = host.perform(command)
     if let error = outcome.error { throw refused(error) }
-    if keepsApplied { applied.append(outcome) }
     if let error = outcome.journalError {
       throw AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)")
     }
-    return outcome.events
+    return events.take()
   }
 
   func json(_ value: JSONValue, status: Int = 200) -> ServerResponse {

@@ -68,6 +68,9 @@ struct Inspect: ParsableCommand {
     // wait in the inbox for the loop, which answers them between two frames.
     let inbox = LoopInbox(wake: { NcursesTerminal.wake() })
     nonisolated(unsafe) var served: ServedSession?
+    // What the server's requests applied, with their events (the inspector's own log of the
+    // host's commands), read on the loop after each request.
+    nonisolated(unsafe) var servedCommands: (() -> [ServedCommand])?
     let reads = ReadSlot()
     let server = try serve.map { address in
       try api.listen(host: address.host, port: address.port) { host, port, timeout in
@@ -77,8 +80,8 @@ struct Inspect: ParsableCommand {
             inbox.post(
               {
                 work.run()
-                let applied = served?.takeApplied() ?? []
-                return applied.isEmpty ? [] : [.served(applied.compactMap(ServedCommand.init))]
+                let applied = servedCommands?() ?? []
+                return applied.isEmpty ? [] : [.served(applied)]
               }, abandon: work.abandon)
           }, session: { served }, reads: { reads.reads },
           log: { record in
@@ -107,8 +110,8 @@ struct Inspect: ParsableCommand {
       let session = ServedSession(
         host: app.host, sender: sender, signer: signer, running: false, key: key,
         controlToken: api.controlToken, wall: { wallClock })
-      session.keepsApplied = true
       served = session
+      servedCommands = app.takeServed
       reads.set(session.reads)
       app.hooks.background = { inbox.runWaiting() }
       if key == nil { app.note(APIOptions.anyTokenNotice) }

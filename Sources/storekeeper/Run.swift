@@ -88,7 +88,7 @@ struct Run: ParsableCommand {
     let receipts = OnDemand { try prepared.signer ?? signing.makeSigner() }
     // A script's lines share the journal's commits: events are printed a megabyte at a time,
     // each after the journal holds what explains it (the host sees to it).
-    let host = CommandHost(journaled, keepsEvents: false, commitsEachCommand: false)
+    let host = CommandHost(journaled, commitsEachCommand: false)
     let lines = EventLines(encoder: prepared.encoder(receipts: receipts)) {
       try StandardStreams.writeOut(&$0)
     }

@@ -37,6 +37,21 @@ import Testing
     }
   }
 
+  /// Every way the storefront changes reaches `Storefront.updates`: the session's property, a
+  /// line of the command language, and resetting to the configuration's.
+  @Test func theStorefrontUpdatesWhicheverWayTheSessionChangesIt() async throws {
+    let session = try makeSession()
+    try await session.bind {
+      var updates = Storefront.updates.makeAsyncIterator()
+      try session.perform("set storefront DEU")
+      #expect(try #require(await updates.next()).countryCode == "DEU", "a command line")
+      session.storefront = "GBR"
+      #expect(try #require(await updates.next()).countryCode == "GBR", "the session's property")
+      session.resetToDefaultState()
+      #expect(try #require(await updates.next()).countryCode == "USA", "a reset")
+    }
+  }
+
   @Test func everyGroupsStatusesComeFirstThenTheirChanges() async throws {
     let session = try makeSession()
     try await session.bind {

@@ -275,12 +275,12 @@ import Testing
       }
       var seen: [String: [[String: Any]]] = [:]
       for (name, script) in Self.scenarios {
-        let outcome = try run(script, scratch, environment: options)
-        let decoded = try decode(outcome, environment: environment, root: root)
+        let ran = try run(script, scratch, environment: options)
+        let decoded = try decode(ran, environment: environment, root: root)
         seen[name] = decoded
         uuids += decoded.compactMap { $0["notificationUUID"] as? String }
         // The event stream names the environment the payloads are signed for.
-        for event in outcome.events {
+        for event in ran.events {
           if let t = event["transaction"] as? [String: Any] {
             #expect(t["environment"] as? String == environment)
           }

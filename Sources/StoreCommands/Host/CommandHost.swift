@@ -30,9 +30,7 @@ extension CommandObserver {
 public struct CommandOutcome: Sendable {
   /// The command (`nil` for a blank line, a comment, or a line that is not a command).
   public var command: Command?
-  /// Its events, when the host keeps them (``CommandHost/keepsEvents``).
-  public var events: [StoreEvent] = []
-  /// How many events it made.
+  /// How many events it made (they went to the host's observers, the only way out).
   public var eventCount = 0
   /// What it cost the engine: its events, and for a step back (`back`, `undo`) the records and
   /// events its replay did again, which make no events of their own. A request's budget counts
@@ -90,18 +88,16 @@ public protocol DeliveryControl: AnyObject {
 
 /// The one way into a session, for every front end: a line or a command is parsed, the engine
 /// says whether it may apply, its journal record is queued, it is applied, and its events go to
-/// the observers the front end attached. The write-ahead rule lives here and nowhere else:
-/// observers publish (print, write files, POST) only after the journal holds, on disk, every
-/// record that explains what they publish; and a front end that reads outcomes directly (the
-/// inspector, the server, StoreKit's API) gets them committed.
+/// the observers the front end attached, which are the only way events leave the host. The
+/// write-ahead rule lives here and nowhere else: observers publish (print, write files, POST)
+/// only after the journal holds, on disk, every record that explains what they publish; a
+/// front end that reads its observers' events once a command returned (the inspector, the
+/// server, StoreKit's API) reads them committed.
 ///
 /// Used from one thread at a time (the front end's loop or its session's actor).
 public final class CommandHost {
   /// The session and its journal.
   public private(set) var journaled: JournaledSession
-  /// Whether outcomes carry their command's events (a front end that shows them; `run`
-  /// streams them instead, so that a million events are never held).
-  public var keepsEvents: Bool
   /// Whether each command is committed as it ends (outcomes read directly are then on disk);
   /// off, commits wait until an observer has something to publish or ``flush()`` (a script's
   /// thousands of lines share a few `fsync`s).
@@ -118,11 +114,8 @@ public final class CommandHost {
   public static let batchSize = 4096
 
   /// A host of `journaled`.
-  public init(
-    _ journaled: JournaledSession, keepsEvents: Bool = true, commitsEachCommand: Bool = true
-  ) {
+  public init(_ journaled: JournaledSession, commitsEachCommand: Bool = true) {
     self.journaled = journaled
-    self.keepsEvents = keepsEvents
     self.commitsEachCommand = commitsEachCommand
   }
 
@@ -170,9 +163,7 @@ public final class CommandHost {
     }
     let journal = journaled.journal
     let observers = self.observers
-    let keeps = keepsEvents
     var batch: [StoreEvent] = []
-    var all: [StoreEvent] = []
     var count = 0
     var journalError: CommandError?
     let replayed = journaled.replayWork
@@ -186,7 +177,6 @@ public final class CommandHost {
     do throws(CommandError) {
       try journaled.apply(command, from: origin) { event in
         count += 1
-        if keeps { all.append(event) }
         batch.append(event)
         if batch.count >= Self.batchSize { handOut() }
       }
@@ -194,7 +184,6 @@ public final class CommandHost {
       outcome.error = line.map { error.located(line: number, text: $0) } ?? error
     }
     handOut()
-    outcome.events = all
     outcome.eventCount = count
     outcome.work = count + journaled.replayWork - replayed
     outcome.journalError = journalError
@@ -271,7 +260,6 @@ public final class CommandHost {
     for observer in observers { observer.stream(events[...]) }
     var outcome = CommandOutcome(command: .finish(nil))
     outcome.eventCount = events.count
-    if keepsEvents { outcome.events = events }
     return (finish(outcome), done)
   }
 

@@ -55,12 +55,6 @@ package struct ServedCommand: Sendable {
     self.command = command
     self.events = events
   }
-
-  /// The command an outcome applied, with its events; `nil` when it applied none.
-  package init?(_ outcome: CommandOutcome) {
-    guard let command = outcome.command, outcome.isApplied else { return nil }
-    self.init(command, events: outcome.events)
-  }
 }
 
 /// A transaction or renewal info and its signed form, if one was made.

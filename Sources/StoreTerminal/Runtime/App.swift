@@ -15,6 +15,9 @@ package struct App {
   /// The session's one way in (shared with the server under `--serve`; the notification
   /// sender is attached to it).
   package let host: CommandHost
+  /// The commands the host applied, with their events: the inspector's own, taken as each
+  /// returns, and those another front end applied through the host (``takeServed()``).
+  private let applied = AppliedCommands()
   /// Signing, receipts and what happens in the background, when the binary supplies them.
   package var hooks = InspectorHooks()
 
@@ -28,6 +31,7 @@ package struct App {
     display: DisplayOptions, clock: ClockState
   ) {
     self.host = CommandHost(journaled)
+    host.attach(applied)
     self.state = InspectorState(
       session: journaled.session, configurationPath: configurationPath,
       configurationBytes: configurationBytes, display: display, clock: clock)
@@ -35,6 +39,12 @@ package struct App {
 
   /// The session.
   package var session: Session { host.session }
+
+  /// The commands another front end (the server) applied through the host since the
+  /// inspector last looked, with their events.
+  package func takeServed() -> [ServedCommand] {
+    applied.take().map { ServedCommand($0.command, events: $0.events) }
+  }
 
   /// The session as the device the inspector shows sees it (``InspectorState/viewer``).
   var viewedSession: Session {
@@ -72,7 +82,8 @@ package struct App {
       let outcome = host.perform(request.command, from: request.origin)
       if let notice = outcome.notice { return [.notice(notice.text)] }
       if let error = outcome.error { return [.refused(request, error)] }
-      return [.applied(request, events: outcome.events)] + failure(outcome.journalError)
+      let events = applied.take().last?.events ?? []
+      return [.applied(request, events: events)] + failure(outcome.journalError)
     case .switchDevice(let name):
       state.viewer = name
       return [.deviceSwitched]
@@ -123,8 +134,8 @@ package struct App {
         return failure(error)
       }
     case .finishStep(var job):
-      let (outcome, done) = host.continueFinishing(&job, atMost: InspectorState.finishStep)
-      return [.finishStepped(job, events: outcome.events, done: done)]
+      let done = host.continueFinishing(&job, atMost: InspectorState.finishStep).done
+      return [.finishStepped(job, events: applied.take().last?.events ?? [], done: done)]
     }
   }
 

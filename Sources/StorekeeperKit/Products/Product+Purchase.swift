@@ -24,13 +24,13 @@ extension Store {
     var purchase = PurchaseOptions.from(options)
     purchase.origin = origin
     if bundleID != PurchaseOptions.defaultBundleID { purchase.bundleID = bundleID }
-    let outcome = perform(.buy(productID: productID, options: purchase))
-    if let error = outcome.error {
+    let performed = perform(.buy(productID: productID, options: purchase))
+    if let error = performed.error {
       // The engine refused it before the payment sheet: StoreKit's nearest error.
       throw error.purchaseError
     }
     var bought: StoreSimulation.Transaction?
-    for event in outcome.events {
+    for event in performed.replies {
       switch event.kind {
       case .transaction(let transaction, .purchaseResult?): bought = transaction
       case .purchaseResult(let result):
@@ -46,7 +46,7 @@ extension Store {
       }
     }
     // Bought outside the app: the transaction went to `Transaction.updates`.
-    guard let bought = outcome.events.lazy.compactMap(\.transaction).last else {
+    guard let bought = performed.lastTransaction else {
       throw StoreKitError.unknown
     }
     return .success(withSession { _ in verified(bought) })

@@ -65,9 +65,9 @@ extension Store {
   /// The app calls a StoreKit API (`Product.products(for:)`, `AppStore.sync()` …): the call is
   /// journaled as `call <api>`, and a simulated error for it is thrown as StoreKit throws it.
   func call(_ api: StoreKitAPI, transaction: UInt64? = nil) throws {
-    let outcome = perform(.call(api, transaction.map { .id($0) }, reason: nil))
-    if let error = outcome.error { throw StoreKitError.systemError(error) }
-    for case .apiCall(_, let error?, _) in outcome.events.lazy.map(\.kind) {
+    let performed = perform(.call(api, transaction.map { .id($0) }, reason: nil))
+    if let error = performed.error { throw StoreKitError.systemError(error) }
+    for case .apiCall(_, let error?, _) in performed.replies.lazy.map(\.kind) {
       throw error.storeKitError
     }
   }

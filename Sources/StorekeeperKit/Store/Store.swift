@@ -20,6 +20,8 @@ package final class Store: @unchecked Sendable {
 
   private let lock: NSRecursiveLock
   private let host: CommandHost
+  /// The host's observer that feeds the app's streams (the purchaser's store attaches it).
+  private var streams: StoreStreams?
   /// Whose device the store is: the purchaser's, or a family member's (``device(of:)``).
   package let account: Account
   /// For a member's device, the purchaser's store: its host, lock and clock are the device's.
@@ -78,6 +80,9 @@ package final class Store: @unchecked Sendable {
     self.bundleID = bundleID
     self.wall = wall
     offset = now.milliseconds - journaled.session.now.milliseconds
+    let streams = StoreStreams(self, storefront: journaled.session.settings.storefront)
+    host.attach(streams)
+    self.streams = streams
     Store.becomeLatest(self)
     startTicking()
   }
@@ -140,10 +145,10 @@ package final class Store: @unchecked Sendable {
   var sessionNow: Instant { withSession { $0.now } }
 
   /// Applies a command as the app or the test asks for it (the clock caught up first); its
-  /// events reach the streams the app listens to, in order.
+  /// events reach the streams the app listens to, in order, and its replies its caller.
   @discardableResult
-  package func perform(_ command: Command) -> CommandOutcome {
-    if let refusal = memberRefusal(command) { return refusal }
+  package func perform(_ command: Command) -> Performed {
+    if let refusal = memberRefusal(command) { return Performed(outcome: refusal, replies: []) }
     return lock.withLock {
       catchUp()
       return apply(command, from: .person)
@@ -162,33 +167,27 @@ package final class Store: @unchecked Sendable {
 
   /// Applies a line of the command language.
   @discardableResult
-  package func perform(line: String) -> CommandOutcome {
+  package func perform(line: String) -> Performed {
     // Only a member's device reads the line first (to refuse a purchase).
     if account != .purchaser, let refusal = memberRefusal((try? Command.parse(line)) ?? nil) {
-      return refusal
+      return Performed(outcome: refusal, replies: [])
     }
     return lock.withLock {
       catchUp()
-      let outcome = host.perform(line: line)
-      (primary ?? self).dispatch(outcome.events)
-      return outcome
+      let root = primary ?? self
+      return root.streams!.take(host.perform(line: line))
     }
   }
 
-  private func apply(_ command: Command, from origin: CommandOrigin) -> CommandOutcome {
+  private func apply(_ command: Command, from origin: CommandOrigin) -> Performed {
     if let primary { return primary.apply(command, from: origin) }
-    let storefront = host.session.settings.storefront
-    let outcome = host.perform(command, from: origin)
-    dispatch(outcome.events)
-    if host.session.settings.storefront != storefront {
-      storefronts.send(Storefront(host.session.settings.storefront))
-    }
-    return outcome
+    return streams!.take(host.perform(command, from: origin))
   }
 
   /// Hands events to the streams of the device they are for: transactions on
-  /// `Transaction.updates`, statuses, messages (the purchaser's).
-  private func dispatch(_ events: [StoreEvent]) {
+  /// `Transaction.updates`, statuses, messages (the purchaser's). Called by ``StoreStreams``
+  /// once the journal holds them.
+  func dispatch(_ events: [StoreEvent]) {
     func device(_ owner: Account) -> Store? { owner == .purchaser ? self : devices[owner] }
     for event in events {
       switch event.kind {
@@ -265,7 +264,7 @@ package final class Store: @unchecked Sendable {
     if let primary { return primary.advance(target) }
     return lock.withLock {
       catchUp()
-      let outcome = apply(.advance(target), from: .person)
+      let outcome = apply(.advance(target), from: .person).outcome
       if offset != nil { offset = wall().milliseconds - host.session.now.milliseconds }
       return outcome
     }

@@ -25,12 +25,12 @@ extension Transaction {
   {
     let store = Store.current
     guard let reason = store.choices.refundReason else { return .userCancelled }
-    let outcome = store.perform(.call(.refundRequest, .id(transactionID), reason: reason))
-    if let error = outcome.error {
+    let performed = store.perform(.call(.refundRequest, .id(transactionID), reason: reason))
+    if let error = performed.error {
       throw error.code == .noTransactionFound
         ? RefundRequestError.failed : StoreKitError.systemError(error)
     }
-    for case .apiCall(_, let error?, _) in outcome.events.lazy.map(\.kind) {
+    for case .apiCall(_, let error?, _) in performed.replies.lazy.map(\.kind) {
       throw error.storeKitError
     }
     return .success
