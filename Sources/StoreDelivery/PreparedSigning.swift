@@ -22,11 +22,17 @@ public struct PreparedSigning {
   /// The signer of `jwsRepresentation`s, if they are wanted.
   public var eventSigner: Signer? { signsEvents ? signer : nil }
 
-  /// The sender of the session's notifications, from its state on.
-  public func sender(_ journaled: JournaledSession) -> NotificationSender? {
+  /// The sender of the host's notifications, from the session's state on, attached to the
+  /// host (its observer, and where `notify …` goes): the one place every front end wires it.
+  /// Attach the observers that report what it sent after it.
+  public func attachSender(to host: CommandHost) -> NotificationSender? {
     guard let signer, let outbox else { return nil }
-    return NotificationSender(
+    let journaled = host.journaled
+    let sender = NotificationSender(
       signer: signer, outbox: outbox, session: journaled.session, identity: journaled.identity)
+    host.attach(sender)
+    host.delivery = sender
+    return sender
   }
 
   /// The environment transactions report in the event stream: the signer's, else StoreKit's.

@@ -32,24 +32,19 @@ extension ServedSession {
       controlLines = nil
       host.commitsEachCommand = commitsEach
     }
+    var script = Command.scriptLines(body).makeIterator()
+    let end = ScriptLoop(shouldStop: stop(spent:)).run({ script.next() }, on: host)
     var status = 200
-    var spent = 0
-    for (index, text) in Command.scriptLines(body).enumerated() {
-      if let stop = stop(spent: spent) {
-        let located = CommandError(
-          "\(stop.why): lines \(index + 1) and after were not applied; send them again",
-          command: text.trimmingCharacters(in: .whitespaces), line: index + 1)
-        lines.error(located, time: now)
-        status = stop.status
-        break
-      }
-      let outcome = host.perform(line: text, number: index + 1)
-      if outcome.isApplied { spent += 1 + outcome.work }
-      if let error = outcome.journalError { return fail(answer, journal: error) }
-      if outcome.error != nil {
-        status = 422
-        break
-      }
+    switch end {
+    case .journalFailed(let error): return fail(answer, journal: error)
+    case .refused: status = 422
+    case .stopped(let line, let text, let why):
+      let located = CommandError(
+        "\(why): lines \(line) and after were not applied; send them again", command: text,
+        line: line)
+      lines.error(located, time: now)
+      status = stopping.withLockedValue { $0 } ? 503 : 422
+    case .finished, .halted: break
     }
     do throws(CommandError) {
       try host.flush()
@@ -72,10 +67,10 @@ extension ServedSession {
 
   /// Why the next line of a request is not applied: the server is stopping, or the request
   /// spent its budget.
-  private func stop(spent: Int) -> (status: Int, why: String)? {
-    if stopping.withLockedValue({ $0 }) { return (503, "the server is stopping") }
+  private func stop(spent: Int) -> String? {
+    if stopping.withLockedValue({ $0 }) { return "the server is stopping" }
     guard spent >= requestBudget else { return nil }
-    return (422, "this request reached its budget of \(requestBudget) commands and events")
+    return "this request reached its budget of \(requestBudget) commands and events"
   }
 
   /// The journal could not be written: 500 when nothing went out yet, else the answer's last

@@ -172,8 +172,8 @@ struct Inspect: ParsableCommand {
     // The person stopped the replay (q: nil, or a signal).
     case .failure(let error): return progress.stop.map { .success($0) } ?? .failure(error)
     }
-    let sender = signing.sender(app.host.journaled)
-    if let sender { app.hooks.deliveryLines = PreparedSigning.attach(sender, to: app.host) }
+    let sender = signing.attachSender(to: app.host)
+    if let sender { app.hooks.deliveryLines = PreparedSigning.lines(of: sender) }
     opened(&app, sender)
     var watch = FileWatch(path: configurationPath)
     return .success(TerminalLoop.run(&app, on: terminal, clock: SystemClock(), watching: &watch))

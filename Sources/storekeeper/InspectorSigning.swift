@@ -74,13 +74,9 @@ extension PreparedSigning {
 }
 
 extension PreparedSigning {
-  /// Attaches `sender` to `host` (its notifications, `notify …`); returns the event log's
-  /// lines about them: each notification sent (and its file), then what its deliveries did.
-  static func attach(
-    _ sender: NotificationSender, to host: CommandHost
-  ) -> () -> [NotificationLine] {
-    host.attach(sender)
-    host.delivery = sender
+  /// The event log's lines about what `sender` sent: each notification (and its file), then
+  /// what its deliveries did.
+  static func lines(of sender: NotificationSender) -> () -> [NotificationLine] {
     var sent: [NotificationLine] = []
     sender.listen { item in
       let name = item.notification.name

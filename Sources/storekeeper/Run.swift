@@ -95,7 +95,7 @@ struct Run: ParsableCommand {
     let member = device.member
     lines.member = member
     var notificationFailed = false
-    let sender = prepared.sender(journaled)
+    let sender = prepared.attachSender(to: host)
     if let sender {
       sender.listen { sent in
         if let error = sent.error {
@@ -109,35 +109,30 @@ struct Run: ParsableCommand {
           time: notification.time, type: notification.type, subtype: notification.subtype,
           uuid: notification.uuid, file: sent.file)
       }
-      host.attach(sender)
-      host.delivery = sender
     }
     host.attach(lines)
     let interactive = script == "-"
     let path = script
     let script = try exiting { () throws(CommandError) in try ScriptReader(path: path) }
-    var failures = 0
-    var number = 0
-    while let text = script.next() {
-      number += 1
-      let outcome = host.perform(line: text, number: number)
+    let end = try ScriptLoop(keepsGoing: keepGoing).run(script.next, on: host) { outcome in
       if let failure = lines.failure { throw failure }
-      if let error = outcome.journalError {
-        printError("storekeeper: \(error)".sanitizedForTerminal)
-        throw ExitCode(1)
-      }
-      if notificationFailed {
-        failures += 1
-        break
-      }
       if let error = outcome.error {
         try flush(host, lines)
         printError("storekeeper: \(error)".sanitizedForTerminal)
-        failures += 1
-        if !keepGoing { break }
       } else if interactive {
         try flush(host, lines)
       }
+      return !notificationFailed
+    }
+    var failures = 0
+    switch end {
+    case .journalFailed(let error):
+      printError("storekeeper: \(error)".sanitizedForTerminal)
+      throw ExitCode(1)
+    case .finished(let count): failures = count
+    case .refused: failures = 1
+    case .halted(let count): failures = count + 1  // a notification could not be sent
+    case .stopped: break
     }
     try flush(host, lines)
     if let outbox = sender?.outbox { failures += report(outbox) }

@@ -61,12 +61,10 @@ struct Serve: ParsableCommand {
       try LiveSessionOptions.apply(rate: session.rate, to: &journaled)
     }
     journaled.bundleID = signing.journaledBundleID
-    let signer = try signing.makeSigner()
+    let prepared = try signing.prepare(whenFull: .waitWhileAnswered(5))
+    let signer = try prepared.signer ?? signing.makeSigner()
     let host = CommandHost(journaled)
-    let sender = try signing.outbox(whenFull: .waitWhileAnswered(5)).map {
-      NotificationSender(
-        signer: signer, outbox: $0, session: journaled.session, identity: journaled.identity)
-    }
+    let sender = prepared.attachSender(to: host)
     if let sender {
       sender.listen { sent in
         if let error = sent.error { printError("storekeeper: \(error)".sanitizedForTerminal) }
@@ -79,8 +77,6 @@ struct Serve: ParsableCommand {
           for line in outbox.takeLines() { printError(line.text.sanitizedForTerminal) }
         }
       }
-      host.attach(sender)
-      host.delivery = sender
     }
     let served = ServedSession(
       host: host, sender: sender, signer: signer, running: !session.paused, key: key,

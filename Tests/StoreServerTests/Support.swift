@@ -26,15 +26,9 @@ func makeServed(
   let signer = Signer(identity: try SigningIdentity.makeSelfSigned(), environment: .localTesting)
   let journaled = JournaledSession(session: session, journal: nil)
   let host = CommandHost(journaled)
-  let sender = try url.map {
-    NotificationSender(
-      signer: signer, outbox: try NotificationOutbox(url: $0, directory: nil, timeout: 5),
-      session: session, identity: journaled.identity)
-  }
-  if let sender {
-    host.attach(sender)
-    host.delivery = sender
-  }
+  let outbox = try url.map { try NotificationOutbox(url: $0, directory: nil, timeout: 5) }
+  let sender = PreparedSigning(signer: signer, outbox: outbox, signsEvents: false)
+    .attachSender(to: host)
   return ServedSession(
     host: host, sender: sender, signer: signer, running: false, key: key,
     requestBudget: requestBudget, wall: { wallNow })
