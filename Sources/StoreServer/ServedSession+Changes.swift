@@ -10,30 +10,15 @@ extension ServedSession {
   /// Renewal Date).
   func extend(_ originalText: String, body: [UInt8]) throws(AppStoreError) -> JSONValue {
     let original = try reader.originalTransaction(originalText)
-    guard original.owner == .purchaser else {
-      // Apple's FamilySharedSubscriptionExtensionIneligibleError: extend the purchaser's.
-      throw AppStoreError(
-        status: 403, code: 4_030_007,
-        message: "Subscription is ineligible for renewal date extension because it was obtained "
-          + "through Family Sharing.")
+    do {
+      _ = try host.session.requirePurchasersTransaction(original.id)
+    } catch {
+      throw Self.extensionError(error.reason, message: error.message)
     }
     let request = try ExtensionRequest(try reader.bodyObject(body), mass: false)
-    let days = request.days
-    let refusal = host.session.refusal(
-      .extendRenewalDate(original.id, days: days, reason: request.reason))
-    if refusal != nil {
-      let atLimit = host.session.recentExtensionCount(ofTransaction: original.id) >= 2
-      throw atLimit
-        ? AppStoreError(
-          status: 403, code: 4_030_005,
-          message: "The subscription was extended the most times Apple allows in a year.")
-        : AppStoreError(
-          status: 403, code: 4_030_004,
-          message: "The subscription is not eligible for an extension: \(refusal!.message)")
-    }
     let events = try applyCall(
-      .extend(.id(original.id), days: days, reason: request.reason),
-      refused: { AppStoreError(status: 403, code: 4_030_004, message: $0.message) })
+      .extend(.id(original.id), days: request.days, reason: request.reason),
+      refused: { Self.extensionError($0.refusal, message: $0.message) })
     let extended = events.lazy.compactMap { event -> RenewalExtension? in
       if case .renewalExtension(let extended) = event.kind { extended } else { nil }
     }.first
@@ -46,6 +31,26 @@ extension ServedSession {
       members.append(JSONMember("effectiveDate", .number(JSONNumber(Int(date.milliseconds)))))
     }
     return .object(JSONObject(members))
+  }
+
+  /// Apple's error for an extension the engine refused.
+  private static func extensionError(_ refusal: Refusal?, message: String) -> AppStoreError {
+    switch refusal {
+    case .familySharedTransaction?:
+      // FamilySharedSubscriptionExtensionIneligibleError: extend the purchaser's.
+      AppStoreError(
+        status: 403, code: 4_030_007,
+        message: "Subscription is ineligible for renewal date extension because it was obtained "
+          + "through Family Sharing.")
+    case .notExtendable(_, .extendedTwiceThisYear)?:
+      AppStoreError(
+        status: 403, code: 4_030_005,
+        message: "The subscription was extended the most times Apple allows in a year.")
+    default:
+      AppStoreError(
+        status: 403, code: 4_030_004,
+        message: "The subscription is not eligible for an extension: \(message)")
+    }
   }
 
   /// `POST /inApps/v1/subscriptions/extend/mass` (Extend Subscription Renewal Dates for All
@@ -82,7 +87,12 @@ extension ServedSession {
   /// Token).
   func setAppAccountToken(_ originalText: String, body: [UInt8]) throws(AppStoreError) {
     let transaction = try reader.transaction(originalText)
-    guard transaction.owner == .purchaser else {
+    do {
+      _ = try host.session.requirePurchasersTransaction(transaction.id)
+    } catch {
+      guard case .familySharedTransaction = error.reason else {
+        throw AppStoreError(status: 400, code: 4_000_000, message: error.message)
+      }
       // Apple's FamilyTransactionNotSupportedError.
       throw AppStoreError(
         status: 400, code: 4_000_185,

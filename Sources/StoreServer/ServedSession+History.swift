@@ -14,7 +14,7 @@ struct HistoryQuery {
   var groupIDs: Set<String> = []
   var revoked: Bool?
   /// `inAppOwnershipType`: only `PURCHASED` or only `FAMILY_SHARED` transactions.
-  var ownership: String?
+  var ownership: Ownership?
   /// Whether the history walked is a family member's (all of it `FAMILY_SHARED`).
   var rowsAreShared = false
   /// Where the previous page ended: this one resumes after it.
@@ -55,13 +55,12 @@ struct HistoryQuery {
     default: throw AppStoreError(status: 400, code: 4_000_021, message: "Invalid request sort.")
     }
     groupIDs = Set(query["subscriptionGroupIdentifier"] ?? [])
-    switch one("inAppOwnershipType") {
-    case nil: break
-    case "PURCHASED"?: ownership = "PURCHASED"
-    case "FAMILY_SHARED"?: ownership = "FAMILY_SHARED"
-    default:
-      throw AppStoreError(
-        status: 400, code: 4_000_026, message: "Invalid request in-app ownership type.")
+    if let value = one("inAppOwnershipType") {
+      guard let wanted = Ownership(rawValue: value) else {
+        throw AppStoreError(
+          status: 400, code: 4_000_026, message: "Invalid request in-app ownership type.")
+      }
+      ownership = wanted
     }
     switch one("revoked")?.lowercased() {
     case nil: break
@@ -85,7 +84,7 @@ struct HistoryQuery {
     case .pending, .declined, .interrupted, .failed: return false
     default: break
     }
-    guard ownership == nil || ownership == (rowsAreShared ? "FAMILY_SHARED" : "PURCHASED"),
+    guard ownership == nil || ownership == (rowsAreShared ? .familyShared : .purchased),
       products[Int(row.product)]
     else { return false }
     if !includesFinishedConsumables && row.isFinished && consumables[Int(row.product)] {

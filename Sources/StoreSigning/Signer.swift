@@ -120,7 +120,7 @@ public struct Signer: Sendable {
     p["quantity"] = .number(JSONNumber(t.purchasedQuantity))
     p["type"] = .string(Self.typeName(t.productType))
     if let token = t.appAccountToken { p["appAccountToken"] = .string(token) }
-    p["inAppOwnershipType"] = .string(t.owner == .purchaser ? "PURCHASED" : "FAMILY_SHARED")
+    p["inAppOwnershipType"] = .string(t.owner.ownership.rawValue)
     p["signedDate"] = milliseconds(signedDate)
     if let date = t.revocationDate { p["revocationDate"] = milliseconds(date) }
     if let reason = t.revocationReason {

@@ -112,9 +112,7 @@ extension SKTestSession {
   func act(_ command: Command) throws {
     let outcome = store.perform(command)
     if let error = outcome.error {
-      throw SKTestError(
-        SKTestError.Code(rawValue: error.code?.rawValue ?? 7) ?? .invalidAction,
-        error.explanation)
+      throw SKTestError(error, error.explanation)
     }
   }
 }

@@ -50,8 +50,7 @@ extension SKTestSession {
   public func perform(_ line: String) throws {
     let outcome = store.perform(line: line)
     if let error = outcome.error {
-      throw SKTestError(
-        SKTestError.Code(rawValue: error.code?.rawValue ?? 7) ?? .invalidAction, error.description)
+      throw SKTestError(error, error.description)
     }
   }
 }

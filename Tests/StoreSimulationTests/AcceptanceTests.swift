@@ -140,9 +140,9 @@ import Testing
     #expect(refunded.contains { $0.kind == .revokedEntitlements(productIDs: ["pro"]) })
     #expect(session.currentEntitlements().isEmpty)
     #expect(session.allTransactions().count == 1)
-    #expect(throws: SessionError(.invalidAction, "transaction 0 is already refunded")) {
-      try session.refund(0) { _ in }
-    }
+    let again = #expect(throws: SessionError.self) { try session.refund(0) { _ in } }
+    #expect(again?.reason == .alreadyRefunded(transaction: 0))
+    #expect(again?.description == "transaction 0 is already refunded")
   }
 
   @Test func refundingTheCurrentPeriodRevokesTheSubscription() throws {

@@ -185,8 +185,8 @@ import Testing
         "only non-consumables") == true)
     #expect(session.refusal(.family(.sharing(productID: "lifetime", enabled: true))) != nil)
     #expect(
-      session.refusal(.family(.sharing(productID: "nope", enabled: true)))?.code
-        == .invalidProductIdentifier)
+      session.refusal(.family(.sharing(productID: "nope", enabled: true)))?.reason
+        == .noProduct("nope"))
   }
 
   @Test func aMemberFinishesTheirOwnAndDeletionsTakeTheirsAlong() throws {
@@ -215,6 +215,26 @@ import Testing
       try withFamily.perform(.buy(productID: "lifetime", options: .init()), $0)
     }
     #expect(a == b)
+  }
+
+  @Test func onlyThePurchasersTransactionTakesAnExtensionOrAnAccountToken() throws {
+    var session = makeFamilySession()
+    try session.buy("family.monthly", PurchaseOptions()) { _ in }
+    try session.perform(.family(.join("Anna")), { _ in })
+    let shared = try #require(session.view(of: try anna(session)).allTransactions().first).id
+    let extended = session.refusal(.extendRenewalDate(shared, days: 3, reason: .undeclared))
+    #expect(extended?.reason == .familySharedTransaction(transaction: shared))
+    #expect(
+      extended?.message
+        == "transaction \(shared) is a family member's, obtained through Family Sharing: only "
+        + "the purchaser's transaction takes this")
+    let token = session.refusal(
+      .setAppAccountToken(shared, token: "7e3fb20b-4cdb-47cc-936d-99d65866a248"))
+    #expect(token?.reason == .familySharedTransaction(transaction: shared))
+    #expect(session.refusal(.extendRenewalDate(0, days: 3, reason: .undeclared)) == nil)
+    #expect(Account.purchaser.purchaseRefusal == nil)
+    #expect(try anna(session).purchaseRefusal == .memberCannotBuy(member: "Anna"))
+    #expect(try anna(session).ownership == .familyShared)
   }
 }
 
@@ -267,4 +287,5 @@ import Testing
       #expect(error.message == "nobody of that name was ever in the family (members: Anna)")
     }
   }
+
 }

@@ -10,12 +10,12 @@ import Testing
     let finished = try events { try session.finish(0, $0) }
     #expect(finished.transactions.first?.0.isFinished == true)
     #expect(finished.transactions.first?.1 == nil)
-    #expect(throws: SessionError(.invalidAction, "transaction 0 is already finished")) {
-      try session.finish(0) { _ in }
-    }
-    #expect(throws: SessionError(.noTransactionFound, "there is no transaction 9")) {
-      try session.finish(9) { _ in }
-    }
+    let again = #expect(throws: SessionError.self) { try session.finish(0) { _ in } }
+    #expect(again?.reason == .alreadyFinished(transaction: 0))
+    #expect(again?.description == "transaction 0 is already finished")
+    let missing = #expect(throws: SessionError.self) { try session.finish(9) { _ in } }
+    #expect(missing?.reason == .noTransaction(9))
+    #expect(missing?.description == "there is no transaction 9")
   }
 
   @Test func finishAllFinishesEveryUnfinishedTransaction() throws {

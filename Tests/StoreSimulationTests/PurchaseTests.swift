@@ -105,13 +105,12 @@ import Testing
 
   @Test func unknownProductsAreErrorsWithSuggestions() {
     var session = makeSession()
-    #expect(
-      throws: SessionError(
-        .invalidProductIdentifier, "there is no product \"anual\" in the configuration",
-        suggestions: ["annual"])
-    ) {
+    #expect(throws: SessionError(.noProduct("anual"), suggestions: ["annual"])) {
       try session.buy("anual") { _ in }
     }
+    #expect(
+      SessionError(.noProduct("anual"), suggestions: ["annual"]).description
+        == "there is no product \"anual\" in the configuration (did you mean \"annual\"?)")
   }
 
   @Test func purchasesUseTheStorefrontAndLocaleInForce() throws {

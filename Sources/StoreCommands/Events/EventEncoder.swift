@@ -127,7 +127,7 @@ public struct EventEncoder: Sendable {
       if let request = extended.requestIdentifier { object.field("requestIdentifier", request) }
       object.field("result", extended.failure == nil ? "extended" : "failed")
       if let date = extended.newExpirationDate { object.field("expirationDate", date) }
-      if let failure = extended.failure { object.field("failure", failure) }
+      if let failure = extended.failure { object.field("failure", failure.message) }
     case .renewalExtensionSummary(let summary):
       object.field("event", "renewalExtensionSummary")
       object.field("productID", summary.productID)

@@ -99,15 +99,9 @@ extension Command {
       case .setting(let change): change.apply(to: &session)
       case .resetSettings: session.resetSettings()
       case .stepBack:
-        throw SessionError(
-          .invalidAction,
-          "stepping back needs the session's history: use it in run, a script or the inspector")
+        throw SessionError(.stepBackNeedsHistory)
       case .notify:
-        throw SessionError(
-          .invalidAction,
-          "notify and notify-fault act on the deliveries of storekeeper serve (or the "
-            + "inspector's --serve), which keep every notification with its attempts; run and "
-            + "the inspector alone POST each one with quick retries")
+        throw SessionError(.notifyNeedsDelivery)
       }
     } catch {
       throw CommandError(error, command: description)
@@ -122,17 +116,16 @@ extension TransactionReference {
     case .id(let id): return id
     case .last:
       guard let id = session.lastTransactionID() else {
-        throw SessionError(.noTransactionFound, "there is no transaction yet, so no last one")
+        throw SessionError(.noLastTransaction)
       }
       return id
     case .lastOf(let productID):
       guard session.catalog.index(of: productID) != nil else {
         throw SessionError(
-          .invalidProductIdentifier, "there is no product \"\(productID)\" in the configuration",
-          suggestions: session.catalog.productIDs(closeTo: productID))
+          .noProduct(productID), suggestions: session.catalog.productIDs(closeTo: productID))
       }
       guard let id = session.lastTransactionID(productID: productID) else {
-        throw SessionError(.noTransactionFound, "there is no transaction for \(productID)")
+        throw SessionError(.noTransactionOfProduct(productID))
       }
       return id
     }

@@ -11,8 +11,9 @@ public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible 
   public var command: String?
   /// The 1-based line of a script, when known.
   public var line: Int?
-  /// The engine's code for a refusal (`SKTestError.Code`'s), when the engine refused it.
-  public var code: SessionError.Code?
+  /// What the engine refused and why, when the engine refused the line; front ends map it to
+  /// their own errors (StoreKitTest's codes, StoreKit's errors).
+  public var refusal: Refusal?
 
   /// Creates an error.
   public init(
@@ -28,7 +29,7 @@ public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible 
   /// The one place an engine error becomes a command error.
   public init(_ error: SessionError, command: String? = nil) {
     self.init(error.message, suggestions: error.suggestions, command: command)
-    code = error.code
+    refusal = error.reason
   }
 
   /// The message with its suggestions: `there is no product "x" (did you mean "y"?)`.

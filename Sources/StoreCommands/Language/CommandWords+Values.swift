@@ -77,7 +77,7 @@ extension CommandWords {
       options.bundleID = bundle
     }
     if let plan = given["plan"] {
-      guard ["MONTHLY", "BILLED_UPFRONT"].contains(plan) else {
+      guard BillingPlanType(rawValue: plan) != nil else {
         throw CommandError(
           "plan is a billing plan as the configuration writes it: MONTHLY or BILLED_UPFRONT, "
             + "not \"\(plan)\"")

@@ -25,7 +25,7 @@ extension Verb {
         + [
           .init("jws", .text("JWS"), requires: ["offer"], excludes: signatureParts),
           .init("intro-jws", .text("JWS")), .init("bundle", .text("bundle id")),
-          .init("plan", .choice(["MONTHLY", "BILLED_UPFRONT"])),
+          .init("plan", .choice(BillingPlanType.allCases.map(\.rawValue))),
         ],
       "a purchase made by the app (from=store: outside it, as the Transaction Manager's +)",
       parse: { words throws(CommandError) in try words.buy() },

@@ -23,6 +23,15 @@ public enum Account: Hashable, Sendable {
     if case .member(let member) = self { member } else { nil }
   }
 
+  /// Why this account's device cannot buy, when it cannot: a member receives what the
+  /// purchaser shares and buys nothing in the purchaser's session.
+  public var purchaseRefusal: Refusal? {
+    member.map { .memberCannotBuy(member: $0.name) }
+  }
+
+  /// How this account holds the transactions it sees: bought, or shared by the purchaser.
+  public var ownership: Ownership { member == nil ? .purchased : .familyShared }
+
   /// `purchaser`, or the member's name.
   public var name: String { member?.name ?? "purchaser" }
 }
@@ -39,5 +48,23 @@ public struct FamilyMember: Hashable, Sendable {
   public init(name: String, number: Int) {
     self.name = name
     self.number = number
+  }
+}
+
+/// How an account holds a transaction, by Apple's `inAppOwnershipType`: the one place its
+/// spellings are written.
+public enum Ownership: String, CaseIterable, Sendable {
+  /// The account bought it: `PURCHASED`.
+  case purchased = "PURCHASED"
+  /// The purchaser shared it through Family Sharing: `FAMILY_SHARED`.
+  case familyShared = "FAMILY_SHARED"
+
+  /// The spelling of Storekeeper's event stream, StoreKit 2's case name: `purchased`,
+  /// `familyShared`.
+  public var caseName: String {
+    switch self {
+    case .purchased: "purchased"
+    case .familyShared: "familyShared"
+    }
   }
 }

@@ -75,7 +75,7 @@ public struct RenewalExtension: Equatable, Sendable {
   /// The new expiration date, or `nil` when the subscription could not be extended.
   public var newExpirationDate: Instant?
   /// Why it could not be extended.
-  public var failure: String?
+  public var failure: ExtensionIneligibility?
 }
 
 /// A finished mass extension: Apple's `summary`.

@@ -157,19 +157,16 @@ extension Session {
   func checkNotice(_ request: NoticeRequest) throws(SessionError) {
     guard case .externalPurchaseToken(let token) = request else { return }
     if let created = token.created, created > now {
-      throw SessionError(
-        .invalidAction, "a token cannot be created after the session's now (\(now.iso8601))")
+      throw SessionError(.tokenCreatedInFuture(now: now))
     }
     if let expires = token.expires {
       let created = token.created ?? now.adding(milliseconds: -token.reason.defaultAge)
       if expires < created {
-        throw SessionError(
-          .invalidAction,
-          "a token cannot expire (\(expires.iso8601)) before it was created (\(created.iso8601))")
+        throw SessionError(.tokenExpiresBeforeCreation(expires: expires, created: created))
       }
     }
     if let id = token.id, id.isEmpty || id.contains(where: { $0.isWhitespace || $0.isNewline }) {
-      throw SessionError(.invalidAction, "an external purchase id is one word, not \"\(id)\"")
+      throw SessionError(.externalPurchaseIDNotOneWord(id))
     }
   }
 }

@@ -72,7 +72,7 @@ public struct Transaction: Equatable, Sendable {
   /// StoreKit's environment: always `Xcode`.
   public var environment: String { "Xcode" }
   /// `purchased`, or `familyShared` for a family member's (`inAppOwnershipType`).
-  public var ownershipType: String { owner == .purchaser ? "purchased" : "familyShared" }
+  public var ownershipType: String { owner.ownership.caseName }
 }
 
 /// StoreKit 2's `Product.ProductType`.

@@ -59,12 +59,10 @@ extension Session {
   func checkCall(_ api: StoreKitAPI, transaction: UInt64?) throws(SessionError) {
     switch api {
     case .purchase, .verification:
-      throw SessionError(
-        .invalidAction, "\(api.rawValue) is exercised by buying: its simulated error applies to buy"
-      )
+      throw SessionError(.callExercisedByBuying(api: api.rawValue))
     case .refundRequest:
       guard let transaction else {
-        throw SessionError(.invalidAction, "a refund request needs the transaction it is for")
+        throw SessionError(.refundRequestNeedsTransaction)
       }
       _ = try refundablePosition(transaction)
     default: return

@@ -20,25 +20,14 @@ extension Session {
     let plans = product.billingPlans.map(\.type)
     guard plans.contains(plan) else {
       throw SessionError(
-        .invalidAction,
-        plans.isEmpty
-          ? "\(product.productID) has no billing plans (a subscription's billingPlans, "
-            + "configuration format 5.0)"
-          : "\(product.productID) has no \(plan) billing plan; its plans are "
-            + plans.joined(separator: ", "))
+        .noSuchBillingPlan(productID: product.productID, plan: plan, plans: plans))
     }
     guard plan == "MONTHLY" else { return }
     if options.offer != nil {
-      throw SessionError(
-        .invalidAction,
-        "an offer with the MONTHLY billing plan is not simulated yet; buy the plan without one")
+      throw SessionError(.offerWithMonthlyPlan)
     }
     if Self.storefrontsWithoutCommitments.contains(settings.storefront.countryCode) {
-      throw SessionError(
-        .invalidAction,
-        "Apple offers monthly billing with a 12-month commitment everywhere but the USA and "
-          + "Singapore; set storefront to another one (the storefront is "
-          + "\(settings.storefront.countryCode))")
+      throw SessionError(.noCommitmentsInStorefront(settings.storefront.countryCode))
     }
   }
 
@@ -102,7 +91,7 @@ extension Session {
 }
 
 /// How a payment of a product with billing plans is billed (`billingPlanType`).
-public enum BillingPlanType: String, Sendable {
+public enum BillingPlanType: String, CaseIterable, Sendable {
   /// A payment each month of a 12-month commitment.
   case monthly = "MONTHLY"
   /// One payment for the whole period.

@@ -69,15 +69,10 @@ extension Session {
   /// span would cause more events than a verb may.
   func checkAdvance(to target: Instant) throws(SessionError) {
     guard target >= now else {
-      throw SessionError(
-        .invalidAction,
-        "the clock cannot go back (it is \(now.iso8601), asked for \(target.iso8601))")
+      throw SessionError(.clockBackwards(now: now, target: target))
     }
     guard target <= .latest else {
-      throw SessionError(
-        .invalidAction,
-        "the clock cannot pass \(Instant.latest.iso8601), the latest instant a session reaches "
-          + "(asked for \(target.iso8601))")
+      throw SessionError(.clockBeyondLatest(target: target))
     }
     try checkEventBudget(until: target.milliseconds)
   }
@@ -225,10 +220,7 @@ extension Session {
     for index in groups.indices {
       transitions += transitionCount(group: index, until: limit, stopAfter: budget)
       if transitions * perTransition > budget {
-        throw SessionError(
-          .invalidAction,
-          "this would cause more than \(budget) events (\(transitions) renewals or more); "
-            + "advance in smaller steps or raise the limit")
+        throw SessionError(.tooManyEvents(budget: budget, transitions: transitions))
       }
     }
   }

@@ -76,18 +76,16 @@ extension Session {
   /// and the subscription is eligible for one.
   func extensionGroup(_ id: UInt64, days: Int) throws(SessionError) -> Int {
     try checkExtensionDays(days)
-    let position = try requireTransaction(id)
+    let position = try requirePurchasersTransaction(id)
     guard let groupIndex = product(at: ledger[position].product).groupIndex,
       groups[groupIndex].phase != .none,
       groups[groupIndex].originalID == ledger[position].originalID
         || groups[groupIndex].current == id
     else {
-      throw SessionError(
-        .invalidAction, "transaction \(id) is not of an auto-renewable subscription's latest run")
+      throw SessionError(.notLatestRun(transaction: id))
     }
     if let why = extensionIneligibility(group: groupIndex) {
-      throw SessionError(
-        .invalidAction, "transaction \(id)'s subscription cannot be extended: \(why)")
+      throw SessionError(.notExtendable(transaction: id, because: why))
     }
     return groupIndex
   }
@@ -95,38 +93,34 @@ extension Session {
   /// Why a list of storefront codes is not Apple's (ISO 3166-1 alpha-3 of its storefronts).
   func checkStorefronts(_ codes: [String]) throws(SessionError) {
     for code in codes where Storefront(countryCode: code) == nil {
-      throw SessionError(
-        .invalidAction,
-        "\"\(code)\" is not an App Store storefront (ISO 3166-1 alpha-3, such as USA)")
+      throw SessionError(.unknownStorefront(code))
     }
   }
 
   func checkExtensionDays(_ days: Int) throws(SessionError) {
     guard (1...90).contains(days) else {
-      throw SessionError(.invalidAction, "an extension is 1 to 90 days, not \(days)")
+      throw SessionError(.extensionDaysOutOfRange(days))
     }
   }
 
   /// Why a group's subscription cannot be extended now, if it cannot (Apple's
   /// SubscriptionExtensionIneligibleError).
-  func extensionIneligibility(group index: Int) -> String? {
+  func extensionIneligibility(group index: Int) -> ExtensionIneligibility? {
     let group = groups[index]
     switch group.phase {
     case .subscribed: break
-    case .gracePeriod: return "it is in a grace period, its expiration in the past"
-    case .billingRetry: return "it is in billing retry"
-    case .expired: return "it expired"
-    case .revoked: return "it was refunded"
-    case .none: return "it was never bought"
+    case .gracePeriod: return .inGracePeriod
+    case .billingRetry: return .inBillingRetry
+    case .expired: return .expired
+    case .revoked: return .refunded
+    case .none: return .neverBought
     }
     if let current = ledger.position(of: group.current),
       let offer = snapshot(current).offer, offer.paymentMode == .freeTrial
     {
-      return "it is in a free offer period"
+      return .inFreeOffer
     }
-    if recentExtensionCount(ofTransaction: group.current) >= 2 {
-      return "it was extended twice in the past year"
-    }
+    if recentExtensionCount(ofTransaction: group.current) >= 2 { return .extendedTwiceThisYear }
     return nil
   }
 

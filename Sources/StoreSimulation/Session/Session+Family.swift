@@ -38,12 +38,7 @@ extension Session {
   /// The refusal for a member nobody of that name was: who was ever in the family, or how one
   /// joins.
   public static func noMember(named name: String, among members: [String]) -> SessionError {
-    SessionError(
-      .invalidAction,
-      "nobody of that name was ever in the family"
-        + (members.isEmpty
-          ? " (nobody was: family join <name> adds one)"
-          : " (members: \(members.joined(separator: ", ")))"))
+    SessionError(.noSuchMember(name: name, members: members))
   }
 
   /// Whether the purchaser shares a product with the family: the configuration makes it
@@ -94,41 +89,27 @@ extension Session {
     case .join(let name):
       try Self.checkMemberName(name)
       if let index = family.index(of: name), family.members[index].isJoined {
-        throw SessionError(.invalidAction, "\(name) is already in the family")
+        throw SessionError(.alreadyInFamily(name))
       }
       guard family.joinedCount < Self.maximumFamilyMembers else {
         throw SessionError(
-          .invalidAction,
-          "a family shares with at most \(Self.maximumFamilyMembers) members, and "
-            + "\(familyMembers.map(\.name).joined(separator: ", ")) are in it: "
-            + "family leave <name> first")
+          .familyFull(maximum: Self.maximumFamilyMembers, members: familyMembers.map(\.name)))
       }
     case .leave(let name):
       guard let index = family.index(of: name), family.members[index].isJoined else {
-        let members = familyMembers.map(\.name)
-        throw SessionError(
-          .invalidAction,
-          "\(name) is not in the family"
-            + (members.isEmpty
-              ? " (nobody is: family join <name> adds a member)"
-              : " (its members: \(members.joined(separator: ", ")))"))
+        throw SessionError(.notInFamily(name: name, members: familyMembers.map(\.name)))
       }
     case .sharing(let productID, let enabled):
       let index = try requireProduct(productID)
       guard isShareable(index) else {
         let product = catalog.products[index]
         throw SessionError(
-          .invalidProductType,
           product.familyShareable
-            ? "\(productID) is a \(ProductKind(product.type).rawValue) product: Family Sharing "
-              + "shares only non-consumables and auto-renewable subscriptions"
-            : "\(productID) is not family-shareable (its familyShareable is false in the "
-              + "configuration)")
+            ? .kindNotShared(productID: productID, kind: ProductKind(product.type).rawValue)
+            : .notFamilyShareable(productID: productID))
       }
       guard family.unshared.contains(Int32(index)) == enabled else {
-        throw SessionError(
-          .invalidAction,
-          "the purchaser already \(enabled ? "shares" : "does not share") \(productID)")
+        throw SessionError(.sharingAlready(productID: productID, shared: enabled))
       }
     }
   }
@@ -140,10 +121,7 @@ extension Session {
         || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E
     }
     guard allowed, (1...32).contains(name.utf8.count), name != "purchaser" else {
-      throw SessionError(
-        .invalidAction,
-        "\"\(name.prefix(40))\" cannot name a member: use 1 to 32 letters, digits, '.', '-' or "
-          + "'_' (and not \"purchaser\")")
+      throw SessionError(.invalidMemberName(name))
     }
   }
 

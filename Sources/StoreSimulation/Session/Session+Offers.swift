@@ -20,14 +20,11 @@ extension Session {
   {
     let (kind, name) = selection.kindAndName
     guard product.type == .autoRenewableSubscription || kind == .code else {
-      throw SessionError(
-        .invalidProductType,
-        "\(product.productID) is not an auto-renewable subscription; a one-time product has "
-          + "only offer codes (offer=code:<referenceName>)")
+      throw SessionError(.offerOnOneTimeProduct(productID: product.productID))
     }
     guard let name else {
       if product.introductoryOffer == nil {
-        throw SessionError(.invalidAction, "\(product.productID) has no introductory offer")
+        throw SessionError(.noIntroductoryOffer(productID: product.productID))
       }
       return
     }
@@ -35,11 +32,8 @@ extension Session {
     guard names.contains(name) else {
       let noun =
         kind == .code ? "offer code" : "\(kind == .winBack ? "win-back" : "promotional") offer"
-      let known =
-        names.isEmpty
-        ? "it has none" : "it has " + names.map { "\"\($0)\"" }.joined(separator: ", ")
       throw SessionError(
-        .invalidAction, "\(product.productID) has no \(noun) \"\(name)\"; \(known)")
+        .noSuchOffer(productID: product.productID, noun: noun, name: name, known: names))
     }
   }
 

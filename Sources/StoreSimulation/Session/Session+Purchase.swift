@@ -147,35 +147,24 @@ extension Session {
     if options.introductoryEligibility != nil
       && catalog.products[productIndex].type != .autoRenewableSubscription
     {
-      throw SessionError(
-        .invalidProductType,
-        "\(productID) is not an auto-renewable subscription; intro-jws is for one")
+      throw SessionError(.introJWSNeedsSubscription(productID: productID))
     }
     let index = try requireProduct(productID)
     let product = catalog.products[index]
     let date = options.purchaseDate?.milliseconds ?? now.milliseconds
     guard (1...PurchaseOptions.maximumQuantity).contains(options.quantity) else {
-      throw SessionError(
-        .invalidAction, "the quantity must be 1 to \(PurchaseOptions.maximumQuantity)")
+      throw SessionError(.quantityOutOfRange(maximum: PurchaseOptions.maximumQuantity))
     }
     guard !product.price.multipliedReportingOverflow(by: Int64(options.quantity)).overflow else {
-      throw SessionError(
-        .invalidAction,
-        "\(options.quantity) × the price of \(productID) is more than a price can hold")
+      throw SessionError(.priceOverflow(productID: productID, quantity: options.quantity))
     }
     guard date <= now.milliseconds else {
-      throw SessionError(
-        .invalidAction,
-        "the purchase date \(Instant(milliseconds: date).iso8601) is after now "
-          + "(\(now.iso8601)); dates in the future aren't valid")
+      throw SessionError(.purchaseDateInFuture(date: Instant(milliseconds: date), now: now))
     }
     if let plan = options.billingPlan { try checkBillingPlan(plan, of: product, options) }
     if let selection = options.offer { try validateOfferReference(selection, of: product) }
     if options.origin == .store, product.type == .nonConsumable, let owned = ownedPosition(index) {
-      throw SessionError(
-        .invalidAction,
-        "\(productID) is already purchased (transaction \(ledger[owned].id)); "
-          + "delete that transaction to buy it again")
+      throw SessionError(.alreadyPurchased(productID: productID, transaction: ledger[owned].id))
     }
     if date < now.milliseconds && options.renewal == .automatic && product.groupIndex != nil {
       try checkCatchUpBudget(product: index, from: date)

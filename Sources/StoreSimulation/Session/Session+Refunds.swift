@@ -119,11 +119,10 @@ extension Session {
   func checkRefund(_ id: UInt64, share: Int?) throws(SessionError) {
     let position = try refundablePosition(id)
     guard !ledger[position].isRevoked else {
-      throw SessionError(.invalidAction, "transaction \(id) is already refunded")
+      throw SessionError(.alreadyRefunded(transaction: id))
     }
     if let share, !(1...100_000).contains(share) {
-      throw SessionError(
-        .invalidAction, "a refund's percentage must be more than 0 and at most 100")
+      throw SessionError(.refundPercentageOutOfRange)
     }
   }
 
@@ -132,10 +131,7 @@ extension Session {
   func checkRefundRequest(_ id: UInt64) throws(SessionError) {
     try checkRefund(id, share: nil)
     guard !ledger[try refundablePosition(id)].flags.contains(.refundRequested) else {
-      throw SessionError(
-        .invalidAction,
-        "transaction \(id) already has a refund request waiting; decide it with refund or "
-          + "refund-decline")
+      throw SessionError(.refundRequestWaiting(transaction: id))
     }
   }
 
@@ -143,8 +139,7 @@ extension Session {
   func requestedRefundPosition(_ id: UInt64) throws(SessionError) -> Int {
     let position = try requireTransaction(id)
     guard ledger[position].flags.contains(.refundRequested) else {
-      throw SessionError(
-        .invalidAction, "transaction \(id) has no refund request waiting; refund-request asks")
+      throw SessionError(.noRefundRequest(transaction: id))
     }
     return position
   }
@@ -156,16 +151,13 @@ extension Session {
     let position = try requireTransaction(id)
     let record = ledger[position]
     guard record.isRevoked else {
-      throw SessionError(
-        .invalidAction, "transaction \(id) is not refunded, so there is nothing to reverse")
+      throw SessionError(.notRefunded(transaction: id))
     }
     if let groupIndex = product(at: record.product).groupIndex, groups[groupIndex].current != id,
       record.expirationDate > now.milliseconds
     {
       throw SessionError(
-        .invalidAction,
-        "transaction \(id)'s subscription was bought again since (transaction "
-          + "\(groups[groupIndex].current) is current), so its refund can no longer be reversed")
+        .boughtAgainSinceRefund(transaction: id, current: groups[groupIndex].current))
     }
     return position
   }

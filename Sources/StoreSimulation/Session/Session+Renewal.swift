@@ -86,20 +86,17 @@ extension Session {
     let position = try requireTransaction(id)
     let product = product(at: ledger[position].product)
     guard let groupIndex = product.groupIndex else {
-      throw SessionError(
-        .invalidProductType,
-        "transaction \(id) is for \(product.productID), not an auto-renewable subscription")
+      throw SessionError(.notAutoRenewable(transaction: id, productID: product.productID))
     }
     let group = groups[groupIndex]
     guard ledger[position].state == .purchased, group.originalID == ledger[position].originalID,
       group.phase != .none
     else {
-      throw SessionError(.noSubscriptionFound, "transaction \(id) is not part of a subscription")
+      throw SessionError(.notPartOfSubscription(transaction: id))
     }
     guard group.isActive else {
       throw SessionError(
-        .noSubscriptionFound,
-        "the subscription of transaction \(id) is \(group.renewalState?.rawValue ?? "over")")
+        .subscriptionOver(transaction: id, state: group.renewalState?.rawValue ?? "over"))
     }
     return groupIndex
   }
@@ -108,15 +105,14 @@ extension Session {
   func activeGroup(ofProduct productID: String) throws(SessionError) -> Int {
     let index = try requireProduct(productID)
     guard let groupIndex = catalog.products[index].groupIndex else {
-      throw SessionError(.invalidProductType, "\(productID) is not an auto-renewable subscription")
+      throw SessionError(.productNotAutoRenewable(productID: productID))
     }
     let group = groups[groupIndex]
     guard group.isActive, group.product == Int32(index) else {
-      let held =
-        group.isActive
-        ? " (the group's subscription is \(product(at: group.product).productID))" : ""
       throw SessionError(
-        .noSubscriptionFound, "there is no active subscription to \(productID)\(held)")
+        .noActiveSubscription(
+          productID: productID,
+          held: group.isActive ? product(at: group.product).productID : nil))
     }
     return groupIndex
   }

@@ -34,10 +34,10 @@ extension Session {
   func pendingRequest(_ id: UInt64) throws(SessionError) -> Int {
     let position = try requireTransaction(id)
     guard ledger[position].flags.contains(.pendingApproval) else {
-      let why =
+      throw SessionError(
         ledger[position].flags.contains(.declined)
-        ? "was already declined" : "is not awaiting approval (it is \(stateLabel(position)))"
-      throw SessionError(.invalidAction, "transaction \(id) \(why)")
+          ? .alreadyDeclined(transaction: id)
+          : .notAwaitingApproval(transaction: id, state: stateLabel(position)))
     }
     return position
   }
@@ -82,15 +82,13 @@ extension Session {
     let position = try requireTransaction(id)
     let record = ledger[position]
     guard record.flags.contains(.purchaseIssue) else {
-      throw SessionError(
-        .invalidAction, "transaction \(id) has no issue to resolve (it is \(stateLabel(position)))")
+      throw SessionError(.noIssueToResolve(transaction: id, state: stateLabel(position)))
     }
     guard record.state != .failed else { return position }
     guard let groupIndex = product(at: record.product).groupIndex, groups[groupIndex].current == id,
       groups[groupIndex].phase == .gracePeriod || groups[groupIndex].phase == .billingRetry
     else {
-      throw SessionError(
-        .invalidAction, "transaction \(id)'s subscription is no longer in billing retry")
+      throw SessionError(.noLongerInBillingRetry(transaction: id))
     }
     return position
   }
@@ -99,10 +97,7 @@ extension Session {
   func refundablePosition(_ id: UInt64) throws(SessionError) -> Int {
     let position = try requireTransaction(id)
     guard ledger[position].state == .purchased else {
-      throw SessionError(
-        .invalidAction,
-        "transaction \(id) was never purchased (it is \(stateLabel(position))), so it cannot be "
-          + "refunded")
+      throw SessionError(.neverPurchased(transaction: id, state: stateLabel(position)))
     }
     return position
   }

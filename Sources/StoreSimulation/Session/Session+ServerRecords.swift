@@ -107,16 +107,10 @@ extension Session {
     guard ledger[position].flags.contains(.refundRequested),
       let requested = serverRecords.refundRequests[id]
     else {
-      throw SessionError(
-        .invalidAction,
-        "no refund request for transaction \(id) is waiting: the App Store asks for consumption "
-          + "information only after one (refund-request)")
+      throw SessionError(.noConsumptionRequest(transaction: id))
     }
     guard now.milliseconds - requested <= Self.consumptionWindow else {
-      throw SessionError(
-        .invalidAction,
-        "the refund request for transaction \(id) came more than 12 hours ago; the App Store "
-          + "takes consumption information within 12 hours")
+      throw SessionError(.consumptionRequestTooOld(transaction: id))
     }
   }
 
@@ -141,12 +135,12 @@ extension Session {
   }
 
   func checkAppAccountToken(_ id: UInt64) throws(SessionError) {
-    let position = try requireTransaction(id)
+    let position = try requirePurchasersTransaction(id)
     let record = ledger[position]
     guard !record.flags.contains(.pendingApproval), !record.flags.contains(.declined),
       ledger.details(of: record)?.failure == nil
     else {
-      throw SessionError(.invalidAction, "transaction \(id) was never paid for")
+      throw SessionError(.neverPaidFor(transaction: id))
     }
   }
 }

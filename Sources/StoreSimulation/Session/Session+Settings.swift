@@ -27,7 +27,7 @@ extension Session {
     let known = catalog.products.flatMap(\.winBackOffers).compactMap(\.id)
     guard known.contains(offerID) else {
       throw SessionError(
-        .invalidAction, "there is no win-back offer \"\(offerID)\"",
+        .noSuchWinBackOffer(offerID),
         suggestions: known.sorted { editDistance($0, offerID) < editDistance($1, offerID) }.prefix(
           3
         ).map { $0 })

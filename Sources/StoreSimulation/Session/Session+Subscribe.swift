@@ -182,10 +182,9 @@ extension Session {
       count += 1
       if count > budget {
         throw SessionError(
-          .invalidAction,
-          "a purchase dated \(Instant(milliseconds: date).iso8601) renewing until now would make "
-            + "more than \(budget) renewals at \(settings.timeRate.displayName); choose a later date "
-            + "or renew=once")
+          .backdatedTooManyRenewals(
+            date: Instant(milliseconds: date), budget: budget,
+            rate: settings.timeRate.displayName))
       }
       due = settings.timeRate.end(of: period, startingAt: Instant(milliseconds: due)).milliseconds
     }

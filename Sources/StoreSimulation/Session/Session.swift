@@ -216,7 +216,18 @@ public struct Session: Sendable {
 
   func requireTransaction(_ id: UInt64) throws(SessionError) -> Int {
     guard let position = ledger.position(of: id) else {
-      throw SessionError(.noTransactionFound, "there is no transaction \(id)")
+      throw SessionError(.noTransaction(id))
+    }
+    return position
+  }
+
+  /// The position of a transaction of the purchaser's own: a family member's is refused
+  /// (Family Sharing's transactions take no extension or app account token), any other
+  /// unknown id is not there.
+  public func requirePurchasersTransaction(_ id: UInt64) throws(SessionError) -> Int {
+    guard let position = ledger.position(of: id) else {
+      throw SessionError(
+        locateShare(id) == nil ? .noTransaction(id) : .familySharedTransaction(transaction: id))
     }
     return position
   }
@@ -224,8 +235,7 @@ public struct Session: Sendable {
   func requireProduct(_ productID: String) throws(SessionError) -> Int {
     guard let index = catalog.index(of: productID), catalog.products[index].isAvailable else {
       throw SessionError(
-        .invalidProductIdentifier, "there is no product \"\(productID)\" in the configuration",
-        suggestions: catalog.productIDs(closeTo: productID))
+        .noProduct(productID), suggestions: catalog.productIDs(closeTo: productID))
     }
     return index
   }

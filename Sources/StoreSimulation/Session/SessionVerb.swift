@@ -138,40 +138,35 @@ extension Session {
     case .setAutoRenew(let id, let enabled):
       let groupIndex = try activeGroup(ofTransaction: id)
       guard groups[groupIndex].willAutoRenew != enabled else {
-        throw SessionError(.invalidAction, "auto-renew is already \(enabled ? "on" : "off")")
+        throw SessionError(.autoRenewAlready(on: enabled))
       }
     case .expireSubscription(let productID), .forceRenewal(let productID):
       _ = try activeGroup(ofProduct: productID)
     case .priceIncrease(let action, let id, let price):
       let groupIndex = try activeGroup(ofTransaction: id)
       if let price, action != .request || price <= 0 {
-        throw SessionError(
-          .invalidAction,
-          action == .request
-            ? "a new price must be above zero" : "only a request sets the new price")
+        throw SessionError(action == .request ? .newPriceNotAboveZero : .priceOnlyOnRequest)
       }
       if action != .request && groups[groupIndex].priceIncrease != .pending {
-        throw SessionError(
-          .invalidAction,
-          "no price increase is pending for transaction \(id)'s subscription; request one first")
+        throw SessionError(.noPriceIncreasePending(transaction: id))
       }
     case .finish(let id):
       if let share = locateShare(id) {
         guard !family.members[share.member].shares[share.index].isFinished else {
-          throw SessionError(.invalidAction, "transaction \(id) is already finished")
+          throw SessionError(.alreadyFinished(transaction: id))
         }
         return
       }
       let position = try requireTransaction(id)
       guard !ledger[position].flags.contains(.finished) else {
-        throw SessionError(.invalidAction, "transaction \(id) is already finished")
+        throw SessionError(.alreadyFinished(transaction: id))
       }
     case .delete(let id): _ = try requireTransaction(id)
     case .finishAll, .clear, .restore, .launch, .refreshReceipt: return
     case .advance(let target): try checkAdvance(to: target)
     case .advanceToNextEvent:
       guard let next = nextScheduledEvent else {
-        throw SessionError(.invalidAction, "nothing is scheduled: no subscription is renewing")
+        throw SessionError(.nothingScheduled)
       }
       try checkAdvance(to: max(next, now))
     case .extendRenewalDate(let id, let days, _): _ = try extensionGroup(id, days: days)
@@ -180,7 +175,7 @@ extension Session {
       try checkStorefronts(storefronts)
       let productIndex = try requireProduct(productID)
       guard catalog.products[productIndex].groupIndex != nil else {
-        throw SessionError(.invalidAction, "\(productID) is not an auto-renewable subscription")
+        throw SessionError(.productNotAutoRenewable(productID: productID))
       }
     case .call(let api, let transaction, _): try checkCall(api, transaction: transaction)
     case .setWinBackEligibility(let offerID, _): try checkWinBackOffer(offerID)

@@ -85,7 +85,7 @@ struct InspectorPane: ScreenPart {
     InspectorLine(
       label: InspectorLabel.owner.rawValue,
       text: (t.owner.member.map { "\($0.name), family shared by the purchaser" } ?? "the purchaser")
-        + "\(sep)\(t.owner == .purchaser ? "PURCHASED" : "FAMILY_SHARED")"
+        + "\(sep)\(t.owner.ownership.rawValue)"
         + "\(sep)appTransactionId \(t.owner.appTransactionID)")
   }
 

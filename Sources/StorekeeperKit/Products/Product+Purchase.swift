@@ -63,8 +63,10 @@ extension StoreEvent {
 extension CommandError {
   /// The error StoreKit throws for a purchase the engine refused.
   var purchaseError: any Error {
-    switch code {
-    case .invalidProductIdentifier?, .invalidProductType?: Product.PurchaseError.productUnavailable
+    switch refusal {
+    case .noProduct?, .introJWSNeedsSubscription?, .offerOnOneTimeProduct?, .notAutoRenewable?,
+      .productNotAutoRenewable?, .kindNotShared?, .notFamilyShareable?:
+      Product.PurchaseError.productUnavailable
     default: StoreKitError.systemError(self)
     }
   }

@@ -157,12 +157,10 @@ package final class Store: @unchecked Sendable {
 
   /// A member's device refuses a purchase: Family Sharing shares the purchaser's.
   private func memberRefusal(_ command: Command?) -> CommandOutcome? {
-    guard let member = account.member, case .buy = command else { return nil }
+    guard case .buy = command, let reason = account.purchaseRefusal else { return nil }
     return CommandOutcome(
       refused: command,
-      error: CommandError(
-        "\(member.name)'s device cannot buy: a family member receives what the purchaser "
-          + "shares (purchases are the purchaser's session's)", command: command?.description))
+      error: CommandError(SessionError(reason), command: command?.description))
   }
 
   /// Applies a line of the command language.

@@ -27,8 +27,8 @@ extension Transaction {
     guard let reason = store.choices.refundReason else { return .userCancelled }
     let performed = store.perform(.call(.refundRequest, .id(transactionID), reason: reason))
     if let error = performed.error {
-      throw error.code == .noTransactionFound
-        ? RefundRequestError.failed : StoreKitError.systemError(error)
+      if case .noTransaction = error.refusal { throw RefundRequestError.failed }
+      throw StoreKitError.systemError(error)
     }
     for case .apiCall(_, let error?, _) in performed.replies.lazy.map(\.kind) {
       throw error.storeKitError

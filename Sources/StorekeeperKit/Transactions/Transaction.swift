@@ -86,8 +86,7 @@ public struct Transaction: Identifiable, Sendable {
     revocationType = p.string("revocationType").map(RevocationType.init(rawValue:))
     productType = Product.ProductType(payloadType: p.string("type") ?? "")
     appAccountToken = p.uuid("appAccountToken")
-    ownershipType =
-      p.string("inAppOwnershipType") == "FAMILY_SHARED" ? .familyShared : .purchased
+    ownershipType = OwnershipType(rawValue: p.string("inAppOwnershipType") ?? "PURCHASED")
     signedDate = p.date("signedDate") ?? purchaseDate
     deviceVerification = p.data("deviceVerification")
     deviceVerificationNonce = p.uuid("deviceVerificationNonce") ?? .zero
