@@ -197,6 +197,8 @@ let package = Package(
       dependencies: [
         "StoreServer", "StoreSigning", "StoreDelivery", "StoreCommands", "StoreConfiguration",
         "StoreSimulation", "StoreTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]),
     .testTarget(
       name: "StorekeeperKitTests",

@@ -88,49 +88,99 @@ public struct APIAuthentication: Sendable {
   ///
   /// - Parameter now: the wall clock (tokens are made with real time, not simulated time).
   public func refusal(of authorization: String?, now: Instant) -> String? {
-    guard let authorization, !authorization.isEmpty else { return "no Authorization header" }
+    switch verify(authorization, now: now) {
+    case .success: nil
+    case .failure(let refusal): refusal.reason
+    }
+  }
+
+  /// The token a request's `Authorization` header carries, when it is accepted; else why not.
+  ///
+  /// - Parameter now: the wall clock (tokens are made with real time, not simulated time).
+  public func verify(_ authorization: String?, now: Instant) -> Result<APIToken, TokenRefusal> {
+    Result { () throws(TokenRefusal) in try check(authorization, now: now) }
+  }
+
+  private func check(_ authorization: String?, now: Instant) throws(TokenRefusal) -> APIToken {
+    let claims = try claims(authorization, now: now)
+    guard let key else { return claims }
+    guard claims.keyID == key.keyID else {
+      throw TokenRefusal("the token's kid is not the registered key's id")
+    }
+    guard claims.issuerID == key.issuerID else {
+      throw TokenRefusal("the token's iss is not the registered issuer id")
+    }
+    guard let parsed = try? P256.Signing.ECDSASignature(rawRepresentation: claims.signature),
+      key.publicKey.isValidSignature(parsed, for: claims.signedPart)
+    else { throw TokenRefusal("the token's signature does not verify with the registered key") }
+    return claims
+  }
+
+  /// The token's header and claims, checked but for the key.
+  private func claims(_ authorization: String?, now: Instant) throws(TokenRefusal) -> APIToken {
+    guard let authorization, !authorization.isEmpty else {
+      throw TokenRefusal("no Authorization header")
+    }
     guard authorization.hasPrefix("Bearer ") else {
-      return "the Authorization header is not \"Bearer <JWT>\""
+      throw TokenRefusal("the Authorization header is not \"Bearer <JWT>\"")
     }
     let parts = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces).split(
       separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 3 else { return "the token is not a JWT (three base64url parts)" }
-    guard let headerBytes = JWS.fromBase64URL(parts[0]),
-      let payloadBytes = JWS.fromBase64URL(parts[1]),
-      let signature = JWS.fromBase64URL(parts[2]),
-      case .object(let header)? = try? JSONParser.parse(headerBytes).root,
-      case .object(let claims)? = try? JSONParser.parse(payloadBytes).root
-    else { return "the token's parts are not base64url JSON" }
-    guard case .string("ES256")? = header["alg"] else { return "the token's alg is not ES256" }
-    guard case .string(let kid)? = header["kid"] else { return "the token's header has no kid" }
+    guard parts.count == 3 else {
+      throw TokenRefusal("the token is not a JWT (three base64url parts)")
+    }
+    guard let header = Self.object(parts[0]), let claims = Self.object(parts[1]),
+      let signature = JWS.fromBase64URL(parts[2])
+    else { throw TokenRefusal("the token's parts are not base64url JSON") }
+    guard case .string("ES256")? = header["alg"] else {
+      throw TokenRefusal("the token's alg is not ES256")
+    }
+    guard case .string(let kid)? = header["kid"] else {
+      throw TokenRefusal("the token's header has no kid")
+    }
     guard case .string("appstoreconnect-v1")? = claims["aud"] else {
-      return "the token's aud is not appstoreconnect-v1"
+      throw TokenRefusal("the token's aud is not appstoreconnect-v1")
     }
-    guard case .string(let issuer)? = claims["iss"] else { return "the token has no iss" }
-    guard case .string(let bid)? = claims["bid"] else { return "the token has no bid" }
-    guard bid == bundleID else { return "the token's bid is \(bid), not \(bundleID)" }
-    guard let expiry = Self.seconds(claims["exp"]) else { return "the token has no numeric exp" }
+    guard case .string(let issuer)? = claims["iss"] else {
+      throw TokenRefusal("the token has no iss")
+    }
+    guard case .string(let bid)? = claims["bid"] else { throw TokenRefusal("the token has no bid") }
+    guard bid == bundleID else { throw TokenRefusal("the token's bid is \(bid), not \(bundleID)") }
+    let expiry = try Self.checkLife(claims, now: now)
+    return APIToken(
+      keyID: kid, issuerID: issuer, bundleID: bid, expires: Instant(milliseconds: expiry * 1000),
+      signedPart: Data(parts[0].utf8 + [UInt8(ascii: ".")] + parts[1].utf8),
+      signature: signature)
+  }
+
+  /// The token's `exp`, when the token lives now and not longer than Apple allows.
+  private static func checkLife(_ claims: JSONObject, now: Instant) throws(TokenRefusal) -> Int64 {
+    guard let expiry = seconds(claims["exp"]) else {
+      throw TokenRefusal("the token has no numeric exp")
+    }
     let seconds = now.milliseconds / 1000
-    guard expiry > seconds else { return "the token expired" }
+    guard expiry > seconds else { throw TokenRefusal("the token expired") }
     if let issued = claims["iat"] {
-      guard let issued = Self.seconds(issued) else { return "the token's iat is not a number" }
-      guard issued <= seconds + Self.clockSkew else {
-        return "the token's iat is in the future (more than \(Self.clockSkew) s ahead)"
+      guard let issued = Self.seconds(issued) else {
+        throw TokenRefusal("the token's iat is not a number")
       }
-      guard expiry - issued <= Self.longestLife else {
-        return "the token's exp is more than 60 minutes after its iat"
+      guard issued <= seconds + clockSkew else {
+        throw TokenRefusal("the token's iat is in the future (more than \(clockSkew) s ahead)")
       }
-    } else if expiry - seconds > Self.longestLife {
-      return "the token's exp is more than 60 minutes ahead"
+      guard expiry - issued <= longestLife else {
+        throw TokenRefusal("the token's exp is more than 60 minutes after its iat")
+      }
+    } else if expiry - seconds > longestLife {
+      throw TokenRefusal("the token's exp is more than 60 minutes ahead")
     }
-    guard let key else { return nil }
-    guard kid == key.keyID else { return "the token's kid is not the registered key's id" }
-    guard issuer == key.issuerID else { return "the token's iss is not the registered issuer id" }
-    let input = Data(parts[0].utf8 + [UInt8(ascii: ".")] + parts[1].utf8)
-    guard let parsed = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
-      key.publicKey.isValidSignature(parsed, for: input)
-    else { return "the token's signature does not verify with the registered key" }
-    return nil
+    return expiry
+  }
+
+  private static func object(_ part: Substring) -> JSONObject? {
+    guard let bytes = JWS.fromBase64URL(part),
+      case .object(let object)? = try? JSONParser.parse(bytes).root
+    else { return nil }
+    return object
   }
 
   /// A bearer token as Apple's libraries make one for the App Store Server API: ES256, `kid`,
@@ -183,4 +233,28 @@ public struct APIAuthentication: Sendable {
     else { return nil }
     return Int64(seconds)
   }
+}
+
+/// A bearer token the App Store Server API accepted: whose key signed it, for which app, until
+/// when.
+public struct APIToken: Sendable {
+  /// The header's `kid`.
+  public var keyID: String
+  /// The `iss` claim: the team's issuer id.
+  public var issuerID: String
+  /// The `bid` claim.
+  public var bundleID: String
+  /// The `exp` claim.
+  public var expires: Instant
+  /// The header and claims as signed, and the signature (checked when a key is registered).
+  var signedPart: Data
+  var signature: [UInt8]
+}
+
+/// Why a bearer token is refused, for the request log (Apple answers 401 with no body).
+public struct TokenRefusal: Error, Sendable {
+  /// What is wrong with the token.
+  public var reason: String
+
+  init(_ reason: String) { self.reason = reason }
 }

@@ -1,11 +1,13 @@
+import HTTPTypes
+import Hummingbird
 import StoreConfiguration
 
 /// An App Store Server API error: the HTTP status and Apple's body, `{"errorCode": N,
 /// "errorMessage": "…"}` (Apple's "Error codes"; the reference client reads the body only when
 /// the content type is exactly `application/json`).
 public struct AppStoreError: Error, Equatable, Sendable {
-  /// The HTTP status.
-  public var status: Int
+  /// The HTTP status code.
+  public var statusCode: Int
   /// Apple's error code.
   public var code: Int
   /// Apple's message.
@@ -15,7 +17,7 @@ public struct AppStoreError: Error, Equatable, Sendable {
 
   /// An error.
   public init(status: Int, code: Int, message: String, allow: [String] = []) {
-    self.status = status
+    self.statusCode = status
     self.code = code
     self.message = message
     self.allow = allow
@@ -37,6 +39,11 @@ public struct AppStoreError: Error, Equatable, Sendable {
   /// A request that did not arrive whole in time.
   public static let requestTimeout = AppStoreError(
     status: 408, code: 4_000_000, message: "Bad request. The request did not arrive whole in time.")
+
+  /// A service that cannot answer now, and why.
+  static func unavailable(_ why: String) -> AppStoreError {
+    AppStoreError(status: 503, code: 5_030_000, message: "Service unavailable: \(why). Try again.")
+  }
 
   /// A path or method the App Store Server API does not have.
   static func notFound(_ method: String, _ path: String) -> AppStoreError {
@@ -74,8 +81,18 @@ public struct AppStoreError: Error, Equatable, Sendable {
         JSONMember("errorCode", .number(JSONNumber(code))),
         JSONMember("errorMessage", .string(message)),
       ]))
-    var response = ServerResponse(status: status, body: Array(JSONWriter.compact(body).utf8))
+    var response = ServerResponse(status: statusCode, body: Array(JSONWriter.compact(body).utf8))
     if !allow.isEmpty { response.headers["Allow"] = allow.joined(separator: ", ") }
     return response
+  }
+}
+
+extension AppStoreError: HTTPResponseError {
+  /// The HTTP status, for Hummingbird.
+  public var status: HTTPResponse.Status { .init(code: statusCode) }
+
+  /// Apple's body, as a controller or middleware that throws the error answers.
+  public func response(from request: Request, context: some RequestContext) throws -> Response {
+    Response(response, closing: false)
   }
 }

@@ -121,57 +121,6 @@ public final class ServedSession {
     host.perform(.advance(.to(target)), from: .clock)
   }
 
-  /// Answers a request.
-  public func handle(_ request: ServerRequest) -> ServerResponse {
-    handle(request, RouteMatch(request.method, request.path, in: Self.routes))
-  }
-
-  /// Answers a request the router matched (or not), where the session lives, with the whole
-  /// answer (a control request's too).
-  func handle(_ request: ServerRequest, _ match: RouteMatch) -> ServerResponse {
-    var answer: ServerResponse?
-    respond(request, match, streamingPast: .max) { answer = $0 }
-    return answer ?? SessionWork.unavailable("the request was not answered")
-  }
-
-  /// Answers a request where the session lives: `reply` hears the answer once, a control
-  /// request's as soon as it outgrows `threshold` bytes (then streamed as it is made).
-  func respond(
-    _ request: ServerRequest, _ match: RouteMatch,
-    streamingPast threshold: Int = StreamedAnswer.startsStreaming,
-    reply: @escaping (ServerResponse) -> Void
-  ) {
-    tick()
-    if let refusal = reads.gate.refusal(request, match) { return reply(refusal) }
-    switch match {
-    case .refused(let error): reply(error.response)
-    case .found(let route, let parameters):
-      switch route.handler {
-      case .read(let read):
-        var reader = self.reader
-        reply(Self.answering { try read(&reader, request, parameters) })
-      case .write(let write):
-        reply(Self.answering { try write(self, request, parameters) })
-      case .control(let control):
-        control(
-          self, request,
-          StreamedAnswer(
-            contentType: "application/x-ndjson", threshold: threshold, reply: reply))
-      }
-    }
-  }
-
-  /// A handler's answer: its response, or its error's (Apple's shape; 500 for any other).
-  static func answering(_ body: () throws -> ServerResponse) -> ServerResponse {
-    do {
-      return try body()
-    } catch let error as AppStoreError {
-      return error.response
-    } catch {
-      return AppStoreError(status: 500, code: 5_000_000, message: "\(error)").response
-    }
-  }
-
   /// Asks a control request under way to stop after its current command (the server is
   /// stopping); safe from any thread.
   public func requestStop() { stopping.withLockedValue { $0 = true } }

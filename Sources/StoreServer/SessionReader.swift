@@ -18,8 +18,8 @@ struct SessionReader {
   let outbox: NotificationOutbox?
   /// What is kept between requests: history orders, member views, test notifications.
   let shared: ReadCache
-  /// Whose transactions the request reads (``customer(_:)`` says): the purchaser's, or a
-  /// family member's.
+  /// Whose transactions the request reads (the context's, which ``customer(_:)`` chose): the
+  /// purchaser's, or a family member's.
   var account = Account.purchaser
 
   /// The simulated present.
@@ -72,18 +72,12 @@ struct SessionReader {
   /// The account a customer id names, for the endpoints that take any of the customer's ids
   /// (Apple's `transactionId` "or appTransactionId"): a transaction id, an original one, or the
   /// account's `appTransactionId`. 4000006 when it is not an id, 4040010 when there is none.
-  /// The account answers from then on (a member's transaction id or `appTransactionId` names
-  /// the member: their history, statuses and app transaction).
-  @discardableResult
-  mutating func customer(_ text: String) throws(AppStoreError) -> Account {
+  /// A member's transaction id or `appTransactionId` names the member: their history,
+  /// statuses and app transaction.
+  func customer(_ text: String) throws(AppStoreError) -> Account {
     let accounts = [.purchaser] + base.everyFamilyMember.map(Account.member)
-    if let named = accounts.first(where: { $0.appTransactionID == text }) {
-      account = named
-      return named
-    }
-    let id = try transaction(text).id
-    account = base.account(ofTransaction: id) ?? .purchaser
-    return account
+    if let named = accounts.first(where: { $0.appTransactionID == text }) { return named }
+    return base.account(ofTransaction: try transaction(text).id) ?? .purchaser
   }
 
   /// An original transaction id: 4000008 when it is not an id, 4040005 when no purchase has it.

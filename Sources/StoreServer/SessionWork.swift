@@ -64,19 +64,18 @@ public final class SessionWork: @unchecked Sendable {
 
   /// Apple's shape for a service that cannot answer now.
   static func unavailable(_ why: String) -> ServerResponse {
-    AppStoreError(status: 503, code: 5_030_000, message: "Service unavailable: \(why). Try again.")
-      .response
+    AppStoreError.unavailable(why).response
   }
 }
 
 extension ServedSession {
-  /// An HTTP server over a served session: its route table, reads answered at once on any thread
-  /// from the session as last committed, writes handed to `submit`, which runs them where the
-  /// session lives (or returns `false` when closing).
+  /// An HTTP server over a served session (``router(access:log:)``): reads answered at once on
+  /// any thread from the session as last committed, changes handed to `submit`, which runs them
+  /// where the session lives (or returns `false` when closing).
   ///
   /// - Parameters:
   ///   - timeout: how long a request may take to arrive whole.
-  ///   - patience: how long a write waits for its turn before it is answered 503; `nil`:
+  ///   - patience: how long a change waits for its turn before it is answered 503; `nil`:
   ///     however long.
   ///   - session: the served session, read where the work runs (`nil`: not served yet, 503).
   ///   - reads: the served session's reads, from any thread (`nil`: not served yet, 503).
@@ -89,37 +88,10 @@ extension ServedSession {
     reads: @escaping @Sendable () -> ReadAccess?,
     log: @escaping @Sendable (RequestRecord) -> Void
   ) throws -> HTTPServer {
-    @Sendable func answer(
-      _ request: ServerRequest, _ match: RouteMatch,
-      _ reply: @escaping @Sendable (ServerResponse) -> Void
-    ) {
-      if case .found(let route, _) = match, case .read(let read) = route.handler {
-        DispatchQueue.global().async {
-          reply(
-            reads()?.answer(request, match, read: read)
-              ?? SessionWork.unavailable("the session is opening"))
-        }
-        return
-      }
-      SessionWork.answer(
-        patience: patience, submit: submit,
-        { answer in
-          guard let served = session() else {
-            return answer(SessionWork.unavailable("the session is opening"))
-          }
-          served.respond(request, match, reply: answer)
-        }, reply: reply)
-    }
-    let endpoints = routes.map { route in
-      HTTPServer.Endpoint(method: route.method, path: route.path) { request, parameters, reply in
-        answer(request, .found(route, parameters), reply)
-      }
-    }
+    let access = SessionAccess(
+      timeout: timeout, patience: patience, submit: submit, session: session, reads: reads)
     return try HTTPServer(
-      host: host, port: port, timeout: timeout, endpoints: endpoints,
-      unmatched: { request, reply in
-        answer(request, RouteMatch(request.method, request.path, in: routes), reply)
-      }, log: log)
+      host: host, port: port, timeout: timeout, router: router(access: access, log: log))
   }
 }
 

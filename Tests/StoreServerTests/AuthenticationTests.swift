@@ -12,17 +12,17 @@ import Testing
     APIAuthentication.Key(keyID: "KEY1", issuerID: "ISSUER", publicKey: key.publicKey)
   }
 
-  @Test func aTokenSignedWithTheRegisteredKeyIsAcceptedWithOrWithoutIat() throws {
+  @Test func aTokenSignedWithTheRegisteredKeyIsAcceptedWithOrWithoutIat() async throws {
     let served = try makeServed(key: registered)
     let plain = try token(key: key, claims: goodClaims())
-    #expect(served.call("GET", "/inApps/v1/history/0", bearer: plain).status == 404)
+    #expect(await served.call("GET", "/inApps/v1/history/0", bearer: plain).status == 404)
     let withIat = try token(
       key: key, claims: goodClaims(["iat": wallNow.milliseconds / 1000 - 10]))
-    let answer = served.call("GET", "/inApps/v1/history/0", bearer: withIat)
+    let answer = await served.call("GET", "/inApps/v1/history/0", bearer: withIat)
     #expect(answer.status == 404 && answer.object["errorCode"] as? Int == 4_040_010)
   }
 
-  @Test func everyWrongTokenGets401WithNoBodyAndAReasonInTheLog() throws {
+  @Test func everyWrongTokenGets401WithNoBodyAndAReasonInTheLog() async throws {
     let served = try makeServed(key: registered)
     let now = wallNow.milliseconds / 1000
     let other = P256.Signing.PrivateKey()
@@ -54,25 +54,24 @@ import Testing
       ("Bearer " + (try token(key: other, claims: goodClaims())), "signature"),
     ]
     for (header, reason) in cases {
-      var request = ServerRequest(method: "GET", path: "/inApps/v1/transactions/0")
-      if let header { request.headers["authorization"] = header }
-      let answer = served.handle(request)
+      let answer = await served.call(
+        "GET", "/inApps/v1/transactions/0", headers: header.map { ["authorization": $0] } ?? [:])
       #expect(answer.status == 401, "\(reason)")
       #expect(answer.body.isEmpty, "\(reason)")
       #expect(answer.note?.contains(reason) == true, "\(answer.note ?? "no note") ≠ \(reason)")
     }
-    #expect(served.call("GET", "/storekeeper/v1/health", bearer: "").status == 200)
+    #expect(await served.call("GET", "/storekeeper/v1/health", bearer: "").status == 200)
   }
 
-  @Test func withoutARegisteredKeyAnyWellFormedTokenIsAccepted() throws {
+  @Test func withoutARegisteredKeyAnyWellFormedTokenIsAccepted() async throws {
     let served = try makeServed()
     let other = P256.Signing.PrivateKey()
     let stranger = try token(key: other, kid: "ANY", claims: goodClaims(["iss": "ANYONE"]))
-    #expect(served.call("GET", "/inApps/v1/transactions/0", bearer: stranger).status == 404)
+    #expect(await served.call("GET", "/inApps/v1/transactions/0", bearer: stranger).status == 404)
     let expired = try token(
       key: other, claims: goodClaims(["exp": wallNow.milliseconds / 1000 - 5]))
-    #expect(served.call("GET", "/inApps/v1/transactions/0", bearer: expired).status == 401)
-    #expect(served.call("GET", "/inApps/v1/transactions/0", bearer: "x").status == 401)
+    #expect(await served.call("GET", "/inApps/v1/transactions/0", bearer: expired).status == 401)
+    #expect(await served.call("GET", "/inApps/v1/transactions/0", bearer: "x").status == 401)
   }
 
   @Test func aP8FileOrAPublicKeyLoadsAndAnythingElseIsNamed() throws {

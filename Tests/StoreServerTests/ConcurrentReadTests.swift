@@ -27,9 +27,9 @@ import Testing
     return answer.value
   }
 
-  @Test func readsAnswerFromTheCommittedSessionWhileTheQueueIsBusy() throws {
+  @Test func readsAnswerFromTheCommittedSessionWhileTheQueueIsBusy() async throws {
     nonisolated(unsafe) let served = try makeServed()
-    _ = served.call("POST", "/storekeeper/v1/commands", body: "buy socialfeed.monthly\n")
+    _ = await served.call("POST", "/storekeeper/v1/commands", body: "buy socialfeed.monthly\n")
     let queue = DispatchQueue(label: "held")
     let reads = served.reads
     let server = try ServedSession.server(

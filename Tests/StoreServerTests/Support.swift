@@ -1,10 +1,16 @@
 import Crypto
 import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOConcurrencyHelpers
+import NIOCore
 import StoreCommands
 import StoreConfiguration
 import StoreDelivery
 import StoreSimulation
 import StoreTestSupport
+import Testing
 
 @testable import StoreServer
 @testable import StoreSigning
@@ -61,24 +67,54 @@ func goodClaims(_ changes: [String: Any] = [:]) -> [String: Any] {
 }
 
 extension ServedSession {
-  /// Answers a request with a bearer token, any well-formed one unless given.
+  /// Answers a request through the served router with Hummingbird's test client (its router,
+  /// middleware, query parsing and limits; no socket), the work run where the test runs. With a
+  /// bearer token, any well-formed one unless given; `nil` headers send none. The answer's note
+  /// is what the request log heard.
   func call(
-    _ method: String, _ target: String, body: String = "", bearer: String? = nil
-  ) -> ServerResponse {
-    let parts = target.split(separator: "?", maxSplits: 1)
-    var query: [String: [String]] = [:]
-    if parts.count == 2 {
-      for pair in parts[1].split(separator: "&") {
-        let nameValue = pair.split(separator: "=", maxSplits: 1)
-        query[String(nameValue[0]), default: []].append(
-          nameValue.count == 2 ? String(nameValue[1]) : "")
-      }
-    }
+    _ method: String, _ target: String, body: String = "", bearer: String? = nil,
+    headers: [String: String]? = nil
+  ) async -> ServerResponse {
     let token = bearer ?? (try! StoreServerTests.token(key: anyKey, claims: goodClaims()))
-    return handle(
-      ServerRequest(
-        method: method, path: String(parts[0]), query: query,
-        headers: ["authorization": "Bearer \(token)"], body: Array(body.utf8)))
+    var fields = HTTPFields()
+    for (name, value) in headers ?? ["authorization": "Bearer \(token)"] {
+      fields[HTTPField.Name(name)!] = value
+    }
+    do {
+      return try await answer(
+        HTTPRequest.Method(method)!, target, headers: fields, body: Array(body.utf8))
+    } catch {
+      Issue.record("\(method) \(target): \(error)")
+      return ServerResponse(status: 0, body: [])
+    }
+  }
+
+  /// The answer of the served router to one request, with the request log's note.
+  func answer(
+    _ method: HTTPRequest.Method, _ target: String, headers: HTTPFields, body: [UInt8]
+  ) async throws -> ServerResponse {
+    nonisolated(unsafe) let served = self
+    let heard = NIOLockedValueBox<RequestRecord?>(nil)
+    let access = SessionAccess(
+      timeout: .seconds(10), patience: nil,
+      submit: { work in
+        work.run()
+        return true
+      }, session: { served }, reads: { served.reads })
+    let router = ServedSession.router(access: access) { record in
+      heard.withLockedValue { $0 = record }
+    }
+    let response = try await Application(router: router).test(.router) { client in
+      try await client.execute(
+        uri: target, method: method, headers: headers, body: ByteBuffer(bytes: body))
+    }
+    var answer = ServerResponse(
+      status: response.status.code, contentType: response.headers[.contentType] ?? "",
+      body: Array(response.body.readableBytesView), note: heard.withLockedValue { $0 }?.note)
+    for field in response.headers where field.name != .contentType {
+      answer.headers[field.name.canonicalName] = field.value
+    }
+    return answer
   }
 }
 
@@ -100,6 +136,17 @@ func eventually(_ served: ServedSession, _ condition: () -> Bool) -> Bool {
   while Date() < deadline {
     served.tick()
     if condition() { return true }
+    usleep(10_000)
+  }
+  return false
+}
+
+/// Waits (at most 10 s) until `condition`, which may ask the server, holds.
+func eventually(_ served: ServedSession, _ condition: () async -> Bool) async -> Bool {
+  let deadline = Date().addingTimeInterval(10)
+  while Date() < deadline {
+    served.tick()
+    if await condition() { return true }
     usleep(10_000)
   }
   return false

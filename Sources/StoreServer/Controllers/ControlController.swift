@@ -1,0 +1,25 @@
+import Hummingbird
+
+/// Storekeeper's own endpoints: the health check, open to anyone, and the control endpoint,
+/// which applies command-language lines as `run` does, behind ``ControlAuthentication``.
+struct ControlController {
+  let access: SessionAccess
+
+  func addRoutes(to router: Router<ServerContext>) {
+    let control = router.group("storekeeper/v1")
+    control.get("health", use: health)
+    control.group().add(middleware: ControlAuthentication(access: access)).post(
+      "commands", use: commands)
+  }
+
+  @Sendable func health(_ request: Request, context: ServerContext) async throws -> Response {
+    try await access.read(request, context) { reader, _ in reader.health() }
+  }
+
+  /// `?member=<name>` answers with what that family member's device sees.
+  @Sendable func commands(_ request: Request, context: ServerContext) async throws -> Response {
+    try await access.control(request, context) { served, whole, answer in
+      served.commands(whole.body, member: whole.query["member"]?.last, answer: answer)
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import Hummingbird
+import StoreSimulation
+
+/// What a request carries through the middlewares to its controller: the note its log line
+/// gets, the App Store Server API token the authentication accepted, and the account whose
+/// transactions it reads.
+public struct ServerContext: RequestContext {
+  /// What Hummingbird keeps of the request (its parameters, its logger).
+  public var coreContext: CoreRequestContextStorage
+  /// Why, for the request log (set by whoever answers: a 401's reason, a refused body).
+  let note = Note()
+  /// The bearer token ``AppStoreAuthentication`` accepted (`nil` where none is asked for).
+  var token: APIToken?
+  /// Whose transactions the request reads: set by ``CustomerLookup`` from the customer id in
+  /// the path (a member's transaction or `appTransactionId` names the member); the purchaser
+  /// elsewhere.
+  var account = Account.purchaser
+
+  /// Written by one request's task and then read by it, never by two at once (the log
+  /// middleware reads what the handler below it wrote). `@unchecked Sendable` for that reason.
+  final class Note: @unchecked Sendable {
+    var text: String?
+  }
+
+  /// The context Hummingbird makes for each request.
+  public init(source: ApplicationRequestContextSource) {
+    coreContext = .init(source: source)
+  }
+}

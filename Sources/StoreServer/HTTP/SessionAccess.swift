@@ -1,0 +1,115 @@
+import Dispatch
+import Hummingbird
+import StoreSimulation
+
+/// How the controllers reach the served session, each request waiting without holding a thread:
+/// reads run on any thread from the session as last committed (``ReadAccess``), so no read waits
+/// for a command under way; changes are handed to where the session lives (`submit`: `serve`'s
+/// queue, the inspector's loop) and run there one at a time.
+struct SessionAccess: Sendable {
+  /// How long a request may take to arrive whole.
+  let timeout: Duration
+  /// How long a change waits for its turn before it is answered 503; `nil`: however long.
+  let patience: Double?
+  /// Runs a piece of work where the session lives, or returns `false` when it takes no more.
+  let submit: @Sendable (SessionWork) -> Bool
+  /// The served session, read where the work runs (`nil`: not served yet).
+  let session: @Sendable () -> ServedSession?
+  /// The served session's reads, from any thread (`nil`: not served yet).
+  let reads: @Sendable () -> ReadAccess?
+
+  /// Who may call the session; 503 while it is opening.
+  func gate() throws(AppStoreError) -> AccessGate {
+    guard let reads = reads() else { throw Self.opening }
+    return reads.gate
+  }
+
+  /// The reader of the session as last committed, for `account`.
+  func reader(for account: Account) throws(AppStoreError) -> SessionReader {
+    guard var reader = reads()?.reader else { throw Self.opening }
+    reader.account = account
+    return reader
+  }
+
+  /// Answers from the session as last committed, on a thread of its own.
+  func read(
+    _ request: Request, _ context: ServerContext,
+    _ body: @escaping @Sendable (inout SessionReader, ServerRequest) throws -> ServerResponse
+  ) async throws -> Response {
+    let whole = try await ServerRequest(request, timeout: timeout)
+    let account = context.account
+    let answer = await withCheckedContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(
+          returning: Self.answering {
+            var reader = try reader(for: account)
+            return try body(&reader, whole)
+          })
+      }
+    }
+    return Response(answer, context)
+  }
+
+  /// Answers where the session lives, with a change to it.
+  func write(
+    _ request: Request, _ context: ServerContext,
+    _ body: @escaping (ServedSession, ServerRequest) throws -> ServerResponse
+  ) async throws -> Response {
+    try await run(request, context) { served, whole, reply in
+      served.tick()
+      reply(Self.answering { try body(served, whole) })
+    }
+  }
+
+  /// Answers where the session lives, the answer written as it is made (the control endpoint):
+  /// a long one streams once it outgrows ``StreamedAnswer/startsStreaming`` bytes.
+  func control(
+    _ request: Request, _ context: ServerContext,
+    _ body: @escaping (ServedSession, ServerRequest, StreamedAnswer) -> Void
+  ) async throws -> Response {
+    try await run(request, context) { served, whole, reply in
+      served.tick()
+      body(served, whole, StreamedAnswer(contentType: "application/x-ndjson", reply: reply))
+    }
+  }
+
+  /// Reads the request whole, hands `body` to where the session lives and waits for its reply:
+  /// 503 when the session is not served yet, is closing, or did not get to it in time.
+  private func run(
+    _ request: Request, _ context: ServerContext,
+    _ body: @escaping (ServedSession, ServerRequest, @escaping (ServerResponse) -> Void) -> Void
+  ) async throws -> Response {
+    let whole = try await ServerRequest(request, timeout: timeout)
+    let answer = await withCheckedContinuation { continuation in
+      SessionWork.answer(
+        patience: patience, submit: submit,
+        { reply in
+          guard let served = session() else { return reply(Self.opening.response) }
+          body(served, whole, reply)
+        }, reply: { continuation.resume(returning: $0) })
+    }
+    return Response(answer, context)
+  }
+
+  /// A handler's answer: its response, or its error's (Apple's shape; 500 for any other).
+  private static func answering(_ body: () throws -> ServerResponse) -> ServerResponse {
+    do {
+      return try body()
+    } catch let error as AppStoreError {
+      return error.response
+    } catch {
+      return AppStoreError(status: 500, code: 5_000_000, message: "\(error)").response
+    }
+  }
+
+  /// The answer while the session is opening (the inspector serves before it opens).
+  static let opening = AppStoreError.unavailable("the session is opening")
+}
+
+extension Response {
+  /// Hummingbird's response for an answer, its note kept for the request log.
+  init(_ answer: ServerResponse, _ context: ServerContext) {
+    context.note.text = answer.note
+    self.init(answer, closing: false)
+  }
+}
