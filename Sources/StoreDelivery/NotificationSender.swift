@@ -24,7 +24,7 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
 
   /// A notification handed to the outbox.
   public struct Sent {
-    /// The notification.
+    /// The notification as decided, before signing.
     public var notification: ServerNotification
     /// The file it was written to, if any.
     public var file: String?

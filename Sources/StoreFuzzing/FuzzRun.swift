@@ -23,7 +23,7 @@ package struct FuzzRun: Sendable {
     }
   }
 
-  /// The target.
+  /// What is fuzzed: the configuration parser, the command language …
   package let target: FuzzTarget
   /// The seed of the input generator.
   package let seed: UInt64

@@ -8,7 +8,7 @@ import StoreSimulation
 /// `PromotionalOfferSignatureCreator`, `PromotionalOfferV2SignatureCreator` and
 /// `IntroductoryOfferEligibilitySignatureCreator`.
 public struct OfferSigner: Sendable {
-  /// The key pair.
+  /// The key pair it signs with: App Store Connect's key id and its P-256 private key.
   public let keyPair: OfferKeyPair
   private let key: P256.Signing.PrivateKey
 

@@ -6,7 +6,7 @@ import StoreSimulation
 public struct ReceiptFileFailure: Error, Sendable {
   /// The file.
   public var path: String
-  /// The reason.
+  /// Why the file could not be read or signed, naming what failed.
   public var reason: String
 }
 

@@ -276,12 +276,3 @@ public struct Signer: Sendable {
     return Data(digest).base64EncodedString()
   }
 }
-
-/// A deterministic, UUID-shaped (version 4 layout) identifier derived from a seed: the stand-in
-/// for the nonces StoreKit makes at random.
-public func stableUUID(_ seed: String) -> String {
-  var bytes = Array(SHA256.hash(data: Data(seed.utf8)).prefix(16))
-  bytes[6] = (bytes[6] & 0x0F) | 0x40
-  bytes[8] = (bytes[8] & 0x3F) | 0x80
-  return uuidText(bytes)
-}

@@ -41,7 +41,7 @@ public enum AppStore: Sendable {
     public init(rawValue: String) { self.rawValue = rawValue }
     /// The App Store.
     public static let production = Environment(rawValue: "Production")
-    /// The sandbox.
+    /// Apple's sandbox: TestFlight and development builds signed in.
     public static let sandbox = Environment(rawValue: "Sandbox")
     /// Xcode's test environment (and Storekeeper's).
     public static let xcode = Environment(rawValue: "Xcode")

@@ -96,7 +96,7 @@ extension VerificationResult where SignedType: StoreKitSignedValue {
   public var payloadData: Data { part(1) }
   /// The signature's 64 bytes (r and s).
   public var signatureData: Data { part(2) }
-  /// The signature.
+  /// The ES256 signature over the header and payload, as CryptoKit reads it.
   public var signature: P256.Signing.ECDSASignature {
     (try? P256.Signing.ECDSASignature(rawRepresentation: signatureData))
       ?? (try! P256.Signing.ECDSASignature(rawRepresentation: Data(count: 64)))

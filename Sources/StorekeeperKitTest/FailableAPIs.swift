@@ -75,7 +75,7 @@ extension FailableStoreKitAPI where Self == StoreKitPurchaseAPI {
   public static var purchase: StoreKitPurchaseAPI { .init() }
 }
 extension FailableStoreKitAPI where Self == StoreKitVerificationAPI {
-  /// Verification.
+  /// Verifying a transaction's or app transaction's signature.
   public static var verification: StoreKitVerificationAPI { .init() }
 }
 extension FailableStoreKitAPI where Self == StoreKitAppStoreSyncAPI {

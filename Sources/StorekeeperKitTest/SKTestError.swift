@@ -25,7 +25,7 @@ public struct SKTestError: CustomNSError, Hashable, Error, LocalizedError {
     case invalidAction = 7
   }
 
-  /// The code.
+  /// Which failure, as `SKTestError.Code` numbers it.
   public let code: Code
   /// What went wrong, for a person (naming the file, the transaction …).
   public let message: String

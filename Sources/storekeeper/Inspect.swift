@@ -49,16 +49,7 @@ struct Inspect: ParsableCommand {
 
   func run() throws {
     let environment = ProcessInfo.processInfo.environment
-    let term = environment["TERM"] ?? ""
-    guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
-      let dumb = term == "dumb" ? " (and TERM=dumb cannot show one)" : ""
-      printError(
-        "storekeeper: the transaction inspector needs a terminal\(dumb). To drive a session from "
-          + "a script, use: storekeeper run \(configurationPath) SCRIPT; to list its "
-          + "transactions: storekeeper transactions \(configurationPath)".sanitizedForTerminal)
-      throw ExitCode(1)
-    }
-    if term.isEmpty || term == "dumb" { try Self.refuseTerminal(term) }
+    let term = try terminalType(environment)
     let (configuration, bytes) = try loadConfiguration(configurationPath)
     let display = DisplayOptions(
       color: !noColor && environment["NO_COLOR"] == nil, glyphs: ascii ? .ascii : .unicode)
@@ -118,11 +109,31 @@ struct Inspect: ParsableCommand {
       let address = serve.map { ServeAddress.url(host: $0.host, port: server.port) } ?? ""
       app.note("serving the App Store Server API on \(address)")
     }
-    // Requests still waiting get 503; after a normal quit, deliveries due get a few seconds (a
-    // signal does not wait).
+    // Requests still waiting get 503.
     inbox.close("the inspector is quitting")
     server?.close()
-    if case .success(nil) = outcome, let outbox = prepared.outbox, outbox.posts {
+    try finish(outcome, outbox: prepared.outbox)
+  }
+
+  /// The terminal's type, when the inspector can show in it; else says what to use instead.
+  private func terminalType(_ environment: [String: String]) throws -> String {
+    let term = environment["TERM"] ?? ""
+    guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
+      let dumb = term == "dumb" ? " (and TERM=dumb cannot show one)" : ""
+      printError(
+        "storekeeper: the transaction inspector needs a terminal\(dumb). To drive a session from "
+          + "a script, use: storekeeper run \(configurationPath) SCRIPT; to list its "
+          + "transactions: storekeeper transactions \(configurationPath)".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
+    if term.isEmpty || term == "dumb" { try Self.refuseTerminal(term) }
+    return term
+  }
+
+  /// After the inspector: a normal quit gives the deliveries due a few seconds (a signal does
+  /// not wait); the exit code says how it ended.
+  private func finish(_ outcome: Result<Int32?, CommandError>, outbox: NotificationOutbox?) throws {
+    if case .success(nil) = outcome, let outbox, outbox.posts {
       let left = outbox.drain(patience: 5)
       for line in outbox.takeLines() {
         printError("storekeeper: \(line.text)".sanitizedForTerminal)

@@ -70,30 +70,8 @@ public struct EventEncoder: Sendable {
       object.field("event", "message")
       object.field("reason", reason.rawValue)
       if let productID { object.field("productID", productID) }
-    case .paymentQueue(let update):
-      object.field("event", "paymentQueue")
-      object.field("productID", update.productID)
-      object.field("state", update.state.rawValue)
-      if let id = update.transactionID { object.field("transactionID", id) }
-      object.field("quantity", Int64(update.quantity))
-      if let code = update.error {
-        object.nested("error") {
-          $0.field("domain", "SKErrorDomain")
-          $0.field("code", Int64(code.rawValue))
-          $0.field("name", code.name)
-        }
-      }
-    case .purchaseResult(let result):
-      object.field("event", "purchaseResult")
-      object.field("productID", result.productID)
-      object.field("result", result.outcome.rawValue)
-      if let id = result.transactionID { object.field("transactionID", id) }
-      if let error = result.error {
-        object.nested(result.outcome == .success ? "verificationError" : "error") {
-          errorFields(error, &$0)
-        }
-      }
-      if let detail = result.detail { object.field("detail", detail) }
+    case .paymentQueue(let update): paymentQueueFields(update, &object)
+    case .purchaseResult(let result): purchaseResultFields(result, &object)
     case .transactionRemoved(let id, let owner):
       object.field("event", "transactionRemoved")
       object.field("id", id)
@@ -117,17 +95,7 @@ public struct EventEncoder: Sendable {
     case .refundDeclined(let id):
       object.field("event", "refundDeclined")
       object.field("transactionID", id)
-    case .renewalExtension(let extended):
-      object.field("event", "renewalExtension")
-      object.field("originalTransactionID", extended.originalTransactionID)
-      object.field("transactionID", extended.transactionID)
-      object.field("productID", extended.productID)
-      object.field("days", Int64(extended.days))
-      object.field("reason", extended.reason.rawValue)
-      if let request = extended.requestIdentifier { object.field("requestIdentifier", request) }
-      object.field("result", extended.failure == nil ? "extended" : "failed")
-      if let date = extended.newExpirationDate { object.field("expirationDate", date) }
-      if let failure = extended.failure { object.field("failure", failure.message) }
+    case .renewalExtension(let extended): renewalExtensionFields(extended, &object)
     case .renewalExtensionSummary(let summary):
       object.field("event", "renewalExtensionSummary")
       object.field("productID", summary.productID)
@@ -147,32 +115,83 @@ public struct EventEncoder: Sendable {
       for (key, value) in decorateReceipt?(contents) ?? [] {
         object.field(named: key, value)
       }
-    case .notice(.consentRescinded):
-      object.field("event", "notice")
+    case .notice(let notice): noticeFields(notice, &object)
+    case .family(let action): familyFields(action, &object)
+    }
+    dates = object.dates
+    writer = object.finishWriter()
+    writer.append(0x0A)
+  }
+
+  private func paymentQueueFields(_ update: PaymentQueueUpdate, _ object: inout ObjectBuilder) {
+    object.field("event", "paymentQueue")
+    object.field("productID", update.productID)
+    object.field("state", update.state.rawValue)
+    if let id = update.transactionID { object.field("transactionID", id) }
+    object.field("quantity", Int64(update.quantity))
+    if let code = update.error {
+      object.nested("error") {
+        $0.field("domain", "SKErrorDomain")
+        $0.field("code", Int64(code.rawValue))
+        $0.field("name", code.name)
+      }
+    }
+  }
+
+  private func purchaseResultFields(_ result: PurchaseResult, _ object: inout ObjectBuilder) {
+    object.field("event", "purchaseResult")
+    object.field("productID", result.productID)
+    object.field("result", result.outcome.rawValue)
+    if let id = result.transactionID { object.field("transactionID", id) }
+    if let error = result.error {
+      object.nested(result.outcome == .success ? "verificationError" : "error") {
+        errorFields(error, &$0)
+      }
+    }
+    if let detail = result.detail { object.field("detail", detail) }
+  }
+
+  private func renewalExtensionFields(
+    _ extended: RenewalExtension, _ object: inout ObjectBuilder
+  ) {
+    object.field("event", "renewalExtension")
+    object.field("originalTransactionID", extended.originalTransactionID)
+    object.field("transactionID", extended.transactionID)
+    object.field("productID", extended.productID)
+    object.field("days", Int64(extended.days))
+    object.field("reason", extended.reason.rawValue)
+    if let request = extended.requestIdentifier { object.field("requestIdentifier", request) }
+    object.field("result", extended.failure == nil ? "extended" : "failed")
+    if let date = extended.newExpirationDate { object.field("expirationDate", date) }
+    if let failure = extended.failure { object.field("failure", failure.message) }
+  }
+
+  private func noticeFields(_ notice: StoreNotice, _ object: inout ObjectBuilder) {
+    object.field("event", "notice")
+    switch notice {
+    case .consentRescinded:
       object.field("notice", "rescindConsent")
-    case .notice(.externalPurchaseToken(let token)):
-      object.field("event", "notice")
+    case .externalPurchaseToken(let token):
       object.field("notice", "externalPurchaseToken")
       object.field("reason", token.reason.rawValue)
       if let id = token.externalPurchaseID { object.field("externalPurchaseID", id) }
       object.field("tokenCreationDate", token.creationDate)
       if let type = token.tokenType { object.field("tokenType", type.rawValue) }
       if let expiration = token.expirationDate { object.field("tokenExpirationDate", expiration) }
-    case .family(let action):
-      object.field("event", "family")
-      switch action {
-      case .join(let name), .leave(let name):
-        object.field("action", action == .join(name) ? "join" : "leave")
-        object.field("member", name)
-      case .sharing(let productID, let enabled):
-        object.field("action", "sharing")
-        object.field("productID", productID)
-        object.field("shared", enabled)
-      }
     }
-    dates = object.dates
-    writer = object.finishWriter()
-    writer.append(0x0A)
+  }
+
+  private func familyFields(_ action: FamilyAction, _ object: inout ObjectBuilder) {
+    object.field("event", "family")
+    switch action {
+    case .join(let name), .leave(let name):
+      object.field("action", action == .join(name) ? "join" : "leave")
+      object.field("member", name)
+    case .sharing(let productID, let enabled):
+      object.field("action", "sharing")
+      object.field("productID", productID)
+      object.field("shared", enabled)
+    }
   }
 
   /// A server notification as a `notification` event line (without the newline).

@@ -119,7 +119,7 @@ public final class CommandHost {
     self.commitsEachCommand = commitsEachCommand
   }
 
-  /// The session.
+  /// The session as of the last command applied (committed or not).
   public var session: Session { journaled.session }
 
   /// Adds an observer; observers hear each command in the order they were attached.

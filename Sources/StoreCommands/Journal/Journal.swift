@@ -10,7 +10,7 @@ import Foundation
 public final class Journal {
   /// The file.
   public let path: String
-  /// The header.
+  /// What the file opens with: the configuration's digest, start and settings.
   public let header: JournalHeader
   /// The records read when the journal was opened, in order.
   public private(set) var records: [JournalRecord]

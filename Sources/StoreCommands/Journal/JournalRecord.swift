@@ -18,7 +18,7 @@ public struct JournalHeader: Equatable, Sendable {
   public var configuration: [UInt8]
   /// The session's start.
   public var start: Instant
-  /// The first transaction id.
+  /// Where the session's transaction ids begin (replays make the same ids).
   public var firstTransactionID: UInt64
   /// The session's own id (a random UUID made with the journal), which keeps its server
   /// notifications' UUIDs apart from any other session's; absent in older journals.

@@ -14,7 +14,7 @@ public enum CommandOrigin: Sendable, Equatable {
 /// change is queued in the journal before its events are handed out, and reaches the disk with
 /// ``commit()`` before the caller reports them.
 public struct JournaledSession {
-  /// The session.
+  /// The session as of the last record applied.
   public internal(set) var session: Session
   /// The journal, or `nil` for a session that is not remembered.
   public let journal: Journal?

@@ -11,7 +11,7 @@ public enum WordKind: Sendable, Equatable {
   case choice([String])
   /// A duration (`30s 5m 2h 3d 1w 1mo 1y`, ISO-8601), `next` or an ISO-8601 instant.
   case advance
-  /// A duration.
+  /// A duration such as `30s`, `1mo` or `P1M`.
   case duration
   /// A whole number in a range.
   case number(ClosedRange<Int>)
@@ -19,7 +19,7 @@ public enum WordKind: Sendable, Equatable {
   case decimal
   /// An ISO-8601 instant.
   case instant
-  /// A UUID.
+  /// A UUID in its 8-4-4-4-12 form.
   case uuid
   /// An offer of the product given before: `intro`, `promo:<id>`, `code:<name>`,
   /// `winback:<id>`.

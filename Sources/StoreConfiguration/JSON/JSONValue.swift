@@ -15,7 +15,7 @@ public enum JSONValue: Equatable, Sendable {
   case number(JSONNumber)
   /// `true` or `false`.
   case bool(Bool)
-  /// `null`.
+  /// JSON's `null`, kept apart from a missing member.
   case null
 
   /// The kind of value, in words, for diagnostics ("an array", "a string").

@@ -25,7 +25,7 @@ public struct SettingDescriptor: Sendable {
     case storefront
     /// A locale identifier.
     case locale
-    /// A time rate.
+    /// One of Xcode's time rates (`_timeRate`): how fast renewals come.
     case timeRate
   }
 

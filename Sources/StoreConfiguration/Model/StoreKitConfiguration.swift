@@ -12,7 +12,7 @@ public struct StoreKitConfiguration: Equatable, Sendable {
   public var products: [Product]?
   /// Non-renewing subscriptions (format 1.1 and later).
   public var nonRenewingSubscriptions: [Product]?
-  /// Subscription groups.
+  /// The auto-renewable subscriptions, by group (`nil` when the file has none).
   public var subscriptionGroups: [SubscriptionGroup]?
   /// The test session's settings; absent in one hand-minified file.
   public var settings: Settings?

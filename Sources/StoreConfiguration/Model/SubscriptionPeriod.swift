@@ -15,7 +15,7 @@ public struct SubscriptionPeriod: Hashable, Sendable, CustomStringConvertible {
 
   /// How many units the period spans (at least 1).
   public var value: Int
-  /// The unit.
+  /// Day, week, month or year: what `value` counts.
   public var unit: Unit
 
   /// Creates a period of `value` units.

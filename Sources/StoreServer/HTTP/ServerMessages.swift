@@ -3,7 +3,7 @@ struct ServerRequest: Sendable {
   /// The query's parameters, values percent-decoded; a repeated name keeps every value in
   /// order.
   var query: [String: [String]]
-  /// The body.
+  /// The body, read whole (at most ``HTTPServer/bodyLimit`` bytes).
   var body: [UInt8]
 }
 
@@ -13,7 +13,7 @@ public struct ServerResponse: Sendable, Equatable {
   public var status: Int
   /// `application/json` …
   public var contentType: String
-  /// The body.
+  /// The body, empty when ``stream`` carries it.
   public var body: [UInt8]
   /// Why, for the request log only (a 401's reason: Apple's answer has no body).
   public var note: String?

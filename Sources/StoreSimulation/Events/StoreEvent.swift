@@ -122,7 +122,7 @@ public enum Delivery: String, Sendable {
   case updates
 }
 
-/// `Message.Reason`.
+/// `Message.Reason`: why the App Store shows the app a message.
 public enum MessageReason: String, Sendable {
   /// A message with no specific reason.
   case generic
@@ -136,7 +136,7 @@ public enum MessageReason: String, Sendable {
 
 /// SK1's view of a transaction changing state.
 public struct PaymentQueueUpdate: Equatable, Sendable {
-  /// The product.
+  /// The product of the payment (`SKPayment.productIdentifier`).
   public var productID: String
   /// The new state.
   public var state: PaymentTransactionState
@@ -162,7 +162,7 @@ public struct PaymentQueueUpdate: Equatable, Sendable {
 
 /// `Product.PurchaseResult`, or the error `purchase()` threw.
 public struct PurchaseResult: Equatable, Sendable {
-  /// The outcome.
+  /// How a purchase ended, as `Product.PurchaseResult`'s cases.
   public enum Outcome: String, Sendable {
     /// Bought: a transaction comes with it.
     case success
@@ -174,9 +174,9 @@ public struct PurchaseResult: Equatable, Sendable {
     case failed
   }
 
-  /// The product.
+  /// The product the app asked to buy.
   public var productID: String
-  /// The outcome.
+  /// How the purchase ended.
   public var outcome: Outcome
   /// The transaction returned with `success`.
   public var transactionID: UInt64?

@@ -119,7 +119,7 @@ extension ExternalPurchaseToken.Reason {
 
 /// What `notify rescind-consent` and `notify external-purchase-token` ask of the engine.
 public enum NoticeRequest: Equatable, Sendable {
-  /// `RESCIND_CONSENT`.
+  /// `RESCIND_CONSENT`: the customer withdrew consent to share data.
   case rescindConsent
   /// `EXTERNAL_PURCHASE_TOKEN` about the token asked for.
   case externalPurchaseToken(ExternalPurchaseToken.Request)

@@ -84,7 +84,7 @@ public struct SubscriptionStatus: Equatable, Sendable {
   public var state: RenewalState
   /// The latest transaction's id.
   public var transactionID: UInt64
-  /// The renewal info.
+  /// What renews next: product, auto-renew, offer, price increase, expiration intent.
   public var renewalInfo: RenewalInfo
   /// In grace or billing retry: when retrying stops and the subscription expires.
   public var billingRetryExpirationDate: Instant?

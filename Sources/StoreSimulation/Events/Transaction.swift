@@ -97,7 +97,7 @@ public enum ProductKind: String, Sendable, CaseIterable {
   }
 }
 
-/// `Transaction.Reason`.
+/// `Transaction.Reason`: a purchase, or a renewal.
 public enum TransactionReason: String, Sendable {
   /// Bought by the customer.
   case purchase
@@ -115,7 +115,7 @@ public enum RevocationReason: String, Sendable, CaseIterable {
 
 /// `Transaction.RevocationType` (Apple's `revocationType`): how much a refund returned.
 public enum RevocationType: String, Sendable, CaseIterable {
-  /// `REFUND_FULL`.
+  /// `REFUND_FULL`: the whole price refunded.
   case refundFull
   /// `REFUND_PRORATED`: part of it (``Transaction/revocationPercentage``).
   case refundProrated

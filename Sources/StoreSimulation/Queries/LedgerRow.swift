@@ -12,7 +12,7 @@ public enum LedgerState: String, CaseIterable, Sendable {
   case interrupted
   /// The purchase failed.
   case failed
-  /// Refunded.
+  /// Refunded (revoked): no longer an entitlement.
   case refunded
   /// Replaced by an upgrade.
   case upgraded
@@ -75,7 +75,7 @@ public struct LedgerRow: Equatable, Sendable {
 
   /// The transaction's id.
   public var id: UInt64
-  /// Its original id.
+  /// The id of the run's first purchase (its original transaction).
   public var originalID: UInt64
   /// Its product's index in the catalog.
   public var product: Int32

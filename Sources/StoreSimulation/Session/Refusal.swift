@@ -163,13 +163,13 @@ public enum Refusal: Equatable, Sendable {
 public enum ExtensionIneligibility: Equatable, Sendable {
   /// In a grace period, its expiration in the past.
   case inGracePeriod
-  /// In billing retry.
+  /// In billing retry: a renewal failed and Apple still retries it.
   case inBillingRetry
-  /// Expired.
+  /// Expired: nothing to extend.
   case expired
-  /// Refunded.
+  /// Refunded: Apple does not extend a revoked subscription.
   case refunded
-  /// Never bought.
+  /// Never bought: the group has no subscription.
   case neverBought
   /// In a free offer period.
   case inFreeOffer

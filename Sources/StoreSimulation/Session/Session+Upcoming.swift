@@ -65,7 +65,7 @@ extension Session {
 public struct QueuedOffer: Equatable, Sendable {
   /// The product whose renewals it discounts.
   public var productID: String
-  /// The offer.
+  /// The offer queued, redeemed at the renewal it applies to.
   public var offer: TransactionOffer
   /// Billing periods left.
   public var periods: Int

@@ -9,7 +9,7 @@ package struct CellStyle: Equatable, Hashable, Sendable {
   package var foreground: CellColor?
   /// Background color, or the terminal's default.
   package var background: CellColor?
-  /// Bold.
+  /// Drawn bold (`A_BOLD`).
   package var bold = false
   /// Dimmed.
   package var dim = false

@@ -45,9 +45,9 @@ package enum InspectorInput: Sendable {
 
 /// A command a request to the served API applied, with its events.
 package struct ServedCommand: Sendable {
-  /// The command.
+  /// The command as the server applied it.
   package var command: Command
-  /// Its events.
+  /// The events it caused, in order.
   package var events: [StoreEvent]
 
   /// A command with its events.
@@ -73,7 +73,7 @@ package struct SignedItem: Equatable, Sendable {
 
 /// A command the inspector asks the effects runner to apply, and what to say when it did.
 package struct CommandRequest: Equatable, Sendable {
-  /// The command.
+  /// The command that was applied or refused.
   package var command: Command
   /// A person's key or `:` line, or the live clock (journaled only when eventful).
   package var origin: CommandOrigin

@@ -7,75 +7,21 @@ extension InspectorState {
   mutating func handleOverlay(_ key: Key, session: Session) -> [InspectorEffect] {
     guard let current = overlay else { return [] }
     switch current {
-    case .help(let help):
-      handleHelp(help, key, session: session)
-    case .filter(var line):
-      switch key {
-      case .escape:
-        // Back to the filter in force before the line opened; Esc again clears it.
-        overlay = nil
-        table.applyFilter(line.before, session: session)
-        if !line.before.isEmpty { say("filter restored: \(line.before) (Esc clears it)") }
-        return []
-      case .enter:
-        overlay = nil
-        let text = String(line.input.text.split(separator: " ").joined(separator: " "))
-        if !text.isEmpty && filterHistory.last != text { filterHistory.append(text) }
-        if table.filterError == nil && !table.filter.isEmpty { say("filter: \(table.filter.text)") }
-        return []
-      case .character("?"):
-        overlay = .help(HelpOverlay(topic: .filter(line)))
-        return []
-      case .up, .down: line.input.browse(filterHistory, older: key == .up)
-      case .tab: line.input = line.input.completed(with: Completions.filter(line.input, session))
-      default: line.input.edit(key)
-      }
-      overlay = .filter(line)
-      table.applyFilter(line.input.text, session: session)
+    case .help(let help): handleHelp(help, key, session: session)
+    case .filter(let line): handleFilter(line, key, session: session)
     case .logSearch(var input, let before):
       switch key {
       case .escape:
         overlay = nil
         log.search(before)
-        return []
-      case .enter:
-        overlay = nil
-        return []
-      default: input.edit(key)
-      }
-      overlay = .logSearch(input, before: before)
-      log.search(input.text)
-    case .prompt(var input):
-      switch key {
-      case .escape: overlay = nil
-      case .enter:
-        overlay = nil
-        return run(line: input.text)
-      case .up, .down:
-        input.browse(history, older: key == .up)
-        overlay = .prompt(input)
-      case .tab: overlay = .prompt(input.completed(with: Completions.prompt(input, session)))
-      case .character("?") where input.text.isEmpty:
-        overlay = .help(HelpOverlay(topic: .commands(input)))
+      case .enter: overlay = nil
       default:
         input.edit(key)
-        overlay = .prompt(input)
+        overlay = .logSearch(input, before: before)
+        log.search(input.text)
       }
-    case .buy(let dialog):
-      let product = session.catalog.products[dialog.product]
-      switch dialog.handle(key, type: product.type, now: session.now, productID: product.productID)
-      {
-      case .open(let changed): overlay = .buy(changed)
-      case .cancelled: overlay = nil
-      case .buy(let options):
-        overlay = nil
-        return [Self.apply(.buy(productID: product.productID, options: options))]
-      case .buySigned(let options, let tampered):
-        overlay = nil
-        return [.buySigned(productID: product.productID, options, tampered: tampered)]
-      case .paste(let line):
-        overlay = .prompt(TextInput(line))
-      }
+    case .prompt(let input): return handlePrompt(input, key, session: session)
+    case .buy(let dialog): return handleBuy(dialog, key, session: session)
     case .confirm(_, let command):
       switch key {
       case .character("y"), .enter:
@@ -97,6 +43,77 @@ extension InspectorState {
       }
     case .settings(let selected):
       return handleSettings(selected, key, session: session)
+    }
+    return []
+  }
+
+  /// A key in the filter line: the table follows each edit; Esc restores the filter in force
+  /// before the line opened.
+  private mutating func handleFilter(_ line: FilterLine, _ key: Key, session: Session) {
+    var line = line
+    switch key {
+    case .escape:
+      // Back to the filter in force before the line opened; Esc again clears it.
+      overlay = nil
+      table.applyFilter(line.before, session: session)
+      if !line.before.isEmpty { say("filter restored: \(line.before) (Esc clears it)") }
+      return
+    case .enter:
+      overlay = nil
+      let text = String(line.input.text.split(separator: " ").joined(separator: " "))
+      if !text.isEmpty && filterHistory.last != text { filterHistory.append(text) }
+      if table.filterError == nil && !table.filter.isEmpty { say("filter: \(table.filter.text)") }
+      return
+    case .character("?"):
+      overlay = .help(HelpOverlay(topic: .filter(line)))
+      return
+    case .up, .down: line.input.browse(filterHistory, older: key == .up)
+    case .tab: line.input = line.input.completed(with: Completions.filter(line.input, session))
+    default: line.input.edit(key)
+    }
+    overlay = .filter(line)
+    table.applyFilter(line.input.text, session: session)
+  }
+
+  /// A key at the `:` prompt: Enter runs the line.
+  private mutating func handlePrompt(
+    _ input: TextInput, _ key: Key, session: Session
+  ) -> [InspectorEffect] {
+    var input = input
+    switch key {
+    case .escape: overlay = nil
+    case .enter:
+      overlay = nil
+      return run(line: input.text)
+    case .up, .down:
+      input.browse(history, older: key == .up)
+      overlay = .prompt(input)
+    case .tab: overlay = .prompt(input.completed(with: Completions.prompt(input, session)))
+    case .character("?") where input.text.isEmpty:
+      overlay = .help(HelpOverlay(topic: .commands(input)))
+    default:
+      input.edit(key)
+      overlay = .prompt(input)
+    }
+    return []
+  }
+
+  /// A key in the buy dialog.
+  private mutating func handleBuy(
+    _ dialog: BuyDialog, _ key: Key, session: Session
+  ) -> [InspectorEffect] {
+    let product = session.catalog.products[dialog.product]
+    switch dialog.handle(key, type: product.type, now: session.now, productID: product.productID) {
+    case .open(let changed): overlay = .buy(changed)
+    case .cancelled: overlay = nil
+    case .buy(let options):
+      overlay = nil
+      return [Self.apply(.buy(productID: product.productID, options: options))]
+    case .buySigned(let options, let tampered):
+      overlay = nil
+      return [.buySigned(productID: product.productID, options, tampered: tampered)]
+    case .paste(let line):
+      overlay = .prompt(TextInput(line))
     }
     return []
   }

@@ -1,6 +1,6 @@
 /// A line of text being typed (the `:` prompt, the `/` filter), with a cursor and history.
 package struct TextInput: Equatable, Sendable {
-  /// The text.
+  /// What was typed so far.
   package var text = ""
   /// The cursor, in characters.
   package var cursor = 0

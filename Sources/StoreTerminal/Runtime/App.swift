@@ -37,7 +37,7 @@ package struct App {
       configurationBytes: configurationBytes, display: display, clock: clock)
   }
 
-  /// The session.
+  /// The session as the host holds it now.
   package var session: Session { host.session }
 
   /// The commands another front end (the server) applied through the host since the

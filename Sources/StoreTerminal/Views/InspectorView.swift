@@ -96,21 +96,48 @@ struct InspectorPane: ScreenPart {
   ) -> [InspectorLine] {
     let sep = display.glyphs.separator
     let product = session.catalog.products[Int(row.product)]
-    var lines: [InspectorLine] = []
+    var lines = summaryLines(t, product: product, now: now, sep)
+    if let plan = t.billingPlanType {
+      lines.append(planLine(plan.rawValue, t, product: product, now: now, sep))
+    }
+    lines.append(stateLine(t, row: row, now: now, sep))
+    lines.append(InspectorLine(label: InspectorLabel.sk1.rawValue, text: paymentQueueView(t)))
+    if let consumption = session.consumption(of: t.id) {
+      lines.append(
+        InspectorLine(
+          label: InspectorLabel.consumption.rawValue,
+          text: "sent \(Formatting.shortDate(consumption.date, now: now))\(sep)"
+            + consumption.fields.map { "\($0.name) \($0.value)" }.joined(separator: sep)))
+    }
+    if let token = t.appAccountToken {
+      lines.append(
+        InspectorLine(label: InspectorLabel.account.rawValue, text: "appAccountToken \(token)"))
+    }
+    let status = groupStatus(of: product)
+    if let status {
+      lines += statusLines(status, now: now, isCurrent: status.transactionID == t.id)
+    }
+    return lines + signedFormLines(t, status: status, everyField: wrapWidth)
+  }
+
+  /// The transaction, product, owner, dates and price lines.
+  private func summaryLines(
+    _ t: Transaction, product: CatalogProduct, now: Instant, _ sep: String
+  ) -> [InspectorLine] {
     var summary = ["id \(t.id)", "original \(t.originalID)"]
     if let order = t.orderID { summary.append("order \(order)") }
     summary.append(t.reason.rawValue)
     if let offer = t.offer { summary.append("offer " + Formatting.offer(offer)) }
     summary.append("storefront \(t.storefront)")
-    lines.append(
+    var lines = [
       InspectorLine(
-        label: InspectorLabel.transaction.rawValue, text: summary.joined(separator: sep)))
-    lines.append(
+        label: InspectorLabel.transaction.rawValue, text: summary.joined(separator: sep)),
       InspectorLine(
         label: InspectorLabel.product.rawValue,
         text:
           "\(t.productID) (\(product.displayName(locale: session.settings.locale)))\(sep)\(t.productType.rawValue)"
-          + (t.subscriptionGroupID.map { "\(sep)group \($0)" } ?? "")))
+          + (t.subscriptionGroupID.map { "\(sep)group \($0)" } ?? "")),
+    ]
     // Whose it is, once there is a family to tell apart.
     if t.owner != .purchaser || !session.everyFamilyMember.isEmpty {
       lines.append(owner(of: t, sep))
@@ -132,9 +159,14 @@ struct InspectorPane: ScreenPart {
         text:
           "\(prices(t.price, currency: t.currency)) \(t.currency) for \(t.purchasedQuantity)\(sep)environment \(t.environment)"
       ))
-    if let plan = t.billingPlanType {
-      lines.append(planLine(plan.rawValue, t, product: product, now: now, sep))
-    }
+    return lines
+  }
+
+  /// The State line: the row's state, finished or not, a refund or revocation, a refund
+  /// request, an upgrade, a failure.
+  private func stateLine(
+    _ t: Transaction, row: LedgerRow, now: Instant, _ sep: String
+  ) -> InspectorLine {
     var state = [
       row.state.label, t.isFinished ? "finished" : "\(display.glyphs.warning) unfinished",
     ]
@@ -150,37 +182,24 @@ struct InspectorPane: ScreenPart {
     if t.hasRefundRequest { state.append("refund requested, awaiting Apple's decision") }
     if t.isUpgraded { state.append("upgraded") }
     if let failure = t.failure { state.append("failed: \(failure)") }
-    lines.append(
-      InspectorLine(
-        label: InspectorLabel.state.rawValue, text: state.joined(separator: sep),
-        style: CellStyle(foreground: color(of: row.state))))
-    lines.append(InspectorLine(label: InspectorLabel.sk1.rawValue, text: paymentQueueView(t)))
-    if let consumption = session.consumption(of: t.id) {
-      lines.append(
-        InspectorLine(
-          label: InspectorLabel.consumption.rawValue,
-          text: "sent \(Formatting.shortDate(consumption.date, now: now))\(sep)"
-            + consumption.fields.map { "\($0.name) \($0.value)" }.joined(separator: sep)))
-    }
-    if let token = t.appAccountToken {
-      lines.append(
-        InspectorLine(label: InspectorLabel.account.rawValue, text: "appAccountToken \(token)"))
-    }
-    let status = groupStatus(of: product)
-    if let status {
-      lines += statusLines(status, now: now, isCurrent: status.transactionID == t.id)
-    }
+    return InspectorLine(
+      label: InspectorLabel.state.rawValue, text: state.joined(separator: sep),
+      style: CellStyle(foreground: color(of: row.state)))
+  }
+
+  /// The raw JWS; zoomed (`wrapWidth`), every field, the receipt, and the signed forms decoded.
+  private func signedFormLines(
+    _ t: Transaction, status: SubscriptionStatus?, everyField wrapWidth: Int?
+  ) -> [InspectorLine] {
     let jws = screen.state.signature(of: .transaction(t))
     guard let wrapWidth else {
-      if let jws {
-        lines.append(
-          InspectorLine(
-            label: InspectorLabel.jws.rawValue, text: jws.raw, style: CellStyle(dim: true)))
-      }
-      return lines
+      guard let jws else { return [] }
+      return [
+        InspectorLine(
+          label: InspectorLabel.jws.rawValue, text: jws.raw, style: CellStyle(dim: true))
+      ]
     }
-    lines += fieldLines(t)
-    lines += receiptLines(t)
+    var lines = fieldLines(t) + receiptLines(t)
     guard let jws else {
       let hint = "open with --sign (or --chain) to see jwsRepresentation, decoded and raw"
       return lines + [

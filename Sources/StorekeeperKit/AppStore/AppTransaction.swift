@@ -108,7 +108,7 @@ public struct AppTransaction: Sendable {
     public typealias Failure = Never
     let store: Store
 
-    /// The iterator.
+    /// Waits for each change of the app transaction.
     public struct AsyncIterator: AsyncIteratorProtocol {
       let store: Store
       var done = false
@@ -120,7 +120,7 @@ public struct AppTransaction: Sendable {
       }
     }
 
-    /// An iterator.
+    /// An iterator that starts at the next change.
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(store: store) }
   }
 }

@@ -13,9 +13,9 @@ public struct Message: Sendable, Equatable, Hashable {
     public static let generic = Reason(rawValue: 0)
     /// A price increase waits for the customer's consent.
     public static let priceIncreaseConsent = Reason(rawValue: 1)
-    /// A billing issue.
+    /// A billing issue the customer must resolve (a failed renewal in billing retry).
     public static let billingIssue = Reason(rawValue: 2)
-    /// A win-back offer.
+    /// A win-back offer the customer is eligible for.
     public static let winBackOffer = Reason(rawValue: 3)
     /// For a person.
     public var localizedDescription: String {
@@ -56,14 +56,14 @@ public struct Message: Sendable, Equatable, Hashable {
     public typealias Failure = Never
     let stream: AsyncStream<Message>
 
-    /// The iterator.
+    /// Waits for each message as the App Store sends it.
     public struct AsyncIterator: AsyncIteratorProtocol {
       var base: AsyncStream<Message>.AsyncIterator
       /// The next message.
       public mutating func next() async -> Message? { await base.next() }
     }
 
-    /// An iterator.
+    /// An iterator that starts at the next message (none is replayed).
     public func makeAsyncIterator() -> AsyncIterator {
       AsyncIterator(base: stream.makeAsyncIterator())
     }

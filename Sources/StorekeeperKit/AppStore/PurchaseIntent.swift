@@ -26,14 +26,14 @@ public struct PurchaseIntent: Identifiable, Equatable, Hashable, Sendable {
     public typealias Failure = Never
     let stream: AsyncStream<PurchaseIntent>
 
-    /// The iterator.
+    /// Waits for each purchase intent as it arrives.
     public struct AsyncIterator: AsyncIteratorProtocol {
       var base: AsyncStream<PurchaseIntent>.AsyncIterator
       /// The next purchase intent.
       public mutating func next() async -> PurchaseIntent? { await base.next() }
     }
 
-    /// An iterator.
+    /// An iterator that starts at the next intent (none is replayed).
     public func makeAsyncIterator() -> AsyncIterator {
       AsyncIterator(base: stream.makeAsyncIterator())
     }

@@ -4,9 +4,9 @@ public enum SKPaymentTransactionState: Int, Sendable {
   case purchasing = 0
   /// Bought.
   case purchased = 1
-  /// Failed.
+  /// The payment failed; the transaction's error says why.
   case failed = 2
-  /// Restored.
+  /// A purchase restored from the customer's history.
   case restored = 3
   /// Waiting (Ask to Buy).
   case deferred = 4
@@ -39,7 +39,7 @@ public struct SKError: Error, Equatable, Hashable, Sendable {
     case overlayPresentedInBackgroundScene
   }
 
-  /// The code.
+  /// Which failure, as `SKError.Code` numbers it.
   public let code: Code
 
   /// An error of a code.

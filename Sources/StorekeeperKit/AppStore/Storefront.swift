@@ -42,14 +42,14 @@ public struct Storefront: Identifiable, Sendable {
     public typealias Failure = Never
     let stream: AsyncStream<Storefront>
 
-    /// The iterator.
+    /// Waits for each change of storefront.
     public struct AsyncIterator: AsyncIteratorProtocol {
       var base: AsyncStream<Storefront>.AsyncIterator
       /// The next change.
       public mutating func next() async -> Storefront? { await base.next() }
     }
 
-    /// An iterator.
+    /// An iterator that starts at the next change (the current storefront is not replayed).
     public func makeAsyncIterator() -> AsyncIterator {
       AsyncIterator(base: stream.makeAsyncIterator())
     }

@@ -35,11 +35,11 @@ extension Product.SubscriptionInfo {
     public let billingDisplayPrice: String
     /// How often it bills.
     public let billingPeriod: BillingPeriod
-    /// The plan.
+    /// How it bills: up front, or monthly over a commitment.
     public let billingPlanType: BillingPlanType
     /// What one billing costs.
     public let billingPrice: Decimal
-    /// The commitment.
+    /// The 12-month commitment a monthly plan runs in: its total price and payments.
     public let commitmentInfo: CommitmentInfo
     /// The offers of this plan.
     public let subscriptionOffers: [Product.SubscriptionOffer]

@@ -7,9 +7,9 @@ extension Product {
   public struct SubscriptionInfo: Equatable, Hashable, Sendable {
     /// The introductory offer, if any.
     public let introductoryOffer: SubscriptionOffer?
-    /// The promotional offers.
+    /// The offers a signature redeems, in the configuration's order.
     public let promotionalOffers: [SubscriptionOffer]
-    /// The win-back offers.
+    /// The offers for lapsed subscribers, in the configuration's order.
     public let winBackOffers: [SubscriptionOffer]
     /// The subscription group.
     public let subscriptionGroupID: String
@@ -111,7 +111,7 @@ extension Product {
       }
     }
 
-    /// The unit.
+    /// Day, week, month or year: what `value` counts.
     public let unit: Unit
     /// How many units.
     public let value: Int
@@ -213,11 +213,11 @@ extension Product {
     public struct Signature: Equatable, Hashable, Sendable {
       /// The key's identifier.
       public var keyID: String
-      /// The nonce.
+      /// The one-use value the server signed, which the App Store refuses twice.
       public var nonce: UUID
       /// When it was signed, in milliseconds since 1970.
       public var timestamp: Int
-      /// The signature.
+      /// The server's ECDSA signature over the offer's fields (DER).
       public var signature: Data
 
       /// A signature.

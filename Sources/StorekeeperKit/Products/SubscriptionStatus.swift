@@ -22,14 +22,14 @@ extension Product.SubscriptionInfo {
       public typealias Failure = Never
       let stream: AsyncStream<Status>
 
-      /// The iterator.
+      /// Waits for each status change of any subscription group.
       public struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncStream<Status>.AsyncIterator
         /// The next status.
         public mutating func next() async -> Status? { await base.next() }
       }
 
-      /// An iterator.
+      /// An iterator that starts at the next change.
       public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(base: stream.makeAsyncIterator())
       }
@@ -63,9 +63,9 @@ extension Product.SubscriptionInfo {
     public let rawValue: Int
     /// A state by code.
     public init(rawValue: Int) { self.rawValue = rawValue }
-    /// Subscribed.
+    /// Active: the current period is paid for.
     public static let subscribed = RenewalState(rawValue: 1)
-    /// Expired.
+    /// Over: it did not renew (cancelled, or billing retry ran out).
     public static let expired = RenewalState(rawValue: 2)
     /// Renewal failed; the App Store retries; no service.
     public static let inBillingRetryPeriod = RenewalState(rawValue: 3)

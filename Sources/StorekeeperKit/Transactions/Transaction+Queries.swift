@@ -28,7 +28,7 @@ extension Transaction {
     /// The transactions the store sends on `Transaction.updates` from now on.
     static var live: Transactions { Transactions(.stream(Store.current.updates.listen())) }
 
-    /// The iterator.
+    /// Walks the transactions, yielding each verified or not.
     public struct AsyncIterator: AsyncIteratorProtocol {
       fileprivate var items: [VerificationResult<Transaction>].Iterator?
       fileprivate var base: AsyncStream<VerificationResult<Transaction>>.AsyncIterator?
@@ -40,7 +40,7 @@ extension Transaction {
       }
     }
 
-    /// An iterator.
+    /// An iterator from the first transaction.
     public func makeAsyncIterator() -> AsyncIterator {
       switch source {
       case .stream(let stream): AsyncIterator(base: stream.makeAsyncIterator())

@@ -1,8 +1,9 @@
 import StoreCommands
 import StoreConfiguration
+import StoreTestSupport
 import Testing
 
-@testable import StoreSigning
+@testable import StoreDelivery
 @testable import StoreSimulation
 
 @Suite struct NotificationMappingTests {
@@ -205,4 +206,12 @@ import Testing
     #expect(nameBasedUUID("a") != nameBasedUUID("b"))
     #expect(nameBasedUUID("a") == nameBasedUUID("a"))
   }
+}
+
+private let start = Instant(iso8601: "2026-11-22T02:00:00Z")!
+
+private func foodTruck() -> StoreKitConfiguration {
+  StoreKitConfiguration.load(
+    contentsOf: packageRoot.appendingPathComponent("Configs/FoodTruck.storekit").path
+  ).configuration!
 }

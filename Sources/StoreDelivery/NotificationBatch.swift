@@ -1,0 +1,80 @@
+import StoreSimulation
+
+/// One call of ``NotificationMapper/notifications(for:in:)``: the events, which one is being
+/// mapped, and the notifications made so far.
+struct NotificationBatch {
+  let events: [StoreEvent]
+  /// The session after the events.
+  let session: Session
+  /// What makes this session's notification UUIDs its own.
+  let namespace: String
+  /// The place of the first event in the session's history.
+  let first: UInt64
+  /// The event being mapped.
+  private(set) var index = 0
+  /// How many notifications the event being mapped made.
+  private var count = 0
+  /// The notifications, in order.
+  private(set) var made: [ServerNotification] = []
+  /// The groups whose queued offer this batch already told as redeemed.
+  var redeemedIn = Set<String>()
+  /// The latest snapshot of each transaction the batch saw.
+  var seen: [UInt64: Transaction] = [:]
+
+  init(events: [StoreEvent], session: Session, namespace: String) {
+    self.events = events
+    self.session = session
+    self.namespace = namespace
+    first = session.emittedEventCount - UInt64(events.count)
+  }
+
+  /// Maps the event at `index` next.
+  mutating func begin(_ index: Int) {
+    self.index = index
+    count = 0
+  }
+
+  /// The events after the current one at the same instant.
+  var simultaneousLater: ArraySlice<StoreEvent> {
+    let time = events[index].time
+    let rest = events[(index + 1)...]
+    return rest.prefix { $0.time == time }
+  }
+
+  /// A transaction as last seen in the batch, else as the session holds it.
+  func transaction(_ id: UInt64) -> Transaction? { seen[id] ?? session.transaction(id) }
+
+  /// Adds a notification about the current event, its UUID named by the event's place in the
+  /// session's history (unique within a session) and by what it is about (apart from sessions
+  /// that began alike).
+  mutating func add(
+    _ type: String, _ subtype: String?, transaction: Transaction?, status: SubscriptionStatus?,
+    reason: RefundRequestReason? = nil, summary: RenewalExtensionSummary? = nil,
+    notice: StoreNotice? = nil
+  ) {
+    let event = events[index]
+    let name =
+      "\(namespace)|\(first + UInt64(index))|\(count)|\(type)|\(subtype ?? "")|"
+      + "\(event.time.milliseconds)|\(transaction.map { "\($0.id) \($0.productID)" } ?? "")|"
+      + (status.map { "\($0.groupID) \($0.state.rawValue)" } ?? "")
+    count += 1
+    made.append(
+      ServerNotification(
+        type: type, subtype: subtype, time: event.time, transaction: transaction,
+        status: status, consumptionRequestReason: reason, summary: summary, notice: notice,
+        uuid: nameBasedUUID(name)))
+  }
+
+  /// Adds the notification a notice causes: `RESCIND_CONSENT`, or `EXTERNAL_PURCHASE_TOKEN`
+  /// with the token's reason as subtype.
+  mutating func add(_ notice: StoreNotice) {
+    switch notice {
+    case .consentRescinded:
+      add("RESCIND_CONSENT", nil, transaction: nil, status: nil, notice: notice)
+    case .externalPurchaseToken(let token):
+      add(
+        "EXTERNAL_PURCHASE_TOKEN", token.reason.rawValue, transaction: nil, status: nil,
+        notice: notice)
+    }
+  }
+}
