@@ -6,6 +6,8 @@ let package = Package(
   platforms: [.macOS(.v14)],
   products: [
     .executable(name: "storekeeper", targets: ["storekeeper"]),
+    // The JSON values the libraries' payloads and configurations are made of.
+    .library(name: "StoreJSON", targets: ["StoreJSON"]),
     .library(name: "StoreConfiguration", targets: ["StoreConfiguration"]),
     .library(name: "StoreSimulation", targets: ["StoreSimulation"]),
     // The command language and journals, for driving sessions from Swift.
@@ -45,10 +47,16 @@ let package = Package(
         .linkedLibrary("ncurses", .when(platforms: [.macOS])),
       ]
     ),
-    .target(name: "StoreConfiguration"),
+    // The JSON toolkit: values, parser, writers, Base64URL, paths into a document.
+    .target(name: "StoreJSON"),
+    // What the front ends share that is no store's: standard streams, atomic files, text safe
+    // for a terminal, edit distance.
+    .target(name: "StoreUtilities", dependencies: ["StoreJSON"]),
+    .target(name: "StoreConfiguration", dependencies: ["StoreJSON", "StoreUtilities"]),
     .target(
       name: "StoreSimulation",
       dependencies: [
+        "StoreJSON", "StoreUtilities",
         "StoreConfiguration",
         .product(name: "HeapModule", package: "swift-collections"),
         // Verifying promotional offer signatures as StoreKit does (no signing, no randomness).
@@ -56,12 +64,14 @@ let package = Package(
       ]
     ),
     .target(
-      name: "StoreCommands", dependencies: ["StoreConfiguration", "StoreSimulation"],
+      name: "StoreCommands",
+      dependencies: ["StoreJSON", "StoreUtilities", "StoreConfiguration", "StoreSimulation"],
       // The crash tests' kill switch exists in test (debug) builds only.
       swiftSettings: [.define("STOREKEEPER_TEST_HOOKS", .when(configuration: .debug))]),
     .target(
       name: "StoreSigning",
       dependencies: [
+        "StoreJSON", "StoreUtilities",
         "StoreSimulation",
         "StoreConfiguration",
         .product(name: "Crypto", package: "swift-crypto"),
@@ -74,6 +84,7 @@ let package = Package(
     .target(
       name: "StoreDelivery",
       dependencies: [
+        "StoreJSON", "StoreUtilities",
         "StoreSigning", "StoreCommands", "StoreSimulation",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "HeapModule", package: "swift-collections"),
@@ -87,6 +98,7 @@ let package = Package(
     .target(
       name: "StoreServer",
       dependencies: [
+        "StoreJSON", "StoreUtilities",
         "StoreCommands", "StoreConfiguration", "StoreSimulation", "StoreSigning", "StoreDelivery",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -105,6 +117,7 @@ let package = Package(
     .target(
       name: "StorekeeperKit",
       dependencies: [
+        "StoreJSON", "StoreUtilities",
         "StoreCommands", "StoreConfiguration", "StoreSimulation", "StoreSigning",
         .product(name: "Crypto", package: "swift-crypto"),
       ]
@@ -113,16 +126,21 @@ let package = Package(
     .target(
       name: "StorekeeperKitTest",
       dependencies: [
+        "StoreJSON", "StoreUtilities",
         "StorekeeperKit", "StoreCommands", "StoreConfiguration", "StoreSimulation",
       ]
     ),
     .target(
       name: "StoreTerminal",
-      dependencies: ["CNcurses", "StoreConfiguration", "StoreSimulation", "StoreCommands"]
+      dependencies: [
+        "StoreJSON", "StoreUtilities", "CNcurses", "StoreConfiguration", "StoreSimulation",
+        "StoreCommands",
+      ]
     ),
     .executableTarget(
       name: "storekeeper",
       dependencies: [
+        "StoreJSON", "StoreUtilities",
         "StoreConfiguration",
         "StoreSimulation",
         "StoreCommands",
@@ -136,7 +154,10 @@ let package = Package(
     // Fuzz targets for everything that reads untrusted input, with seeds and a mutator.
     .target(
       name: "StoreFuzzing",
-      dependencies: ["StoreConfiguration", "StoreSimulation", "StoreCommands", "StoreSigning"]
+      dependencies: [
+        "StoreJSON", "StoreUtilities", "StoreConfiguration", "StoreSimulation", "StoreCommands",
+        "StoreSigning",
+      ]
     ),
     // Long fuzz runs: `swift run -c release storekeeper-fuzz --inputs 1000000`.
     .executableTarget(
@@ -149,6 +170,7 @@ let package = Package(
     .executableTarget(
       name: "storekeeper-benchmarks",
       dependencies: [
+        "StoreJSON", "StoreUtilities",
         "StoreConfiguration",
         "StoreSimulation",
         "StoreCommands",
@@ -166,35 +188,42 @@ let package = Package(
     // sibling test's fork, and in-memory terminal, clock and file for the inspector's loop.
     .target(
       name: "StoreTestSupport",
-      dependencies: ["StoreSimulation", "StoreCommands", "StoreTerminal"],
+      dependencies: [
+        "StoreJSON", "StoreUtilities", "StoreSimulation", "StoreCommands", "StoreTerminal",
+      ],
       path: "Tests/StoreTestSupport"),
     .testTarget(
       name: "StoreCommandsTests",
       dependencies: [
+        "StoreJSON", "StoreUtilities",
         "StoreCommands", "StoreConfiguration", "StoreSimulation", "StoreTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
     .testTarget(
       name: "StoreTerminalTests",
       dependencies: [
+        "StoreJSON", "StoreUtilities",
         "StoreTerminal", "StoreCommands", "StoreConfiguration", "StoreSimulation",
         "StoreTestSupport",
       ]),
     .testTarget(
       name: "StoreSigningTests",
       dependencies: [
+        "StoreJSON", "StoreUtilities",
         "StoreSigning", "StoreCommands", "StoreConfiguration", "StoreSimulation",
         "StoreTestSupport", .product(name: "X509", package: "swift-certificates"),
       ]),
     .testTarget(
       name: "StoreDeliveryTests",
       dependencies: [
+        "StoreJSON", "StoreUtilities",
         "StoreDelivery", "StoreSigning", "StoreCommands", "StoreSimulation", "StoreConfiguration",
         "StoreTestSupport",
       ]),
     .testTarget(
       name: "StoreServerTests",
       dependencies: [
+        "StoreJSON", "StoreUtilities",
         "StoreServer", "StoreSigning", "StoreDelivery", "StoreCommands", "StoreConfiguration",
         "StoreSimulation", "StoreTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
@@ -203,16 +232,20 @@ let package = Package(
     .testTarget(
       name: "StorekeeperKitTests",
       dependencies: [
+        "StoreJSON", "StoreUtilities",
         "StorekeeperKit", "StorekeeperKitTest", "StoreTestSupport",
         .product(name: "Crypto", package: "swift-crypto"),
       ]),
     .testTarget(name: "CNcursesTests", dependencies: ["CNcurses"]),
     .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
     .testTarget(
-      name: "StoreConfigurationTests", dependencies: ["StoreConfiguration", "StoreTestSupport"]),
+      name: "StoreConfigurationTests",
+      dependencies: ["StoreConfiguration", "StoreJSON", "StoreUtilities", "StoreTestSupport"]),
+    .testTarget(name: "StoreJSONTests", dependencies: ["StoreJSON"]),
     .testTarget(
       name: "StoreSimulationTests",
       dependencies: [
+        "StoreJSON", "StoreUtilities",
         "StoreSimulation",
         "StoreConfiguration",
         .product(name: "PropertyBased", package: "swift-property-based"),
@@ -220,7 +253,10 @@ let package = Package(
     ),
     .testTarget(
       name: "storekeeperTests",
-      dependencies: ["storekeeper", "StoreTestSupport", "StorekeeperKit", "StorekeeperKitTest"],
+      dependencies: [
+        "StoreJSON", "StoreUtilities", "storekeeper", "StoreTestSupport", "StorekeeperKit",
+        "StorekeeperKitTest",
+      ],
       exclude: ["Fixtures", "Python", "Scripts"]),
   ]
 )

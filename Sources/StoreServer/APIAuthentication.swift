@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import StoreConfiguration
+import StoreJSON
 import StoreSigning
 import StoreSimulation
 

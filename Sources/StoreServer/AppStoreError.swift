@@ -1,6 +1,6 @@
 import HTTPTypes
 import Hummingbird
-import StoreConfiguration
+import StoreJSON
 
 /// An App Store Server API error: the HTTP status and Apple's body, `{"errorCode": N,
 /// "errorMessage": "…"}` (Apple's "Error codes"; the reference client reads the body only when

@@ -1,5 +1,5 @@
 import StoreCommands
-import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 
 /// "Send Consumption Information" bodies checked as Apple checks them: v2's `ConsumptionRequest`

@@ -1,6 +1,5 @@
 import NIOConcurrencyHelpers
 import StoreCommands
-import StoreConfiguration
 import StoreSimulation
 
 /// The reads of a served session, answered on any thread from the session as last committed,

@@ -1,5 +1,6 @@
 import StoreCommands
 import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 
 /// The App Store Server API calls that change the session. Each comes down to a command of the

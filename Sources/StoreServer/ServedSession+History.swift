@@ -1,4 +1,4 @@
-import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 
 /// Get Transaction History (`GET /inApps/v1|v2/history/{transactionId}`): the customer's

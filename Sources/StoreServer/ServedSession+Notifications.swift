@@ -1,6 +1,6 @@
 import StoreCommands
-import StoreConfiguration
 import StoreDelivery
+import StoreJSON
 import StoreSigning
 import StoreSimulation
 

@@ -1,4 +1,4 @@
-import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 
 extension SessionReader {

@@ -1,7 +1,7 @@
 import NIOConcurrencyHelpers
 import StoreCommands
-import StoreConfiguration
 import StoreDelivery
+import StoreJSON
 import StoreSigning
 import StoreSimulation
 

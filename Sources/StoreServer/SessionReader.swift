@@ -1,6 +1,6 @@
 import NIOConcurrencyHelpers
-import StoreConfiguration
 import StoreDelivery
+import StoreJSON
 import StoreSigning
 import StoreSimulation
 

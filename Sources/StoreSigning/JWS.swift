@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import StoreConfiguration
+import StoreJSON
 import X509
 
 /// Compact JWS (ES256) as StoreKit and the App Store produce it: a header with `alg`, `kid`,

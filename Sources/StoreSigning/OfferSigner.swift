@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 
 /// Makes what an app's server makes for promotional offers, with a configuration's

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 import SwiftASN1
 import X509

@@ -1,6 +1,6 @@
 import Foundation
-import StoreConfiguration
 import StoreSimulation
+import StoreUtilities
 
 /// A receipt file that could not be written: where, and why.
 public struct ReceiptFileFailure: Error, Sendable {

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 
 extension Signer {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoreCommands
 import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 
 /// The event stream against the engine that makes it: events per second of the engine alone,

@@ -4,6 +4,7 @@ import StoreCommands
 import StoreConfiguration
 import StoreSimulation
 import StoreTerminal
+import StoreUtilities
 
 // The glue between the libraries and a command line: what fails is told on standard error
 // and becomes an exit status.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StoreConfiguration
+import StoreUtilities
 
 /// The `storekeeper` command: Xcode's StoreKit Testing environment, in a terminal.
 @main

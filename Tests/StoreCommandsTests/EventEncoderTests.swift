@@ -1,5 +1,6 @@
 import Foundation
 import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 import StoreTestSupport
 import Testing

@@ -1,5 +1,4 @@
 import Foundation
-import StoreConfiguration
 import StoreSimulation
 import StoreTestSupport
 import Testing

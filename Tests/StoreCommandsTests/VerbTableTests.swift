@@ -1,5 +1,4 @@
 import PropertyBased
-import StoreConfiguration
 import StoreSimulation
 import Testing
 

@@ -1,3 +1,4 @@
+import StoreJSON
 import Testing
 
 @testable import StoreConfiguration

@@ -1,4 +1,5 @@
 import Foundation
+import StoreConfiguration
 import Testing
 
 @testable import StoreConfiguration

@@ -1,5 +1,4 @@
 import Foundation
-import StoreConfiguration
 import StoreDelivery
 import StoreSimulation
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import StoreCommands
-import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 import StoreTestSupport
 import Testing

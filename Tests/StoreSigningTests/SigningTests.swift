@@ -1,6 +1,7 @@
 import Foundation
 import StoreCommands
 import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 import StoreTestSupport
 import Testing

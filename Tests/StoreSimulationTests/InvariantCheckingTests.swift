@@ -1,4 +1,3 @@
-import StoreConfiguration
 import Testing
 
 @testable import StoreSimulation

@@ -1,5 +1,4 @@
 import PropertyBased
-import StoreConfiguration
 import Testing
 
 @testable import StoreSimulation

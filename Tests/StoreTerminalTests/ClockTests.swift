@@ -1,6 +1,5 @@
 import Foundation
 import StoreCommands
-import StoreConfiguration
 import StoreSimulation
 import StoreTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import StoreCommands
+import StoreConfiguration
 import StoreSimulation
 import Testing
 

@@ -1,4 +1,4 @@
-import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 
 /// Writes events as JSON lines: one object per line, keys in a fixed order, optional fields

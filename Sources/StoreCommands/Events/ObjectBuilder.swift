@@ -1,4 +1,4 @@
-import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 
 /// Builds one JSON object into bytes, keys in the order they are added. Everything is written

@@ -1,4 +1,4 @@
-import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 
 /// The events as JSON lines (`run`'s standard output, the control endpoint's answer): each

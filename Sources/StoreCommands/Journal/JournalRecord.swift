@@ -1,4 +1,4 @@
-import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 
 /// The first line of a journal: what the session started from.

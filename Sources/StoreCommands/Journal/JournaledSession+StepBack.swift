@@ -1,4 +1,3 @@
-import StoreConfiguration
 import StoreSimulation
 
 /// How far a step back goes.

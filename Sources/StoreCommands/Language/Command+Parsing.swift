@@ -1,5 +1,5 @@
-import StoreConfiguration
 import StoreSimulation
+import StoreUtilities
 
 extension Command {
   /// Parses one line. A blank line or a comment is `nil`.

@@ -1,4 +1,3 @@
-import StoreConfiguration
 import StoreSimulation
 
 /// The words of a line after its verb, read left to right by the verb's parser.

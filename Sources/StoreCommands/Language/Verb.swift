@@ -1,4 +1,3 @@
-import StoreConfiguration
 import StoreSimulation
 
 /// What a word of a command stands for: how it is read, completed and shown in help.

@@ -1,4 +1,3 @@
-import StoreConfiguration
 import StoreSimulation
 
 extension Verb {

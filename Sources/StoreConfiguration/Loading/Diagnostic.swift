@@ -1,3 +1,6 @@
+import StoreJSON
+import StoreUtilities
+
 /// A problem found in a `.storekit` file: what it is, where it is and how bad.
 public struct Diagnostic: Equatable, Sendable {
   /// How bad a problem is.

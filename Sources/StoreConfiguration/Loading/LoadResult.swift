@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// The outcome of reading a `.storekit` file: the configuration when one could be read, and
 /// everything worth telling about the file.

@@ -1,3 +1,5 @@
+import StoreJSON
+
 /// How a reader treats a key that is missing.
 enum Presence {
   /// Missing is an error: nothing can be simulated without it.

@@ -1,3 +1,5 @@
+import StoreJSON
+
 extension StoreKitConfiguration {
   /// Checks that need the whole file: unique ids across sections, and whether the declared
   /// version agrees with the keys present.

@@ -1,3 +1,5 @@
+import StoreJSON
+
 /// `appPolicies` (format 4.0 and later): the EULA and the policies shown on Apple's sheets.
 public struct AppPolicies: Equatable, Sendable {
   /// One policy link.

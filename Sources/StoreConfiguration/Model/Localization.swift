@@ -1,3 +1,5 @@
+import StoreJSON
+
 /// A product's or group's name and description in one locale.
 public struct Localization: Equatable, Sendable {
   /// The locale, in either of the forms real files use: `en_US`, `ja`, `zh_Hans`.

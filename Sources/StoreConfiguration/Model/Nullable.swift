@@ -1,3 +1,5 @@
+import StoreJSON
+
 /// A key that Xcode writes as a value, as `null`, or not at all, where the difference must
 /// survive a round trip (`introductoryOffer` is all three in real files).
 public enum Nullable<Wrapped: Equatable & Sendable>: Equatable, Sendable {

@@ -1,3 +1,5 @@
+import StoreJSON
+
 /// The kind of an in-app purchase, spelled as `.storekit` files spell it.
 public enum ProductType: String, CaseIterable, Sendable {
   /// Bought again and again (`Consumable`).

@@ -1,3 +1,5 @@
+import StoreJSON
+
 /// The `settings` object: the StoreKit test session's switches as Xcode's Editor menu stores
 /// them. Every key is optional; absent keys keep StoreKit's defaults.
 public struct Settings: Equatable, Sendable {

@@ -1,3 +1,6 @@
+import StoreJSON
+import StoreUtilities
+
 /// A StoreKit configuration: the typed content of a `.storekit` file, formats 1.0 to 5.0.
 ///
 /// Load one with ``load(_:)`` or ``load(contentsOf:)``; write it back with
@@ -138,5 +141,17 @@ extension ObjectReader {
       }
       return product
     }
+  }
+}
+
+extension StoreKitConfiguration {
+  /// Writes the configuration to `path` in Xcode's formatting, atomically: the bytes go to a
+  /// temporary file beside it, are flushed to disk, and then replace the file by a rename. On
+  /// any error the original file is untouched. The original's permissions are kept.
+  ///
+  /// - Returns: whether the file changed (nothing is written when the bytes are the same).
+  @discardableResult
+  public func write(toFile path: String) throws -> Bool {
+    try AtomicFile.write(xcodeFormattedBytes(), to: path)
   }
 }

@@ -1,3 +1,5 @@
+import StoreJSON
+
 /// An auto-renewable subscription: a product with a period, a level in its group and offers.
 public struct Subscription: Equatable, Sendable {
   /// The fields every product has (its `type` is ``ProductType/autoRenewableSubscription``).

@@ -1,3 +1,5 @@
+import StoreJSON
+
 /// How an offer is paid, spelled as `.storekit` files spell it.
 public enum PaymentMode: String, CaseIterable, Sendable {
   /// A free trial.

@@ -1,5 +1,5 @@
 import Hummingbird
-import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 
 /// Who may call a served session: the App Store Server API's authentication, and the control

@@ -1,4 +1,5 @@
 import StoreConfiguration
+import StoreUtilities
 
 /// A subscription offer ready to apply: its kind, name, payment mode, length and price.
 public struct CatalogOffer: Equatable, Sendable {

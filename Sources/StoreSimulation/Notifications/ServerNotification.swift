@@ -1,5 +1,3 @@
-import StoreConfiguration
-
 /// An App Store Server Notification V2, before signing: what it says and the state it carries,
 /// as of the event that caused it.
 public struct ServerNotification: Equatable, Sendable {

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import StoreConfiguration
+import StoreJSON
 
 /// A promotional offer's signature as the app hands it to StoreKit, made by the app's server
 /// with the configuration's `subscriptionOffersKeyPair`.

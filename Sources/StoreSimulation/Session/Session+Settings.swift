@@ -1,4 +1,5 @@
 import StoreConfiguration
+import StoreUtilities
 
 extension Session {
   /// Overrides settings for this session (`SKTestSession`'s properties). A new time rate applies

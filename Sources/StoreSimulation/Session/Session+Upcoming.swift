@@ -1,5 +1,3 @@
-import StoreConfiguration
-
 /// One renewal to come, as the Transaction Manager's inspector lists them.
 public struct UpcomingRenewal: Equatable, Sendable {
   /// When it is due.

@@ -1,5 +1,3 @@
-import StoreConfiguration
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,4 @@
 import StoreCommands
-import StoreConfiguration
 import StoreSimulation
 
 /// What Tab offers for the word under the cursor.

@@ -1,5 +1,5 @@
 import StoreCommands
-import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 
 /// What the binary plugs into the inspector beyond the engine. Signing and server notifications

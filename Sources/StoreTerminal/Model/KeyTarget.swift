@@ -1,5 +1,4 @@
 import StoreCommands
-import StoreConfiguration
 import StoreSimulation
 
 /// What a key that reaches the engine would do now: a command, a menu or dialog of commands,

@@ -1,5 +1,4 @@
 import StoreCommands
-import StoreConfiguration
 import StoreSimulation
 
 /// A plain-text table of transactions for a terminal, aligned in terminal cells (a CJK

@@ -1,6 +1,6 @@
 import StoreCommands
-import StoreConfiguration
 import StoreSimulation
+import StoreUtilities
 
 /// The inspector at work: its ``InspectorState``, the host of the session it drives, and the
 /// runner of the state's effects. Every input goes through ``send(_:)``: the state reduces it to

@@ -1,5 +1,4 @@
 import StoreCommands
-import StoreConfiguration
 import StoreSimulation
 
 extension InspectorPane {

@@ -1,5 +1,5 @@
 import StoreCommands
-import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 
 /// One line of the inspector: a label and what follows it.

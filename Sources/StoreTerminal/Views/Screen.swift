@@ -1,4 +1,3 @@
-import StoreConfiguration
 import StoreSimulation
 
 /// A frame of the inspector, drawn from its state and the session; views only read.

@@ -1,4 +1,4 @@
-import StoreConfiguration
+import StoreJSON
 
 extension InspectorPane {
   /// A JWS in the zoomed inspector: its header and payload, one field per line, then the raw

@@ -1,5 +1,6 @@
 public import Foundation
 internal import StoreConfiguration
+internal import StoreJSON
 internal import StoreSimulation
 
 /// A product the app sells, as the App Store describes it in the customer's storefront and

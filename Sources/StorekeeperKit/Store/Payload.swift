@@ -1,5 +1,5 @@
 import Foundation
-internal import StoreConfiguration
+internal import StoreJSON
 
 /// A JWS payload's fields, read as StoreKit reads them: dates in milliseconds since 1970,
 /// prices in milliunits, identifiers as strings.

@@ -1,6 +1,5 @@
 public import Foundation
 package import StoreCommands
-internal import StoreConfiguration
 internal import StoreSigning
 package import StoreSimulation
 

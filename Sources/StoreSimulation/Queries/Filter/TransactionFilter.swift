@@ -1,4 +1,4 @@
-import StoreConfiguration
+import StoreUtilities
 
 /// A filter over transactions, in the language of the house plan:
 ///

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 import StoreCommands
-import StoreConfiguration
 import StoreDelivery
 import StoreSigning
 import StoreSimulation
+import StoreUtilities
 
 /// `storekeeper run CONFIG [SCRIPT|-]`: applies a script and prints the events as JSON lines.
 struct Run: ParsableCommand {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// Standard output could not take what was written.
 public struct OutputFailure: Error, CustomStringConvertible {

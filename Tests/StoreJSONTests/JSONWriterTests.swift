@@ -1,6 +1,7 @@
+import StoreUtilities
 import Testing
 
-@testable import StoreConfiguration
+@testable import StoreJSON
 
 @Suite struct JSONWriterTests {
   func written(_ text: String) throws -> String {

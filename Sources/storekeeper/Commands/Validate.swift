@@ -1,5 +1,7 @@
 import ArgumentParser
 import StoreConfiguration
+import StoreJSON
+import StoreUtilities
 
 /// `storekeeper validate FILE...`: one line per problem, a summary, and an exit status.
 struct Validate: ParsableCommand {

@@ -1,17 +1,5 @@
 import Foundation
 
-extension StoreKitConfiguration {
-  /// Writes the configuration to `path` in Xcode's formatting, atomically: the bytes go to a
-  /// temporary file beside it, are flushed to disk, and then replace the file by a rename. On
-  /// any error the original file is untouched. The original's permissions are kept.
-  ///
-  /// - Returns: whether the file changed (nothing is written when the bytes are the same).
-  @discardableResult
-  public func write(toFile path: String) throws -> Bool {
-    try AtomicFile.write(xcodeFormattedBytes(), to: path)
-  }
-}
-
 /// Whole-file replacement that never leaves a half-written file behind.
 public enum AtomicFile {
   /// An error from the operating system while writing.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import StoreConfiguration
+@testable import StoreJSON
 
 @Suite struct JSONParserTests {
   func parse(_ text: String) throws -> JSONDocument { try JSONParser.parse(Array(text.utf8)) }

@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
 import StoreCommands
-import StoreConfiguration
 import StoreDelivery
 import StoreServer
 import StoreSigning
 import StoreSimulation
+import StoreUtilities
 
 /// `storekeeper serve [CONFIG]`: the session served over HTTP — the App Store Server API and a
 /// control endpoint — for a backend's tests.

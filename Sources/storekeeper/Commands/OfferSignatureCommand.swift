@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import StoreConfiguration
+import StoreJSON
 import StoreSigning
 import StoreSimulation
+import StoreUtilities
 
 /// `storekeeper offer-signature sign|verify`: what an app's server makes for promotional
 /// offers, and a check of what a backend made.

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import StoreCommands
-import StoreConfiguration
 import StoreDelivery
+import StoreJSON
 import StoreSigning
 import StoreSimulation
+import StoreUtilities
 
 /// `storekeeper certificate`: the signing certificate, for a server to pin or trust.
 struct CertificateCommand: ParsableCommand {

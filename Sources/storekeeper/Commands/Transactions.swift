@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import StoreCommands
 import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 import StoreTerminal
+import StoreUtilities
 
 /// `storekeeper transactions CONFIG`: the session's transactions, filtered, as a table, JSON
 /// lines or CSV.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import StoreConfiguration
+import StoreUtilities
 
 /// `storekeeper format FILE`: the file in Xcode's formatting, on stdout or in place.
 struct Format: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
-import StoreConfiguration
 import StoreServer
 import StoreSigning
+import StoreUtilities
 
 /// `storekeeper token`: a bearer token for the App Store Server API that `serve` answers, as
 /// Apple's libraries make one.

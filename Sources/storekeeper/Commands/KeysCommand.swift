@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import StoreConfiguration
 import StoreSigning
+import StoreUtilities
 
 /// `storekeeper keys generate`: the promotional-offer key pair Xcode's "Generate" button adds.
 struct KeysCommand: ParsableCommand {

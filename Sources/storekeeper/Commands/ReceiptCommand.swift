@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import StoreCommands
-import StoreConfiguration
 import StoreSigning
 import StoreSimulation
+import StoreUtilities
 
 /// `storekeeper receipt`: the session's app receipt, signed as the local test environment signs
 /// it.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import StoreCommands
-import StoreConfiguration
 import StoreDelivery
 import StoreSigning
 import StoreSimulation
