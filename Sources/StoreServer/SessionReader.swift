@@ -32,7 +32,9 @@ struct SessionReader {
   /// The session as the request's account sees it, made once per revision and account.
   var session: Session {
     guard account != .purchaser else { return base }
-    return shared.view(revision: revision, account: account) { base.view(of: account) }
+    return shared.view(revision: revision, now: base.now, account: account) {
+      base.view(of: account)
+    }
   }
 
   /// The ledger's rows ordered as Transaction History orders them (purchase date, then id),
@@ -182,9 +184,18 @@ final class ReadCache: Sendable {
     kept(\.history, revision: revision, account: account, make)
   }
 
-  /// A member's view at `revision`, made by `make` when not kept.
-  func view(revision: Int, account: Account, _ make: () -> Session) -> Session {
-    kept(\.view, revision: revision, account: account, make)
+  /// A member's view at `revision` and `now` (a quiet advance moves the present without a new
+  /// revision), made by `make` when not kept.
+  func view(revision: Int, now: Instant, account: Account, _ make: () -> Session) -> Session {
+    let view = kept(\.view, revision: revision, account: account, make)
+    guard view.now == now else {
+      let fresh = make()
+      state.withLockedValue {
+        $0.view = Kept(revision: revision, account: account, value: fresh)
+      }
+      return fresh
+    }
+    return view
   }
 
   /// What `key` keeps when it was made at `revision` for `account`, else what `make` makes

@@ -122,6 +122,31 @@ public final class CommandHost {
   /// The session as of the last command applied (committed or not).
   public var session: Session { journaled.session }
 
+  /// The session as `account`'s device sees it (``Session/view(of:)``): the purchaser's is the
+  /// session itself; a member's is made once and kept while the session's ``revision`` and
+  /// present stay the same, so a front end that reads it on every frame or call does not
+  /// rebuild it.
+  public func view(of account: Account) -> Session {
+    guard account != .purchaser else { return session }
+    let key = MemberView.Key(revision: revision, now: session.now, account: account)
+    if let kept = memberView, kept.key == key { return kept.view }
+    let view = session.view(of: account)
+    memberView = MemberView(key: key, view: view)
+    return view
+  }
+
+  /// The member's view last made, and what it was made from.
+  private struct MemberView {
+    struct Key: Equatable {
+      var revision: Int
+      var now: Instant
+      var account: Account
+    }
+    var key: Key
+    var view: Session
+  }
+  private var memberView: MemberView?
+
   /// Adds an observer; observers hear each command in the order they were attached.
   public func attach(_ observer: any CommandObserver) { observers.append(observer) }
 

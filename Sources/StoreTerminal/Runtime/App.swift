@@ -51,7 +51,7 @@ package struct App {
     guard let name = state.viewer, let member = host.session.familyMember(named: name) else {
       return host.session
     }
-    return host.session.view(of: .member(member))
+    return host.view(of: .member(member))
   }
 
   /// A member of the state.

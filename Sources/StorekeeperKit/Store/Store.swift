@@ -131,14 +131,14 @@ package final class Store: @unchecked Sendable {
   package func read<T>(_ body: (Session) -> T) -> T {
     lock.withLock {
       catchUp()
-      return body(host.session.view(of: account))
+      return body(host.view(of: account))
     }
   }
 
   /// Reads the session as it is (under the lock, without moving the clock), as the store's
   /// account sees it.
   func withSession<T>(_ body: (Session) -> T) -> T {
-    lock.withLock { body(host.session.view(of: account)) }
+    lock.withLock { body(host.view(of: account)) }
   }
 
   /// The session's present, as it is.
