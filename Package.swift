@@ -236,6 +236,9 @@ let package = Package(
         "StorekeeperKit", "StorekeeperKitTest", "StoreTestSupport",
         .product(name: "Crypto", package: "swift-crypto"),
       ]),
+    .testTarget(
+      name: "StorekeeperKitTestTests",
+      dependencies: ["StorekeeperKit", "StorekeeperKitTest", "StoreTestSupport"]),
     .testTarget(name: "CNcursesTests", dependencies: ["CNcurses"]),
     .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
     .testTarget(

@@ -98,7 +98,9 @@ extension SKTestSession {
   private func buy(
     _ productID: String, options: Set<Product.PurchaseOption>
   ) throws -> StorekeeperKit.Transaction {
-    switch try store.purchase(productID, options: options, origin: .store) {
+    let result = try store.purchase(
+      productID, options: options, origin: .store, refused: { SKTestError($0, $0.explanation) })
+    switch result {
     case .success(let result): return result.unsafePayloadValue
     default: throw SKTestError(.invalidAction, "the purchase of \(productID) did not complete")
     }

@@ -1,5 +1,5 @@
 import Foundation
-internal import StoreCommands
+package import StoreCommands
 package import StoreSimulation
 
 extension Product {
@@ -17,18 +17,18 @@ extension Product {
 }
 
 extension Store {
-  /// A purchase through the host; what StoreKit returns of it.
+  /// A purchase through the host; what StoreKit returns of it. A purchase the engine refuses
+  /// throws `refused`'s error: by default StoreKit's nearest (the Transaction Manager's is
+  /// StoreKitTest's).
   package func purchase(
-    _ productID: String, options: Set<Product.PurchaseOption>, origin: PurchaseOrigin
+    _ productID: String, options: Set<Product.PurchaseOption>, origin: PurchaseOrigin,
+    refused: (CommandError) -> any Error = \.purchaseError
   ) throws -> Product.PurchaseResult {
     var purchase = PurchaseOptions.from(options)
     purchase.origin = origin
     if bundleID != PurchaseOptions.defaultBundleID { purchase.bundleID = bundleID }
     let performed = perform(.buy(productID: productID, options: purchase))
-    if let error = performed.error {
-      // The engine refused it before the payment sheet: StoreKit's nearest error.
-      throw error.purchaseError
-    }
+    if let error = performed.error { throw refused(error) }
     var bought: StoreSimulation.Transaction?
     for event in performed.replies {
       switch event.kind {
