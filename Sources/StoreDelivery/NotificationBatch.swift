@@ -34,11 +34,11 @@ struct NotificationBatch {
     count = 0
   }
 
-  /// The events after the current one at the same instant.
-  var simultaneousLater: ArraySlice<StoreEvent> {
+  /// The events after the current one at the same instant, looked at only as far as the
+  /// reader goes (most stop at the next event).
+  var simultaneousLater: LazyPrefixWhileSequence<ArraySlice<StoreEvent>> {
     let time = events[index].time
-    let rest = events[(index + 1)...]
-    return rest.prefix { $0.time == time }
+    return events[(index + 1)...].lazy.prefix { $0.time == time }
   }
 
   /// A transaction as last seen in the batch, else as the session holds it.

@@ -164,10 +164,15 @@ struct SessionReader {
 /// What reads keep between requests, safe from any thread: each is good for one revision of
 /// the session (and one account), and the test notifications' tokens.
 final class ReadCache: Sendable {
-  /// A value made at one revision of the session, for one account.
-  private struct Kept<Value: Sendable>: Sendable {
+  /// A value made for one key: the session's revision, its present when that matters (a
+  /// quiet advance moves it without a new revision), and the account.
+  private struct Key: Equatable, Sendable {
     var revision: Int
+    var now: Instant?
     var account: Account
+  }
+  private struct Kept<Value: Sendable>: Sendable {
+    var key: Key
     var value: Value
   }
   private struct State {
@@ -181,38 +186,24 @@ final class ReadCache: Sendable {
   func historyOrder(
     revision: Int, account: Account, _ make: () -> [LedgerRow]
   ) -> [LedgerRow] {
-    kept(\.history, revision: revision, account: account, make)
+    kept(\.history, Key(revision: revision, now: nil, account: account), make)
   }
 
-  /// A member's view at `revision` and `now` (a quiet advance moves the present without a new
-  /// revision), made by `make` when not kept.
+  /// A member's view at `revision` and `now`, made by `make` when not kept.
   func view(revision: Int, now: Instant, account: Account, _ make: () -> Session) -> Session {
-    let view = kept(\.view, revision: revision, account: account, make)
-    guard view.now == now else {
-      let fresh = make()
-      state.withLockedValue {
-        $0.view = Kept(revision: revision, account: account, value: fresh)
-      }
-      return fresh
-    }
-    return view
+    kept(\.view, Key(revision: revision, now: now, account: account), make)
   }
 
-  /// What `key` keeps when it was made at `revision` for `account`, else what `make` makes
-  /// (kept in its place; made outside the lock, so two reads may both make it).
+  /// What `path` keeps when it was made for `key`, else what `make` makes (kept in its place;
+  /// made outside the lock, so two reads may both make it).
   private func kept<Value: Sendable>(
-    _ key: WritableKeyPath<State, Kept<Value>?>, revision: Int, account: Account,
-    _ make: () -> Value
+    _ path: WritableKeyPath<State, Kept<Value>?>, _ key: Key, _ make: () -> Value
   ) -> Value {
-    if let kept = state.withLockedValue({ $0[keyPath: key] }), kept.revision == revision,
-      kept.account == account
-    {
+    if let kept = state.withLockedValue({ $0[keyPath: path] }), kept.key == key {
       return kept.value
     }
     let value = make()
-    state.withLockedValue {
-      $0[keyPath: key] = Kept(revision: revision, account: account, value: value)
-    }
+    state.withLockedValue { $0[keyPath: path] = Kept(key: key, value: value) }
     return value
   }
 

@@ -89,9 +89,10 @@ extension ServedSession {
     log: @escaping @Sendable (RequestRecord) -> Void
   ) throws -> HTTPServer {
     let access = SessionAccess(
-      timeout: timeout, patience: patience, submit: submit, session: session, reads: reads)
+      patience: patience, submit: submit, session: session, reads: reads)
     return try HTTPServer(
-      host: host, port: port, timeout: timeout, router: router(access: access, log: log))
+      host: host, port: port, timeout: timeout,
+      router: router(access: access, timeout: timeout, log: log))
   }
 }
 

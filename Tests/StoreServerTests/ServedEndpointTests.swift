@@ -189,6 +189,9 @@ import Testing
     #expect(await served.call("PUT", "/inApps/v1/subscriptions/extend/0", body: body).status == 200)
     let third = await served.call("PUT", "/inApps/v1/subscriptions/extend/0", body: body)
     #expect(third.status == 403 && third.object["errorCode"] as? Int == 4_030_005, "twice a year")
+    await run(served, "set billing-retry on\nadvance next\n")
+    let inRetry = await served.call("PUT", "/inApps/v1/subscriptions/extend/0", body: body)
+    #expect(inRetry.object["errorCode"] as? Int == 4_030_005, "the yearly limit comes first")
     let bad: [(String, String, Int)] = [
       ("0", #"{"extendByDays":91,"extendReasonCode":1,"requestIdentifier":"r"}"#, 4_000_009),
       ("0", #"{"extendByDays":0,"extendReasonCode":1,"requestIdentifier":"r"}"#, 4_000_009),

@@ -38,6 +38,10 @@ import Testing
       body: String(repeating: "#", count: HTTPServer.bodyLimit + 1))
     #expect(huge.status == 413 && huge.headers["connection"] == "close")
     #expect(huge.note == "the body is larger than \(HTTPServer.bodyLimit) bytes")
+    let unsigned = await served.call(
+      "PUT", "/inApps/v1/transactions/0/appAccountToken",
+      body: String(repeating: "#", count: HTTPServer.bodyLimit + 1), headers: [:])
+    #expect(unsigned.status == 413, "the body is read before the token is judged")
   }
 
   @Test func queryValuesArePercentDecodedAndRepeatedNamesKeepEveryValue() async throws {

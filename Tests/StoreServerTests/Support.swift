@@ -96,12 +96,12 @@ extension ServedSession {
     nonisolated(unsafe) let served = self
     let heard = NIOLockedValueBox<RequestRecord?>(nil)
     let access = SessionAccess(
-      timeout: .seconds(10), patience: nil,
+      patience: nil,
       submit: { work in
         work.run()
         return true
       }, session: { served }, reads: { served.reads })
-    let router = ServedSession.router(access: access) { record in
+    let router = ServedSession.router(access: access, timeout: .seconds(10)) { record in
       heard.withLockedValue { $0 = record }
     }
     let response = try await Application(router: router).test(.router) { client in

@@ -6,15 +6,17 @@ extension ServedSession {
   /// under `/inApps` (Apple's paths), behind its authentication, one controller per family of
   /// endpoints.
   ///
-  /// - Parameter log: hears each request answered.
+  /// - Parameters:
+  ///   - timeout: how long a request may take to arrive whole.
+  ///   - log: hears each request answered.
   static func router(
-    access: SessionAccess, log: @escaping @Sendable (RequestRecord) -> Void
+    access: SessionAccess, timeout: Duration, log: @escaping @Sendable (RequestRecord) -> Void
   ) -> Router<ServerContext> {
     let router = Router(context: ServerContext.self)
     let api = AppStoreAuthentication(access: access)
     let routes = RouteList()
     router.add(middleware: LogMiddleware(log: log))
-      .add(middleware: BodyLimitMiddleware())
+      .add(middleware: BodyMiddleware(timeout: timeout))
       .add(middleware: UnmatchedMiddleware(routes: routes, authentication: api))
     ControlController(access: access).addRoutes(to: router)
     let inApps = router.group("inApps").add(middleware: api)

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// Logs each request answered: method, path, status, milliseconds, and the note.
 struct LogMiddleware: RouterMiddleware {
@@ -30,8 +31,14 @@ struct LogMiddleware: RouterMiddleware {
   }
 }
 
-/// Refuses a body announced larger than the limit as soon as the headers are read.
-struct BodyLimitMiddleware: RouterMiddleware {
+/// Reads every request's body whole before anything else looks at it (as the App Store reads
+/// a request before judging it): a body announced larger than the limit is refused as soon as
+/// the headers are read, one that grows past it or does not arrive within `timeout` as it
+/// comes; the rest go on with the body in memory.
+struct BodyMiddleware: RouterMiddleware {
+  /// How long a request may take to arrive whole.
+  let timeout: Duration
+
   func handle(
     _ request: Request, context: ServerContext,
     next: (Request, ServerContext) async throws -> Response
@@ -41,7 +48,35 @@ struct BodyLimitMiddleware: RouterMiddleware {
     {
       throw BodyRefusal.tooLarge
     }
+    var request = request
+    request.body = RequestBody(
+      buffer: ByteBuffer(bytes: try await Self.body(of: request.body, timeout: timeout)))
     return try await next(request, context)
+  }
+
+  /// The whole body, or ``BodyRefusal`` when it is too large or does not arrive in time.
+  private static func body(of body: RequestBody, timeout: Duration) async throws -> [UInt8] {
+    try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
+      group.addTask {
+        var bytes: [UInt8] = []
+        for try await buffer in body {
+          guard bytes.count + buffer.readableBytes <= HTTPServer.bodyLimit else {
+            throw BodyRefusal.tooLarge
+          }
+          bytes += buffer.readableBytesView
+        }
+        return bytes
+      }
+      group.addTask {
+        try await Task.sleep(for: timeout)
+        return nil
+      }
+      defer { group.cancelAll() }
+      guard let first = try await group.next(), let bytes = first else {
+        throw BodyRefusal.tooSlow
+      }
+      return bytes
+    }
   }
 }
 

@@ -7,8 +7,6 @@ import StoreSimulation
 /// for a command under way; changes are handed to where the session lives (`submit`: `serve`'s
 /// queue, the inspector's loop) and run there one at a time.
 struct SessionAccess: Sendable {
-  /// How long a request may take to arrive whole.
-  let timeout: Duration
   /// How long a change waits for its turn before it is answered 503; `nil`: however long.
   let patience: Double?
   /// Runs a piece of work where the session lives, or returns `false` when it takes no more.
@@ -36,7 +34,7 @@ struct SessionAccess: Sendable {
     _ request: Request, _ context: ServerContext,
     _ body: @escaping @Sendable (inout SessionReader, ServerRequest) throws -> ServerResponse
   ) async throws -> Response {
-    let whole = try await ServerRequest(request, timeout: timeout)
+    let whole = try await ServerRequest(request)
     let account = context.account
     let answer = await withCheckedContinuation { continuation in
       DispatchQueue.global().async {
@@ -79,7 +77,7 @@ struct SessionAccess: Sendable {
     _ request: Request, _ context: ServerContext,
     _ body: @escaping (ServedSession, ServerRequest, @escaping (ServerResponse) -> Void) -> Void
   ) async throws -> Response {
-    let whole = try await ServerRequest(request, timeout: timeout)
+    let whole = try await ServerRequest(request)
     let answer = await withCheckedContinuation { continuation in
       SessionWork.answer(
         patience: patience, submit: submit,

@@ -105,8 +105,11 @@ extension Session {
 
   /// Why a group's subscription cannot be extended now, if it cannot (Apple's
   /// SubscriptionExtensionIneligibleError).
+  /// The yearly limit comes first: whatever else holds, a subscription extended twice this
+  /// year is refused for that (Apple's SubscriptionMaxExtensionError, 4030005).
   func extensionIneligibility(group index: Int) -> ExtensionIneligibility? {
     let group = groups[index]
+    if recentExtensionCount(ofTransaction: group.current) >= 2 { return .extendedTwiceThisYear }
     switch group.phase {
     case .subscribed: break
     case .gracePeriod: return .inGracePeriod
@@ -120,7 +123,6 @@ extension Session {
     {
       return .inFreeOffer
     }
-    if recentExtensionCount(ofTransaction: group.current) >= 2 { return .extendedTwiceThisYear }
     return nil
   }
 
