@@ -30,8 +30,8 @@ struct SessionReader {
   var environment: String { signer.environment.rawValue }
 
   /// The session as the request's account sees it, made once per revision and account.
-  var session: Session {
-    guard account != .purchaser else { return base }
+  var session: SessionView {
+    guard account != .purchaser else { return SessionView(base) }
     return shared.view(revision: revision, now: base.now, account: account) {
       base.view(of: account)
     }
@@ -141,7 +141,7 @@ struct SessionReader {
   /// `GET /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}` (Get Status of
   /// Subscription Renewal Date Extensions).
   func extensionStatus(product: String, request: String) throws(AppStoreError) -> JSONValue {
-    guard let done = session.massExtension(productID: product, requestIdentifier: request) else {
+    guard let done = base.massExtension(productID: product, requestIdentifier: request) else {
       throw AppStoreError(
         status: 404, code: 4_040_009,
         message: "No extension request \(request) for \(product) was found.")
@@ -177,7 +177,7 @@ final class ReadCache: Sendable {
   }
   private struct State {
     var history: Kept<[LedgerRow]>?
-    var view: Kept<Session>?
+    var view: Kept<SessionView>?
     var tests: [String: Int] = [:]
   }
   private let state = NIOLockedValueBox(State())
@@ -190,7 +190,9 @@ final class ReadCache: Sendable {
   }
 
   /// A member's view at `revision` and `now`, made by `make` when not kept.
-  func view(revision: Int, now: Instant, account: Account, _ make: () -> Session) -> Session {
+  func view(
+    revision: Int, now: Instant, account: Account, _ make: () -> SessionView
+  ) -> SessionView {
     kept(\.view, Key(revision: revision, now: now, account: account), make)
   }
 

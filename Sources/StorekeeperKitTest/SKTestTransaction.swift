@@ -28,7 +28,7 @@ public final class SKTestTransaction: NSObject, @unchecked Sendable {
   /// Whether a price increase waits for the customer's consent.
   public let isPendingPriceIncreaseConsent: Bool
 
-  init(_ t: StoreSimulation.Transaction, in session: Session) {
+  init(_ t: StoreSimulation.Transaction, in session: SessionView) {
     identifier = Int(t.id)
     originalTransactionIdentifier = Int(t.originalID)
     productIdentifier = t.productID

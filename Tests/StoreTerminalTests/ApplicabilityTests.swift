@@ -96,11 +96,11 @@ import Testing
       for position in app.table.visible.indices {
         app.select(visibleIndex: position)
         for action in Self.engineActions {
-          guard let target = app.state.target(of: action, session: app.session) else {
+          guard let target = app.state.target(of: action, session: app.viewedSession) else {
             Issue.record("\(action) does not reach the engine")
             continue
           }
-          let answer = target.refusal(in: app.session)
+          let answer = target.refusal(in: app.viewedSession)
           let commands = Self.commands(target, app.session)
           let outcomes = commands.map { Self.run($0, on: app.session) }
           // Allowed when any of its commands applies; else the first one's reason.
@@ -110,7 +110,7 @@ import Testing
             "\(name) after \"\(line)\", transaction \(app.table.selectedID ?? 0), \(action)")
           for (command, outcome) in zip(commands, outcomes) {
             #expect(
-              command.refusal(in: app.session)?.explanation == outcome,
+              command.refusal(in: app.viewedSession)?.explanation == outcome,
               "\(name) after \"\(line)\": \(command)")
             checked += 1
             if outcome != nil { refusals += 1 }
@@ -126,7 +126,7 @@ import Testing
     app.perform(line: "buy foodtruck.saleshistory")
     app.press(.tab)
     let before = app.session.emittedEventCount
-    let reason = app.state.refusal(of: .approve, session: app.session)
+    let reason = app.state.refusal(of: .approve, session: app.viewedSession)
     #expect(reason == "transaction 0 is not awaiting approval (it is purchased)")
     app.press(.character("a"))
     #expect(app.message == StatusMessage(reason!, isError: true))

@@ -105,7 +105,7 @@ import Testing
       Issue.record("no help")
       return
     }
-    let count = help.lines(app.state, app.session).count
+    let count = help.lines(app.state, app.viewedSession).count
     #expect(count > 30, "every key of the pane and the global ones")
     let first = app.screen(width: 80, height: 24)
     #expect(first.contains("Help · Transactions"))

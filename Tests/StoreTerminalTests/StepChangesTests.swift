@@ -11,9 +11,9 @@ import Testing
   func changes(_ setup: String, then step: String) throws -> Set<InspectorLabel> {
     let app = makeApp()
     app.host.perform(line: setup)
-    let before = try #require(TransactionFacts(0, in: app.session))
+    let before = try #require(TransactionFacts(0, in: app.viewedSession))
     #expect(app.host.perform(line: step).isApplied)
-    return try #require(TransactionFacts(0, in: app.session)).changed(since: before)
+    return try #require(TransactionFacts(0, in: app.viewedSession)).changed(since: before)
   }
 
   @Test func aRefundChangesTheStateAndTheSignatureButNotTheDates() throws {
@@ -30,10 +30,10 @@ import Testing
   @Test func aTransactionThatIsNoMoreMarksNothing() {
     let app = makeApp()
     app.host.perform(line: "buy foodtruck.donuts.box")
-    let before = TransactionFacts(0, in: app.session)
+    let before = TransactionFacts(0, in: app.viewedSession)
     #expect(app.host.perform(line: "undo").isApplied)
     #expect(app.session.transactionCount == 0)
-    let changes = StepChanges(events: [], before: before, session: app.session)
+    let changes = StepChanges(events: [], before: before, session: app.viewedSession)
     #expect(changes.labels.isEmpty)
   }
 }

@@ -31,8 +31,8 @@ import Testing
     for line in Self.script {
       app.perform(line: line)
       #expect(app.message?.isError != true, "\(line): \(app.message?.text ?? "")")
-      var rebuilt = TransactionTable(app.session)
-      rebuilt.applyFilter(filter, session: app.session)
+      var rebuilt = TransactionTable(app.viewedSession)
+      rebuilt.applyFilter(filter, session: app.viewedSession)
       #expect(Array(app.table.rows) == Array(rebuilt.rows), "\(line)")
       #expect(Array(app.table.visible) == Array(rebuilt.visible), "\(line)")
       #expect(app.table.pendingCounts == rebuilt.pendingCounts, "\(line)")

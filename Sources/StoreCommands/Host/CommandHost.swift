@@ -126,8 +126,8 @@ public final class CommandHost {
   /// session itself; a member's is made once and kept while the session's ``revision`` and
   /// present stay the same, so a front end that reads it on every frame or call does not
   /// rebuild it.
-  public func view(of account: Account) -> Session {
-    guard account != .purchaser else { return session }
+  public func view(of account: Account) -> SessionView {
+    guard account != .purchaser else { return SessionView(session) }
     let key = MemberView.Key(revision: revision, now: session.now, account: account)
     if let kept = memberView, kept.key == key { return kept.view }
     let view = session.view(of: account)
@@ -143,7 +143,7 @@ public final class CommandHost {
       var account: Account
     }
     var key: Key
-    var view: Session
+    var view: SessionView
   }
   private var memberView: MemberView?
 

@@ -138,7 +138,7 @@ struct SessionHistory {
       let point = HistoryPoint(entries: index, clock: session.now)
       marks.commands.append(point)
       // `advance 95s` steps back one renewal at a time, as the clock's own moves do.
-      if case .verb(.advance(let target))? = try? command.resolved(in: session) {
+      if case .verb(.advance(let target))? = try? command.resolved(in: SessionView(session)) {
         try advance(&session, to: target, index: index, &marks, sink)
         return
       }
@@ -252,7 +252,7 @@ struct SessionHistory {
       if index == from.entries, case .command(let at, let text) = record, at < session.now {
         // A copy within an advance command: the rest of it, to its own target.
         guard let command = try Command.parse(text),
-          case .verb(.advance(let target))? = try? command.resolved(in: session)
+          case .verb(.advance(let target))? = try? command.resolved(in: SessionView(session))
         else {
           throw CommandError("a copy of the session lies within a command that is no advance")
         }

@@ -21,7 +21,7 @@ extension Command {
   /// duration to an instant.
   ///
   /// - Throws: ``SessionError`` when a reference names nothing.
-  public func resolved(in session: Session) throws(SessionError) -> ResolvedCommand {
+  public func resolved(in session: SessionView) throws(SessionError) -> ResolvedCommand {
     func id(_ reference: TransactionReference) throws(SessionError) -> UInt64 {
       try reference.resolve(in: session)
     }
@@ -79,7 +79,7 @@ extension Command {
 
   /// Why the command cannot apply to `session` now, or `nil` when it can: the engine's answer
   /// (``Session/refusal(_:)``), as `run`, the `:` prompt and the inspector's keys all see it.
-  public func refusal(in session: Session) -> CommandError? {
+  public func refusal(in session: SessionView) -> CommandError? {
     do throws(SessionError) {
       guard case .verb(let verb) = try resolved(in: session) else { return nil }
       return session.refusal(verb).map { CommandError($0, command: description) }
@@ -94,7 +94,7 @@ extension Command {
   ///   session is unchanged then.
   public func apply(to session: inout Session, _ sink: EventSink) throws(CommandError) {
     do throws(SessionError) {
-      switch try resolved(in: session) {
+      switch try resolved(in: SessionView(session)) {
       case .verb(let verb): try session.perform(verb, sink)
       case .setting(let change): change.apply(to: &session)
       case .resetSettings: session.resetSettings()
@@ -111,7 +111,7 @@ extension Command {
 
 extension TransactionReference {
   /// The id this reference names in `session`.
-  public func resolve(in session: Session) throws(SessionError) -> UInt64 {
+  public func resolve(in session: SessionView) throws(SessionError) -> UInt64 {
     switch self {
     case .id(let id): return id
     case .last:

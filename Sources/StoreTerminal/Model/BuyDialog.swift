@@ -72,7 +72,7 @@ package struct BuyDialog: Equatable, Sendable {
   ]
 
   /// The dialog for a product, listing its offers with the customer's eligibility now.
-  init(product index: Int, in session: Session) {
+  init(product index: Int, in session: SessionView) {
     product = index
     let product = session.catalog.products[index]
     let prices = PriceFormat(locale: session.settings.locale)

@@ -5,7 +5,7 @@ import StoreSimulation
 enum Completions {
   /// Candidates for the filter's word under the cursor: fields, then each field's values
   /// (products, states, types, offer kinds and ids, dates).
-  static func filter(_ input: TextInput, _ session: Session) -> [String] {
+  static func filter(_ input: TextInput, _ session: SessionView) -> [String] {
     let word = input.wordBeforeCursor
     let negation = word.hasPrefix("!") ? "!" : ""
     let bare = word.dropFirst(negation.count)
@@ -34,7 +34,7 @@ enum Completions {
   /// Candidates for the prompt's word under the cursor, from the verb table
   /// (``Command/completions(for:)``): verbs, each verb's arguments (transactions, products, the
   /// words it takes), its options and their values (a product's own offers after `offer=`).
-  static func prompt(_ input: TextInput, _ session: Session) -> [String] {
+  static func prompt(_ input: TextInput, _ session: SessionView) -> [String] {
     let words = input.text.prefix(input.cursor).split(
       separator: " ", omittingEmptySubsequences: false
     ).map(String.init)
@@ -53,7 +53,7 @@ enum Completions {
 
   /// The words a kind of word may be in this session.
   private static func candidates(
-    _ kind: WordKind, before: [String], _ session: Session
+    _ kind: WordKind, before: [String], _ session: SessionView
   ) -> [String] {
     switch kind {
     case .transaction(let words): transactionReferences(session) + words
@@ -75,7 +75,7 @@ enum Completions {
   }
 
   /// A product's offers as `offer=` takes them.
-  private static func offers(of productID: String, _ session: Session) -> [String] {
+  private static func offers(of productID: String, _ session: SessionView) -> [String] {
     guard let product = session.catalog.product(productID) else { return [] }
     return (product.introductoryOffer == nil ? [] : ["intro"])
       + product.promotionalOffers.compactMap { $0.id.map { "promo:\($0)" } }
@@ -87,17 +87,17 @@ enum Completions {
     text.contains(" ") ? "\"\(text)\"" : text
   }
 
-  private static func availableProductIDs(_ session: Session) -> [String] {
+  private static func availableProductIDs(_ session: SessionView) -> [String] {
     session.catalog.products.filter(\.isAvailable).map(\.productID)
   }
 
-  private static func subscriptionIDs(_ session: Session) -> [String] {
+  private static func subscriptionIDs(_ session: SessionView) -> [String] {
     session.catalog.products.filter { $0.isAvailable && $0.groupIndex != nil }.map(\.productID)
   }
 
   /// `last`, `last:<product>` for products bought, and the newest transaction ids (at most 30:
   /// a million would say nothing).
-  private static func transactionReferences(_ session: Session) -> [String] {
+  private static func transactionReferences(_ session: SessionView) -> [String] {
     var references = ["last"]
     var ids: [String] = []
     var next = session.nextTransactionID
@@ -113,7 +113,7 @@ enum Completions {
     return references + ids
   }
 
-  private static func offerIDs(_ session: Session) -> [String] {
+  private static func offerIDs(_ session: SessionView) -> [String] {
     var seen = Set<String>()
     return session.catalog.products.flatMap { product in
       (product.promotionalOffers + product.codeOffers + product.winBackOffers).compactMap(\.id)

@@ -87,7 +87,7 @@ extension EventSummary {
   /// keep it): `Product.PurchaseResult` (`.success`, `.pending` for Ask to Buy or an
   /// interrupted purchase, `.userCancelled`) or the error `purchase()` threw, then the key that
   /// acts on it, then the product; `nil` when the events hold no purchase result.
-  static func purchaseOutcome(_ events: [StoreEvent], session: Session) -> StatusMessage? {
+  static func purchaseOutcome(_ events: [StoreEvent], session: SessionView) -> StatusMessage? {
     guard
       let result = events.lazy.compactMap({ event -> PurchaseResult? in
         if case .purchaseResult(let result) = event.kind { result } else { nil }

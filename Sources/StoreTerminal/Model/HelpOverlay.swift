@@ -40,7 +40,7 @@ package struct HelpOverlay: Equatable, Sendable {
 
   /// The lines as the box shows them: narrowed by the query, long texts wrapped to a
   /// terminal `width` columns wide (by default the last frame's; scrolling counts these).
-  package func lines(_ state: InspectorState, _ session: Session, width: Int? = nil) -> [Line] {
+  package func lines(_ state: InspectorState, _ session: SessionView, width: Int? = nil) -> [Line] {
     let lines = matchingLines(state, session)
     let labelWidth = min(30, lines.map { TextCells.width($0.label) }.max() ?? 0)
     let width = max(20, (width ?? state.terminalSize.width) - 2 - labelWidth - 5)
@@ -52,7 +52,7 @@ package struct HelpOverlay: Equatable, Sendable {
   }
 
   /// The lines, narrowed by the query (a case-insensitive match in the label or the text).
-  private func matchingLines(_ state: InspectorState, _ session: Session) -> [Line] {
+  private func matchingLines(_ state: InspectorState, _ session: SessionView) -> [Line] {
     let all: [Line]
     switch topic {
     case .keys(let pane):

@@ -54,20 +54,20 @@ package struct InspectorHooks {
   /// key, with why.
   package var signOffer:
     (
-      (_ productID: String, _ options: PurchaseOptions, Session) -> Result<
+      (_ productID: String, _ options: PurchaseOptions, SessionView) -> Result<
         OfferSignature, CommandError
       >
     )?
 
   /// The selected transaction as the app receipt shows it (the zoomed inspector).
-  package var receipt: ((Transaction, Session) -> ReceiptForm?)?
+  package var receipt: ((Transaction, SessionView) -> ReceiptForm?)?
   /// An app receipt the session issued (`call receipt`, W): written for the person; the line
   /// saying where (or why not).
   package var receiptIssued: ((ReceiptContents) -> NotificationLine)?
 
   /// Signs a transaction or renewal info at the session's now, as `jwsRepresentation` holds it,
   /// and decodes it; `nil` when not signing. An effect: the state keeps what it made.
-  package var sign: ((Signed, Session) -> SignedForm?)?
+  package var sign: ((Signed, SessionView) -> SignedForm?)?
   /// Lines about the notifications sent since the last call (written, POSTed, retried, given
   /// up), each with its time, failures marked.
   package var deliveryLines: (() -> [NotificationLine])?

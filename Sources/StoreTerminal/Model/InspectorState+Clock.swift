@@ -3,13 +3,13 @@ import StoreSimulation
 
 extension InspectorState {
   /// A tick of the wall clock: a running clock asks to advance.
-  mutating func tick(wall: Instant, session: Session) -> [InspectorEffect] {
+  mutating func tick(wall: Instant, session: SessionView) -> [InspectorEffect] {
     live.tick(wall: wall, session: session).map { [.apply(CommandRequest($0, origin: .clock))] }
       ?? []
   }
 
   /// A step of the live clock applied: its events reach the table (at the end of a catch-up).
-  mutating func clockAdvanced(_ events: [StoreEvent], session: Session) -> [InspectorEffect] {
+  mutating func clockAdvanced(_ events: [StoreEvent], session: SessionView) -> [InspectorEffect] {
     switch live.stepped(events, session: session) {
     case .live: absorb(events, session: session)
     case .catchingUp: absorb(events, session: session, refiltering: false)
@@ -21,7 +21,7 @@ extension InspectorState {
   }
 
   /// After a catch-up: the table shows the newest transaction, and the status line says so.
-  private mutating func finishCatchUp(_ progress: CatchUp, session: Session) {
+  private mutating func finishCatchUp(_ progress: CatchUp, session: SessionView) {
     table.refresh(session)
     table.selectNewest()
     say(
@@ -31,7 +31,7 @@ extension InspectorState {
 
   /// Space: pauses (a catch-up where it got to), journaling where the clock stands, or runs the
   /// clock on from the session's instant.
-  mutating func toggleClock(session: Session) -> [InspectorEffect] {
+  mutating func toggleClock(session: SessionView) -> [InspectorEffect] {
     if live.catchUp != nil, let progress = live.pause() {
       finishCatchUp(progress, session: session)
       say(
@@ -50,7 +50,7 @@ extension InspectorState {
   }
 
   /// `+` and `-`: the next rate on the ladder.
-  mutating func changeRate(by delta: Int, session: Session) -> [InspectorEffect] {
+  mutating func changeRate(by delta: Int, session: SessionView) -> [InspectorEffect] {
     let ladder = TimeRate.ladder
     let current = ladder.firstIndex(of: session.settings.timeRate) ?? 0
     let next = max(0, min(ladder.count - 1, current + delta))

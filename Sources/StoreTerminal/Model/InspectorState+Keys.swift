@@ -3,7 +3,7 @@ import StoreSimulation
 
 extension InspectorState {
   /// A key press (or click) at a wall-clock instant.
-  mutating func handle(_ key: Key, wall: Instant, session: Session) -> [InspectorEffect] {
+  mutating func handle(_ key: Key, wall: Instant, session: SessionView) -> [InspectorEffect] {
     if key == .resize { return [] }
     if case .click(let x, let y) = key {
       click(x: x, y: y)
@@ -24,7 +24,7 @@ extension InspectorState {
     return perform(action, session: session)
   }
 
-  private mutating func perform(_ action: Action, session: Session) -> [InspectorEffect] {
+  private mutating func perform(_ action: Action, session: SessionView) -> [InspectorEffect] {
     switch action {
     case .quit:
       wantsToQuit = true
@@ -77,7 +77,7 @@ extension InspectorState {
 
   /// What a key that reaches the engine does: its command, a menu or dialog to choose one, or
   /// the engine's reason it cannot apply now.
-  private mutating func act(_ action: Action, session: Session) -> [InspectorEffect] {
+  private mutating func act(_ action: Action, session: SessionView) -> [InspectorEffect] {
     guard let target = target(of: action, session: session) else { return [] }
     if let why = target.refusal(in: session) {
       complain(why)
@@ -94,7 +94,7 @@ extension InspectorState {
   }
 
   /// While catching up only quitting and pausing mean something.
-  private mutating func handleDuringCatchUp(_ key: Key, session: Session) -> [InspectorEffect] {
+  private mutating func handleDuringCatchUp(_ key: Key, session: SessionView) -> [InspectorEffect] {
     switch Keymap.action(for: key, in: focus) {
     case .quit:
       wantsToQuit = true
@@ -126,7 +126,7 @@ extension InspectorState {
 
   /// The wheel scrolls what is under the pointer (the help box when it is open), three lines a
   /// notch, without moving the focus.
-  private mutating func wheel(up: Bool, x: Int, y: Int, session: Session) {
+  private mutating func wheel(up: Bool, x: Int, y: Int, session: SessionView) {
     let delta = up ? -3 : 3
     if case .help(var help) = overlay {
       help.scroll(by: delta, lineCount: help.lines(self, session).count)

@@ -3,7 +3,7 @@ import StoreSimulation
 
 extension InspectorState {
   /// A key while a dialog or text line is open.
-  mutating func handleOverlay(_ key: Key, session: Session) -> [InspectorEffect] {
+  mutating func handleOverlay(_ key: Key, session: SessionView) -> [InspectorEffect] {
     guard let current = overlay else { return [] }
     switch current {
     case .help(let help): handleHelp(help, key, session: session)
@@ -48,7 +48,7 @@ extension InspectorState {
 
   /// A key in the filter line: the table follows each edit; Esc restores the filter in force
   /// before the line opened.
-  private mutating func handleFilter(_ line: FilterLine, _ key: Key, session: Session) {
+  private mutating func handleFilter(_ line: FilterLine, _ key: Key, session: SessionView) {
     var line = line
     switch key {
     case .escape:
@@ -76,7 +76,7 @@ extension InspectorState {
 
   /// A key at the `:` prompt: Enter runs the line.
   private mutating func handlePrompt(
-    _ input: TextInput, _ key: Key, session: Session
+    _ input: TextInput, _ key: Key, session: SessionView
   ) -> [InspectorEffect] {
     var input = input
     switch key {
@@ -99,7 +99,7 @@ extension InspectorState {
 
   /// A key in the buy dialog.
   private mutating func handleBuy(
-    _ dialog: BuyDialog, _ key: Key, session: Session
+    _ dialog: BuyDialog, _ key: Key, session: SessionView
   ) -> [InspectorEffect] {
     let product = session.catalog.products[dialog.product]
     switch dialog.handle(key, type: product.type, now: session.now, productID: product.productID) {
@@ -144,7 +144,7 @@ extension InspectorState {
 
   /// Keys in the help box: typing narrows it, the arrows scroll it, Esc clears the search and
   /// then closes (back to the filter line when it came from there).
-  private mutating func handleHelp(_ help: HelpOverlay, _ key: Key, session: Session) {
+  private mutating func handleHelp(_ help: HelpOverlay, _ key: Key, session: SessionView) {
     var help = help
     let count = help.lines(self, session).count
     let page = max(1, terminalSize.height - 8)
@@ -178,7 +178,7 @@ extension InspectorState {
   }
 
   private mutating func handleSettings(
-    _ selected: Int, _ key: Key, session: Session
+    _ selected: Int, _ key: Key, session: SessionView
   ) -> [InspectorEffect] {
     let items = SettingsPanel.items(session)
     switch key {

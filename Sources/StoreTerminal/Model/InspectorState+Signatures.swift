@@ -14,7 +14,7 @@ extension InspectorState {
 
   /// What the inspector shows that has no signed form yet: the selected transaction, and its
   /// subscription's renewal info.
-  func unsigned(in session: Session) -> [InspectorHooks.Signed] {
+  func unsigned(in session: SessionView) -> [InspectorHooks.Signed] {
     guard focus != .products, let row = table.selectedRow,
       let transaction = session.transaction(row.id)
     else { return [] }

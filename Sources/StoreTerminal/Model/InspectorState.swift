@@ -62,7 +62,7 @@ package struct InspectorState {
   ///   - configurationBytes: the file's bytes as last loaded, to notice changes on disk.
   ///   - clock: running or paused, and the offset of simulated time from the wall clock.
   package init(
-    session: Session, configurationPath: String, configurationBytes: [UInt8],
+    session: SessionView, configurationPath: String, configurationBytes: [UInt8],
     display: DisplayOptions, clock: ClockState
   ) {
     self.configurationPath = configurationPath
@@ -86,7 +86,7 @@ package struct InspectorState {
   package var catchUp: CatchUp? { live.catchUp }
 
   /// The transition function: the new state for an input, and what to do about it.
-  package mutating func reduce(_ input: InspectorInput, session: Session) -> [InspectorEffect] {
+  package mutating func reduce(_ input: InspectorInput, session: SessionView) -> [InspectorEffect] {
     var effects = transition(input, session: session).flatMap {
       personsStep($0, session: session)
     }
@@ -104,7 +104,7 @@ package struct InspectorState {
   }
 
   private mutating func transition(
-    _ input: InspectorInput, session: Session
+    _ input: InspectorInput, session: SessionView
   ) -> [InspectorEffect] {
     switch input {
     case .key(let key, let wall): return handle(key, wall: wall, session: session)
@@ -172,7 +172,7 @@ package struct InspectorState {
   /// A person's step as it goes to the effects: refused while `finish all` goes on, and a
   /// `finish all` of many transactions taken in steps.
   private mutating func personsStep(
-    _ effect: InspectorEffect, session: Session
+    _ effect: InspectorEffect, session: SessionView
   ) -> [InspectorEffect] {
     guard effect.isPersonsStep else { return [effect] }
     let request: CommandRequest =
@@ -197,7 +197,7 @@ package struct InspectorState {
 
   /// A command applied: its events reach the table, the log and the notification hooks.
   private mutating func applied(
-    _ request: CommandRequest, _ events: [StoreEvent], session: Session
+    _ request: CommandRequest, _ events: [StoreEvent], session: SessionView
   ) -> [InspectorEffect] {
     if request.origin == .clock { return clockAdvanced(events, session: session) }
     changes = StepChanges(events: events, before: pendingBaseline, session: session)
@@ -268,7 +268,7 @@ package struct InspectorState {
   }
 
   /// Events into the table and the log: those the device shown sees.
-  mutating func absorb(_ events: [StoreEvent], session: Session, refiltering: Bool = true) {
+  mutating func absorb(_ events: [StoreEvent], session: SessionView, refiltering: Bool = true) {
     let events = events.filter { $0.isSeen(byMemberNamed: viewer) }
     guard !events.isEmpty else { return }
     for event in events.suffix(EventLog.limit) { log.append(event) }

@@ -17,7 +17,7 @@ enum KeyTarget: Equatable {
 
   /// Why the key cannot act now, or `nil` when it can: the engine's answer for a command; for
   /// a menu, the first choice's answer when every choice is refused.
-  func refusal(in session: Session) -> String? {
+  func refusal(in session: SessionView) -> String? {
     switch self {
     case .command(let request):
       return request.command.refusal(in: session).map(Self.reason)
@@ -44,7 +44,7 @@ extension KeyTarget {
   /// What an action's key would do now on the selected transaction (`row`) or product, or
   /// `nil` for keys that do not reach the engine (moving, panes, overlays).
   static func of(
-    _ action: Action, row: LedgerRow?, product: Int?, session: Session
+    _ action: Action, row: LedgerRow?, product: Int?, session: SessionView
   ) -> KeyTarget? {
     switch action {
     case .buy:
@@ -70,7 +70,7 @@ extension KeyTarget {
   }
 
   private static func transactionTarget(
-    _ action: Action, row: LedgerRow, session: Session
+    _ action: Action, row: LedgerRow, session: SessionView
   ) -> KeyTarget {
     let id = TransactionReference.id(row.id)
     let product = session.catalog.products[Int(row.product)]
@@ -104,7 +104,7 @@ extension KeyTarget {
 
 extension InspectorState {
   /// What an action's key would do now on the selection.
-  func target(of action: Action, session: Session) -> KeyTarget? {
+  func target(of action: Action, session: SessionView) -> KeyTarget? {
     // Buying outside the product list buys the selected transaction's product.
     let product =
       action == .buy && focus != .products
@@ -114,7 +114,7 @@ extension InspectorState {
   }
 
   /// Why an action's key cannot act now (shown dimmed in the key bar and the help), or `nil`.
-  package func refusal(of action: Action, session: Session) -> String? {
+  package func refusal(of action: Action, session: SessionView) -> String? {
     target(of: action, session: session)?.refusal(in: session)
   }
 }

@@ -26,7 +26,7 @@ package struct LiveClock: Equatable, Sendable {
 
   /// The command that moves the session to the wall clock's moment (one step of it), if the
   /// clock runs and is behind.
-  mutating func tick(wall: Instant, session: Session) -> Command? {
+  mutating func tick(wall: Instant, session: SessionView) -> Command? {
     self.wall = wall
     guard state.running else { return nil }
     let target = state.simulated(at: wall, current: session.now)
@@ -41,7 +41,7 @@ package struct LiveClock: Equatable, Sendable {
 
   /// The furthest instant toward `target` whose transitions fit in one step (at least the next
   /// scheduled event, so that every step moves).
-  static func stepEnd(of session: Session, toward target: Instant) -> Instant {
+  static func stepEnd(of session: SessionView, toward target: Instant) -> Instant {
     let budget = CatchUp.transitionsPerStep
     if session.transitionsDue(until: target, atMost: budget) <= budget { return target }
     var low = session.now.milliseconds
@@ -59,7 +59,7 @@ package struct LiveClock: Equatable, Sendable {
   }
 
   /// A step applied: a catch-up counts its events and renewals.
-  mutating func stepped(_ events: [StoreEvent], session: Session) -> Step {
+  mutating func stepped(_ events: [StoreEvent], session: SessionView) -> Step {
     guard var progress = catchUp else { return .live }
     progress.events += events.count
     progress.renewals +=
@@ -93,7 +93,7 @@ package struct LiveClock: Equatable, Sendable {
 
   /// Pauses now: the command that first moves the session to this moment (one step at most),
   /// if it is behind, and the instant it stops at.
-  mutating func pauseNow(session: Session) -> (command: Command?, at: Instant) {
+  mutating func pauseNow(session: SessionView) -> (command: Command?, at: Instant) {
     let target = state.simulated(at: wall, current: session.now)
     state.running = false
     guard target > session.now else { return (nil, session.now) }
@@ -102,14 +102,14 @@ package struct LiveClock: Equatable, Sendable {
   }
 
   /// Runs on from the session's instant.
-  mutating func resume(session: Session) {
+  mutating func resume(session: SessionView) {
     state.running = true
     state.offset = wall.milliseconds - session.now.milliseconds
   }
 
   /// Keeps the clock moving from wherever a command put the session: after `advance` or `n`,
   /// time runs on from the new instant instead of waiting for the wall clock to catch up.
-  mutating func keepAhead(of session: Session) {
+  mutating func keepAhead(of session: SessionView) {
     guard state.running else { return }
     if session.now.milliseconds > wall.milliseconds - state.offset {
       state.offset = wall.milliseconds - session.now.milliseconds
@@ -117,11 +117,11 @@ package struct LiveClock: Equatable, Sendable {
   }
 
   /// The simulated instant now.
-  func now(_ session: Session) -> Instant { state.simulated(at: wall, current: session.now) }
+  func now(_ session: SessionView) -> Instant { state.simulated(at: wall, current: session.now) }
 
   /// How long the loop may sleep: not at all while catching up, else until the clock's next
   /// second or the next due event, whichever comes first.
-  func sleepMilliseconds(wall: Instant, session: Session) -> Int {
+  func sleepMilliseconds(wall: Instant, session: SessionView) -> Int {
     if catchUp != nil { return 0 }
     guard state.running else { return 1000 }
     let now = state.simulated(at: wall, current: session.now).milliseconds

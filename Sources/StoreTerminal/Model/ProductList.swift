@@ -22,7 +22,7 @@ struct ProductList {
   }
 
   /// The products, grouped by type and subscription group (named in the session's locale).
-  mutating func rebuild(_ session: Session) {
+  mutating func rebuild(_ session: SessionView) {
     let catalog = session.catalog
     var entries: [Entry] = []
     let sections: [(String, ProductType)] = [

@@ -14,11 +14,13 @@ struct SettingsItem {
 /// its next value.
 enum SettingsPanel {
   /// The session's settings in ``SettingDescriptor/all``'s order (an error line per API).
-  static func items(_ session: Session) -> [SettingsItem] {
+  static func items(_ session: SessionView) -> [SettingsItem] {
     SettingDescriptor.all.flatMap { items(for: $0, session) }
   }
 
-  private static func items(for setting: SettingDescriptor, _ session: Session) -> [SettingsItem] {
+  private static func items(
+    for setting: SettingDescriptor, _ session: SessionView
+  ) -> [SettingsItem] {
     let settings = session.settings
     func next<T: Equatable>(_ choices: [T], after current: T) -> T {
       choices[((choices.firstIndex(of: current) ?? -1) + 1) % choices.count]

@@ -20,7 +20,7 @@ package struct TransactionFacts: Equatable, Sendable {
   var upcoming: [UpcomingRenewal]
 
   /// The facts of transaction `id` in `session`; `nil` when there is none.
-  init?(_ id: UInt64?, in session: Session) {
+  init?(_ id: UInt64?, in session: SessionView) {
     guard let id, let transaction = session.transaction(id) else { return nil }
     self.transaction = transaction
     state = session.ledgerRow(id)?.state
@@ -113,7 +113,7 @@ package struct StepChanges: Equatable, Sendable {
 
   /// What a step changed: the transactions `events` name, and the lines of the transaction
   /// `before` describes that differ now in `session`.
-  init(events: [StoreEvent], before: TransactionFacts?, session: Session) {
+  init(events: [StoreEvent], before: TransactionFacts?, session: SessionView) {
     ids = Self.ids(in: events)
     guard let before else { return }
     transactionID = before.transaction.id

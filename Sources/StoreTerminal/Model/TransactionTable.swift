@@ -30,7 +30,7 @@ package struct TransactionTable {
   private var currentOfGroup: [String: UInt64] = [:]
 
   /// The table of a session's transactions.
-  init(_ session: Session) {
+  init(_ session: SessionView) {
     now = session.now
     compiledFilter = TransactionFilter.all.compiled(for: session.catalog, now: session.now)
     reload(session)
@@ -42,7 +42,7 @@ package struct TransactionTable {
   }
 
   /// Rebuilds every row from the session (after a load or a reload).
-  mutating func reload(_ session: Session) {
+  mutating func reload(_ session: SessionView) {
     now = max(now, session.now)
     compiledFilter = filter.compiled(for: session.catalog, now: now)
     rows = Self.rows(of: session)
@@ -51,13 +51,13 @@ package struct TransactionTable {
     refilter()
   }
 
-  private static func rows(of session: Session) -> ChunkedArray<LedgerRow> {
+  private static func rows(of session: SessionView) -> ChunkedArray<LedgerRow> {
     var rows = ChunkedArray<LedgerRow>()
     session.forEachLedgerRow { rows.append($0) }
     return rows
   }
 
-  private mutating func rememberCurrentTransactions(_ session: Session) {
+  private mutating func rememberCurrentTransactions(_ session: SessionView) {
     currentOfGroup = Dictionary(
       session.subscriptionStatuses().map { ($0.groupID, $0.transactionID) },
       uniquingKeysWith: { $1 })
@@ -67,7 +67,7 @@ package struct TransactionTable {
   /// million rows costs what it costs on ten. Removals, and batches that change a large share
   /// of the rows (finishing them all), rebuild. While catching up (`refiltering` false) the
   /// visible rows and entitlements wait for the end.
-  mutating func absorb(_ events: [StoreEvent], from session: Session, refiltering: Bool) {
+  mutating func absorb(_ events: [StoreEvent], from session: SessionView, refiltering: Bool) {
     var changed: [UInt64] = []
     var removed = false
     for event in events {
@@ -133,7 +133,7 @@ package struct TransactionTable {
   }
 
   /// Entitlements and visible rows brought up to date (after a catch-up's last step).
-  mutating func refresh(_ session: Session) {
+  mutating func refresh(_ session: SessionView) {
     entitledProducts = Set(session.currentEntitlements().map(\.productID))
     refilter()
   }
@@ -173,7 +173,7 @@ package struct TransactionTable {
 
   /// Sets the filter (relative dates count from the clock's now); an invalid one is
   /// explained and the last valid one stays.
-  mutating func applyFilter(_ text: String, session: Session) {
+  mutating func applyFilter(_ text: String, session: SessionView) {
     do throws(TransactionFilter.ParseError) {
       filter = try TransactionFilter(parsing: text)
       compiledFilter = filter.compiled(for: session.catalog, now: now)
@@ -186,7 +186,7 @@ package struct TransactionTable {
 
   /// The clock shows a new instant: a filter with dates is compiled again against it, and the
   /// rows are filtered again when its spans moved (`today` after midnight, `7d` as time runs).
-  mutating func clockMoved(to instant: Instant, session: Session) {
+  mutating func clockMoved(to instant: Instant, session: SessionView) {
     guard instant != now else { return }
     now = instant
     guard filter.hasDates else { return }

@@ -33,7 +33,7 @@ package struct App {
     self.host = CommandHost(journaled)
     host.attach(applied)
     self.state = InspectorState(
-      session: journaled.session, configurationPath: configurationPath,
+      session: SessionView(journaled.session), configurationPath: configurationPath,
       configurationBytes: configurationBytes, display: display, clock: clock)
   }
 
@@ -47,9 +47,9 @@ package struct App {
   }
 
   /// The session as the device the inspector shows sees it (``InspectorState/viewer``).
-  var viewedSession: Session {
+  var viewedSession: SessionView {
     guard let name = state.viewer, let member = host.session.familyMember(named: name) else {
-      return host.session
+      return host.view(of: .purchaser)
     }
     return host.view(of: .member(member))
   }
@@ -106,7 +106,7 @@ package struct App {
       guard let sign = hooks.signOffer else {
         return [.refused(request, CommandError("offer signatures need the signing module"))]
       }
-      switch sign(productID, options, host.session) {
+      switch sign(productID, options, host.view(of: .purchaser)) {
       case .failure(let error): return [.refused(request, error)]
       case .success(var signature):
         if tampered { signature = signature.tampered }
@@ -126,7 +126,7 @@ package struct App {
       guard let lines = hooks.deliveryLines?(), !lines.isEmpty else { return receipts }
       return receipts + [.notifications(lines)]
     case .sign(let subjects):
-      return [.signed(subjects.map { SignedItem($0, hooks.sign?($0, host.session)) })]
+      return [.signed(subjects.map { SignedItem($0, hooks.sign?($0, host.view(of: .purchaser))) })]
     case .startFinishingAll:
       do throws(CommandError) {
         return [.finishingStarted(try host.startFinishingAll())]
@@ -165,7 +165,7 @@ package struct App {
   /// Applies a command as a person would; `false` when the session refused it.
   @discardableResult
   package mutating func perform(_ command: Command) -> Bool {
-    let accepted = command.refusal(in: host.session) == nil
+    let accepted = command.refusal(in: host.view(of: .purchaser)) == nil
     send(.command(command))
     return accepted
   }
@@ -198,7 +198,7 @@ package struct App {
   /// How long the loop may sleep before the clock needs a tick.
   package func sleepMilliseconds(wall: Instant) -> Int {
     if state.finishing != nil { return 0 }
-    return state.live.sleepMilliseconds(wall: wall, session: host.session)
+    return state.live.sleepMilliseconds(wall: wall, session: host.view(of: .purchaser))
   }
 
   /// The whole screen for a terminal size.

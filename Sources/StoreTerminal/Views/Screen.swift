@@ -3,12 +3,12 @@ import StoreSimulation
 /// A frame of the inspector, drawn from its state and the session; views only read.
 struct Screen: ScreenPart {
   let state: InspectorState
-  let session: Session
+  let session: SessionView
   let hooks: InspectorHooks
   /// Prices in the session's locale.
   let prices: PriceFormat
 
-  init(state: InspectorState, session: Session, hooks: InspectorHooks) {
+  init(state: InspectorState, session: SessionView, hooks: InspectorHooks) {
     self.state = state
     self.session = session
     self.hooks = hooks
@@ -25,7 +25,7 @@ protocol ScreenPart {
 
 extension ScreenPart {
   var state: InspectorState { screen.state }
-  var session: Session { screen.session }
+  var session: SessionView { screen.session }
   var hooks: InspectorHooks { screen.hooks }
   var prices: PriceFormat { screen.prices }
   var display: DisplayOptions { state.display }

@@ -33,7 +33,7 @@ public struct Product: Identifiable, Sendable {
   let store: Store?
 
   /// The product `catalogProduct` is, as the session's storefront and locale show it.
-  init(_ product: CatalogProduct, in session: Session, store: Store?) {
+  init(_ product: CatalogProduct, in session: SessionView, store: Store?) {
     let storefront = session.settings.storefront
     id = product.productID
     type = ProductType(product.type)

@@ -128,7 +128,7 @@ package final class Store: @unchecked Sendable {
   // MARK: - Reading and changing the session
 
   /// Reads the session (the clock caught up first).
-  package func read<T>(_ body: (Session) -> T) -> T {
+  package func read<T>(_ body: (SessionView) -> T) -> T {
     lock.withLock {
       catchUp()
       return body(host.view(of: account))
@@ -137,7 +137,7 @@ package final class Store: @unchecked Sendable {
 
   /// Reads the session as it is (under the lock, without moving the clock), as the store's
   /// account sees it.
-  func withSession<T>(_ body: (Session) -> T) -> T {
+  func withSession<T>(_ body: (SessionView) -> T) -> T {
     lock.withLock { body(host.view(of: account)) }
   }
 

@@ -11,7 +11,7 @@ extension Transaction {
 
     private enum Source: Sendable {
       case stream(AsyncStream<VerificationResult<Transaction>>)
-      case query(Store, @Sendable (Session) -> [StoreSimulation.Transaction])
+      case query(Store, @Sendable (SessionView) -> [StoreSimulation.Transaction])
     }
 
     private let source: Source
@@ -20,7 +20,7 @@ extension Transaction {
 
     /// The transactions `select` picks when the sequence is iterated.
     static func query(
-      _ select: @escaping @Sendable (Session) -> [StoreSimulation.Transaction]
+      _ select: @escaping @Sendable (SessionView) -> [StoreSimulation.Transaction]
     ) -> Transactions {
       Transactions(.query(Store.current, select))
     }

@@ -83,11 +83,11 @@ struct ReceiptCommand: ParsableCommand {
         }
       }
     }
-    session = session.view(of: try device.account(in: session, journal: path))
+    let view = session.view(of: try device.account(in: session, journal: path))
     let signer = try signing.makeSigner()
     let receipt: [UInt8]
     do {
-      receipt = try signer.receipt(session.receiptContents())
+      receipt = try signer.receipt(view.receiptContents())
     } catch {
       printError("storekeeper: cannot sign the receipt: \(error)")
       throw ExitCode(1)

@@ -2,13 +2,13 @@ import StoreConfiguration
 
 extension Session {
   /// What `account`'s device sees: for the purchaser the session itself; for a family member a
-  /// session of their own transactions, entitlements and statuses, made from the purchaser's
-  /// (a view to read: its verbs change nothing of the session it came from).
+  /// view of their own transactions, entitlements and statuses, made from the purchaser's
+  /// (read-only: changes go through the session).
   ///
   /// - Complexity: O(*s*) in the member's transactions.
-  public func view(of account: Account) -> Session {
+  public func view(of account: Account) -> SessionView {
     guard let wanted = account.member, let member = family.index(of: wanted.name) else {
-      return self
+      return SessionView(self)
     }
     var view = self
     view.storage = storage.copy()
@@ -35,7 +35,7 @@ extension Session {
       groups[group] = memberGroup(member, group: group, latest: latest)
     }
     view.storage.groups = groups
-    return view
+    return SessionView(viewing: view)
   }
 
   /// The account a transaction id belongs to: the purchaser's range, or a member's.

@@ -1,0 +1,109 @@
+/// What one device sees of a session: the purchaser's or a family member's transactions,
+/// entitlements and statuses, to read and never to change.
+///
+/// A view has the session's queries and none of its verbs, so a front end that shows a
+/// member's device cannot change a copy by mistake: changes go through the session (its
+/// host), and the next view shows them. Properties are the session's own
+/// (`view.now`, `view.settings`, `view.catalog` …, read through ``subscript(dynamicMember:)``);
+/// the queries that take arguments are listed below.
+///
+/// ```swift
+/// let device = session.view(of: .member(anna))
+/// let owned = device.currentEntitlements(productID: nil)
+/// ```
+@dynamicMemberLookup
+public struct SessionView: Sendable {
+  /// The session as the device sees it (the purchaser's: the session itself).
+  let base: Session
+
+  /// The purchaser's device: the session as it is.
+  public init(_ session: Session) { base = session }
+
+  init(viewing base: Session) { self.base = base }
+
+  /// A property of the session as the device sees it.
+  public subscript<Value>(dynamicMember path: KeyPath<Session, Value>) -> Value {
+    base[keyPath: path]
+  }
+}
+
+// MARK: - The queries that take arguments (each the session's, on this device)
+
+extension SessionView {
+  /// The device's transaction with an id, unless it does not exist or was deleted.
+  public func transaction(_ id: UInt64) -> Transaction? { base.transaction(id) }
+
+  /// Every transaction the device has, oldest first (`SKTestSession.allTransactions()`).
+  public func allTransactions() -> [Transaction] { base.allTransactions() }
+
+  /// Calls `body` with every transaction the device has, oldest first.
+  public func forEachTransaction(_ body: (Transaction) -> Void) { base.forEachTransaction(body) }
+
+  /// The device's unfinished transactions (`Transaction.unfinished`), oldest first.
+  public func unfinishedTransactions() -> [Transaction] { base.unfinishedTransactions() }
+
+  /// The device's highest transaction id, optionally of one product.
+  public func lastTransactionID(productID: String? = nil) -> UInt64? {
+    base.lastTransactionID(productID: productID)
+  }
+
+  /// `Transaction.currentEntitlements` on the device (``Session/currentEntitlements()``).
+  public func currentEntitlements() -> [Transaction] { base.currentEntitlements() }
+
+  /// The status of every group the device's account ever subscribed in, in catalog order.
+  public func subscriptionStatuses() -> [SubscriptionStatus] { base.subscriptionStatuses() }
+
+  /// The status of a group, if the device's account ever subscribed in it.
+  public func status(forGroup groupID: String) -> SubscriptionStatus? {
+    base.status(forGroup: groupID)
+  }
+
+  /// Whether the device's account may still have a group's introductory offer.
+  public func isEligibleForIntroductoryOffer(groupID: String) -> Bool {
+    base.isEligibleForIntroductoryOffer(groupID: groupID)
+  }
+
+  /// The family member with a name, joined or not.
+  public func familyMember(named name: String) -> FamilyMember? { base.familyMember(named: name) }
+
+  /// Whether, and why, `verb` would be refused if the session applied it now.
+  public func refusal(_ verb: SessionVerb) -> SessionError? { base.refusal(verb) }
+
+  /// The device's transactions as ledger rows (``Session/ledgerRows()``).
+  public func ledgerRows() -> [LedgerRow] { base.ledgerRows() }
+
+  /// The device's transaction with an id as a ledger row.
+  public func ledgerRow(_ id: UInt64) -> LedgerRow? { base.ledgerRow(id) }
+
+  /// Calls `body` with each of the device's ledger rows, oldest first.
+  public func forEachLedgerRow(_ body: (LedgerRow) throws -> Void) rethrows {
+    try base.forEachLedgerRow(body)
+  }
+
+  /// The device's transactions, compact, for a listing (``Session/ledgerSnapshot()``).
+  public func ledgerSnapshot() -> LedgerSnapshot { base.ledgerSnapshot() }
+
+  /// What the device's app receipt holds (``Session/receiptContents(purchase:)``).
+  public func receiptContents(purchase: UInt64? = nil) -> ReceiptContents {
+    base.receiptContents(purchase: purchase)
+  }
+
+  /// The next renewals of a group on the device, at most `limit`.
+  public func upcomingRenewals(groupID: String, limit: Int = 6) -> [UpcomingRenewal] {
+    base.upcomingRenewals(groupID: groupID, limit: limit)
+  }
+
+  /// A group's pending or agreed price increase on the device, if any.
+  public func priceIncrease(forGroup groupID: String) -> PriceIncreaseTerms? {
+    base.priceIncrease(forGroup: groupID)
+  }
+
+  /// The consumption information a server sent about one of the device's transactions.
+  public func consumption(of id: UInt64) -> ConsumptionInformation? { base.consumption(of: id) }
+
+  /// About how many transitions fall due until `limit`, counted no further than `atMost`
+  /// (``Session/transitionsDue(until:atMost:)``).
+  public func transitionsDue(until limit: Instant, atMost: Int) -> Int {
+    base.transitionsDue(until: limit, atMost: atMost)
+  }
+}
