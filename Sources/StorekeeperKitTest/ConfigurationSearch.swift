@@ -4,10 +4,11 @@ import Foundation
 /// bundles' resources (`<Package>_<Target>.resources` beside the test binary), then the working
 /// directory's tree.
 enum ConfigurationSearch {
-  /// The file `name` names (`Products` or `Products.storekit`).
+  /// The file `name` names (`Products` or `Products.storekit`), in the resources of `target`
+  /// (a test target's module name) first.
   ///
   /// - Throws: ``SKTestError`` `fileNotFound`, saying where it looked.
-  static func find(_ name: String) throws -> URL {
+  static func find(_ name: String, target: String? = nil) throws -> URL {
     let file = name.hasSuffix(".storekit") ? name : name + ".storekit"
     let manager = FileManager.default
     if manager.fileExists(atPath: file) { return URL(fileURLWithPath: file) }
@@ -21,6 +22,14 @@ enum ConfigurationSearch {
       }
     }
     places += Bundle.allBundles.compactMap(\.resourceURL)
+    if let target {
+      // SwiftPM names a target's resources `<Package>_<Target>.resources` (`.bundle` on macOS).
+      let own = places.filter {
+        let bundle = $0.deletingPathExtension().lastPathComponent
+        return bundle == target || bundle.hasSuffix("_" + target)
+      }
+      places = own + places.filter { !own.contains($0) }
+    }
     let workingDirectory = URL(fileURLWithPath: manager.currentDirectoryPath)
     places.append(workingDirectory)
     for place in places {

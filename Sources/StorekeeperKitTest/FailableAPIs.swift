@@ -1,6 +1,6 @@
 internal import StoreCommands
 internal import StoreSimulation
-public import StorekeeperKit
+internal import StorekeeperKit
 
 /// `Product.products(for:)`.
 public struct StoreKitLoadProductsAPI: FailableStoreKitAPI {

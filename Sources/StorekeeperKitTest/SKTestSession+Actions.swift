@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 internal import StoreCommands
 internal import StoreSimulation
 public import StorekeeperKit
@@ -16,7 +16,7 @@ extension SKTestSession {
 
   /// Deletes a transaction, as if it never happened.
   public func deleteTransaction(identifier: Int) throws {
-    try act(.delete(reference(identifier)))
+    try act(.delete(try reference(identifier)))
   }
 
   /// Every setting back to the configuration file's.
@@ -34,47 +34,47 @@ extension SKTestSession {
 
   /// Turns a subscription's auto-renew on.
   public func enableAutoRenewForTransaction(identifier: Int) throws {
-    try act(.autoRenew(reference(identifier), enabled: true))
+    try act(.autoRenew(try reference(identifier), enabled: true))
   }
 
   /// Turns a subscription's auto-renew off.
   public func disableAutoRenewForTransaction(identifier: Int) throws {
-    try act(.autoRenew(reference(identifier), enabled: false))
+    try act(.autoRenew(try reference(identifier), enabled: false))
   }
 
   /// The App Store refunds a transaction (off the device).
   public func refundTransaction(identifier: Int) throws {
-    try act(.refund(reference(identifier), reason: nil, share: nil))
+    try act(.refund(try reference(identifier), reason: nil, share: nil))
   }
 
   /// Resolves an interrupted purchase or a billing issue.
   public func resolveIssueForTransaction(identifier: Int) throws {
-    try act(.resolve(reference(identifier)))
+    try act(.resolve(try reference(identifier)))
   }
 
   /// A parent approves an Ask to Buy request.
   public func approveAskToBuyTransaction(identifier: Int) throws {
-    try act(.approve(reference(identifier)))
+    try act(.approve(try reference(identifier)))
   }
 
   /// A parent declines an Ask to Buy request.
   public func declineAskToBuyTransaction(identifier: Int) throws {
-    try act(.decline(reference(identifier)))
+    try act(.decline(try reference(identifier)))
   }
 
   /// The App Store asks the customer to consent to a price increase.
   public func requestPriceIncreaseConsentForTransaction(identifier: Int) throws {
-    try act(.priceIncrease(.request, reference(identifier), price: nil))
+    try act(.priceIncrease(.request, try reference(identifier), price: nil))
   }
 
   /// The customer consents to the price increase.
   public func consentToPriceIncreaseForTransaction(identifier: Int) throws {
-    try act(.priceIncrease(.consent, reference(identifier), price: nil))
+    try act(.priceIncrease(.consent, try reference(identifier), price: nil))
   }
 
   /// The customer declines the price increase.
   public func declinePriceIncreaseForTransaction(identifier: Int) throws {
-    try act(.priceIncrease(.decline, reference(identifier), price: nil))
+    try act(.priceIncrease(.decline, try reference(identifier), price: nil))
   }
 
   /// Buys a product outside the app (the Transaction Manager's "+"): the transaction arrives
@@ -106,8 +106,13 @@ extension SKTestSession {
     }
   }
 
-  private func reference(_ identifier: Int) -> TransactionReference {
-    .id(UInt64(max(0, identifier)))
+  /// The transaction an identifier names (an `Int` as Apple declares it, or the `UInt` code
+  /// often passes); a negative one names none.
+  func reference(_ identifier: some BinaryInteger) throws -> TransactionReference {
+    guard let id = UInt64(exactly: identifier) else {
+      throw SKTestError(.noTransactionFound, "no transaction has the identifier \(identifier)")
+    }
+    return .id(id)
   }
 
   /// Applies a command; the engine's refusal as `SKTestError`.

@@ -1,7 +1,7 @@
 public import Foundation
 internal import StoreCommands
 internal import StoreSimulation
-public import StorekeeperKit
+internal import StorekeeperKit
 
 /// What Storekeeper adds to `SKTestSession`: a clock a test moves itself, a binding of the
 /// session to a task (parallel tests), and the command language.

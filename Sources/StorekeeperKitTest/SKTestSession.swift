@@ -1,5 +1,5 @@
 public import Foundation
-package import StoreCommands
+internal import StoreCommands
 internal import StoreConfiguration
 internal import StoreSimulation
 public import StorekeeperKit
@@ -15,11 +15,19 @@ public final class SKTestSession: NSObject, @unchecked Sendable {
   package let store: Store
 
   /// A session over the `.storekit` file named `filename` (with or without its extension),
-  /// found among the test target's resources or in the working directory's tree.
+  /// found among the calling test target's resources first (two targets may each have a
+  /// `Products.storekit`), then the other test bundles', then in the working directory's tree.
   ///
+  /// - Parameter fileID: where the call is (`#fileID`, left to its default): its module is
+  ///   the test target whose resources come first.
   /// - Throws: ``SKTestError`` `fileNotFound` naming where it looked, or the file's errors.
-  public convenience init(configurationFileNamed filename: String) throws {
-    try self.init(contentsOf: try ConfigurationSearch.find(filename))
+  public convenience init(
+    configurationFileNamed filename: String, fileID: String = #fileID
+  )
+    throws
+  {
+    let target = fileID.split(separator: "/").first.map(String.init)
+    try self.init(contentsOf: try ConfigurationSearch.find(filename, target: target))
   }
 
   /// A session over the `.storekit` file at `fileURL`.
@@ -49,6 +57,7 @@ public final class SKTestSession: NSObject, @unchecked Sendable {
         .invalidURL,
         "\(error.summary)\n" + error.diagnostics.joined(separator: "\n"))
     }
+    TestScopes.installed
     do throws(CommandError) {
       store = try Store(
         configuration: loaded.0, bytes: loaded.1, configurationPath: path,

@@ -197,6 +197,13 @@ import Testing
     }
   }
 
+  @Test func periodsDescribeThemselvesWithoutCallingThemselves() {
+    // The unit's debug description interpolated itself: a stack overflow whenever swift-testing
+    // printed a product in a failed expectation.
+    #expect("\(Product.SubscriptionPeriod.Unit.month)" == "month")
+    #expect(String(reflecting: Product.SubscriptionPeriod.Unit.year) == "year")
+  }
+
   @Test func errorsAreStoreKitsTypes() {
     let errors: [any Error] = [
       StoreKitError.unknown, StoreKitError.userCancelled,

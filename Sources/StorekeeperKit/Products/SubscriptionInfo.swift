@@ -98,8 +98,15 @@ extension Product {
       /// Years.
       case year
 
-      /// `day`, `week` …
-      public var debugDescription: String { "\(self)" }
+      /// `day`, `week` … (spelled out: interpolating `self` would call this again).
+      public var debugDescription: String {
+        switch self {
+        case .day: "day"
+        case .week: "week"
+        case .month: "month"
+        case .year: "year"
+        }
+      }
       /// For a person.
       public var localizedDescription: String {
         switch self {

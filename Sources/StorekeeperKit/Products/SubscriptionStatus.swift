@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension Product.SubscriptionInfo {
   /// A subscription group's state for the customer (StoreKit's

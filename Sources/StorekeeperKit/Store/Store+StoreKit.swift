@@ -1,5 +1,5 @@
-public import Foundation
-package import StoreCommands
+import Foundation
+internal import StoreCommands
 internal import StoreSigning
 package import StoreSimulation
 

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import StoreCommands
 package import StoreConfiguration
 internal import StoreSigning
@@ -57,11 +57,12 @@ package final class Store: @unchecked Sendable {
   /// - Parameters:
   ///   - journalPath: where to journal the session (a failing test's history, for the
   ///     inspector); `nil` keeps it in memory.
+  ///   - registers: whether StoreKit's static API may reach the store (``StoreRegistry``).
   ///   - wall: the wall clock (injected: the engine never reads it).
   /// - Throws: ``CommandError`` when the journal cannot be opened.
   package init(
     configuration: StoreKitConfiguration, bytes: [UInt8], configurationPath: String,
-    journalPath: String?, bundleID: String = Signer.defaultBundleID,
+    journalPath: String?, bundleID: String = Signer.defaultBundleID, registers: Bool = true,
     wall: @escaping @Sendable () -> Instant
   ) throws(CommandError) {
     let now = wall()
@@ -83,7 +84,7 @@ package final class Store: @unchecked Sendable {
     let streams = StoreStreams(self, storefront: journaled.session.settings.storefront)
     host.attach(streams)
     self.streams = streams
-    Store.becomeLatest(self)
+    if registers { StoreRegistry.shared.register(self) }
     startTicking()
   }
 
@@ -300,38 +301,13 @@ package final class Store: @unchecked Sendable {
   /// The store StoreKit's static API reaches in this task (``bind(_:)``).
   @TaskLocal package static var bound: Store?
 
-  private static let latestLock = NSLock()
-  nonisolated(unsafe) private static weak var latestStore: Store?
-  nonisolated(unsafe) private static var fallback: Store?
+  /// The store of the current test: the one bound to this task, else the running test's
+  /// (``StoreRegistry``).
+  package static var current: Store { bound ?? StoreRegistry.shared.current() }
 
-  private static func becomeLatest(_ store: Store) {
-    latestLock.withLock { latestStore = store }
-  }
-
-  /// The store of the current test: the one bound to this task, else the one made last, else
-  /// one over `STOREKEEPER_CONFIGURATION` (or an empty catalog) for code run outside a test.
-  package static var current: Store {
-    if let bound { return bound }
-    return latestLock.withLock {
-      if let latestStore { return latestStore }
-      if let fallback { return fallback }
-      let made = makeFallback()
-      fallback = made
-      return made
-    }
-  }
-
-  private static func makeFallback() -> Store {
-    let path = ProcessInfo.processInfo.environment["STOREKEEPER_CONFIGURATION"]
-    let loaded = path.flatMap { try? SessionOpening.loadConfiguration($0) }
-    let (configuration, bytes) = loaded ?? (StoreKitConfiguration(), [])
-    do {
-      return try Store(
-        configuration: configuration, bytes: bytes, configurationPath: path ?? "",
-        journalPath: nil, wall: { Instant.wallClock })
-    } catch {
-      fatalError("StorekeeperKit cannot open a store: \(error)")
-    }
+  /// Sets how the running test's scopes are named (StorekeeperKitTest's swift-testing hook).
+  package static func useTestScopes(_ scopes: @escaping @Sendable () -> [String]) {
+    StoreRegistry.shared.useScopes(scopes)
   }
 }
 

@@ -1,0 +1,89 @@
+import Foundation
+internal import StoreCommands
+internal import StoreConfiguration
+internal import StoreSimulation
+
+/// Which store StoreKit's static API reaches when no store is bound to the task: the store of
+/// the test that is running. Xcode has one test environment per process; here each session is
+/// a store of its own, so that tests running in parallel never see each other's.
+///
+/// - In a swift-testing test (``scopes``, set by StorekeeperKitTest): the store made last in
+///   that test case, else in that test, else in its suite (a session a suite shares); never
+///   another test's. Without one, the fallback store.
+/// - Elsewhere (XCTest, an app run outside a test): the store made last.
+///
+/// A session the test did not keep (`_ = try SKTestSession(…)`) outlives its object, as Xcode's
+/// environment does: the registry keeps the last ``keptStores`` stores made.
+///
+/// `@unchecked Sendable`: every mutable property is used only under `lock`.
+final class StoreRegistry: @unchecked Sendable {
+  /// The registry of the process.
+  static let shared = StoreRegistry()
+
+  /// How many of the stores made last are kept alive after their sessions are gone.
+  static let keptStores = 32
+
+  private struct Weak {
+    weak var store: Store?
+  }
+
+  private let lock = NSLock()
+  private var scopes: @Sendable () -> [String] = { [] }
+  private var byScope: [String: Weak] = [:]
+  private var scopesAfterPruning = 64
+  private var latest = Weak()
+  private var kept: [Store] = []
+  private var fallback: Store?
+
+  /// Sets how the running test's scopes are named, innermost first (a test case, its test,
+  /// its suites); empty outside a test of that kind.
+  func useScopes(_ scopes: @escaping @Sendable () -> [String]) {
+    lock.withLock { self.scopes = scopes }
+  }
+
+  /// Registers a store just made: the latest of the process and of the running test's scopes.
+  func register(_ store: Store) {
+    let names = lock.withLock { scopes }()
+    lock.withLock {
+      for name in names { byScope[name] = Weak(store: store) }
+      latest = Weak(store: store)
+      kept.append(store)
+      if kept.count > Self.keptStores { kept.removeFirst(kept.count - Self.keptStores) }
+      if byScope.count > scopesAfterPruning {
+        byScope = byScope.filter { $0.value.store != nil }
+        scopesAfterPruning = max(64, byScope.count * 2)
+      }
+    }
+  }
+
+  /// The store of the running test (see the type's rules); made from
+  /// `STOREKEEPER_CONFIGURATION` (or an empty catalog) when there is none.
+  func current() -> Store {
+    let names = lock.withLock { scopes }()
+    let found: Store? = lock.withLock {
+      if names.isEmpty { return latest.store ?? fallback }
+      return names.lazy.compactMap { self.byScope[$0]?.store }.first ?? fallback
+    }
+    if let found { return found }
+    // Made outside the lock: a store registers itself as it is made.
+    let made = Self.makeFallback()
+    return lock.withLock {
+      if let fallback { return fallback }
+      fallback = made
+      return made
+    }
+  }
+
+  private static func makeFallback() -> Store {
+    let path = ProcessInfo.processInfo.environment["STOREKEEPER_CONFIGURATION"]
+    let loaded = path.flatMap { try? SessionOpening.loadConfiguration($0) }
+    let (configuration, bytes) = loaded ?? (StoreKitConfiguration(), [])
+    do {
+      return try Store(
+        configuration: configuration, bytes: bytes, configurationPath: path ?? "",
+        journalPath: nil, registers: false, wall: { Instant.wallClock })
+    } catch {
+      fatalError("StorekeeperKit cannot open a store: \(error)")
+    }
+  }
+}
