@@ -45,6 +45,11 @@ extension SKTestSession {
     try await Store.$bound.withValue(store) { try await body() }
   }
 
+  /// The certificate (DER) the session signs receipts and JWS with, for an app's local receipt
+  /// validation in a test: Xcode's "Save Public Certificate" (`StoreKitTestCertificate.cer`).
+  /// Made once per test process.
+  public var certificate: Data { store.certificateData }
+
   /// Applies a line of Storekeeper's command language to the session (`advance 1mo`,
   /// `refund last reason=developerIssue` …); an error says why it could not apply.
   public func perform(_ line: String) throws {

@@ -62,6 +62,25 @@ extension Store {
     }
     let intent = PurchaseIntent(product: product, offer: offer)
     intents.send(intent)
+    offerToPaymentQueue(product)
     return intent
+  }
+}
+
+extension Store {
+  /// A promoted purchase reaches StoreKit 1's queue too: an observer that answers `true` to
+  /// `paymentQueue(_:shouldAddStorePayment:for:)` has the payment added at once.
+  fileprivate func offerToPaymentQueue(_ product: Product) {
+    guard let queue = (primary ?? self).queue else { return }
+    let item = SKProduct(product)
+    let payment = SKPayment(product: item)
+    DispatchQueue.main.async {
+      let observers = queue.transactionObservers
+      if observers.contains(where: {
+        $0.paymentQueue(queue, shouldAddStorePayment: payment, for: item)
+      }) {
+        queue.add(payment)
+      }
+    }
   }
 }

@@ -102,14 +102,7 @@ public struct Product: Identifiable, Sendable {
   public static func products<Identifiers>(
     for identifiers: Identifiers
   ) async throws -> [Product] where Identifiers: Collection, Identifiers.Element == String {
-    let store = Store.current
-    try store.call(.loadProducts)
-    let wanted = Set(identifiers)
-    return store.read { session in
-      session.catalog.products.filter { $0.isAvailable && wanted.contains($0.productID) }.map {
-        Product($0, in: session, store: store)
-      }
-    }
+    try Store.current.products(Set(identifiers))
   }
 
   /// The latest transaction of this product, if any.

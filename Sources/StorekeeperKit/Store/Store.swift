@@ -18,14 +18,14 @@ package final class Store: @unchecked Sendable {
     case manual
   }
 
-  private let lock: NSRecursiveLock
-  private let host: CommandHost
+  let lock: NSRecursiveLock
+  let host: CommandHost
   /// The host's observer that feeds the app's streams (the purchaser's store attaches it).
   private var streams: StoreStreams?
   /// Whose device the store is: the purchaser's, or a family member's (``device(of:)``).
   package let account: Account
   /// For a member's device, the purchaser's store: its host, lock and clock are the device's.
-  private let primary: Store?
+  let primary: Store?
   /// The members' devices made so far (the purchaser's store keeps them).
   private var devices: [Account: Store] = [:]
   let signer: Signer
@@ -39,6 +39,16 @@ package final class Store: @unchecked Sendable {
   /// Wall time minus simulated time while the clock runs; `nil` when it is manual.
   private var offset: Int64?
   private var customerChoices = CustomerChoices()
+  /// StoreKit 1's payment queue, once the app asked for it (``paymentQueue``).
+  var queue: SKPaymentQueue?
+  /// The payment the queue is buying, while it buys it (under the lock).
+  var queuePayment: SKPayment?
+  /// The file `Bundle.main.appStoreReceiptURL` names for this store.
+  let receiptFile = Store.receiptFile()
+  /// The host's revision the receipt file was written at.
+  var receiptRevision: Int?
+  /// Whether the app asked for a receipt (`SKReceiptRefreshRequest`).
+  var receiptRequested = false
   private var ticker: Task<Void, Never>?
 
   /// `Transaction.updates`: kept for the first listener, as StoreKit keeps them for the app.
@@ -193,6 +203,10 @@ package final class Store: @unchecked Sendable {
       case .transaction(let transaction, .updates?):
         guard let device = device(transaction.owner) else { continue }
         if device.updates.isHeard { device.updates.send(device.verified(transaction)) }
+      case .transaction(let transaction, .purchaseResult?) where queuePayment != nil:
+        // A payment of StoreKit 1's queue: StoreKit 2 hears of it on `Transaction.updates`, as
+        // of any purchase its own `purchase()` did not make.
+        if updates.isHeard { updates.send(verified(transaction)) }
       case .status(let status):
         guard let device = device(status.owner) else { continue }
         if device.statuses.isHeard { device.statuses.send(device.status(status)) }

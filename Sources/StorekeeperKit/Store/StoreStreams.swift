@@ -43,9 +43,11 @@ final class StoreStreams: CommandObserver {
       case .transaction(let transaction, let delivery):
         lastTransaction = transaction
         if delivery == .purchaseResult { replies.append(event) }
-        if delivery == .updates { pending.append(event) }
+        // A purchase's own transaction too: StoreKit 1's payments reach `Transaction.updates`.
+        if delivery != nil { pending.append(event) }
       case .purchaseResult, .apiCall: replies.append(event)
-      case .status, .message: pending.append(event)
+      case .status, .message, .paymentQueue, .restoreCompleted, .revokedEntitlements:
+        pending.append(event)
       default: continue
       }
     }
@@ -64,6 +66,7 @@ final class StoreStreams: CommandObserver {
     let events = pending
     pending = []
     store.dispatch(events)
+    store.dispatchToPaymentQueue(events, storefrontChanged: storefrontChanged)
     if storefrontChanged {
       storefrontChanged = false
       store.storefronts.send(Storefront(storefront))

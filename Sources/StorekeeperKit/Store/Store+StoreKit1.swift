@@ -1,0 +1,105 @@
+import Foundation
+internal import StoreCommands
+internal import StoreSigning
+internal import StoreSimulation
+
+/// What StoreKit's original API asks of the store: its payment queue, payments, restores,
+/// products, and the app receipt file.
+extension Store {
+  /// The session's payment queue (the purchaser's device's), made on first use with the
+  /// app's unfinished transactions in it.
+  package var paymentQueue: SKPaymentQueue {
+    let root = primary ?? self
+    return lock.withLock {
+      if let queue = root.queue { return queue }
+      let (unfinished, known) = root.withSession { session in
+        var known = Set<UInt64>()
+        session.forEachTransaction { known.insert($0.id) }
+        let unfinished = session.unfinishedTransactions().filter { $0.owner == .purchaser }
+        return (unfinished.map { ($0, $0.purchaseDate.date) }, known)
+      }
+      let queue = SKPaymentQueue(store: root, unfinished: unfinished, known: known)
+      root.queue = queue
+      return queue
+    }
+  }
+
+  /// A payment the app added: bought as `Product.purchase()` buys (the session's switches
+  /// apply), its updates told to the queue's observers. A payment the store refuses before
+  /// any transaction exists fails with StoreKit 1's nearest code.
+  func pay(_ payment: SKPayment, through queue: SKPaymentQueue) {
+    var options = PurchaseOptions()
+    options.quantity = payment.quantity
+    if let name = payment.applicationUsername, let token = UUID(uuidString: name) {
+      options.appAccountToken = token.uuidString.lowercased()
+    }
+    if let discount = payment.paymentDiscount {
+      options.offer = .promotional(discount.identifier)
+      options.offerSignature = .v1(
+        keyID: discount.keyIdentifier, nonce: discount.nonce.uuidString.lowercased(),
+        timestamp: discount.timestamp.int64Value, signature: discount.signature)
+    }
+    if bundleID != PurchaseOptions.defaultBundleID { options.bundleID = bundleID }
+    let command = Command.buy(productID: payment.productIdentifier, options: options)
+    lock.withLock {
+      queuePayment = payment
+      defer { queuePayment = nil }
+      let performed = perform(command)
+      if let error = performed.error { queue.refuse(payment, SKError(refusal: error)) }
+    }
+  }
+
+  /// Restores completed transactions for the queue. With failing transactions on
+  /// (`SKTestSession.failTransactionsEnabled`), the restore fails with the session's
+  /// `failureError` and nothing is restored.
+  func restore(through queue: SKPaymentQueue) {
+    let failure = read { $0.settings.failTransactionsEnabled ? $0.settings.failureError : nil }
+    if let failure {
+      queue.tell {
+        $0.paymentQueue(queue, restoreCompletedTransactionsFailedWithError: SKError(failure))
+      }
+      return
+    }
+    perform(.restore)
+  }
+
+  /// Hands a batch of published events to the payment queue, if the app made one.
+  func dispatchToPaymentQueue(_ events: [StoreEvent], storefrontChanged: Bool) {
+    guard let queue else { return }
+    queue.receive(events, payment: queuePayment) { id in
+      self.withSession { $0.transaction(id)?.purchaseDate.date }
+    }
+    if storefrontChanged { queue.tell { $0.paymentQueueDidChangeStorefront(queue) } }
+  }
+
+  /// The available products of these identifiers, in the configuration's order.
+  ///
+  /// - Throws: ``StoreKitError`` (a simulated error of `loadProducts`).
+  func products(_ identifiers: Set<String>) throws -> [Product] {
+    try call(.loadProducts)
+    let store = self
+    return read { session in
+      session.catalog.products.filter { $0.isAvailable && identifiers.contains($0.productID) }
+        .map { Product($0, in: session, store: store) }
+    }
+  }
+}
+
+extension SKError {
+  /// StoreKit 1's code for a payment the engine refused.
+  init(refusal error: CommandError) {
+    let code: Code =
+      switch error.refusal {
+      case .noProduct?: .storeProductNotAvailable
+      case .quantityOutOfRange?, .priceOverflow?: .paymentInvalid
+      case .memberCannotBuy?: .paymentNotAllowed
+      default: .unknown
+      }
+    self.init(code, userInfo: [NSLocalizedDescriptionKey: error.description])
+  }
+}
+
+extension Instant {
+  /// The same moment as a `Date`.
+  var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+}

@@ -1,0 +1,145 @@
+public import Foundation
+
+/// A request to buy a product (StoreKit's `SKPayment`): what ``SKPaymentQueue/add(_:)-(SKPayment)``
+/// takes. Change one with ``SKMutablePayment``.
+///
+/// `@unchecked Sendable` as Apple's is: an `SKPayment` never changes after it is made, and the
+/// queue keeps a copy of a mutable payment it is given, so a payment a transaction holds is
+/// never changed by anyone.
+open class SKPayment: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
+  struct Values {
+    var productIdentifier: String
+    var quantity = 1
+    var applicationUsername: String?
+    var requestData: Data?
+    var simulatesAskToBuyInSandbox = false
+    var paymentDiscount: SKPaymentDiscount?
+  }
+
+  var values: Values
+
+  init(_ values: Values) { self.values = values }
+
+  /// A payment for one of a product.
+  public convenience init(product: SKProduct) {
+    self.init(Values(productIdentifier: product.productIdentifier))
+  }
+
+  /// A payment for a product by identifier (deprecated by Apple in favour of `init(product:)`).
+  @available(*, deprecated, message: "Use init(product:)")
+  open class func payment(withProductIdentifier identifier: String) -> Any {
+    SKPayment(Values(productIdentifier: identifier))
+  }
+
+  /// The product's identifier.
+  open var productIdentifier: String { values.productIdentifier }
+  /// How many are bought (1 to 10 for a consumable; 1 otherwise).
+  open var quantity: Int { values.quantity }
+  /// An opaque identifier of the customer's account in the app; a UUID becomes StoreKit 2's
+  /// `appAccountToken`.
+  open var applicationUsername: String? { values.applicationUsername }
+  /// Reserved by Apple ("must be nil"); not read.
+  open var requestData: Data? { values.requestData }
+  /// Asks the sandbox to simulate Ask to Buy; the test environment's Ask to Buy switch
+  /// (`SKTestSession.askToBuyEnabled`) is what decides here, as in Xcode.
+  open var simulatesAskToBuyInSandbox: Bool { values.simulatesAskToBuyInSandbox }
+  /// The promotional offer to apply, signed by the app's server.
+  open var paymentDiscount: SKPaymentDiscount? { values.paymentDiscount }
+
+  /// An immutable copy.
+  open func copy(with zone: NSZone? = nil) -> Any { SKPayment(values) }
+
+  /// A mutable copy (`payment.mutableCopy() as! SKMutablePayment`).
+  open func mutableCopy(with zone: NSZone? = nil) -> Any { SKMutablePayment(values) }
+
+  /// Payments with the same product, quantity, username and discount are equal.
+  open override func isEqual(_ object: Any?) -> Bool {
+    guard let other = object as? SKPayment else { return false }
+    return other.productIdentifier == productIdentifier && other.quantity == quantity
+      && other.applicationUsername == applicationUsername
+      && other.paymentDiscount == paymentDiscount
+  }
+
+  /// The product identifier's hash.
+  open override var hash: Int { productIdentifier.hashValue }
+}
+
+/// A payment whose fields can be set before it is added to the queue (StoreKit's
+/// `SKMutablePayment`). `@unchecked Sendable` as Apple's is: change it before adding it, from
+/// one thread; the queue keeps an immutable copy.
+open class SKMutablePayment: SKPayment, @unchecked Sendable {
+  /// A payment for one of a product.
+  public convenience init(product: SKProduct) {
+    self.init(Values(productIdentifier: product.productIdentifier))
+  }
+
+  /// The product's identifier.
+  open override var productIdentifier: String {
+    get { values.productIdentifier }
+    set { values.productIdentifier = newValue }
+  }
+  /// How many are bought.
+  open override var quantity: Int {
+    get { values.quantity }
+    set { values.quantity = newValue }
+  }
+  /// An opaque identifier of the customer's account in the app.
+  open override var applicationUsername: String? {
+    get { values.applicationUsername }
+    set { values.applicationUsername = newValue }
+  }
+  /// Reserved by Apple.
+  open override var requestData: Data? {
+    get { values.requestData }
+    set { values.requestData = newValue }
+  }
+  /// Asks the sandbox to simulate Ask to Buy.
+  open override var simulatesAskToBuyInSandbox: Bool {
+    get { values.simulatesAskToBuyInSandbox }
+    set { values.simulatesAskToBuyInSandbox = newValue }
+  }
+  /// The promotional offer to apply.
+  open override var paymentDiscount: SKPaymentDiscount? {
+    get { values.paymentDiscount }
+    set { values.paymentDiscount = newValue }
+  }
+}
+
+/// A promotional offer's signature from the app's server, applied to a payment (StoreKit's
+/// `SKPaymentDiscount`): checked as StoreKit checks it, against the configuration's
+/// `subscriptionOffersKeyPair`. `@unchecked Sendable`: its properties are constants.
+public final class SKPaymentDiscount: NSObject, @unchecked Sendable {
+  /// The promotional offer's identifier.
+  public let identifier: String
+  /// The identifier of the key that signed it (App Store Connect's key id).
+  public let keyIdentifier: String
+  /// The one-use value the server signed.
+  public let nonce: UUID
+  /// The DER ECDSA signature, base64.
+  public let signature: String
+  /// When it was signed, in milliseconds since 1970.
+  public let timestamp: NSNumber
+
+  /// A discount as the server signed it.
+  public init(
+    identifier: String, keyIdentifier: String, nonce: UUID, signature: String,
+    timestamp: NSNumber
+  ) {
+    self.identifier = identifier
+    self.keyIdentifier = keyIdentifier
+    self.nonce = nonce
+    self.signature = signature
+    self.timestamp = timestamp
+  }
+
+  /// Discounts with the same fields are equal.
+  public override func isEqual(_ object: Any?) -> Bool {
+    guard let other = object as? SKPaymentDiscount else { return false }
+    return other.identifier == identifier && other.keyIdentifier == keyIdentifier
+      && other.nonce == nonce && other.signature == signature
+      && other.timestamp == timestamp
+  }
+
+  /// The nonce's hash.
+  public override var hash: Int { nonce.hashValue }
+}

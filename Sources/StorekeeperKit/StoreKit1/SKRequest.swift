@@ -1,0 +1,130 @@
+public import Foundation
+
+/// What a request tells its delegate (StoreKit's `SKRequestDelegate`); both methods are
+/// optional, as in Objective-C.
+public protocol SKRequestDelegate: AnyObject {
+  /// The request finished (after its response, for a products request).
+  func requestDidFinish(_ request: SKRequest)
+  /// The request failed; nothing else is told.
+  func request(_ request: SKRequest, didFailWithError error: any Error)
+}
+
+extension SKRequestDelegate {
+  /// Nothing, unless the delegate says otherwise.
+  public func requestDidFinish(_ request: SKRequest) {}
+  /// Nothing, unless the delegate says otherwise.
+  public func request(_ request: SKRequest, didFailWithError error: any Error) {}
+}
+
+/// A request to the App Store (StoreKit's `SKRequest`): ``start()`` sends it; its delegate hears
+/// the answer on the main queue. A started request keeps itself alive until it is answered.
+///
+/// `@unchecked Sendable`: its mutable state is used only under `lock`.
+open class SKRequest: NSObject, @unchecked Sendable {
+  private let lock = NSLock()
+  private weak var storedDelegate: (any SKRequestDelegate)?
+  private var isCancelled = false
+
+  /// Who hears the answer (not retained). A products request's delegate is an
+  /// ``SKProductsRequestDelegate``.
+  open var delegate: (any SKRequestDelegate)? {
+    get { lock.withLock { storedDelegate } }
+    set { lock.withLock { storedDelegate = newValue } }
+  }
+
+  /// Sends the request.
+  open func start() {
+    lock.withLock { isCancelled = false }
+    let store = Store.current
+    DispatchQueue.main.async { [self] in
+      guard !lock.withLock({ isCancelled }) else { return }
+      answer(from: store)
+    }
+  }
+
+  /// Cancels a request not yet answered: its delegate hears nothing.
+  open func cancel() { lock.withLock { isCancelled = true } }
+
+  /// Answers the request from `store`, on the main queue (each kind of request its own way).
+  func answer(from store: Store) { delegate?.requestDidFinish(self) }
+}
+
+/// What a products request tells its delegate (StoreKit's `SKProductsRequestDelegate`).
+public protocol SKProductsRequestDelegate: SKRequestDelegate {
+  /// The App Store's answer: the products it has, and the identifiers it does not know.
+  func productsRequest(_ request: SKProductsRequest, didReceive response: SKProductsResponse)
+}
+
+/// A request for products by identifier (StoreKit's `SKProductsRequest`). `@unchecked
+/// Sendable`: its identifiers are a constant; the rest is `SKRequest`'s, under its lock.
+open class SKProductsRequest: SKRequest, @unchecked Sendable {
+  /// The identifiers asked for.
+  let productIdentifiers: Set<String>
+
+  /// A request for the products of these identifiers.
+  public init(productIdentifiers: Set<String>) {
+    self.productIdentifiers = productIdentifiers
+  }
+
+  override func answer(from store: Store) {
+    let answer = Result { try store.products(productIdentifiers) }
+    switch answer {
+    case .success(let products):
+      let found = Set(products.map(\.id))
+      let response = SKProductsResponse(
+        products: products.map(SKProduct.init),
+        invalidProductIdentifiers: productIdentifiers.subtracting(found).sorted())
+      (delegate as? any SKProductsRequestDelegate)?.productsRequest(self, didReceive: response)
+      delegate?.requestDidFinish(self)
+    case .failure(let error):
+      delegate?.request(self, didFailWithError: error)
+    }
+  }
+}
+
+/// The App Store's answer to a products request (StoreKit's `SKProductsResponse`).
+/// `@unchecked Sendable`: its properties are constants.
+open class SKProductsResponse: NSObject, @unchecked Sendable {
+  /// The products the App Store has, in the configuration's order.
+  public let products: [SKProduct]
+  /// The identifiers it has no available product for, sorted.
+  public let invalidProductIdentifiers: [String]
+
+  init(products: [SKProduct], invalidProductIdentifiers: [String]) {
+    self.products = products
+    self.invalidProductIdentifiers = invalidProductIdentifiers
+  }
+}
+
+/// `receiptProperties` key: ask the sandbox for an expired receipt (sandbox only; the test
+/// environment ignores it, as Xcode's does).
+public let SKReceiptPropertyIsExpired = "expired"
+/// `receiptProperties` key: ask the sandbox for a revoked receipt (sandbox only).
+public let SKReceiptPropertyIsRevoked = "revoked"
+/// `receiptProperties` key: ask the sandbox for a volume-purchase receipt (sandbox only).
+public let SKReceiptPropertyIsVolumePurchase = "vpp"
+
+/// A request for a fresh app receipt (StoreKit's `SKReceiptRefreshRequest`): the session signs
+/// one (`call receipt`) and writes it where `Bundle.main.appStoreReceiptURL` points.
+/// `@unchecked Sendable`: its properties are constants (the rest is `SKRequest`'s).
+open class SKReceiptRefreshRequest: SKRequest, @unchecked Sendable {
+  /// The properties asked for (sandbox only).
+  public let receiptProperties: [String: Any]?
+
+  /// A request for the current receipt.
+  public override convenience init() { self.init(receiptProperties: nil) }
+
+  /// A request with sandbox properties (ignored here).
+  public init(receiptProperties properties: [String: Any]?) {
+    receiptProperties = properties
+  }
+
+  override func answer(from store: Store) {
+    do {
+      try store.refreshReceipt()
+      delegate?.requestDidFinish(self)
+    } catch {
+      delegate?.request(self, didFailWithError: error)
+    }
+  }
+}
