@@ -55,8 +55,8 @@ public protocol SKProductsRequestDelegate: SKRequestDelegate {
   func productsRequest(_ request: SKProductsRequest, didReceive response: SKProductsResponse)
 }
 
-/// A request for products by identifier (StoreKit's `SKProductsRequest`). `@unchecked
-/// Sendable`: its identifiers are a constant; the rest is `SKRequest`'s, under its lock.
+/// A request for products by identifier (StoreKit's `SKProductsRequest`).
+/// `@unchecked Sendable`: its identifiers are a constant; the rest is `SKRequest`'s, locked.
 open class SKProductsRequest: SKRequest, @unchecked Sendable {
   /// The identifiers asked for.
   let productIdentifiers: Set<String>
