@@ -45,6 +45,15 @@ extension SKTestSession {
     try await Store.$bound.withValue(store) { try await body() }
   }
 
+  /// Stands for the app's Info.plist key `SKIncludeConsumableInAppPurchaseHistory` (iOS 18),
+  /// which a SwiftPM test has no Info.plist for: on, finished consumables stay in
+  /// `Transaction.all`, `Transaction.latest(for:)` and `Product.latestTransaction` (default off,
+  /// as the key's default). The command language's `set consumable-history on`.
+  public var includeConsumableInAppPurchaseHistory: Bool {
+    get { setting(\.includeConsumableInAppPurchaseHistory) }
+    set { set(.flag(.consumableHistory, newValue)) }
+  }
+
   /// The certificate (DER) the session signs receipts and JWS with, for an app's local receipt
   /// validation in a test: Xcode's "Save Public Certificate" (`StoreKitTestCertificate.cer`).
   /// Made once per test process.

@@ -154,11 +154,11 @@ public final class SKTestSession: NSObject, @unchecked Sendable {
     }
   }
 
-  private func setting<T>(_ path: KeyPath<SessionSettings, T>) -> T {
+  func setting<T>(_ path: KeyPath<SessionSettings, T>) -> T {
     store.read { $0.settings[keyPath: path] }
   }
 
-  private func set(_ change: SettingChange) {
+  func set(_ change: SettingChange) {
     store.perform(.set(change))
   }
 }

@@ -25,7 +25,8 @@ import Testing
       seen.append(try entitlement.payloadValue.productID)
     }
     #expect(seen == [productID])
-    #expect(session.allTransactions().map { $0.productIdentifier } == [productID])
+    // The clock runs (as in Xcode): a slow run may see a renewal, of the same product.
+    #expect(Set(session.allTransactions().map { $0.productIdentifier }) == [productID])
   }
 
   @Test func first() async throws { try await buyAlone("socialfeed.monthly") }

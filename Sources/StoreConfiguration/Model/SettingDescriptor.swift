@@ -2,8 +2,8 @@
 public enum SettingID: String, CaseIterable, Sendable {
   /// The switches (``SettingDescriptor/Kind/flag``).
   case askToBuy, interruptedPurchases, billingRetry, gracePeriod, dialogs
-  /// Storekeeper's own switch, not stored in the file.
-  case refundReview
+  /// Switches not stored in the file: Storekeeper's own, and the app's Info.plist key.
+  case refundReview, consumableHistory
   /// The settings with values.
   case failTransactions, simulatedErrors, storefront, locale, timeRate
 }
@@ -102,6 +102,11 @@ public struct SettingDescriptor: Sendable {
       .refundReview, nil, "refund-review", "Refund review", .flag, default: "off",
       "the app's refund sheet waits for App Store review, as in production (CONSUMPTION_REQUEST, "
         + "then refund or refund-decline); off, it refunds at once as Xcode and the sandbox do"),
+    .init(
+      .consumableHistory, nil, "consumable-history", "Consumables in history", .flag,
+      default: "off",
+      "the app's Info.plist SKIncludeConsumableInAppPurchaseHistory (iOS 18): finished "
+        + "consumables stay in Transaction.all, latest(for:) and latestTransaction"),
   ]
 
   /// A flag's value in the file's settings (`nil` when absent, or when not a flag).

@@ -30,6 +30,10 @@ public struct SessionSettings: Equatable, Sendable {
   /// production (`CONSUMPTION_REQUEST`, then `refund` or `refund-decline`), instead of refunding
   /// at once as Xcode's and the sandbox's environments do. Storekeeper's own: not in the file.
   public var refundReviewEnabled = false
+  /// The app opts in to finished consumables in its history (the Info.plist key
+  /// `SKIncludeConsumableInAppPurchaseHistory`, iOS 18): `Transaction.all`, `latest(for:)` and
+  /// `latestTransaction` keep them. Not in the file: it is the app's, not the configuration's.
+  public var includeConsumableInAppPurchaseHistory = false
 
   /// StoreKit's defaults.
   public init() {}
@@ -66,6 +70,7 @@ public struct SessionSettings: Equatable, Sendable {
       case .gracePeriod: billingGracePeriodIsEnabled
       case .dialogs: disableDialogs
       case .refundReview: refundReviewEnabled
+      case .consumableHistory: includeConsumableInAppPurchaseHistory
       default: false
       }
     }
@@ -77,6 +82,7 @@ public struct SessionSettings: Equatable, Sendable {
       case .gracePeriod: billingGracePeriodIsEnabled = newValue
       case .dialogs: disableDialogs = newValue
       case .refundReview: refundReviewEnabled = newValue
+      case .consumableHistory: includeConsumableInAppPurchaseHistory = newValue
       default: break
       }
     }

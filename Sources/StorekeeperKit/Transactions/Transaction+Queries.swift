@@ -52,16 +52,16 @@ extension Transaction {
     }
   }
 
-  /// Every transaction of the customer's (finished consumables leave it, as they leave the
-  /// receipt).
+  /// Every transaction of the customer's: finished consumables leave it unless refunded, or
+  /// unless the app opts in (`SKIncludeConsumableInAppPurchaseHistory`).
   public static var all: Transactions {
-    .query { session in session.allTransactions().filter(\.isInHistory) }
+    .query { session in session.allTransactions().filter { $0.isInHistory(of: session) } }
   }
 
   /// A product's transactions.
   public static func all(for productID: String) -> Transactions {
     .query { session in
-      session.allTransactions().filter { $0.isInHistory && $0.productID == productID }
+      session.allTransactions().filter { $0.isInHistory(of: session) && $0.productID == productID }
     }
   }
 
@@ -88,8 +88,15 @@ extension Transaction {
   /// A product's latest transaction.
   public static func latest(for productID: String) async -> VerificationResult<Transaction>? {
     let store = Store.current
-    return store.read { session in
-      session.lastTransactionID(productID: productID).flatMap(session.transaction)
+    return store.read { session -> StoreSimulation.Transaction? in
+      guard let id = session.lastTransactionID(productID: productID),
+        let latest = session.transaction(id)
+      else { return nil }
+      if latest.isInHistory(of: session) { return latest }
+      // A finished consumable left the history: the one before it that did not.
+      return session.allTransactions().last {
+        $0.productID == productID && $0.isInHistory(of: session)
+      }
     }.map(store.verified)
   }
 
@@ -108,6 +115,10 @@ extension Transaction {
 }
 
 extension StoreSimulation.Transaction {
-  /// Whether `Transaction.all` lists it: a consumable the app finished does not.
-  var isInHistory: Bool { !(productType == .consumable && isFinished) }
+  /// Whether `Transaction.all` lists it: a consumable the app finished does not, unless it was
+  /// refunded or the app opts in to finished consumables.
+  func isInHistory(of session: SessionView) -> Bool {
+    productType != .consumable || !isFinished || revocationDate != nil
+      || session.settings.includeConsumableInAppPurchaseHistory
+  }
 }
