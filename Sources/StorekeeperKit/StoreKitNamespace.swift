@@ -53,6 +53,8 @@ extension StoreKit {
   public typealias SKRequest = StorekeeperKit.SKRequest
   /// ``StorekeeperKit/SKRequestDelegate``.
   public typealias SKRequestDelegate = StorekeeperKit.SKRequestDelegate
+  /// ``StorekeeperKit/SKStoreReviewController``.
+  public typealias SKStoreReviewController = StorekeeperKit.SKStoreReviewController
   /// ``StorekeeperKit/SKStorefront``.
   public typealias SKStorefront = StorekeeperKit.SKStorefront
   /// ``StorekeeperKit/StoreKitError``.

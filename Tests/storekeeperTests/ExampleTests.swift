@@ -39,4 +39,19 @@ final class ExampleTests: XCTestCase {
     }
     XCTAssertTrue(listed.contains("foodtruck.saleshistory"), listed)
   }
+
+  /// The StoreKit 1 example: a store written against the original API, its local receipt
+  /// validation, and two test targets with a `Products.storekit` each.
+  func testTheClassicStoreExamplesTestsPass() throws {
+    let example = packageRoot.appendingPathComponent("Examples/ClassicStore")
+    let scratch = packageRoot.appendingPathComponent(".build/examples").path
+    let result = try runProcess(
+      "/usr/bin/env", ["swift", "test", "--scratch-path", scratch], in: example)
+    let output = result.stdout + result.stderr
+    XCTAssertEqual(result.status, 0, String(output.suffix(4000)))
+    XCTAssertTrue(
+      output.contains("Executed 8 tests, with 0 failures"),
+      "both XCTest targets: \(output.suffix(2000))")
+    XCTAssertFalse(output.contains("error:"), String(output.suffix(2000)))
+  }
 }

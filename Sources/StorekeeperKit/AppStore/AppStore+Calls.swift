@@ -68,3 +68,12 @@ extension Store {
     if let error = outcome.error { throw StoreKitError.systemError(error) }
   }
 }
+
+/// StoreKit's original review prompt (`SKStoreReviewController`): nothing is shown in the test
+/// environment, as with `AppStore.requestReview()`; `requestReview(in:)` takes a scene Linux has
+/// not.
+public final class SKStoreReviewController: Sendable {
+  /// Asks for a review (nothing is shown).
+  @available(*, deprecated, message: "Use AppStore.requestReview()")
+  public static func requestReview() {}
+}

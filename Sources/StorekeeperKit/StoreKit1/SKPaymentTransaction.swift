@@ -68,22 +68,6 @@ public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
 /// written for Apple's platforms compile; the test environment hosts no content, so no
 /// transaction has downloads. `@unchecked Sendable`: it has no state.
 public final class SKDownload: NSObject, @unchecked Sendable {
-  /// Where a download stands.
-  public enum State: Int, Sendable {
-    /// Waiting to start.
-    case waiting = 0
-    /// Downloading.
-    case active = 1
-    /// Paused.
-    case paused = 2
-    /// Done.
-    case finished = 3
-    /// Failed.
-    case failed = 4
-    /// Cancelled.
-    case cancelled = 5
-  }
-
   /// Never made: no content is hosted.
   private override init() {}
 }

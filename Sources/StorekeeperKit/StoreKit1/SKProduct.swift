@@ -34,6 +34,9 @@ public final class SKProduct: NSObject, @unchecked Sendable {
   public let downloadContentLengths: [NSNumber] = []
   /// The version of hosted content: none.
   public let downloadContentVersion = ""
+  /// The version of hosted content: none (Apple's older name).
+  @available(*, deprecated, renamed: "downloadContentVersion")
+  public var contentVersion: String { downloadContentVersion }
   /// An auto-renewable subscription's period.
   public let subscriptionPeriod: SKProductSubscriptionPeriod?
   /// An auto-renewable subscription's introductory offer.
