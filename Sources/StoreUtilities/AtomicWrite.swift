@@ -27,7 +27,8 @@ public enum AtomicFile {
       throw WriteError(
         description: "cannot create a temporary file in \(directory): \(systemError())")
     }
-    let temporary = String(cString: templateBytes)
+    let temporary = String(
+      decoding: templateBytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var renamed = false
     defer {
       if !renamed { unlink(temporary) }

@@ -406,5 +406,13 @@ final class StoreKit1Tests: XCTestCase {
       XCTFail("not matched by code: \(error)")
     }
     XCTAssertTrue(SKPaymentQueue.canMakePayments())
+    let payment = SKMutablePayment()
+    payment.productIdentifier = "foodtruck.donuts.box"
+    payment.quantity = 2
+    let copy = payment.copy() as? SKPayment
+    XCTAssertEqual(copy?.productIdentifier, "foodtruck.donuts.box")
+    XCTAssertEqual(copy?.quantity, 2)
+    XCTAssertFalse(copy is SKMutablePayment, "a copy does not change")
+    XCTAssertEqual((copy?.mutableCopy() as? SKMutablePayment)?.quantity, 2)
   }
 }

@@ -25,6 +25,12 @@ open class SKPayment: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable
     self.init(Values(productIdentifier: product.productIdentifier))
   }
 
+  /// An empty payment, as `NSObject` makes one: an ``SKMutablePayment`` to fill in
+  /// (`SKMutablePayment()`, then its `productIdentifier`).
+  public override convenience init() {
+    self.init(Values(productIdentifier: ""))
+  }
+
   /// A payment for a product by identifier (deprecated by Apple in favour of `init(product:)`).
   @available(*, deprecated, message: "Use init(product:)")
   open class func payment(withProductIdentifier identifier: String) -> Any {

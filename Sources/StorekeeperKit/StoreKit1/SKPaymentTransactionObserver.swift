@@ -1,5 +1,3 @@
-public import Foundation
-
 /// What the payment queue tells the app (StoreKit's `SKPaymentTransactionObserver`): every
 /// method but ``paymentQueue(_:updatedTransactions:)`` is optional, as in Objective-C (a
 /// default that does nothing). The queue calls observers on the main queue, in the order
