@@ -18,7 +18,7 @@ final class StoreTests: XCTestCase {
     guard case .success(let result) = try await product.purchase() else { return XCTFail() }
     let transaction = try result.payloadValue
     var updates = Transaction.updates.makeAsyncIterator()
-    try session.refundTransaction(identifier: Int(transaction.id))
+    try session.refundTransaction(identifier: UInt(transaction.id))
     let refunded = try await updates.next()!.payloadValue
     XCTAssertNotNil(refunded.revocationDate)
   }
