@@ -111,7 +111,19 @@ package final class Store: @unchecked Sendable {
     wall = primary.wall
   }
 
-  deinit { ticker?.cancel() }
+  /// A store that is gone ends the app's streams (a loop over `Transaction.updates` ends rather
+  /// than wait forever) and leaves no receipt file behind.
+  deinit {
+    ticker?.cancel()
+    updates.finish()
+    statuses.finish()
+    messages.finish()
+    intents.finish()
+    storefronts.finish()
+    if primary == nil, receiptRevision != nil {
+      try? FileManager.default.removeItem(at: receiptFile.deletingLastPathComponent())
+    }
+  }
 
   /// The device of `account`: this store's session as that account sees it (a family
   /// member's transactions, entitlements and statuses), with its own streams. Purchases are
