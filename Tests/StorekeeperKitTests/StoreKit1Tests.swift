@@ -13,6 +13,7 @@ final class QueueRecorder: SKPaymentTransactionObserver, @unchecked Sendable {
   private var lines: [String] = []
   private var waiters: [(Int, XCTestExpectation)] = []
   var autoFinishes = false
+  var addsStorePayments = false
 
   var told: [String] { lock.withLock { lines } }
 
@@ -76,6 +77,13 @@ final class QueueRecorder: SKPaymentTransactionObserver, @unchecked Sendable {
     _ queue: SKPaymentQueue, didRevokeEntitlementsForProductIdentifiers productIdentifiers: [String]
   ) {
     note("revoked \(productIdentifiers.joined(separator: ","))")
+  }
+
+  func paymentQueue(
+    _ queue: SKPaymentQueue, shouldAddStorePayment payment: SKPayment, for product: SKProduct
+  ) -> Bool {
+    note("promoted \(product.productIdentifier)")
+    return addsStorePayments
   }
 
   func paymentQueueDidChangeStorefront(_ queue: SKPaymentQueue) {
@@ -359,6 +367,21 @@ final class StoreKit1Tests: XCTestCase {
     session.storefront = "FRA"
     waitFor(7)
     XCTAssertEqual(recorder.told.last, "storefront FRA")
+  }
+
+  func testAPromotedPurchaseIsAddedWhenTheObserverSaysSo() throws {
+    try session.sendPurchaseIntent(productIdentifier: "foodtruck.saleshistory")
+    waitFor(1)
+    XCTAssertEqual(recorder.told, ["promoted foodtruck.saleshistory"], "declined: nothing bought")
+    recorder.addsStorePayments = true
+    try session.sendPurchaseIntent(productIdentifier: "socialfeed.monthly")
+    waitFor(4)
+    XCTAssertEqual(
+      Array(recorder.told.suffix(3)),
+      [
+        "promoted socialfeed.monthly", "purchasing socialfeed.monthly -",
+        "purchased socialfeed.monthly 0",
+      ])
   }
 
   func testAnObserverAddedLaterHearsTheUnfinishedTransactions() throws {
