@@ -25,14 +25,53 @@ extension NotificationOutbox {
     public var detail: String
   }
 
+  /// What the history keeps of a notification in memory: what reports name and "Get
+  /// Notification History" filters by (the payload itself waits on disk).
+  public struct Summary: Equatable, Sendable {
+    /// `notificationType`.
+    public let type: String
+    /// `subtype`, if any.
+    public let subtype: String?
+    /// `notificationUUID`.
+    public let uuid: String
+    /// When it was sent (simulated).
+    public let time: Instant
+    /// The transaction it carries, if any.
+    public let transactionID: UInt64?
+    /// Whose device it concerns.
+    public let owner: Account
+
+    /// `TYPE` or `TYPE-SUBTYPE`, as files and log lines name it.
+    public var name: String { subtype.map { "\(type)-\($0)" } ?? type }
+
+    /// What to keep of `notification`, its type and subtype the strings `intern` gives (one
+    /// copy of each, however many notifications carry it).
+    public init(_ notification: ServerNotification, intern: (String) -> String = { $0 }) {
+      type = intern(notification.type)
+      subtype = notification.subtype.map(intern)
+      uuid = notification.uuid
+      time = notification.time
+      transactionID = notification.transactionID
+      owner = notification.owner
+    }
+
+    /// Whether a member's device is told of it (``ServerNotification/isShown(toMemberNamed:)``).
+    public func isShown(toMemberNamed member: String?) -> Bool {
+      member == nil || owner.member?.name == member
+    }
+  }
+
   /// A notification and what became of it.
   public struct Entry: Sendable {
-    /// The notification as decided, before signing.
-    public let notification: ServerNotification
-    /// Its signed payload (the JWS the body carries).
-    public let signedPayload: String
+    /// What the history keeps of the notification.
+    public let notification: Summary
+    /// Where its signed payload is.
+    let log: HistoryLog
+    let span: HistoryLog.Span
+    /// Its signed payload (the JWS the body carries), read back from the history's file.
+    public var signedPayload: String { log.read(span) }
     /// The body POSTed: `{"signedPayload":"<JWS>"}`, as the App Store POSTs it (made when it
-    /// is sent, so that each notification's JWS is held once).
+    /// is sent).
     var body: String { NotificationOutbox.body(signedPayload: signedPayload) }
     /// The attempts so far, oldest first.
     public internal(set) var attempts: [Attempt] = []

@@ -24,6 +24,10 @@ public final class NotificationOutbox: @unchecked Sendable {
 
   private let lock = NSCondition()
   private var entries: [Entry] = []
+  /// The signed payloads, on disk.
+  private let log = HistoryLog()
+  /// One copy of each notification type and subtype (`Summary`'s strings).
+  private var names: [String: String] = [:]
   /// Attempts made, in all.
   private var attemptCount = 0
   /// When the backend last answered (or the wait for it began), for ``WhenFull/waitWhileAnswered(_:)``.
@@ -123,7 +127,13 @@ public final class NotificationOutbox: @unchecked Sendable {
     var dropped: [Entry] = []
     let index = locked { () -> Int in
       self.now = max(self.now, now)
-      var entry = Entry(notification: notification, signedPayload: signedPayload, file: file)
+      let summary = Summary(notification) { name in
+        if let kept = names[name] { return kept }
+        names[name] = name
+        return name
+      }
+      var entry = Entry(
+        notification: summary, log: log, span: log.append(signedPayload), file: file)
       if webhook != nil {
         dropped = makeRoom()
         if case .delay(let milliseconds) = fault {

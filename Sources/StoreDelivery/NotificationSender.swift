@@ -15,8 +15,11 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
   private let namespace: String
   /// Events streamed for the command under way.
   private var events: [StoreEvent] = []
-  /// Notifications signed, waiting to be published: each with its signed payload.
-  private var ready: [(notification: ServerNotification, payload: String)] = []
+  /// Notifications decided, waiting to be signed and published (signed a chunk at a time,
+  /// so that a long command's payloads are never all in memory at once).
+  private var ready: [ServerNotification] = []
+  /// How many are signed at once (on every core) before they go to the outbox.
+  static let signingChunk = 1024
   /// The session's time when they were made.
   private var now = Instant(milliseconds: 0)
   /// Told of each notification handed to the outbox, in order.
@@ -57,25 +60,27 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
       outbox.pump(now: now)
       return
     }
-    for notification in mapper.notifications(for: events, in: session) {
-      guard let signed = try? signer.signedNotification(notification) else { continue }
-      ready.append((notification, signed.payload))
-    }
+    ready += mapper.notifications(for: events, in: session)
     events = []
   }
 
   /// Whether notifications wait to be sent.
   public var wantsToPublish: Bool { !ready.isEmpty }
 
-  /// Hands the notifications waiting to the outbox, in order, and tells the listeners.
+  /// Signs the notifications waiting and hands them to the outbox, in order, a chunk at a
+  /// time; tells the listeners. One that cannot be signed is left out.
   public func publish() throws {
     let sending = ready
     ready = []
-    for item in sending {
-      let added = outbox.add(item.notification, signedPayload: item.payload, now: now)
-      let sent = Sent(
-        notification: item.notification, file: added.file, error: added.error, entry: added.index)
-      for listener in listeners { listener(sent) }
+    for start in stride(from: 0, to: sending.count, by: Self.signingChunk) {
+      let chunk = Array(sending[start..<min(sending.count, start + Self.signingChunk)])
+      for (notification, payload) in zip(chunk, signer.signedPayloads(chunk)) {
+        guard let payload else { continue }
+        let added = outbox.add(notification, signedPayload: payload, now: now)
+        let sent = Sent(
+          notification: notification, file: added.file, error: added.error, entry: added.index)
+        for listener in listeners { listener(sent) }
+      }
     }
     outbox.pump(now: now)
   }

@@ -108,7 +108,7 @@ extension SessionReader {
       guard time >= start, time < end,
         type == nil || notification.type == type,
         subtype == nil || notification.subtype == subtype,
-        !customer || notification.transaction != nil,
+        !customer || notification.transactionID != nil,
         !onlyFailures || (!entry.isDelivered && !entry.attempts.isEmpty)
       else { continue }
       guard page.count < HistoryQuery.pageSize else {

@@ -78,14 +78,15 @@ public final class ServedSession {
         entry.notification, droppedBecause: self?.sender?.outbox.dropReason ?? "")
     }
     sender?.listen { [weak self] sent in
-      self?.tellControlRequest(sent.notification, file: sent.file)
+      self?.tellControlRequest(.init(sent.notification), file: sent.file)
     }
   }
 
   /// Tells the control request under way of a notification sent, or dropped, when the device
   /// it answers for sees it.
   private func tellControlRequest(
-    _ notification: ServerNotification, file: String? = nil, droppedBecause reason: String? = nil
+    _ notification: NotificationOutbox.Summary, file: String? = nil,
+    droppedBecause reason: String? = nil
   ) {
     guard let lines = controlLines, notification.isShown(toMemberNamed: lines.member) else {
       return
