@@ -1,10 +1,11 @@
 import Foundation
-@testable import StoreDelivery
 import StoreJSON
 import StoreSigning
 import StoreSimulation
 import StoreTestSupport
 import Testing
+
+@testable import StoreDelivery
 
 /// The outbox keeps payloads on disk and reads them back; notifications signed on every core
 /// come out in the order given.
