@@ -1,4 +1,5 @@
 import Foundation
+internal import StorekeeperKit
 
 /// Where a test's `.storekit` file is, the way a SwiftPM test can find it: a path, the test
 /// bundles' resources (`<Package>_<Target>.resources` beside the test binary), then the working
@@ -79,18 +80,5 @@ enum ConfigurationSearch {
       "\(name)-\(getpid())-\(number).journal")
   }
 
-  private static let counter = Counter()
-
-  /// A count shared by every session of the process. `@unchecked Sendable`: `value` is read and
-  /// written only under `lock` (macOS 14 has no `Mutex`).
-  private final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int {
-      lock.withLock {
-        value += 1
-        return value
-      }
-    }
-  }
+  private static let counter = ProcessCounter()
 }

@@ -59,19 +59,24 @@ extension Store {
       .appendingPathComponent("receipt")
   }
 
-  private static let receiptCounter = Counter()
+  private static let receiptCounter = ProcessCounter()
 
   /// The DER certificate the store signs with: what a receipt or JWS verifies against
   /// (Xcode's "Save Public Certificate", `StoreKitTestCertificate.cer`).
   package var certificateData: Data { Data(base64Encoded: certificate) ?? Data() }
 }
 
-/// A count shared by every store of the process. `@unchecked Sendable`: `value` is read and
-/// written only under `lock`.
-private final class Counter: @unchecked Sendable {
+/// A count shared by the whole process (stores' receipt folders, test journals' names).
+/// `@unchecked Sendable`: `value` is read and written only under `lock`.
+package final class ProcessCounter: @unchecked Sendable {
   private let lock = NSLock()
   private var value = 0
-  func next() -> Int {
+
+  /// A counter from 1.
+  package init() {}
+
+  /// The next number: 1, 2, 3 …
+  package func next() -> Int {
     lock.withLock {
       value += 1
       return value
