@@ -22,7 +22,7 @@ extension SKTestSession {
   }
 
   /// The session's present.
-  public var now: Date { Date(timeIntervalSince1970: Double(store.now.milliseconds) / 1000) }
+  public var now: Date { store.now.date }
 
   /// Moves the clock on by `duration`: what falls due on the way happens, in order.
   public func advance(by duration: Duration) {

@@ -32,7 +32,7 @@ public final class SKTestTransaction: NSObject, @unchecked Sendable {
     identifier = Int(t.id)
     originalTransactionIdentifier = Int(t.originalID)
     productIdentifier = t.productID
-    state = SKPaymentTransactionState(rawValue: t.state.skCode) ?? .purchased
+    state = SKPaymentTransactionState(t.state)
     purchaseDate = t.purchaseDate.date
     cancelDate = t.revocationDate?.date
     expirationDate = t.expirationDate?.date
@@ -44,23 +44,5 @@ public final class SKTestTransaction: NSObject, @unchecked Sendable {
     isPendingPriceIncreaseConsent =
       current && status?.renewalInfo.priceIncreaseStatus == .pending
     super.init()
-  }
-}
-
-extension Instant {
-  /// The instant as a Foundation date.
-  var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
-}
-
-extension PaymentTransactionState {
-  /// StoreKit 1's raw value.
-  var skCode: Int {
-    switch self {
-    case .purchasing: 0
-    case .purchased: 1
-    case .failed: 2
-    case .restored: 3
-    case .deferred: 4
-    }
   }
 }

@@ -12,13 +12,11 @@ extension Store {
     let root = primary ?? self
     return lock.withLock {
       if let queue = root.queue { return queue }
-      let (unfinished, known) = root.withSession { session in
-        var known = Set<UInt64>()
-        session.forEachTransaction { known.insert($0.id) }
+      let (unfinished, firstNew) = root.withSession { session in
         let unfinished = session.unfinishedTransactions().filter { $0.owner == .purchaser }
-        return (unfinished.map { ($0, $0.purchaseDate.date) }, known)
+        return (unfinished.map { ($0, $0.purchaseDate.date) }, session.nextTransactionID)
       }
-      let queue = SKPaymentQueue(store: root, unfinished: unfinished, known: known)
+      let queue = SKPaymentQueue(store: root, unfinished: unfinished, firstNew: firstNew)
       root.queue = queue
       return queue
     }
@@ -101,5 +99,5 @@ extension SKError {
 
 extension Instant {
   /// The same moment as a `Date`.
-  var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+  package var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 }

@@ -18,7 +18,10 @@ struct PaymentQueueState {
 
   /// The unfinished transactions, each as it stands now, by key (keys ascend with age).
   private(set) var queued: [Int: SKPaymentTransaction] = [:]
-  /// Every engine transaction the queue has heard of (not to hear of it twice).
+  /// The engine's transactions that existed when the queue was made: every id below this one
+  /// (the purchaser's ids ascend); the queue does not hear of them again.
+  private var firstNew: UInt64 = 0
+  /// The engine's transactions made since that the queue has heard of (not to hear of twice).
   private var known: Set<UInt64> = []
   private var nextKey = 0
 
@@ -27,9 +30,9 @@ struct PaymentQueueState {
 
   /// A queue that starts with the app's unfinished transactions (as at launch).
   mutating func start(
-    unfinished: [(StoreSimulation.Transaction, Date)], known ids: Set<UInt64>
+    unfinished: [(StoreSimulation.Transaction, Date)], firstNew id: UInt64
   ) {
-    known = ids
+    firstNew = id
     for (transaction, date) in unfinished {
       let payment = SKPayment(
         .init(productIdentifier: transaction.productID, quantity: transaction.purchasedQuantity))
@@ -76,7 +79,8 @@ struct PaymentQueueState {
         add(apply(update, payment: payment, purchasing: &purchasing, dates: dates))
       case .transaction(let transaction, .updates?):
         guard transaction.owner == .purchaser, transaction.revocationDate == nil,
-          !updated.contains(transaction.id), !known.contains(transaction.id)
+          !updated.contains(transaction.id), transaction.id >= firstNew,
+          !known.contains(transaction.id)
         else { continue }
         let payment = SKPayment(
           .init(productIdentifier: transaction.productID, quantity: transaction.purchasedQuantity))
@@ -126,7 +130,8 @@ struct PaymentQueueState {
         }?.key
       let error = update.state == .failed ? SKError(update.error ?? .unknown) : nil
       return put(
-        payment: key.flatMap { queued[$0]?.payment } ?? payment, state: Self.state(update.state),
+        payment: key.flatMap { queued[$0]?.payment } ?? payment,
+        state: SKPaymentTransactionState(update.state),
         id: update.transactionID, date: date, error: error, key: key)
     }
   }
@@ -138,7 +143,7 @@ struct PaymentQueueState {
   ) -> SKPaymentTransaction {
     let key = key ?? nextKey
     if key == nextKey { nextKey += 1 }
-    if let id { known.insert(id) }
+    if let id, id >= firstNew { known.insert(id) }
     let transaction = SKPaymentTransaction(
       payment: payment, state: state, key: key, engineID: id, date: date, original: original,
       error: error)
@@ -146,13 +151,4 @@ struct PaymentQueueState {
     return transaction
   }
 
-  private static func state(_ state: PaymentTransactionState) -> SKPaymentTransactionState {
-    switch state {
-    case .purchasing: .purchasing
-    case .purchased: .purchased
-    case .failed: .failed
-    case .restored: .restored
-    case .deferred: .deferred
-    }
-  }
 }

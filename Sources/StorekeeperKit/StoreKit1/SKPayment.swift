@@ -74,11 +74,6 @@ open class SKPayment: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable
 /// `SKMutablePayment`). `@unchecked Sendable` as Apple's is: change it before adding it, from
 /// one thread; the queue keeps an immutable copy.
 open class SKMutablePayment: SKPayment, @unchecked Sendable {
-  /// A payment for one of a product.
-  public convenience init(product: SKProduct) {
-    self.init(Values(productIdentifier: product.productIdentifier))
-  }
-
   /// The product's identifier.
   open override var productIdentifier: String {
     get { values.productIdentifier }

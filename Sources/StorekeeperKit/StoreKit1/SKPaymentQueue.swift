@@ -15,10 +15,10 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
   private var observers: [any SKPaymentTransactionObserver] = []
   private weak var storedDelegate: (any SKPaymentQueueDelegate)?
 
-  init(store: Store, unfinished: [(StoreSimulation.Transaction, Date)], known: Set<UInt64>) {
+  init(store: Store, unfinished: [(StoreSimulation.Transaction, Date)], firstNew: UInt64) {
     self.store = store
     super.init()
-    state.start(unfinished: unfinished, known: known)
+    state.start(unfinished: unfinished, firstNew: firstNew)
   }
 
   /// The queue of the running test's session (the session made last under XCTest, the test's

@@ -1,4 +1,5 @@
 public import Foundation
+package import StoreSimulation
 
 /// Where a payment stands (StoreKit's `SKPaymentTransactionState`); `SKTestTransaction.state`
 /// reports it too.
@@ -13,6 +14,20 @@ public enum SKPaymentTransactionState: Int, Sendable, Equatable, Hashable {
   case restored = 3
   /// Waiting for a parent's approval (Ask to Buy): neither finished nor failed yet.
   case deferred = 4
+}
+
+extension SKPaymentTransactionState {
+  /// The engine's payment state (the queue's and the Transaction Manager's).
+  package init(_ state: PaymentTransactionState) {
+    self =
+      switch state {
+      case .purchasing: .purchasing
+      case .purchased: .purchased
+      case .failed: .failed
+      case .restored: .restored
+      case .deferred: .deferred
+      }
+  }
 }
 
 /// A payment in the queue, as the observer sees it at one update (StoreKit's

@@ -94,9 +94,11 @@ extension Transaction {
       else { return nil }
       if latest.isInHistory(of: session) { return latest }
       // A finished consumable left the history: the one before it that did not.
-      return session.allTransactions().last {
-        $0.productID == productID && $0.isInHistory(of: session)
+      var kept: StoreSimulation.Transaction?
+      session.forEachTransaction {
+        if $0.productID == productID && $0.isInHistory(of: session) { kept = $0 }
       }
+      return kept
     }.map(store.verified)
   }
 

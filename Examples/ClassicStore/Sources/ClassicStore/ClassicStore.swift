@@ -30,12 +30,16 @@ public final class ClassicStore: NSObject, SKPaymentTransactionObserver, SKProdu
   public var onRestore: (((any Error)?) -> Void)?
 
   private let queue: SKPaymentQueue
+  /// The app's consumables (StoreKit 1 does not say a product's type; the app knows its own).
+  private let consumables: Set<String>
   private var request: SKProductsRequest?
   private var productsLoaded: ((Result<[SKProduct], any Error>) -> Void)?
 
-  /// A store observing `queue` from now on (an app makes it at launch).
-  public init(queue: SKPaymentQueue = .default()) {
+  /// A store observing `queue` from now on (an app makes it at launch), which delivers the
+  /// products in `consumables` by count.
+  public init(queue: SKPaymentQueue = .default(), consumables: Set<String> = []) {
     self.queue = queue
+    self.consumables = consumables
     super.init()
     queue.add(self)
   }
@@ -125,16 +129,11 @@ public final class ClassicStore: NSObject, SKPaymentTransactionObserver, SKProdu
   }
 
   private func deliver(_ productID: String, quantity: Int) {
-    if products[productID].map({ $0.subscriptionPeriod == nil && !isNonConsumable($0) }) == true {
+    if consumables.contains(productID) {
       consumed[productID, default: 0] += quantity
     } else {
       owned.insert(productID)
     }
-  }
-
-  /// The app knows its non-consumables by name (StoreKit 1 does not say a product's type).
-  private func isNonConsumable(_ product: SKProduct) -> Bool {
-    !product.productIdentifier.contains("donuts") && !product.productIdentifier.contains("coins")
   }
 
   // MARK: SKProductsRequestDelegate

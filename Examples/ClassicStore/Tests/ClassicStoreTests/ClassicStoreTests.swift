@@ -39,7 +39,7 @@ final class ClassicStoreTests: XCTestCase {
     session = try SKTestSession(configurationFileNamed: "Products")
     session.disableDialogs = true
     session.clearTransactions()
-    store = ClassicStore()
+    store = ClassicStore(consumables: ["foodtruck.donuts.box"])
     log = StateLog()
     SKPaymentQueue.default().add(log)
   }
