@@ -20,6 +20,8 @@ struct NotificationBatch {
   var redeemedIn = Set<String>()
   /// The latest snapshot of each transaction the batch saw.
   var seen: [UInt64: Transaction] = [:]
+  /// The session as each named customer the events are about sees it.
+  private var customerViews: [Customer: SessionView] = [:]
 
   init(events: [StoreEvent], session: Session, namespace: String) {
     self.events = events
@@ -41,8 +43,21 @@ struct NotificationBatch {
     return events[(index + 1)...].lazy.prefix { $0.time == time }
   }
 
-  /// A transaction as last seen in the batch, else as the session holds it.
-  func transaction(_ id: UInt64) -> Transaction? { seen[id] ?? session.transaction(id) }
+  /// A transaction as last seen in the batch, else as the session holds it for the current
+  /// event's customer.
+  mutating func transaction(_ id: UInt64) -> Transaction? {
+    seen[id] ?? customerView().transaction(id)
+  }
+
+  /// The session after the events, as the current event's customer sees it.
+  mutating func customerView() -> SessionView {
+    let customer = events[index].customer ?? .own
+    if customer == session.customer { return SessionView(session) }
+    if let view = customerViews[customer] { return view }
+    let view = session.view(of: Account(customer: customer))
+    customerViews[customer] = view
+    return view
+  }
 
   /// Adds a notification about the current event, its UUID named by the event's place in the
   /// session's history (unique within a session) and by what it is about (apart from sessions
@@ -53,8 +68,12 @@ struct NotificationBatch {
     notice: StoreNotice? = nil
   ) {
     let event = events[index]
+    // A named customer's are named by their own history, so that a shard makes them alike.
+    let place =
+      event.customer.map { "customer \($0.number) \(event.customerPlace)" }
+      ?? "\(first + UInt64(index))"
     let name =
-      "\(namespace)|\(first + UInt64(index))|\(count)|\(type)|\(subtype ?? "")|"
+      "\(namespace)|\(place)|\(count)|\(type)|\(subtype ?? "")|"
       + "\(event.time.milliseconds)|\(transaction.map { "\($0.id) \($0.productID)" } ?? "")|"
       + (status.map { "\($0.groupID) \($0.state.rawValue)" } ?? "")
     count += 1
@@ -62,7 +81,7 @@ struct NotificationBatch {
       ServerNotification(
         type: type, subtype: subtype, time: event.time, transaction: transaction,
         status: status, consumptionRequestReason: reason, summary: summary, notice: notice,
-        uuid: nameBasedUUID(name)))
+        uuid: nameBasedUUID(name), customer: event.customer ?? .own))
   }
 
   /// Adds the notification a notice causes: `RESCIND_CONSENT`, or `EXTERNAL_PURCHASE_TOKEN`

@@ -26,27 +26,37 @@ public struct NotificationMapper: Sendable {
   public init(session: Session? = nil, namespace: String = "") {
     self.namespace = namespace
     guard let session else { return }
-    for account in [.purchaser] + session.everyFamilyMember.map(Account.member) {
-      let view = session.view(of: account)
-      for status in view.subscriptionStatuses() {
-        let key = Self.key(status.groupID, account)
-        statuses[key] = status
-        currentTransactions[key] = view.transaction(status.transactionID)
-        if account == .purchaser {
-          queuedOffers[key] = session.queuedOffers(groupID: status.groupID)
-        }
-      }
-      view.forEachTransaction { transaction in
-        if transaction.state == .purchased { purchased.insert(transaction.id) }
-        if transaction.revocationDate != nil { revoked.insert(transaction.id) }
+    for customer in session.customers {
+      let customerView = session.view(of: Account(customer: customer))
+      for account in [Account(customer: customer)]
+        + customerView.everyFamilyMember.map({ Account(customer: customer, member: $0) })
+      {
+        remember(session.view(of: account), as: account, offers: customerView)
       }
     }
   }
 
-  /// The key of an account's group: the group's id for the purchaser, with the member's name
-  /// for a member.
+  /// What an account's device holds at the start.
+  private mutating func remember(_ view: SessionView, as account: Account, offers: SessionView) {
+    for status in view.subscriptionStatuses() {
+      let key = Self.key(status.groupID, account)
+      statuses[key] = status
+      currentTransactions[key] = view.transaction(status.transactionID)
+      if account.isPurchaser {
+        queuedOffers[key] = offers.queuedOffers(groupID: status.groupID)
+      }
+    }
+    view.forEachTransaction { transaction in
+      if transaction.state == .purchased { purchased.insert(transaction.id) }
+      if transaction.revocationDate != nil { revoked.insert(transaction.id) }
+    }
+  }
+
+  /// The key of an account's group: the group's id for the own customer, with the member's
+  /// name for a member, and the customer's number for a named customer.
   static func key(_ groupID: String, _ account: Account) -> String {
-    account == .purchaser ? groupID : "\(groupID)\u{0}\(account.name)"
+    let ownKey = account.isPurchaser ? groupID : "\(groupID)\u{0}\(account.name)"
+    return account.customer.isOwn ? ownKey : "\(ownKey)\u{0}\(account.customer.number)"
   }
 
   /// The notifications that `events` cause. `events` are the latest the session emitted, all
@@ -66,15 +76,18 @@ public struct NotificationMapper: Sendable {
         let t = batch.transaction(id)
         batch.add(
           "CONSUMPTION_REQUEST", nil, transaction: t,
-          status: statusAfter(group: t?.subscriptionGroupID, in: batch), reason: reason)
+          status: statusAfter(group: t?.subscriptionGroupID, t?.owner ?? .purchaser, in: batch),
+          reason: reason)
       case .refundDeclined(let id):
         let t = batch.transaction(id)
         batch.add(
           "REFUND_DECLINED", nil, transaction: t,
-          status: statusAfter(group: t?.subscriptionGroupID, in: batch))
+          status: statusAfter(group: t?.subscriptionGroupID, t?.owner ?? .purchaser, in: batch))
       case .renewalExtension(let extended):
         let t = batch.transaction(extended.transactionID)
-        let status = t?.subscriptionGroupID.flatMap { statuses[$0] }
+        let status = t.flatMap { t in
+          t.subscriptionGroupID.flatMap { statuses[Self.key($0, t.owner)] }
+        }
         if extended.failure == nil {
           batch.add("RENEWAL_EXTENDED", nil, transaction: t, status: status)
         } else {
@@ -129,7 +142,7 @@ public struct NotificationMapper: Sendable {
       revoked.remove(t.id)
       batch.add(
         "REFUND_REVERSED", nil, transaction: t,
-        status: statusAfter(group: t.subscriptionGroupID, in: batch))
+        status: statusAfter(group: t.subscriptionGroupID, t.owner, in: batch))
       return
     }
     guard t.state == .purchased, !purchased.contains(t.id) else { return }
@@ -159,7 +172,7 @@ public struct NotificationMapper: Sendable {
     {
       // A member redeems nothing: the purchaser did.
       let redeemed =
-        t.owner == .purchaser && t.offer.map { $0.type != .introductory } ?? false
+        t.owner.isPurchaser && t.offer.map { $0.type != .introductory } ?? false
       batch.add(
         redeemed ? "OFFER_REDEEMED" : "DID_CHANGE_RENEWAL_PREF", "UPGRADE", transaction: t,
         status: after)
@@ -179,8 +192,8 @@ public struct NotificationMapper: Sendable {
     let key = Self.key(status.groupID, status.owner)
     let previous = statuses[key]
     statuses[key] = status
-    let isMember = status.owner != .purchaser
-    let queued = isMember ? [] : batch.session.queuedOffers(groupID: status.groupID)
+    let isMember = !status.owner.isPurchaser
+    let queued = isMember ? [] : batch.customerView().queuedOffers(groupID: status.groupID)
     defer { if !isMember { queuedOffers[key] = queued } }
     guard let previous else { return }
     // A purchase that made no transaction but queued an offer redeemed it.
@@ -191,7 +204,7 @@ public struct NotificationMapper: Sendable {
     if redeemed { batch.redeemedIn.insert(status.groupID) }
     let current =
       batch.seen[status.transactionID] ?? currentTransactions[key]
-      ?? batch.session.transaction(status.transactionID)
+      ?? batch.transaction(status.transactionID)
     for (type, subtype) in Self.statusChange(from: previous, to: status, redeemed: redeemed) {
       batch.add(type, subtype, transaction: current, status: status)
     }

@@ -11,6 +11,12 @@ extension ServedSession {
   /// Renewal Date).
   func extend(_ originalText: String, body: [UInt8]) throws(AppStoreError) -> JSONValue {
     let original = try reader.originalTransaction(originalText)
+    return try acting(as: original.owner.customer) { () throws(AppStoreError) in
+      try extend(original, body: body)
+    }
+  }
+
+  private func extend(_ original: Transaction, body: [UInt8]) throws(AppStoreError) -> JSONValue {
     do {
       _ = try host.session.requirePurchasersTransaction(original.id)
     } catch {
@@ -76,18 +82,25 @@ extension ServedSession {
   func consumption(_ id: String, version: String, body: [UInt8]) throws(AppStoreError) {
     let transaction = try reader.transaction(id)
     let fields = try ConsumptionValidation.fields(try reader.bodyObject(body), version: version)
-    _ = try applyCall(
-      .consumption(.id(transaction.id), fields: fields),
-      refused: {
-        AppStoreError(status: 400, code: 4_000_000, message: "Bad request. \($0.message)")
-      }
-    )
+    _ = try acting(as: transaction.owner.customer) { () throws(AppStoreError) in
+      try applyCall(
+        .consumption(.id(transaction.id), fields: fields),
+        refused: {
+          AppStoreError(status: 400, code: 4_000_000, message: "Bad request. \($0.message)")
+        })
+    }
   }
 
   /// `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken` (Set App Account
   /// Token).
   func setAppAccountToken(_ originalText: String, body: [UInt8]) throws(AppStoreError) {
     let transaction = try reader.transaction(originalText)
+    try acting(as: transaction.owner.customer) { () throws(AppStoreError) in
+      try setAppAccountToken(transaction, body: body)
+    }
+  }
+
+  private func setAppAccountToken(_ transaction: Transaction, body: [UInt8]) throws(AppStoreError) {
     do {
       _ = try host.session.requirePurchasersTransaction(transaction.id)
     } catch {
@@ -121,9 +134,11 @@ extension ServedSession {
   func finish(_ id: String) throws(AppStoreError) {
     let transaction = try reader.transaction(id)
     guard !transaction.isFinished else { return }
-    _ = try applyCall(
-      .finish(.id(transaction.id)),
-      refused: { AppStoreError(status: 400, code: 4_000_000, message: $0.message) })
+    _ = try acting(as: transaction.owner.customer) { () throws(AppStoreError) in
+      try applyCall(
+        .finish(.id(transaction.id)),
+        refused: { AppStoreError(status: 400, code: 4_000_000, message: $0.message) })
+    }
   }
 }
 

@@ -12,14 +12,25 @@ extension ServedSession {
   /// and statuses, the family's changes, the notifications about them); by default the
   /// purchaser's device, and every notification.
   ///
+  /// `?customer=<name>` acts as that customer (one a `customer` line made) and answers with
+  /// their events only; a request without it acts as the session's own customer and answers
+  /// with every customer's events. Each request starts as the customer it names: a `customer`
+  /// line in a body acts for the lines after it in that body.
+  ///
   /// A request does at most ``requestBudget`` work, counted as the engine does it (a command,
   /// its events, and what a step back replays); the lines after are refused, to be sent again.
-  func commands(_ body: [UInt8], member: String?, answer: StreamedAnswer) {
+  func commands(_ body: [UInt8], device: DeviceFilter, answer: StreamedAnswer) {
+    if let name = device.customer, host.session.customer(named: name) == nil {
+      let error = host.session.noCustomer(named: name)
+      return answer.fail(
+        AppStoreError(status: 404, code: 4_040_000, message: "?customer=: \(error.message)")
+          .response)
+    }
     let lines = EventLines(encoder: encoder) { buffer in
       buffer.withBytes { answer.write(Array($0)) }
       buffer.removeAll()
     }
-    lines.member = member
+    lines.device = device
     controlLines = lines
     host.attach(lines)
     // The request's commands share the journal's commits (one at the end), but for those whose
@@ -30,6 +41,12 @@ extension ServedSession {
       host.detach(lines)
       controlLines = nil
       host.commitsEachCommand = commitsEach
+    }
+    if host.session.customer.name != device.customer {
+      let acting = Command.customer(name: device.customer, number: nil).description
+      if let error = host.perform(line: acting, number: 0).journalError {
+        return fail(answer, journal: error)
+      }
     }
     var script = Command.scriptLines(body).makeIterator()
     let end = ScriptLoop(shouldStop: stop(spent:)).run({ script.next() }, on: host)
@@ -55,10 +72,10 @@ extension ServedSession {
 
   /// The answer to a control request that is not (or no longer) answered as a whole: a sent
   /// command's answer (the tests', the inspector's).
-  func commands(_ body: [UInt8], member: String? = nil) -> ServerResponse {
+  func commands(_ body: [UInt8], device: DeviceFilter = .init()) -> ServerResponse {
     var response: ServerResponse?
     commands(
-      body, member: member,
+      body, device: device,
       answer: StreamedAnswer(
         contentType: "application/x-ndjson", threshold: .max, reply: { response = $0 }))
     return response ?? SessionWork.unavailable("the request was not answered")

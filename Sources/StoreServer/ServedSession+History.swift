@@ -116,7 +116,7 @@ extension SessionReader {
     }
     query.consumables = catalog.products.map { $0.type == .consumable }
     let rows = historyOrder()
-    query.rowsAreShared = account != .purchaser
+    query.rowsAreShared = !account.isPurchaser
     var page: [UInt64] = []
     var last = query.after
     var hasMore = false

@@ -79,7 +79,7 @@ extension SessionReader {
     }
     var subtype: String?
     if case .string(let text)? = request["notificationSubtype"] { subtype = text }
-    var customer = false
+    var customer: Customer?
     if let value = request["transactionId"], value != .null {
       guard type == nil, subtype == nil else {
         throw AppStoreError(
@@ -87,8 +87,7 @@ extension SessionReader {
           message: "Give either a transaction id or a notification type, not both.")
       }
       guard case .string(let text) = value else { throw .invalidTransactionID }
-      _ = try transaction(text)
-      customer = true
+      customer = try transaction(text).owner.customer
     }
     let onlyFailures = request["onlyFailures"] == .bool(true)
     var offset = 0
@@ -108,7 +107,8 @@ extension SessionReader {
       guard time >= start, time < end,
         type == nil || notification.type == type,
         subtype == nil || notification.subtype == subtype,
-        !customer || notification.transactionID != nil,
+        customer == nil
+          || (notification.transactionID != nil && notification.owner.customer == customer),
         !onlyFailures || (!entry.isDelivered && !entry.attempts.isEmpty)
       else { continue }
       guard page.count < HistoryQuery.pageSize else {

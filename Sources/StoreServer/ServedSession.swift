@@ -88,12 +88,14 @@ public final class ServedSession {
     _ notification: NotificationOutbox.Summary, file: String? = nil,
     droppedBecause reason: String? = nil
   ) {
-    guard let lines = controlLines, notification.isShown(toMemberNamed: lines.member) else {
+    guard let lines = controlLines, lines.device.shows(notificationAbout: notification.owner)
+    else {
       return
     }
     lines.notification(
       time: notification.time, type: notification.type, subtype: notification.subtype,
-      uuid: notification.uuid, file: file, droppedBecause: reason)
+      uuid: notification.uuid, file: file, customer: notification.owner.customer.name,
+      droppedBecause: reason)
   }
 
   /// The simulated present.
@@ -128,6 +130,26 @@ public final class ServedSession {
 
   /// Applies the command an App Store Server API call comes down to, committed: the call's
   /// effect is journaled like any command. A refusal is `refused`'s error.
+  /// Runs `body` with the session acting as `customer` (a `customer` line before and after,
+  /// journaled as any command), so that a call about a named customer's transaction changes
+  /// their account and the session goes on as whom it acted as.
+  func acting<T>(
+    as customer: Customer, _ body: () throws(AppStoreError) -> T
+  ) throws(AppStoreError) -> T {
+    let home = host.session.customer
+    guard customer != home else { return try body() }
+    try switchCustomer(to: customer)
+    defer { try? switchCustomer(to: home) }
+    return try body()
+  }
+
+  private func switchCustomer(to customer: Customer) throws(AppStoreError) {
+    let outcome = host.perform(Command.customer(name: customer.name, number: nil))
+    if let error = outcome.journalError ?? outcome.error {
+      throw AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)")
+    }
+  }
+
   func applyCall(
     _ command: Command, refused: (CommandError) -> AppStoreError
   ) throws(AppStoreError) -> [StoreEvent] {

@@ -30,11 +30,22 @@ struct SessionReader {
   var environment: String { signer.environment.rawValue }
 
   /// The session as the request's account sees it, made once per revision and account.
-  var session: SessionView {
-    guard account != .purchaser else { return SessionView(base) }
+  var session: SessionView { view(of: account) }
+
+  /// The session as `account` sees it: the committed session itself for the customer it acts
+  /// as, else a view made once per revision and account.
+  func view(of account: Account) -> SessionView {
+    guard account != Account(customer: base.customer) else { return SessionView(base) }
     return shared.view(revision: revision, now: base.now, account: account) {
       base.view(of: account)
     }
+  }
+
+  /// The session as the customer whose id range holds `id` sees it (the request's own view
+  /// when that is the request's customer); `nil` when no customer's range holds it.
+  func view(holding id: UInt64) -> SessionView? {
+    guard let customer = base.customer(owningID: id) else { return nil }
+    return customer == account.customer ? session : view(of: Account(customer: customer))
   }
 
   /// The ledger's rows ordered as Transaction History orders them (purchase date, then id),
@@ -65,7 +76,7 @@ struct SessionReader {
     guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
       let id = UInt64(text)
     else { throw .invalidTransactionID }
-    guard let transaction = session.transaction(id) else {
+    guard let transaction = view(holding: id)?.transaction(id) else {
       throw .transactionIDNotFound
     }
     return transaction
@@ -77,9 +88,18 @@ struct SessionReader {
   /// A member's transaction id or `appTransactionId` names the member: their history,
   /// statuses and app transaction.
   func customer(_ text: String) throws(AppStoreError) -> Account {
-    let accounts = [.purchaser] + base.everyFamilyMember.map(Account.member)
-    if let named = accounts.first(where: { $0.appTransactionID == text }) { return named }
-    return base.account(ofTransaction: try transaction(text).id) ?? .purchaser
+    if let numbers = Account.numbers(ofAppTransactionID: text),
+      let customer = base.customer(number: numbers.customer)
+    {
+      let view = view(of: Account(customer: customer))
+      let accounts =
+        [Account(customer: customer)]
+        + view.everyFamilyMember.map { Account(customer: customer, member: $0) }
+      if let named = accounts.first(where: { $0.appTransactionID == text }) { return named }
+    }
+    let transaction = try transaction(text)
+    return view(holding: transaction.id)?.owner(ofTransaction: transaction.id)
+      ?? transaction.owner
   }
 
   /// An original transaction id: 4000008 when it is not an id, 4040005 when no purchase has it.
@@ -89,7 +109,8 @@ struct SessionReader {
       throw AppStoreError(
         status: 400, code: 4_000_008, message: "Invalid original transaction id.")
     }
-    guard let transaction = session.transaction(id), transaction.originalID == id else {
+    guard let transaction = view(holding: id)?.transaction(id), transaction.originalID == id
+    else {
       throw AppStoreError(
         status: 404, code: 4_040_005, message: "Original transaction id not found.")
     }
@@ -123,7 +144,7 @@ struct SessionReader {
   /// no such order (Apple answers 200 either way).
   func lookUp(order: String) throws(AppStoreError) -> JSONValue {
     guard let id = OrderID.transactionID(order),
-      let transaction = session.transaction(id), transaction.orderID == order
+      let transaction = view(holding: id)?.transaction(id), transaction.orderID == order
     else {
       return .object(
         JSONObject([

@@ -45,6 +45,7 @@ import Testing
       return [draws.pick(["intro", "promo:loyalty", "code:\"Free Month\"", "winback:back"])]
     case .winBackOffer: return [draws.pick(["winback.free", "w-1"])]
     case .member: return [draws.pick(["Anna", "ben-2", "C.d_e"])]
+    case .customer: return [draws.pick(["alice", "c000042", "B.o-b_"])]
     case .setting, .delivery, .api, .family:
       var words: [String] = []
       while let next = kind.words(after: words)?.first {

@@ -160,18 +160,7 @@ import Testing
     // The backend's App Store Connect key, registered with the server.
     let keyFolder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: keyFolder) }
-    let keyPath = keyFolder.appendingPathComponent("AuthKey_KEY_ID.p8").path
-    let made = try runProcess(
-      python,
-      [
-        "-c",
-        "import sys; from cryptography.hazmat.primitives import serialization as s; "
-          + "from cryptography.hazmat.primitives.asymmetric import ec; "
-          + "open(sys.argv[1], 'wb').write(ec.generate_private_key(ec.SECP256R1()).private_bytes("
-          + "s.Encoding.PEM, s.PrivateFormat.PKCS8, s.NoEncryption()))",
-        keyPath,
-      ])
-    try #require(made.status == 0, "making a key: \(made.stderr)")
+    let keyPath = try makeAPIKey(in: keyFolder, python: python)
     let backend = try WebhookServer(statuses: [])
     defer { backend.stop() }
     let server = try ServeProcess([
@@ -349,4 +338,21 @@ extension Data {
     while base64.count % 4 != 0 { base64 += "=" }
     self.init(base64Encoded: base64)
   }
+}
+
+/// A backend's App Store Connect key (`AuthKey_KEY_ID.p8`, P-256) made in `folder`.
+func makeAPIKey(in folder: URL, python: String) throws -> String {
+  let keyPath = folder.appendingPathComponent("AuthKey_KEY_ID.p8").path
+  let made = try runProcess(
+    python,
+    [
+      "-c",
+      "import sys; from cryptography.hazmat.primitives import serialization as s; "
+        + "from cryptography.hazmat.primitives.asymmetric import ec; "
+        + "open(sys.argv[1], 'wb').write(ec.generate_private_key(ec.SECP256R1()).private_bytes("
+        + "s.Encoding.PEM, s.PrivateFormat.PKCS8, s.NoEncryption()))",
+      keyPath,
+    ])
+  try #require(made.status == 0, "making a key: \(made.stderr)")
+  return keyPath
 }

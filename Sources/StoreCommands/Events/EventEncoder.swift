@@ -58,6 +58,7 @@ public struct EventEncoder: Sendable {
   package mutating func append(_ event: StoreEvent, to writer: inout ByteWriter) {
     var object = ObjectBuilder(taking: writer, dates: dates)
     object.field("time", event.time)
+    if let customer = event.customer?.name { object.field("customer", customer) }
     switch event.kind {
     case .transaction(let transaction, let delivery):
       object.field("event", "transaction")
@@ -197,10 +198,11 @@ public struct EventEncoder: Sendable {
   /// A server notification as a `notification` event line (without the newline).
   public func notificationLine(
     time: Instant, type: String, subtype: String?, uuid: String, file: String?,
-    droppedBecause reason: String? = nil
+    customer: String? = nil, droppedBecause reason: String? = nil
   ) -> String {
     var object = ObjectBuilder()
     object.field("time", time)
+    if let customer { object.field("customer", customer) }
     object.field("event", reason == nil ? "notification" : "notificationDropped")
     object.field("notificationType", type)
     if let subtype { object.field("subtype", subtype) }

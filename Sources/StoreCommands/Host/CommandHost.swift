@@ -122,12 +122,12 @@ public final class CommandHost {
   /// The session as of the last command applied (committed or not).
   public var session: Session { journaled.session }
 
-  /// The session as `account`'s device sees it (``Session/view(of:)``): the purchaser's is the
-  /// session itself; a member's is made once and kept while the session's ``revision`` and
+  /// The session as `account`'s device sees it (``Session/view(of:)``): the current customer's
+  /// is the session itself; another customer's or a member's is made once and kept while the session's ``revision`` and
   /// present stay the same, so a front end that reads it on every frame or call does not
   /// rebuild it.
   public func view(of account: Account) -> SessionView {
-    guard account != .purchaser else { return SessionView(session) }
+    guard account != Account(customer: session.customer) else { return SessionView(session) }
     let key = MemberView.Key(revision: revision, now: session.now, account: account)
     if let kept = memberView, kept.key == key { return kept.view }
     let view = session.view(of: account)

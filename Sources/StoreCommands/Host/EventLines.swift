@@ -12,9 +12,9 @@ public final class EventLines: CommandObserver {
   private let write: (inout ByteWriter) throws -> Void
   /// What went wrong writing, if anything: nothing more is written after it.
   public private(set) var failure: (any Error)?
-  /// Whose device the lines show: the purchaser's (`nil`), or the family member's of that name
-  /// (`--member`); the events another account's device sees are left out.
-  public var member: String?
+  /// Whose device the lines show (`--customer`, `--member`): by default every customer's own;
+  /// the events another account's device sees are left out.
+  public var device = DeviceFilter()
 
   /// Lines written by `write` (which empties the writer) once `limit` bytes wait, or when the
   /// host flushes.
@@ -32,7 +32,7 @@ public final class EventLines: CommandObserver {
   public func stream(_ events: ArraySlice<StoreEvent>) {
     guard failure == nil else { return }
     for event in events {
-      if !event.isSeen(byMemberNamed: member) { continue }
+      if !device.shows(event) { continue }
       encoder.append(event, to: &buffer)
     }
   }
@@ -54,11 +54,12 @@ public final class EventLines: CommandObserver {
   /// queue): `{"event":"notificationDropped",…,"reason":…}`.
   public func notification(
     time: Instant, type: String, subtype: String?, uuid: String, file: String?,
-    droppedBecause reason: String? = nil
+    customer: String? = nil, droppedBecause reason: String? = nil
   ) {
     line(
       encoder.notificationLine(
-        time: time, type: type, subtype: subtype, uuid: uuid, file: file, droppedBecause: reason))
+        time: time, type: type, subtype: subtype, uuid: uuid, file: file, customer: customer,
+        droppedBecause: reason))
   }
 
   /// Whether a megabyte waits.

@@ -98,7 +98,8 @@ public enum JournalSnapshot {
     // The replay's records and timeline are let go before the snapshot is made: the peak is
     // the larger of the two, not their sum.
     let session = try JournaledSession(replaying: journal, keepsHistory: false).session
-    return (session.ledgerSnapshot(), configurations, journal.notices.isEmpty)
+    // The own customer's, whoever the journal last acted as.
+    return (session.view(of: .purchaser).ledgerSnapshot(), configurations, journal.notices.isEmpty)
   }
 
   // MARK: - The file

@@ -73,6 +73,7 @@ extension Command {
     case .refreshReceipt: verb = .refreshReceipt
     case .notice(let request): verb = .sendNotice(request)
     case .family(let action): verb = .family(action)
+    case .customer(let name, let number): verb = .selectCustomer(name: name, number: number)
     }
     return .verb(verb)
   }

@@ -77,6 +77,9 @@ public enum Command: Equatable, Sendable {
   /// `family join <name>`, `family leave <name>`, `family sharing <productID> on|off`: the
   /// purchaser's family changes.
   case family(FamilyAction)
+  /// `customer <name> [number=N]`: the following lines act as that customer (made on first
+  /// use); `customer` alone, as the session's own.
+  case customer(name: String?, number: Int?)
 
   /// The command's verb.
   public var verb: String {
@@ -110,6 +113,7 @@ public enum Command: Equatable, Sendable {
     case .notify, .notice: "notify"
     case .refreshReceipt: "call"
     case .family: "family"
+    case .customer: "customer"
     }
   }
 }

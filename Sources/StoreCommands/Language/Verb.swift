@@ -35,6 +35,8 @@ public enum WordKind: Sendable, Equatable {
   case family
   /// A member of the purchaser's family, by name.
   case member
+  /// One of the session's customers, by name.
+  case customer
   /// Any word; the text names what it is (`a request id`).
   case text(String)
 
@@ -60,6 +62,7 @@ public enum WordKind: Sendable, Equatable {
     case .text(let name): "<\(name)>"
     case .family: "join <name>|leave <member>|sharing <productID> on|off"
     case .member: "<member>"
+    case .customer: "<customer>"
     }
   }
 }

@@ -137,6 +137,30 @@ extension Verb {
         }
       }),
     Verb(
+      "customer", [.init(.customer, optional: true)],
+      options: [.init("number", .number(1...Customer.maximumNumber))],
+      "the following lines act as this customer, made on first use with an Apple Account of "
+        + "their own (number= picks a new one's ids); without a name, as the session's own",
+      parse: { words throws(CommandError) in
+        var name: String?
+        if let next = words.peek, !next.contains("=") {
+          name = try words.word("a customer's name")
+        }
+        let number = try words.options()["number"].map { (text) throws(CommandError) in
+          guard let number = Int(text), (1...Customer.maximumNumber).contains(number) else {
+            throw CommandError(
+              "number must be a whole number from 1 to \(Customer.maximumNumber), not "
+                + "\"\(text.prefix(40))\"")
+          }
+          return number
+        }
+        return .customer(name: name, number: number)
+      },
+      words: { command in
+        guard case .customer(let name, let number) = command else { return nil }
+        return ["customer"] + (name.map { [$0] } ?? []) + (number.map { ["number=\($0)"] } ?? [])
+      }),
+    Verb(
       "back", "the session as it was before the last event",
       parse: { _ throws(CommandError) in .stepBack(.event) },
       words: { $0 == .stepBack(.event) ? ["back"] : nil }),

@@ -1,4 +1,5 @@
 import Hummingbird
+import StoreSimulation
 
 /// Storekeeper's own endpoints: the health check, open to anyone, and the control endpoint,
 /// which applies command-language lines as `run` does, behind ``ControlAuthentication``.
@@ -16,10 +17,13 @@ struct ControlController {
     try await access.read(request, context) { reader, _ in reader.health() }
   }
 
-  /// `?member=<name>` answers with what that family member's device sees.
+  /// `?customer=<name>` acts as that customer; `?member=<name>` answers with what that family
+  /// member's device sees.
   @Sendable func commands(_ request: Request, context: ServerContext) async throws -> Response {
     try await access.control(request, context) { served, whole, answer in
-      served.commands(whole.body, member: whole.query["member"]?.last, answer: answer)
+      let device = DeviceFilter(
+        customer: whole.query["customer"]?.last, member: whole.query["member"]?.last)
+      served.commands(whole.body, device: device, answer: answer)
     }
   }
 }

@@ -7,11 +7,18 @@ public struct StoreEvent: Equatable, Sendable {
   public var time: Instant
   /// What happened.
   public var kind: Kind
+  /// The named customer it happened to; `nil` for the session's own customer.
+  public var customer: Customer?
+  /// Its place in the named customer's own history (0 for their first event), which names
+  /// their notifications apart from every other customer's; 0 for the own customer's.
+  public var customerPlace: UInt64
 
   /// Creates an event.
-  public init(time: Instant, kind: Kind) {
+  public init(time: Instant, kind: Kind, customer: Customer? = nil, customerPlace: UInt64 = 0) {
     self.time = time
     self.kind = kind
+    self.customer = customer
+    self.customerPlace = customerPlace
   }
 
   /// The kinds of event.
@@ -211,5 +218,33 @@ extension StoreEvent {
     case .family: return true
     default: return member == nil
     }
+  }
+}
+
+/// Whose events a stream shows (`run --customer --member`, the control endpoint's
+/// `?customer=&member=`): every customer's or one named customer's, and on a customer's own
+/// device or a member of their family's.
+public struct DeviceFilter: Equatable, Sendable {
+  /// The named customer whose events are shown; `nil` shows every customer's.
+  public var customer: String?
+  /// The family member whose device is shown; `nil` shows the customers' own devices.
+  public var member: String?
+
+  /// A filter.
+  public init(customer: String? = nil, member: String? = nil) {
+    self.customer = customer
+    self.member = member
+  }
+
+  /// Whether the device sees `event` (``StoreEvent/isSeen(byMemberNamed:)``).
+  public func shows(_ event: StoreEvent) -> Bool {
+    (customer == nil || event.customer?.name == customer) && event.isSeen(byMemberNamed: member)
+  }
+
+  /// Whether the device is told of a notification about `owner`: every one without a member,
+  /// those about the member's transactions with one.
+  public func shows(notificationAbout owner: Account) -> Bool {
+    (customer == nil || owner.customer.name == customer)
+      && (member == nil || owner.member?.name == member)
   }
 }

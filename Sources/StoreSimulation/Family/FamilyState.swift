@@ -2,13 +2,16 @@
 /// transactions of what is shared.
 ///
 /// A member's transaction is a *share* of one of the purchaser's: it has its own id (in the
-/// member's own range, ``FamilyState/idSpan`` apart), purchase date and revocation, and reads
+/// member's own range, ``span`` apart), purchase date and revocation, and reads
 /// everything else (product, expiration, offer) from the purchaser's transaction, so that
 /// renewals, expiries and extensions of the purchaser's reach every member.
 struct FamilyState {
-  /// How far apart the id ranges of the accounts are: member *n*'s transactions are numbered
-  /// from the first id plus *n* times this.
+  /// How far apart the id ranges of the own customer's family's accounts are.
   static let idSpan: UInt64 = 1_000_000_000_000
+  /// How far apart the id ranges of this family's accounts are: member *n*'s transactions are
+  /// numbered from the first id plus *n* times this (``idSpan`` for the own customer's family;
+  /// a named customer's is ``Customer/memberIDSpan``).
+  var span = FamilyState.idSpan
 
   /// One of a member's transactions.
   struct Share {

@@ -23,12 +23,15 @@ public struct ServerNotification: Equatable, Sendable {
   /// place in its history and the notification's place among the event's, so that it is
   /// unique, and the same on every replay.
   public var uuid: String
+  /// The customer it is about.
+  public var customer: Customer
 
   /// A notification of `type` (and `subtype`) at `time`, with what it carries.
   public init(
     type: String, subtype: String?, time: Instant, transaction: Transaction? = nil,
     status: SubscriptionStatus? = nil, consumptionRequestReason: RefundRequestReason? = nil,
-    summary: RenewalExtensionSummary? = nil, notice: StoreNotice? = nil, uuid: String
+    summary: RenewalExtensionSummary? = nil, notice: StoreNotice? = nil, uuid: String,
+    customer: Customer = .own
   ) {
     self.type = type
     self.subtype = subtype
@@ -39,13 +42,14 @@ public struct ServerNotification: Equatable, Sendable {
     self.summary = summary
     self.notice = notice
     self.uuid = uuid
+    self.customer = customer
   }
 
   /// The transaction's id.
   public var transactionID: UInt64? { transaction?.id }
-  /// Whose transaction or subscription it is about: a family member's, or the purchaser's
+  /// Whose transaction or subscription it is about: a family member's, or the customer's
   /// (also for a notification about no purchase).
-  public var owner: Account { transaction?.owner ?? status?.owner ?? .purchaser }
+  public var owner: Account { transaction?.owner ?? status?.owner ?? Account(customer: customer) }
 
   /// Whether a view of one family member's device (`--member`, `?member=`) shows it: every
   /// notification without one, those about that member's transactions with one.

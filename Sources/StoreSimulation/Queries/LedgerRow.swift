@@ -140,7 +140,7 @@ extension Session {
     case .deferred: return record.flags.contains(.pendingApproval) ? .pending : .declined
     case .purchased: break
     }
-    if record.isRevoked { return account == .purchaser ? .refunded : .revoked }
+    if record.isRevoked { return account.isPurchaser ? .refunded : .revoked }
     if record.flags.contains(.upgraded) { return .upgraded }
     let base: LedgerState = record.flags.contains(.renewal) ? .renewed : .purchased
     guard let groupIndex = product(at: record.product).groupIndex,
@@ -150,7 +150,7 @@ extension Session {
     case .gracePeriod: return .grace
     case .billingRetry: return .retry
     case .expired: return .expired
-    case .revoked: return account == .purchaser ? .refunded : .revoked
+    case .revoked: return account.isPurchaser ? .refunded : .revoked
     case .subscribed, .none:
       return groups[groupIndex].priceIncrease == .pending ? .priceIncrease : base
     }

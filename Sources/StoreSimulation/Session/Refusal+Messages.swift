@@ -154,6 +154,23 @@ extension Refusal {
 
   private var familyMessage: String {
     switch self {
+    case .invalidCustomerName(let name):
+      "\"\(name.prefix(40))\" cannot name a customer: use 1 to 32 letters, digits, '.', '-' or "
+        + "'_' (and not \"purchaser\")"
+    case .noSuchCustomer(let name, let customers):
+      "there is no customer \"\(name.prefix(40))\""
+        + (customers.isEmpty
+          ? " (the session has only its own: customer <name> makes one)"
+          : " (customers: \(customers.prefix(20).joined(separator: ", "))"
+            + (customers.count > 20 ? " and \(customers.count - 20) more" : "") + ")")
+    case .customerNumberWithoutName:
+      "number= goes with a customer's name: customer <name> number=<n>"
+    case .customerNumberNotTheirs(let name, let number):
+      "\(name) is customer number \(number); leave number= out or give theirs"
+    case .customerNumberOutOfRange(let number, let maximum):
+      "customer number \(number) is not 1 to \(maximum)"
+    case .customerNumberTaken(let number, let name):
+      "customer number \(number) is \(name)'s; give the new customer another"
     case .noSuchMember(_, let members):
       "nobody of that name was ever in the family"
         + (members.isEmpty

@@ -151,6 +151,20 @@ public enum Refusal: Equatable, Sendable {
   /// Sharing already as asked.
   case sharingAlready(productID: String, shared: Bool)
 
+  // MARK: Customers
+  /// `customer <name>` with a name a customer cannot have.
+  case invalidCustomerName(String)
+  /// A customer of that name is not in the session (`customers`: who is).
+  case noSuchCustomer(name: String, customers: [String])
+  /// `customer number=…` without a name.
+  case customerNumberWithoutName
+  /// A number given to an existing customer that is not theirs.
+  case customerNumberNotTheirs(name: String, number: Int)
+  /// A customer number past the id ranges there are.
+  case customerNumberOutOfRange(Int, maximum: Int)
+  /// A new customer's number another customer has.
+  case customerNumberTaken(Int, by: String)
+
   // MARK: Commands outside a session's history or deliveries
   /// `back`/`undo` applied to a bare session.
   case stepBackNeedsHistory

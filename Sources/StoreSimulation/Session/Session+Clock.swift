@@ -3,8 +3,12 @@ import StoreConfiguration
 extension Session {
   /// When the next scheduled transition (a renewal, the end of a grace or retry period, an
   /// expiry) is due, if any.
+  /// Every customer's transitions count.
   public var nextScheduledEvent: Instant? {
-    scheduler.nextDue(groups: groups).map { Instant(milliseconds: $0) }
+    let mine = scheduler.nextDue(groups: groups)
+    guard storage.customers.hasNamedCustomers else { return mine.map { Instant(milliseconds: $0) } }
+    let others = storage.customers.earliestParkedDue()
+    return [mine, others].compactMap { $0 }.min().map { Instant(milliseconds: $0) }
   }
 
   /// Moves the clock to `target`, firing every transition due on the way in time order. Each
@@ -15,7 +19,15 @@ extension Session {
   /// - Complexity: O(*e* log *g*) for *e* transitions in *g* groups, whatever the span.
   public mutating func advance(to target: Instant, _ sink: EventSink) throws(SessionError) {
     try check(.advance(to: target))
-    runScheduled(until: target.milliseconds, timeFloor: nil, sink)
+    let home = currentCustomerSlot
+    while selectEarliestDue(upTo: target.milliseconds) != nil,
+      let entry = popDue(upTo: target.milliseconds)
+    {
+      let group = Int(entry.group)
+      fire(group: group, due: entry.due, stamp: entry.due, sink)
+      reschedule(group: group)
+    }
+    switchCustomer(toSlot: home)
     now = target
     settle(sink)
   }
@@ -34,10 +46,12 @@ extension Session {
     marking mark: (_ due: Instant, _ eventful: Bool) -> Void, _ sink: EventSink
   ) throws(SessionError) -> Bool {
     try check(.advance(to: target))
+    let home = currentCustomerSlot
     var count = 0
     var last: Int64?
-    while let due = nextScheduledEvent?.milliseconds, due <= target.milliseconds {
+    while let due = selectEarliestDue(upTo: target.milliseconds) {
       if count >= limit, let last, due > last {
+        switchCustomer(toSlot: home)
         now = Instant(milliseconds: last)
         settle(sink)
         return false
@@ -51,6 +65,7 @@ extension Session {
       count += 1
       last = entry.due
     }
+    switchCustomer(toSlot: home)
     now = target
     settle(sink)
     return true
@@ -77,8 +92,9 @@ extension Session {
     try checkEventBudget(until: target.milliseconds)
   }
 
-  /// Fires due transitions up to `limit`. With a floor, events are stamped no earlier than it
-  /// (catch-up of a back-dated purchase happens now, about past periods).
+  /// Fires the current customer's due transitions up to `limit`. With a floor, events are
+  /// stamped no earlier than it (catch-up of a back-dated purchase happens now, about past
+  /// periods).
   mutating func runScheduled(until limit: Int64, timeFloor: Int64?, _ sink: EventSink) {
     while let entry = popDue(upTo: limit) {
       let group = Int(entry.group)
@@ -191,10 +207,11 @@ extension Session {
 
   /// The end and price of a period of `product` starting at `start`, under `offer` if any.
   func periodTerms(
-    product productIndex: Int32, offer: GroupState.UpcomingOffer?, start: Int64, anchorDay: Int
+    product productIndex: Int32, offer: GroupState.UpcomingOffer?, start: Int64, anchorDay: Int,
+    rate: TimeRate? = nil
   ) -> (expiration: Int64, price: Int64) {
     let product = product(at: productIndex)
-    let rate = settings.timeRate
+    let rate = rate ?? settings.timeRate
     if let offer, let terms = self.offer(of: offer) {
       let end = rate.end(
         of: terms.period, startingAt: Instant(milliseconds: start), anchorDay: anchorDay)
@@ -211,35 +228,51 @@ extension Session {
 
   /// Refuses a span that would cause more events than allowed, before anything changes.
   ///
-  /// Counts the transitions each group would go through up to `limit` by stepping its periods;
-  /// every transition causes at most three events, and as many again for each family member.
+  /// Counts the transitions each group of each customer would go through up to `limit` by
+  /// stepping its periods; every transition causes at most three events, and as many again for
+  /// each family member. A replay (no budget) counts nothing.
   func checkEventBudget(until limit: Int64) throws(SessionError) {
     let budget = options.maximumEventsPerVerb
-    let perTransition = 2 * (1 + family.joinedCount)
+    guard budget < .max else { return }
     var transitions = 0
-    for index in groups.indices {
-      transitions += transitionCount(group: index, until: limit, stopAfter: budget)
-      if transitions * perTransition > budget {
-        throw SessionError(.tooManyEvents(budget: budget, transitions: transitions))
+    var events = 0
+    eachCustomersGroups { groups, settings, members in
+      for group in groups {
+        let count = transitionCount(
+          of: group, settings: settings, until: limit, stopAfter: budget)
+        transitions += count
+        events += count * 2 * (1 + members)
+        if events > budget { return false }
       }
+      return true
+    }
+    if events > budget {
+      throw SessionError(.tooManyEvents(budget: budget, transitions: transitions))
     }
   }
 
-  /// About how many transitions (renewals, ends of grace and retry periods, expiries) fall due
-  /// from now until `limit`, counted no further than `atMost`; each causes a few events.
+  /// About how many transitions (renewals, ends of grace and retry periods, expiries) of every
+  /// customer fall due from now until `limit`, counted no further than `atMost`; each causes a
+  /// few events.
   ///
   /// - Complexity: O(*g*) for *g* groups at a rate with fixed periods, else up to `atMost`.
   public func transitionsDue(until limit: Instant, atMost: Int) -> Int {
     var transitions = 0
-    for index in groups.indices where transitions <= atMost {
-      transitions += transitionCount(
-        group: index, until: limit.milliseconds, stopAfter: atMost - transitions)
+    eachCustomersGroups { groups, settings, _ in
+      for group in groups where transitions <= atMost {
+        transitions += transitionCount(
+          of: group, settings: settings, until: limit.milliseconds,
+          stopAfter: atMost - transitions)
+      }
+      return transitions <= atMost
     }
     return transitions
   }
 
-  private func transitionCount(group index: Int, until limit: Int64, stopAfter budget: Int) -> Int {
-    var group = groups[index]
+  private func transitionCount(
+    of group: GroupState, settings: SessionSettings, until limit: Int64, stopAfter budget: Int
+  ) -> Int {
+    var group = group
     guard group.isActive, let firstDue = group.nextDue, firstDue <= limit else { return 0 }
     let monthly = group.billingPeriod > 0 && group.renewalProduct == group.product
     if group.phase != .subscribed || (!group.willAutoRenew && !monthly)
@@ -253,7 +286,8 @@ extension Session {
     var due = firstDue
     while due <= limit && count <= budget {
       if group.upcoming.isEmpty,
-        let length = fixedLength(of: group.renewalProduct, monthly: monthly)
+        let length = fixedLength(
+          of: group.renewalProduct, rate: settings.timeRate, monthly: monthly)
       {
         return count + Int((limit - due) / length) + 1
       }
@@ -264,7 +298,7 @@ extension Session {
         ? settings.timeRate.monthEnd(from: due, anchorDay: Int(group.anchorDay))
         : periodTerms(
           product: group.renewalProduct, offer: offer, start: due,
-          anchorDay: Int(group.anchorDay)
+          anchorDay: Int(group.anchorDay), rate: settings.timeRate
         ).expiration
       due = max(next, due + 1)
     }
@@ -272,13 +306,14 @@ extension Session {
   }
 
   /// The length of every period of a product when the rate makes it constant.
-  private func fixedLength(of productIndex: Int32, monthly: Bool = false) -> Int64? {
+  private func fixedLength(of productIndex: Int32, rate: TimeRate, monthly: Bool = false) -> Int64?
+  {
     guard let period = monthly ? SubscriptionPeriod(1, .month) : product(at: productIndex).period
     else { return nil }
-    if case .calendar = settings.timeRate.scale, period.unit == .month || period.unit == .year {
+    if case .calendar = rate.scale, period.unit == .month || period.unit == .year {
       return nil
     }
     let start = Instant(milliseconds: 0)
-    return max(1, settings.timeRate.end(of: period, startingAt: start).milliseconds)
+    return max(1, rate.end(of: period, startingAt: start).milliseconds)
   }
 }

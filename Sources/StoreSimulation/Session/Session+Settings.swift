@@ -43,6 +43,8 @@ extension Session {
     let overridden = settings != fileSettings
     configuration = newConfiguration
     catalog = Catalog(newConfiguration, keepingIndicesOf: catalog)
+    makeUnique()
+    storage.catalogGeneration += 1
     ledger.setLastingProducts(catalog.lastingProducts)
     if groups.count < catalog.groups.count {
       groups += Array(repeating: GroupState(), count: catalog.groups.count - groups.count)

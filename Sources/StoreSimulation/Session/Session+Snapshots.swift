@@ -58,25 +58,39 @@ extension Session {
   mutating func emitTransaction(
     _ position: Int, delivery: Delivery?, at time: Int64, _ sink: EventSink
   ) {
-    emittedEventCount += 1
+    countEvent()
     guard !isMuted else { return }
     sink(
-      StoreEvent(
-        time: Instant(milliseconds: time),
-        kind: .transaction(snapshot(position, verification: delivery != nil), delivery: delivery)))
+      event(
+        at: time,
+        .transaction(snapshot(position, verification: delivery != nil), delivery: delivery)))
   }
 
   mutating func emitStatus(group index: Int, at time: Int64, _ sink: EventSink) {
     guard groups[index].renewalState != nil else { return }
-    emittedEventCount += 1
+    countEvent()
     guard !isMuted, let status = status(ofGroup: index) else { return }
-    sink(StoreEvent(time: Instant(milliseconds: time), kind: .status(status)))
+    sink(event(at: time, .status(status)))
   }
 
   mutating func emit(_ kind: StoreEvent.Kind, at time: Int64, _ sink: EventSink) {
-    emittedEventCount += 1
+    countEvent()
     guard !isMuted else { return }
-    sink(StoreEvent(time: Instant(milliseconds: time), kind: kind))
+    sink(event(at: time, kind))
+  }
+
+  /// Counts an event in the session's history and in its customer's.
+  mutating func countEvent() {
+    emittedEventCount += 1
+    storage.customerEventCount += 1
+  }
+
+  /// The event just counted, marked with its customer when that is a named one.
+  func event(at time: Int64, _ kind: StoreEvent.Kind) -> StoreEvent {
+    let customer = account.customer
+    return StoreEvent(
+      time: Instant(milliseconds: time), kind: kind, customer: customer.isOwn ? nil : customer,
+      customerPlace: customer.isOwn ? 0 : storage.customerEventCount - 1)
   }
 }
 
@@ -129,9 +143,9 @@ extension Transaction {
       // A member's revocation returns nothing to them: no percentage [unverified].
       revocationType: !record.isRevoked
         ? nil
-        : owner != .purchaser
+        : !owner.isPurchaser
           ? .familyRevoke : record.refundedShare > 0 ? .refundProrated : .refundFull,
-      revocationPercentage: record.isRevoked && owner == .purchaser
+      revocationPercentage: record.isRevoked && owner.isPurchaser
         ? (record.refundedShare > 0 ? Int(record.refundedShare) : 100_000) : nil,
       hasRefundRequest: record.flags.contains(.refundRequested),
       isUpgraded: record.flags.contains(.upgraded), appAccountToken: details?.appAccountToken,

@@ -74,7 +74,7 @@ public struct Session: Sendable {
     settings = defaultSettings(configuration)
   }
 
-  private mutating func makeUnique() {
+  mutating func makeUnique() {
     if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
   }
 
@@ -275,6 +275,16 @@ final class SessionStorage: @unchecked Sendable {
   @exclusivity(unchecked) var serverRecords = ServerRecords()
   @exclusivity(unchecked) var family = FamilyState()
   @exclusivity(unchecked) var account = Account.purchaser
+  /// The customers, and the parked states of all but the current one.
+  @exclusivity(unchecked) var customers = CustomerBook()
+  /// How many events the current customer caused (a named customer's notifications are named
+  /// by it, so that they do not depend on the other customers).
+  @exclusivity(unchecked) var customerEventCount: UInt64 = 0
+  /// Bumped by each reload of the configuration, so that a parked customer's state is brought
+  /// in line with the catalog when it is next used.
+  @exclusivity(unchecked) var catalogGeneration = 0
+  /// Each mass extension's result: the App Store's, for every customer.
+  @exclusivity(unchecked) var massExtensions: [MassExtensionKey: MassExtension] = [:]
   /// How far the invariant checks got (``InvariantChecking/amortized``).
   @exclusivity(unchecked) var checked = InvariantChecking.Progress()
 
@@ -302,6 +312,10 @@ final class SessionStorage: @unchecked Sendable {
     copy.serverRecords = serverRecords
     copy.family = family
     copy.account = account
+    copy.customers = customers
+    copy.customerEventCount = customerEventCount
+    copy.catalogGeneration = catalogGeneration
+    copy.massExtensions = massExtensions
     copy.checked = checked
     return copy
   }

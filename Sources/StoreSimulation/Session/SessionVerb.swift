@@ -65,6 +65,8 @@ public enum SessionVerb: Equatable, Sendable {
   case sendNotice(NoticeRequest)
   /// ``Session/changeFamily(_:_:)``.
   case family(FamilyAction)
+  /// ``Session/selectCustomer(named:number:)``.
+  case selectCustomer(name: String?, number: Int?)
 }
 
 extension Session {
@@ -122,6 +124,7 @@ extension Session {
     case .refreshReceipt: refreshReceipt(sink)
     case .sendNotice(let request): try sendNotice(request, sink)
     case .family(let action): try changeFamily(action, sink)
+    case .selectCustomer(let name, let number): try selectCustomer(named: name, number: number)
     }
   }
 
@@ -183,6 +186,7 @@ extension Session {
     case .setAppAccountToken(let id, _): try checkAppAccountToken(id)
     case .sendNotice(let request): try checkNotice(request)
     case .family(let action): try checkFamily(action)
+    case .selectCustomer(let name, let number): try checkCustomer(named: name, number: number)
     }
   }
 }

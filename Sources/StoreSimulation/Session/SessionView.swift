@@ -33,6 +33,13 @@ extension SessionView {
   /// The device's transaction with an id, unless it does not exist or was deleted.
   public func transaction(_ id: UInt64) -> Transaction? { base.transaction(id) }
 
+  /// The account a transaction id belongs to on this customer's devices: theirs, or a family
+  /// member's (``Session/account(ofTransaction:)``).
+  public func owner(ofTransaction id: UInt64) -> Account? { base.account(ofTransaction: id) }
+
+  /// The offers queued for a group's renewals to come (``Session/queuedOffers(groupID:)``).
+  public func queuedOffers(groupID: String) -> [QueuedOffer] { base.queuedOffers(groupID: groupID) }
+
   /// Every transaction the device has, oldest first (`SKTestSession.allTransactions()`).
   public func allTransactions() -> [Transaction] { base.allTransactions() }
 

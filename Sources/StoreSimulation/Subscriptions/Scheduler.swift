@@ -40,6 +40,15 @@ struct Scheduler {
     return nil
   }
 
+  /// When the earliest live entry is due, dropping the superseded entries before it.
+  mutating func liveNextDue(groups: [GroupState]) -> Int64? {
+    while let first = heap.min {
+      if first.generation == groups[Int(first.group)].generation { return first.due }
+      heap.removeMin()
+    }
+    return nil
+  }
+
   /// When the earliest live entry is due.
   func nextDue(groups: [GroupState]) -> Int64? {
     if let first = heap.min, first.generation == groups[Int(first.group)].generation {

@@ -70,6 +70,7 @@ enum Completions {
     case .offer: before.first.map { offers(of: $0, session) } ?? []
     case .winBackOffer: session.catalog.products.flatMap(\.winBackOffers).compactMap(\.id)
     case .member: session.familyMembers.map(\.name)
+    case .customer: session.customers.compactMap(\.name)
     case .setting, .delivery, .api, .text, .family: []
     }
   }

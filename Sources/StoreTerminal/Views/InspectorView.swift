@@ -139,7 +139,7 @@ struct InspectorPane: ScreenPart {
           + (t.subscriptionGroupID.map { "\(sep)group \($0)" } ?? "")),
     ]
     // Whose it is, once there is a family to tell apart.
-    if t.owner != .purchaser || !session.everyFamilyMember.isEmpty {
+    if !t.owner.isPurchaser || !session.everyFamilyMember.isEmpty {
       lines.append(owner(of: t, sep))
     }
     var dates = ["purchased \(Formatting.shortDate(t.purchaseDate, now: now))"]

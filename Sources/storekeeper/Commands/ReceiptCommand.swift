@@ -33,7 +33,7 @@ struct ReceiptCommand: ParsableCommand {
   )
   var at: String?
 
-  @OptionGroup var device: MemberOptions
+  @OptionGroup var device: DeviceOptions
 
   @Flag(help: "Write DER (default: base64 and a newline).")
   var der = false

@@ -50,7 +50,7 @@ struct Run: ParsableCommand {
   @Option(help: "The most events one command may cause.")
   var maxEvents = 1_000_000
 
-  @OptionGroup var device: MemberOptions
+  @OptionGroup var device: DeviceOptions
 
   @OptionGroup var signing: SigningOptions
 
@@ -92,8 +92,8 @@ struct Run: ParsableCommand {
     let lines = EventLines(encoder: prepared.encoder(receipts: receipts)) {
       try StandardStreams.writeOut(&$0)
     }
-    let member = device.member
-    lines.member = member
+    let filter = DeviceFilter(customer: device.customer, member: device.member)
+    lines.device = filter
     var notificationFailed = false
     let sender = prepared.attachSender(to: host)
     if let sender {
@@ -104,10 +104,10 @@ struct Run: ParsableCommand {
           return
         }
         let notification = sent.notification
-        guard notification.isShown(toMemberNamed: member) else { return }
+        guard filter.shows(notificationAbout: notification.owner) else { return }
         lines.notification(
           time: notification.time, type: notification.type, subtype: notification.subtype,
-          uuid: notification.uuid, file: sent.file)
+          uuid: notification.uuid, file: sent.file, customer: notification.customer.name)
       }
     }
     host.attach(lines)

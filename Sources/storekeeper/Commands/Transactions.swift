@@ -37,7 +37,7 @@ struct Transactions: ParsableCommand {
   @Option(help: "table (default on a terminal), json (JSON lines, default otherwise) or csv.")
   var format: OutputFormat?
 
-  @OptionGroup var device: MemberOptions
+  @OptionGroup var device: DeviceOptions
 
   func validate() throws {
     if let filter {
@@ -53,7 +53,7 @@ struct Transactions: ParsableCommand {
     let path = try journal ?? defaultJournal(for: configurationPath)
     let (configuration, bytes) = try loadConfiguration(configurationPath)
     let ledger =
-      try device.member.map { _ in try memberLedger(journal: path) }
+      try (device.member ?? device.customer).map { _ in try deviceLedger(journal: path) }
       ?? exiting { () throws(CommandError) in
         try SessionOpening.ledger(
           configuration: configuration, bytes: bytes, configurationPath: configurationPath,
@@ -97,9 +97,9 @@ struct Transactions: ParsableCommand {
     try StandardStreams.writeOut(&output)
   }
 
-  /// A family member's transactions: the journal replayed (its snapshot holds the
-  /// purchaser's), then the member's view.
-  private func memberLedger(journal path: String) throws -> LedgerSnapshot {
+  /// A named customer's or a family member's transactions: the journal replayed (its snapshot
+  /// holds the own customer's), then their device's view.
+  private func deviceLedger(journal path: String) throws -> LedgerSnapshot {
     let session = try exiting { () throws(CommandError) in
       try JournalSnapshot.replayedSession(ofJournal: path) {
         printError("storekeeper: \($0)".sanitizedForTerminal)

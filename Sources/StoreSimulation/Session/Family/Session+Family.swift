@@ -31,7 +31,7 @@ extension Session {
   ///
   /// - Throws: ``SessionError`` naming who was ever in the family, when nobody of that name was.
   public func memberAccount(named name: String) throws(SessionError) -> Account {
-    if let member = familyMember(named: name) { return .member(member) }
+    if let member = familyMember(named: name) { return memberAccount(member) }
     throw Self.noMember(named: name, among: everyFamilyMember.map(\.name))
   }
 
@@ -250,7 +250,7 @@ extension Session {
     }
     emit(
       .transactionRemoved(
-        id: shareID(member, index), owner: .member(family.members[member].member)),
+        id: shareID(member, index), owner: memberAccount(family.members[member].member)),
       at: stamp, sink)
   }
 
@@ -266,12 +266,9 @@ extension Session {
   private mutating func emitShare(
     _ member: Int, _ index: Int, delivery: Delivery?, at stamp: Int64, _ sink: EventSink
   ) {
-    emittedEventCount += 1
+    countEvent()
     guard !isMuted else { return }
-    sink(
-      StoreEvent(
-        time: Instant(milliseconds: stamp),
-        kind: .transaction(shareSnapshot(member, index), delivery: delivery)))
+    sink(event(at: stamp, .transaction(shareSnapshot(member, index), delivery: delivery)))
   }
 
   /// Finishes a member's transaction (the member's app finished it).

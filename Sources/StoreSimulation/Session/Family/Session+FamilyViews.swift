@@ -1,12 +1,18 @@
 import StoreConfiguration
 
 extension Session {
-  /// What `account`'s device sees: for the purchaser the session itself; for a family member a
-  /// view of their own transactions, entitlements and statuses, made from the purchaser's
-  /// (read-only: changes go through the session).
+  /// What `account`'s device sees: for the current customer the session itself; for another
+  /// customer the session acting as them; for a family member a view of their own
+  /// transactions, entitlements and statuses, made from the purchaser's (read-only: changes go
+  /// through the session). An account of a customer the session does not have sees the
+  /// current one's.
   ///
   /// - Complexity: O(*s*) in the member's transactions.
   public func view(of account: Account) -> SessionView {
+    if account.customer != customer {
+      guard let acting = acting(as: account.customer) else { return SessionView(self) }
+      return acting.view(of: account)
+    }
     guard let wanted = account.member, let member = family.index(of: wanted.name) else {
       return SessionView(self)
     }
@@ -40,8 +46,8 @@ extension Session {
 
   /// The account a transaction id belongs to: the purchaser's range, or a member's.
   public func account(ofTransaction id: UInt64) -> Account? {
-    if ledger.position(of: id) != nil { return .purchaser }
-    return locateShare(id).map { .member(family.members[$0.member].member) }
+    if ledger.position(of: id) != nil { return Account(customer: customer) }
+    return locateShare(id).map { memberAccount(family.members[$0.member].member) }
   }
 
   /// A member's transaction by id, when it exists.
@@ -52,16 +58,15 @@ extension Session {
   // MARK: - Ids and records
 
   func shareID(_ member: Int, _ index: Int) -> UInt64 {
-    ledger.firstID + UInt64(family.members[member].member.number) * FamilyState.idSpan
-      + UInt64(index)
+    ledger.firstID + UInt64(family.members[member].member.number) * family.span + UInt64(index)
   }
 
   /// The member and share index of a member's live transaction id.
   func locateShare(_ id: UInt64) -> (member: Int, index: Int)? {
-    guard id >= ledger.firstID + FamilyState.idSpan else { return nil }
+    guard id >= ledger.firstID + family.span else { return nil }
     let offset = id - ledger.firstID
-    let number = Int(offset / FamilyState.idSpan)
-    let index = Int(offset % FamilyState.idSpan)
+    let number = Int(offset / family.span)
+    let index = Int(offset % family.span)
     guard let member = family.members.firstIndex(where: { $0.member.number == number }),
       family.members[member].shares.indices.contains(index),
       !family.members[member].shares[index].isDeleted
@@ -95,7 +100,7 @@ extension Session {
     let record = shareRecord(member, index)
     return Transaction(
       record, catalog: catalog, storefront: storefronts[Int(record.storefront)], details: nil,
-      owner: .member(family.members[member].member), rate: settings.timeRate)
+      owner: memberAccount(family.members[member].member), rate: settings.timeRate)
   }
 
   // MARK: - Statuses
@@ -124,7 +129,7 @@ extension Session {
     else { return nil }
     var view = self
     view.storage = storage.copy()
-    view.storage.account = .member(family.members[member].member)
+    view.storage.account = memberAccount(family.members[member].member)
     view.storage.groups[group] = memberGroup(member, group: group, latest: latest)
     guard var status = view.status(ofGroup: group) else { return nil }
     status.renewalInfo.appAccountToken = nil

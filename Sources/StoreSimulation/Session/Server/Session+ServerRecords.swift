@@ -4,7 +4,6 @@
 struct ServerRecords {
   var refundRequests: [UInt64: Int64] = [:]
   var consumption: [UInt64: ConsumptionInformation] = [:]
-  var massExtensions: [MassExtensionKey: MassExtension] = [:]
   /// The nonces of offer signatures StoreKit accepted (lowercased): each is good once.
   var spentOfferNonces: Set<String> = []
 }
@@ -82,7 +81,7 @@ extension Session {
 
   /// The result of a mass extension, if one of that product and request identifier ran.
   public func massExtension(productID: String, requestIdentifier: String) -> MassExtension? {
-    serverRecords.massExtensions[
+    storage.massExtensions[
       MassExtensionKey(productID: productID, requestIdentifier: requestIdentifier)]
   }
 

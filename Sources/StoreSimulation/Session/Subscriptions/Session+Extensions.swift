@@ -42,14 +42,42 @@ extension Session {
     let request = requestIdentifier ?? "\(productID)-\(now.milliseconds)"
     var succeeded = 0
     var failed = 0
-    let customerIncluded =
-      storefronts.isEmpty || storefronts.contains(settings.storefront.countryCode)
+    let home = currentCustomerSlot
+    forEachCustomer { session in
+      let counts = session.extendSubscribers(
+        of: productIndex, days: days, reason: reason, request: request,
+        storefronts: storefronts, sink)
+      succeeded += counts.succeeded
+      failed += counts.failed
+      // The others' families follow now; the current customer's, after the summary.
+      if session.currentCustomerSlot != home { session.settle(sink) }
+    }
+    let summary = RenewalExtensionSummary(
+      productID: productID, requestIdentifier: request, storefrontCountryCodes: storefronts,
+      succeededCount: succeeded, failedCount: failed)
+    makeUnique()
+    storage.massExtensions[
+      MassExtensionKey(productID: productID, requestIdentifier: request)] = MassExtension(
+        summary: summary, completeDate: now)
+    emit(.renewalExtensionSummary(summary), at: now.milliseconds, sink)
+    settle(sink)
+  }
+
+  /// Extends the current customer's subscriptions to `productIndex` for a mass extension, and
+  /// tells how many were and were not.
+  private mutating func extendSubscribers(
+    of productIndex: Int, days: Int, reason: ExtendReason, request: String,
+    storefronts: [String], _ sink: EventSink
+  ) -> (succeeded: Int, failed: Int) {
+    var counts = (succeeded: 0, failed: 0)
+    guard storefronts.isEmpty || storefronts.contains(settings.storefront.countryCode) else {
+      return counts
+    }
+    let productID = catalog.products[productIndex].productID
     for groupIndex in groups.indices
-    where customerIncluded && groups[groupIndex].isActive
-      && groups[groupIndex].product == Int32(productIndex)
-    {
+    where groups[groupIndex].isActive && groups[groupIndex].product == Int32(productIndex) {
       if let why = extensionIneligibility(group: groupIndex) {
-        failed += 1
+        counts.failed += 1
         emit(
           .renewalExtension(
             RenewalExtension(
@@ -58,18 +86,11 @@ extension Session {
               reason: reason, requestIdentifier: request, newExpirationDate: nil, failure: why)),
           at: now.milliseconds, sink)
       } else {
-        succeeded += 1
+        counts.succeeded += 1
         extend(group: groupIndex, days: days, reason: reason, request: request, sink)
       }
     }
-    let summary = RenewalExtensionSummary(
-      productID: productID, requestIdentifier: request, storefrontCountryCodes: storefronts,
-      succeededCount: succeeded, failedCount: failed)
-    serverRecords.massExtensions[
-      MassExtensionKey(productID: productID, requestIdentifier: request)] = MassExtension(
-        summary: summary, completeDate: now)
-    emit(.renewalExtensionSummary(summary), at: now.milliseconds, sink)
-    settle(sink)
+    return counts
   }
 
   /// The group of the subscription a transaction belongs to, when `days` is a valid extension

@@ -1,0 +1,202 @@
+import StoreConfiguration
+
+extension Session {
+  /// The customer commands act as now: the session's own until a `customer` line.
+  public var customer: Customer { account.customer }
+
+  /// Every customer: the session's own first, then the named ones in the order they were made.
+  public var customers: [Customer] { storage.customers.customers }
+
+  /// The named customer called `name`.
+  public func customer(named name: String) -> Customer? {
+    storage.customers.slot(named: name).map { storage.customers.customers[$0] }
+  }
+
+  /// The customer an App Store Server API id names: the one whose id range holds the
+  /// transaction id, or whose `appTransactionId` it is.
+  public func customer(owningID id: UInt64) -> Customer? {
+    let base = Customer(name: nil, number: 0).firstTransactionID(
+      sessionFirstID: options.firstTransactionID)
+    let namedBase = base + (1 << 47)
+    guard id >= namedBase else { return .own }
+    return customer(number: Int((id - namedBase) >> 32))
+  }
+
+  /// The named customer of that number.
+  public func customer(number: Int) -> Customer? {
+    storage.customers.slot(number: number).map { storage.customers.customers[$0] }
+  }
+
+  /// A member of the current customer's family.
+  func memberAccount(_ member: FamilyMember) -> Account {
+    Account(customer: customer, member: member)
+  }
+
+  /// Makes the following commands act as the customer called `name` (`customer <name>`), who
+  /// is made on first use with their own Apple Account, id range and the own customer's
+  /// settings; `nil` goes back to the session's own customer. `number` picks a new
+  /// customer's number (and so their ids), as a shard of a population does; by default the
+  /// next free one.
+  ///
+  /// - Throws: ``SessionError`` when the name is not one a customer can have, or the number
+  ///   is taken, out of range, or not the customer's.
+  public mutating func selectCustomer(named name: String?, number: Int? = nil) throws(SessionError)
+  {
+    try checkCustomer(named: name, number: number)
+    guard let name else { return switchCustomer(toSlot: 0) }
+    if let slot = storage.customers.slot(named: name) { return switchCustomer(toSlot: slot) }
+    let customer = Customer(name: name, number: number ?? storage.customers.nextNumber)
+    makeUnique()
+    let slot = storage.customers.add(newCustomerState(customer), due: nil)
+    switchCustomer(toSlot: slot)
+  }
+
+  func checkCustomer(named name: String?, number: Int?) throws(SessionError) {
+    guard let name else {
+      if number != nil { throw SessionError(.customerNumberWithoutName) }
+      return
+    }
+    try Self.checkCustomerName(name)
+    if let slot = storage.customers.slot(named: name) {
+      let existing = storage.customers.customers[slot]
+      if let number, number != existing.number {
+        throw SessionError(.customerNumberNotTheirs(name: name, number: existing.number))
+      }
+      return
+    }
+    let chosen = number ?? storage.customers.nextNumber
+    guard (1...Customer.maximumNumber).contains(chosen) else {
+      throw SessionError(.customerNumberOutOfRange(chosen, maximum: Customer.maximumNumber))
+    }
+    if let slot = storage.customers.slot(number: chosen) {
+      throw SessionError(
+        .customerNumberTaken(chosen, by: storage.customers.customers[slot].name ?? ""))
+    }
+  }
+
+  /// A customer's name is a word of the command language, as a family member's is.
+  static func checkCustomerName(_ name: String) throws(SessionError) {
+    do throws(SessionError) {
+      try checkMemberName(name)
+    } catch {
+      throw SessionError(.invalidCustomerName(name))
+    }
+  }
+
+  /// The refusal for a customer nobody of that name is.
+  public func noCustomer(named name: String) -> SessionError {
+    SessionError(
+      .noSuchCustomer(name: name, customers: customers.compactMap(\.name)),
+      suggestions: customers.compactMap(\.name).filter { $0.hasPrefix(name.prefix(1)) }.prefix(3)
+        .map { $0 })
+  }
+
+  /// A new customer's state: nothing bought, their own id range, the own customer's settings.
+  private func newCustomerState(_ customer: Customer) -> CustomerState {
+    var ledger = Ledger(
+      firstID: customer.firstTransactionID(sessionFirstID: options.firstTransactionID))
+    ledger.setLastingProducts(catalog.lastingProducts)
+    var family = FamilyState()
+    family.span = Customer.memberIDSpan
+    let ownSettings = storage.customers.parked[0]?.settings ?? settings
+    return CustomerState(
+      customer: customer, ledger: ledger,
+      groups: Array(repeating: GroupState(), count: catalog.groups.count), scheduler: Scheduler(),
+      serverRecords: ServerRecords(), family: family, winBackEligibility: [:],
+      settings: ownSettings, eventCount: 0, checked: .init(),
+      catalogGeneration: storage.catalogGeneration)
+  }
+
+  // MARK: - Parking
+
+  /// Makes the customer in `slot` the current one, parking the current one's state.
+  ///
+  /// - Complexity: O(1) but for the parked customer's next due time.
+  mutating func switchCustomer(toSlot slot: Int) {
+    guard slot != storage.customers.current else { return }
+    makeUnique()
+    let storage = self.storage
+    let due = storage.scheduler.liveNextDue(groups: storage.groups)
+    storage.customers.park(
+      CustomerState(
+        customer: storage.account.customer, ledger: storage.ledger, groups: storage.groups,
+        scheduler: storage.scheduler, serverRecords: storage.serverRecords,
+        family: storage.family, winBackEligibility: storage.winBackEligibility,
+        settings: storage.settings, eventCount: storage.customerEventCount,
+        checked: storage.checked, catalogGeneration: storage.catalogGeneration), due: due)
+    load(storage.customers.unpark(slot), into: storage)
+  }
+
+  /// Puts a customer's state in `storage` as the one it acts as.
+  private func load(_ state: CustomerState, into storage: SessionStorage) {
+    storage.ledger = state.ledger
+    storage.groups = state.groups
+    storage.scheduler = state.scheduler
+    storage.serverRecords = state.serverRecords
+    storage.family = state.family
+    storage.winBackEligibility = state.winBackEligibility
+    storage.settings = state.settings
+    storage.customerEventCount = state.eventCount
+    storage.checked = state.checked
+    storage.account = Account(customer: state.customer)
+    if state.catalogGeneration != storage.catalogGeneration {
+      storage.ledger.setLastingProducts(catalog.lastingProducts)
+      let missing = catalog.groups.count - storage.groups.count
+      if missing > 0 { storage.groups += Array(repeating: GroupState(), count: missing) }
+    }
+  }
+
+  /// A read-only copy of the session acting as `customer` (the session itself for the current
+  /// one), for a view of their device; `nil` when there is no such customer.
+  func acting(as customer: Customer) -> Session? {
+    if customer == self.customer { return self }
+    guard let slot = storage.customers.slot(number: customer.number),
+      let state = storage.customers.parked[slot]
+    else { return nil }
+    var copy = self
+    copy.storage = storage.copy()
+    load(state, into: copy.storage)
+    return copy
+  }
+
+  /// Runs `body` as each customer in turn (the own one first, then by slot), and returns to
+  /// the current one: what the App Store does for every customer at once (a mass extension).
+  mutating func forEachCustomer(_ body: (inout Session) -> Void) {
+    let home = storage.customers.current
+    for slot in 0..<storage.customers.count {
+      switchCustomer(toSlot: slot)
+      body(&self)
+    }
+    switchCustomer(toSlot: home)
+  }
+
+  // MARK: - The clock, for every customer
+
+  /// The current customer's slot.
+  var currentCustomerSlot: Int { storage.customers.current }
+
+  /// Makes the customer with the earliest transition due at or before `limit` the current one
+  /// (ties: the lower number first), and returns when it is due; `nil` when none is.
+  mutating func selectEarliestDue(upTo limit: Int64) -> Int64? {
+    makeUnique()
+    let mine = storage.scheduler.liveNextDue(groups: storage.groups)
+    guard storage.customers.hasNamedCustomers else {
+      return mine.flatMap { $0 <= limit ? $0 : nil }
+    }
+    if let wake = storage.customers.earliestParked(upTo: limit),
+      mine.map({ (wake.due, wake.number) < ($0, customer.number) }) ?? true
+    {
+      switchCustomer(toSlot: wake.slot)
+      return wake.due
+    }
+    return mine.flatMap { $0 <= limit ? $0 : nil }
+  }
+
+  /// Every customer's state as the clock needs it: groups, settings and family size.
+  func eachCustomersGroups(_ body: ([GroupState], SessionSettings, Int) -> Bool) {
+    guard body(groups, settings, family.joinedCount) else { return }
+    for state in storage.customers.parked.lazy.compactMap({ $0 }) {
+      guard body(state.groups, state.settings, state.family.joinedCount) else { return }
+    }
+  }
+}
