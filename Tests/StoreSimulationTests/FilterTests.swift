@@ -132,7 +132,7 @@ import Testing
   @Test(arguments: [
     (
       "color:red",
-      "unknown field \"color:\"; the fields are product: state: type: offer: id: original: after: before: on: date:"
+      "unknown field \"color:\"; the fields are product: state: type: offer: id: original: after: before: on: date: customer:"
     ),
     (
       "state:happy",

@@ -100,7 +100,7 @@ import Testing
     app.type(" stat:x")
     #expect(
       app.table.filterError
-        == "unknown field \"stat:\"; the fields are product: state: type: offer: id: original: after: before: on: date:"
+        == "unknown field \"stat:\"; the fields are product: state: type: offer: id: original: after: before: on: date: customer:"
     )
     #expect(app.screen().contains("⚠ unknown field"))
     for _ in 0..<7 { app.press(.backspace) }

@@ -81,6 +81,38 @@ struct TerminalTests {
     expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
   }
 
+  @Test func cSwitchesWhoseStoreIsShownAndTheFilterPicksACustomer() throws {
+    let tmux = try TmuxSession(Self.start, width: 120, height: 36)
+    tmux.waitFor("Products")
+    tmux.send("c")
+    tmux.waitFor("the session has only its own customer")
+    tmux.command("buy foodtruck.saleshistory")
+    tmux.waitFor("purchased foodtruck.saleshistory, transaction 0")
+    tmux.command("customer alice")
+    var screen = tmux.waitFor("showing customer alice's store")
+    #expect(screen.contains("Transactions of alice") && screen.contains("customer alice"))
+    #expect(!screen.contains("  0 foodtruck.saleshistory"), "the own customer's is not hers")
+    tmux.command("buy foodtruck.saleshistory")
+    screen = tmux.waitFor("purchased foodtruck.saleshistory, transaction 140741783322624")
+    tmux.send("c")
+    screen = tmux.waitFor("showing the session's own customer's store")
+    #expect(screen.contains("  0 foodtruck.saleshistory") && !screen.contains("140741783322624"))
+    tmux.send("/")
+    tmux.type("customer:alice")
+    tmux.send("Enter")
+    screen = tmux.waitFor("showing customer alice's store")
+    #expect(screen.contains("140741783322624 foodtruck.saleshisto"))
+    #expect(screen.contains(" c customer "), "the key bar puts it first once there are customers")
+    tmux.send("/")
+    tmux.type("customer:zed")
+    tmux.send("Enter")
+    tmux.waitFor("customer:zed: there is no such customer (customers: alice)")
+    tmux.send("?")
+    tmux.waitFor("whose store the inspector shows")
+    tmux.send("Escape", "q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
   @Test func aMonthlyPlanIsBoughtInTheBuyDialogAndItsCommitmentShown() throws {
     let tmux = try TmuxSession(
       ["Configs/Everything.storekit"] + Self.start, width: 120, height: 36)

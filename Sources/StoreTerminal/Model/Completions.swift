@@ -18,6 +18,7 @@ enum Completions {
         case "state": LedgerState.allCases.map(\.rawValue)
         case "type": ProductKind.allCases.map(\.rawValue) + ["subscription"]
         case "offer": ["introductory", "promotional", "code", "winBack"] + offerIDs(session)
+        case "customer": session.customers.compactMap(\.name)
         case "after", "before", "on", "date":
           ["today", "yesterday", "this-month", "last-month", "this-year", "7d", "24h"]
             + [String(Formatting.clock(session.now).dropFirst(5).prefix(5))]

@@ -7,7 +7,7 @@ extension InspectorState {
     guard let current = overlay else { return [] }
     switch current {
     case .help(let help): handleHelp(help, key, session: session)
-    case .filter(let line): handleFilter(line, key, session: session)
+    case .filter(let line): return handleFilter(line, key, session: session)
     case .logSearch(var input, let before):
       switch key {
       case .escape:
@@ -48,7 +48,9 @@ extension InspectorState {
 
   /// A key in the filter line: the table follows each edit; Esc restores the filter in force
   /// before the line opened.
-  private mutating func handleFilter(_ line: FilterLine, _ key: Key, session: SessionView) {
+  private mutating func handleFilter(
+    _ line: FilterLine, _ key: Key, session: SessionView
+  ) -> [InspectorEffect] {
     var line = line
     switch key {
     case .escape:
@@ -56,22 +58,40 @@ extension InspectorState {
       overlay = nil
       table.applyFilter(line.before, session: session)
       if !line.before.isEmpty { say("filter restored: \(line.before) (Esc clears it)") }
-      return
+      return []
     case .enter:
       overlay = nil
       let text = String(line.input.text.split(separator: " ").joined(separator: " "))
       if !text.isEmpty && filterHistory.last != text { filterHistory.append(text) }
       if table.filterError == nil && !table.filter.isEmpty { say("filter: \(table.filter.text)") }
-      return
+      return showCustomer(named: table.filterError == nil ? table.filter.customer : nil, session)
     case .character("?"):
       overlay = .help(HelpOverlay(topic: .filter(line)))
-      return
+      return []
     case .up, .down: line.input.browse(filterHistory, older: key == .up)
     case .tab: line.input = line.input.completed(with: Completions.filter(line.input, session))
     default: line.input.edit(key)
     }
     overlay = .filter(line)
     table.applyFilter(line.input.text, session: session)
+    return []
+  }
+
+  /// `customer:<name>` kept with Enter: the inspector shows (and acts in) that customer's
+  /// store, as the customer key does.
+  private mutating func showCustomer(
+    named name: String?, _ session: SessionView
+  ) -> [InspectorEffect] {
+    guard let name, name != session.customer.name else { return [] }
+    guard session.customers.contains(where: { $0.name == name }) else {
+      let named = session.customers.compactMap(\.name)
+      complain(
+        "customer:\(name): there is no such customer"
+          + (named.isEmpty
+            ? " (:customer <name> makes one)" : " (customers: \(named.joined(separator: ", ")))"))
+      return []
+    }
+    return [Self.apply(.customer(name: name, number: nil))]
   }
 
   /// A key at the `:` prompt: Enter runs the line.

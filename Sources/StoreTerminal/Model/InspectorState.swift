@@ -237,6 +237,15 @@ package struct InspectorState {
     live.keepAhead(of: session)
     switch request.command {
     case .set, .reset: products.rebuild(session)
+    case .customer:
+      // Another customer's store: their products' states, transactions and own device.
+      viewer = nil
+      products.rebuild(session)
+      table.reload(session)
+      say(
+        "showing \(session.customer.name.map { "customer \($0)" } ?? "the session's own customer")'s store"
+      )
+      return []
     case .buy: table.select(visibleIndex: 0)
     default: break
     }
@@ -267,9 +276,12 @@ package struct InspectorState {
     return []
   }
 
-  /// Events into the table and the log: those the device shown sees.
+  /// Events into the table and the log: those the device shown sees (of the customer shown).
   mutating func absorb(_ events: [StoreEvent], session: SessionView, refiltering: Bool = true) {
-    let events = events.filter { $0.isSeen(byMemberNamed: viewer) }
+    let customer = session.customer
+    let events = events.filter {
+      ($0.customer ?? .own) == customer && $0.isSeen(byMemberNamed: viewer)
+    }
     guard !events.isEmpty else { return }
     for event in events.suffix(EventLog.limit) { log.append(event) }
     table.absorb(events, from: session, refiltering: refiltering)

@@ -60,7 +60,7 @@ package enum Action: Hashable, Sendable {
   case approve, decline, resolve, refund, toggleAutoRenew, expire, forceRenew, priceIncrease
   case extend
   case finish, finishAll, delete, launch, receipt
-  case switchDevice
+  case switchDevice, switchCustomer
 }
 
 /// One line of the keymap: a key, the pane it works in (`nil`: everywhere), what it does.
@@ -144,6 +144,11 @@ package enum Keymap {
       help: "whose device the inspector shows: the purchaser's, then each family member's "
         + "(:family join <name> adds one)",
       short: "device"),
+    KeyBinding(
+      keys: [.character("c")], pane: nil, action: .switchCustomer,
+      help: "whose store the inspector shows and acts in: the session's own customer, then "
+        + "each named one (:customer <name> makes one; the filter takes customer:<name>)",
+      short: "customer"),
     KeyBinding(keys: [.up, .character("k")], pane: nil, action: .moveUp, help: "up"),
     KeyBinding(keys: [.down, .character("j")], pane: nil, action: .moveDown, help: "down"),
     KeyBinding(keys: [.pageUp], pane: nil, action: .pageUp, help: "page up"),

@@ -48,10 +48,11 @@ package struct App {
 
   /// The session as the device the inspector shows sees it (``InspectorState/viewer``).
   var viewedSession: SessionView {
+    let customer = host.session.customer
     guard let name = state.viewer, let member = host.session.familyMember(named: name) else {
-      return host.view(of: .purchaser)
+      return host.view(of: Account(customer: customer))
     }
-    return host.view(of: .member(member))
+    return host.view(of: Account(customer: customer, member: member))
   }
 
   /// A member of the state.

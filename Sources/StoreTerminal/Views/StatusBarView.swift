@@ -27,6 +27,7 @@ struct BottomLines: ScreenPart {
       "\(clock.running ? glyphs.running : glyphs.paused) \(Formatting.clock(now)) UTC\(clock.running ? "" : " paused")",
       settings.timeRate.displayName,
     ]
+    if let customer = session.customer.name { parts.append("customer \(customer)") }
     if let viewer = state.viewer { parts.append("\(viewer)'s device") }
     if settings.askToBuyEnabled { parts.append("ask-to-buy on") }
     if settings.interruptedPurchasesEnabled { parts.append("interrupted on") }
@@ -70,6 +71,11 @@ extension BottomLines {
         guard let word = binding.short, binding.action != .help else { return nil }
         let allowed = state.refusal(of: binding.action, session: session) == nil
         return (binding.keys[0].label, word, allowed)
+      }
+      // With customers, whose store is shown matters first.
+      if session.customers.count > 1, let index = items.firstIndex(where: { $0.word == "customer" })
+      {
+        items.insert(items.remove(at: index), at: 0)
       }
     }
     var x = rect.x + 1

@@ -9,6 +9,7 @@ struct TransactionTableView: ScreenPart {
     let glyphs = display.glyphs
     var title =
       state.viewer.map { "Transactions: \($0)'s device (family shared)" } ?? "Transactions"
+    if let customer = session.customer.name { title += " of \(customer)" }
     if !filter.isEmpty { title += "  \(filter.text)  (\(visible.count) of \(rows.count))" }
     canvas.box(rect, title: title, focused: focus == .transactions, glyphs: glyphs)
     let inner = rect.inner

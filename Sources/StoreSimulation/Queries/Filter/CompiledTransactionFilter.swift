@@ -70,6 +70,7 @@ struct CompiledTerm: Sendable {
       case .before?: spans.append(DateSpan(until: DateSpan(value, now: now)!.start))
       case .on?: spans.append(DateSpan(value, now: now)!)
       case .date?: spans.append(DateSpan(range: value, now: now)!)
+      case .customer?: break  // Picks whose rows, matches none (left out when compiled).
       case nil:
         if let id = UInt64(value) { ids.append(IDRange(lower: id, upper: id)) }
         if let state = LedgerState(filterName: value) { addState(state) }

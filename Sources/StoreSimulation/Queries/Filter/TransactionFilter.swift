@@ -8,6 +8,8 @@ import StoreUtilities
 ///   `11-25`) the purchase date;
 /// - `product:`, `state:`, `type:`, `offer:` (a kind or an offer id), `id:` and `original:`
 ///   (a number or a range `10..20`);
+/// - `customer:<name>` picks whose transactions are filtered (a named customer's store, as
+///   `--customer` does); it matches no row itself, so it is one name, never negated;
 /// - dates on the purchase date (UTC): `after:`, `before:`, `on:` and `date:A..B`, in the
 ///   grammar of ``DateSpan`` (days, months, the table's forms, instants, and dates relative to
 ///   the session's now such as `today` or `7d`);
@@ -27,7 +29,7 @@ public struct TransactionFilter: Equatable, Sendable, CustomStringConvertible {
   }
 
   enum Field: String, CaseIterable {
-    case product, state, type, offer, id, original, after, before, on, date
+    case product, state, type, offer, id, original, after, before, on, date, customer
 
     /// Whether the field's values are dates.
     var isDate: Bool { [.after, .before, .on, .date].contains(self) }
@@ -65,6 +67,11 @@ public struct TransactionFilter: Equatable, Sendable, CustomStringConvertible {
   /// The text.
   public var description: String { text }
 
+  /// The customer `customer:<name>` picks, if the filter names one.
+  public var customer: String? {
+    terms.first { $0.field == .customer }?.values.first
+  }
+
   /// The field names, for completion (`product:` …).
   public static var fieldNames: [String] { Field.allCases.map { $0.rawValue + ":" } }
 
@@ -94,6 +101,13 @@ public struct TransactionFilter: Equatable, Sendable, CustomStringConvertible {
       }
       let term = Term(field: field, values: values, negated: negated)
       try Self.check(term, offset: offset)
+      if field == .customer,
+        negated || values.count > 1 || terms.contains(where: { $0.field == .customer })
+      {
+        throw ParseError(
+          message: "customer: picks one customer's store: one name, not negated, once",
+          offset: offset, suggestions: [])
+      }
       terms.append(term)
     }
     self.init(terms: terms, text: text)
@@ -162,7 +176,7 @@ public struct TransactionFilter: Equatable, Sendable, CustomStringConvertible {
             message: "\"\(value)\" is not a date range such as 2026-11-01..2026-11-30",
             offset: offset, suggestions: [])
         }
-      case .product, .offer: break
+      case .product, .offer, .customer: break
       }
     }
   }
@@ -172,6 +186,8 @@ public struct TransactionFilter: Equatable, Sendable, CustomStringConvertible {
   /// each row is a handful of integer comparisons.
   public func compiled(for catalog: Catalog, now: Instant) -> CompiledTransactionFilter {
     CompiledTransactionFilter(
-      terms: terms.map { CompiledTerm($0, catalog: catalog, now: now.milliseconds) })
+      terms: terms.filter { $0.field != .customer }.map {
+        CompiledTerm($0, catalog: catalog, now: now.milliseconds)
+      })
   }
 }
