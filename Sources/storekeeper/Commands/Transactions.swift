@@ -52,8 +52,15 @@ struct Transactions: ParsableCommand {
   func run() throws {
     let path = try journal ?? defaultJournal(for: configurationPath)
     let (configuration, bytes) = try loadConfiguration(configurationPath)
+    // The filter's customer:<name> picks a customer's store as --customer does.
+    var device = self.device
+    if device.customer == nil {
+      device.customer = try? TransactionFilter(parsing: filter ?? "").customer
+    }
     let ledger =
-      try (device.member ?? device.customer).map { _ in try deviceLedger(journal: path) }
+      try (device.member ?? device.customer).map { _ in
+        try deviceLedger(journal: path, device: device)
+      }
       ?? exiting { () throws(CommandError) in
         try SessionOpening.ledger(
           configuration: configuration, bytes: bytes, configurationPath: configurationPath,
@@ -99,7 +106,7 @@ struct Transactions: ParsableCommand {
 
   /// A named customer's or a family member's transactions: the journal replayed (its snapshot
   /// holds the own customer's), then their device's view.
-  private func deviceLedger(journal path: String) throws -> LedgerSnapshot {
+  private func deviceLedger(journal path: String, device: DeviceOptions) throws -> LedgerSnapshot {
     let session = try exiting { () throws(CommandError) in
       try JournalSnapshot.replayedSession(ofJournal: path) {
         printError("storekeeper: \($0)".sanitizedForTerminal)
