@@ -137,9 +137,17 @@ let package = Package(
         "StoreCommands",
       ]
     ),
+    // A population of customers living their lives by a seeded behaviour model (`simulate`).
+    .target(
+      name: "StorePopulation",
+      dependencies: [
+        "StoreJSON", "StoreConfiguration", "StoreSimulation", "StoreCommands", "StoreDelivery",
+        .product(name: "HeapModule", package: "swift-collections"),
+      ]),
     .executableTarget(
       name: "storekeeper",
       dependencies: [
+        "StorePopulation",
         "StoreJSON", "StoreUtilities",
         "StoreConfiguration",
         "StoreSimulation",
@@ -245,6 +253,12 @@ let package = Package(
       name: "StoreConfigurationTests",
       dependencies: ["StoreConfiguration", "StoreJSON", "StoreUtilities", "StoreTestSupport"]),
     .testTarget(name: "StoreJSONTests", dependencies: ["StoreJSON"]),
+    .testTarget(
+      name: "StorePopulationTests",
+      dependencies: [
+        "StorePopulation", "StoreCommands", "StoreSimulation", "StoreConfiguration",
+        "StoreDelivery", "StoreTestSupport",
+      ]),
     .testTarget(
       name: "StoreSimulationTests",
       dependencies: [

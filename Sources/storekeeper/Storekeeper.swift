@@ -18,7 +18,7 @@ struct Storekeeper: ParsableCommand {
       Inspect.self, Run.self, Transactions.self, Validate.self, Format.self, Decode.self,
       CertificateCommand.self, AppTransactionCommand.self, ReceiptCommand.self,
       OfferSignatureCommand.self, KeysCommand.self, Notify.self,
-      Serve.self, TokenCommand.self,
+      Serve.self, TokenCommand.self, Simulate.self,
     ],
     defaultSubcommand: Inspect.self
   )

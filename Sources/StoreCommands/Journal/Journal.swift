@@ -179,15 +179,22 @@ public final class Journal {
     return (entries, lines)
   }
 
-  /// Lets go of the records read at opening, for a reader done with them (a listing replays
-  /// them once and keeps only the session).
-  func forgetRecords() { records = [] }
+  /// Lets go of the records read at opening and keeps none appended after, for a reader done
+  /// with them (a listing replays them once and keeps only the session) or a writer that never
+  /// reads them back (a population).
+  func forgetRecords() {
+    records = []
+    keepsRecords = false
+  }
+
+  /// Whether appended records are kept in memory (``records``) as well as written.
+  private var keepsRecords = true
 
   /// Queues a record; it reaches the disk with the next ``commit()``.
   public func append(_ record: JournalRecord) {
     precondition(writable, "the journal was opened read-only")
     pending.append(contentsOf: record.line)
-    records.append(record)
+    if keepsRecords { records.append(record) }
   }
 
   /// Whether records wait to be written.

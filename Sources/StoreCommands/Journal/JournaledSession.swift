@@ -32,6 +32,19 @@ public struct JournaledSession {
   /// The timeline with the points a step back can go to and copies of the session at some of
   /// them.
   var history = SessionHistory()
+
+  /// Whether what a step back needs is kept (the records, their marks, copies of the session).
+  /// A front end that never steps back (a population of thousands of customers) turns it off,
+  /// and memory stays that of the session; `back` then finds nothing to go back to.
+  public var keepsHistory: Bool {
+    get { history.keepsHistory }
+    set {
+      guard newValue != history.keepsHistory else { return }
+      history = SessionHistory()
+      history.keepsHistory = newValue
+      if !newValue { journal?.forgetRecords() }
+    }
+  }
   /// How to make the session of the start again (stepping back replays from it); `nil` when
   /// the session was handed over with a history of its own.
   let start: Start?

@@ -70,7 +70,9 @@ struct SessionHistory {
   /// changes next are copied then), so one is kept each time a sixteenth of that was done —
   /// every entry for a small session, every 60,000 renewals or so at a million transactions.
   /// A step back then replays at most that, and copying adds a few percent to the work.
-  static func copySpacing(_ session: Session) -> Int { max(1, session.transactionCount / 16) }
+  static func copySpacing(_ session: Session) -> Int {
+    max(1, session.transactionCountOfEveryCustomer / 16)
+  }
 
   /// The last point a step back of `kind` goes to.
   func target(_ kind: StepBack) -> HistoryPoint? {

@@ -41,21 +41,24 @@ public enum SessionOpening {
   ///
   /// - Parameters:
   ///   - start: a new session's start; `now` when not given.
+  ///   - identity: a new session's own id; by default a random one, so that its notifications'
+  ///     UUIDs repeat no other run's (a population gives one made of its seed, so that a run
+  ///     and its shards make the same ones).
   /// - Throws: ``CommandError`` when the journal cannot be opened or replayed.
   public static func open(
     configuration: StoreKitConfiguration, bytes: [UInt8], configurationPath: String,
     journalPath: String?, start: Instant?, now: Instant, options: SessionOptions,
-    report: (String) -> Void
+    identity: String? = nil, report: (String) -> Void
   ) throws(CommandError) -> JournaledSession {
     guard let journalPath else {
-      // A session of its own: its notifications' UUIDs repeat no other run's.
       return JournaledSession(
         session: Session(configuration: configuration, start: start ?? now, options: options),
-        journal: nil, identity: UUID().uuidString.lowercased())
+        journal: nil, identity: identity ?? UUID().uuidString.lowercased())
     }
     return try journaled(
       configuration: configuration, bytes: bytes, configurationPath: configurationPath,
-      journalPath: journalPath, start: start ?? now, options: options, report: report)
+      journalPath: journalPath, start: start ?? now, options: options, identity: identity,
+      report: report)
   }
 
   /// The journal's session, replayed, or a new journal's starting at `start` when there is
@@ -66,13 +69,13 @@ public enum SessionOpening {
   /// - Throws: ``CommandError`` when the journal cannot be opened or replayed.
   public static func journaled(
     configuration: StoreKitConfiguration, bytes: [UInt8], configurationPath: String,
-    journalPath: String, start: Instant, options: SessionOptions,
+    journalPath: String, start: Instant, options: SessionOptions, identity: String? = nil,
     progress: ((Int, Int) -> Bool)? = nil, report: (String) -> Void
   ) throws(CommandError) -> JournaledSession {
     let header = JournalHeader(
       configurationPath: configurationPath, configuration: bytes, start: start,
       firstTransactionID: options.firstTransactionID,
-      session: UUID().uuidString.lowercased())
+      session: identity ?? UUID().uuidString.lowercased())
     let journal = try Journal.openOrCreate(
       at: journalPath, header: header, files: .forThisProcess)
     journal.notices.forEach(report)

@@ -135,7 +135,7 @@ struct Run: ParsableCommand {
     case .stopped: break
     }
     try flush(host, lines)
-    if let outbox = sender?.outbox { failures += report(outbox) }
+    if let outbox = sender?.outbox { failures += reportDeliveries(outbox) }
     if failures > 0 { throw ExitCode(1) }
   }
 
@@ -143,26 +143,5 @@ struct Run: ParsableCommand {
   private func flush(_ host: CommandHost, _ lines: EventLines) throws {
     try exiting { () throws(CommandError) in try host.flush() }
     if let failure = lines.failure { throw failure }
-  }
-
-  /// Waits for the POSTs due by the session's end, says what became of each notification, and
-  /// counts those never delivered (a retry due after the run's end does not happen).
-  private func report(_ outbox: NotificationOutbox) -> Int {
-    outbox.drain()
-    for line in outbox.takeLines() { printError("storekeeper: \(line.text)".sanitizedForTerminal) }
-    guard outbox.posts else { return 0 }
-    var undelivered = 0
-    for entry in outbox.history where !entry.isDelivered {
-      undelivered += 1
-      let why =
-        entry.nextAttempt.map {
-          "its next retry is due at \($0.iso8601), after the script's end (advance to it, or "
-            + "choose --notify-retries)"
-        } ?? (entry.isDropped ? "it was dropped" : "no attempt reached the backend")
-      printError(
-        "storekeeper: notification \(entry.notification.name) not delivered: \(why)"
-          .sanitizedForTerminal)
-    }
-    return undelivered
   }
 }

@@ -1,5 +1,3 @@
-import HeapModule
-
 /// Everything that is one customer's own: their Apple Account's transactions, subscriptions,
 /// family, what the App Store's server remembers of them, and their device's settings. The
 /// customer the session acts as keeps theirs in the session's storage; the others are parked
@@ -20,24 +18,26 @@ struct CustomerState {
 }
 
 /// The session's customers: who they are, by name and number, and the parked states of all
-/// but the current one, with when each is next due (a heap, so that the clock finds the
-/// earliest among thousands at once).
+/// but the current one, with when each is next due.
+///
+/// Parked states live in chunks of 64, each with its earliest due customer, so that a copy of
+/// the session (a step back's, a reader's) shares every chunk but the one the session changes
+/// next, and the clock finds the earliest of thousands by looking at one entry per chunk.
 struct CustomerBook {
+  static let chunkSize = 64
+
   /// Every customer, by slot; slot 0 is the session's own.
   private(set) var customers: [Customer] = [.own]
-  /// The parked states by slot; the current customer's slot is `nil`.
-  var parked: [CustomerState?] = [nil]
+  /// The parked states by chunk; the current customer's is `nil`.
+  private var chunks: [Chunk] = [Chunk(states: [nil], dues: [nil])]
   /// The current customer's slot.
-  var current = 0
+  private(set) var current = 0
   /// Slots by name.
   private var slotsByName: [String: Int] = [:]
   /// Slots by number.
   private var slotsByNumber: [Int: Int] = [0: 0]
-  /// When parked customers are next due, as (due, number, slot); an entry whose customer is
-  /// no longer parked, or is due at another time now, is skipped.
-  private var wakes = Heap<Wake>()
-  /// The due time each parked customer was parked with.
-  private var parkedDue: [Int64?] = [nil]
+  /// How many live transactions the parked customers hold.
+  private(set) var parkedTransactions = 0
 
   struct Wake: Comparable {
     var due: Int64
@@ -45,6 +45,22 @@ struct CustomerBook {
     var slot: Int
 
     static func < (lhs: Wake, rhs: Wake) -> Bool { (lhs.due, lhs.number) < (rhs.due, rhs.number) }
+  }
+
+  /// Up to 64 parked customers, with when each is due and the earliest of them.
+  struct Chunk {
+    var states: [CustomerState?] = []
+    var dues: [Int64?] = []
+    var earliest: Wake?
+
+    mutating func findEarliest(first slot: Int) {
+      earliest = nil
+      for (offset, due) in dues.enumerated() {
+        guard let due, let state = states[offset] else { continue }
+        let wake = Wake(due: due, number: state.customer.number, slot: slot + offset)
+        if earliest.map({ wake < $0 }) ?? true { earliest = wake }
+      }
+    }
   }
 
   var count: Int { customers.count }
@@ -55,50 +71,68 @@ struct CustomerBook {
   func slot(named name: String) -> Int? { slotsByName[name] }
   func slot(number: Int) -> Int? { slotsByNumber[number] }
   /// The number a new customer gets when their line names none: one past the highest.
-  var nextNumber: Int { (customers.map(\.number).max() ?? 0) + 1 }
+  var nextNumber: Int { highestNumber + 1 }
+  private var highestNumber = 0
+
+  /// The parked state of the customer in `slot`, if they are parked.
+  func parked(_ slot: Int) -> CustomerState? {
+    chunks[slot / Self.chunkSize].states[slot % Self.chunkSize]
+  }
+
+  /// Every parked state, in slot order.
+  var everyParked: some Sequence<CustomerState> {
+    chunks.lazy.flatMap { $0.states.lazy.compactMap { $0 } }
+  }
 
   /// Adds a customer, parked with `state`.
   mutating func add(_ state: CustomerState, due: Int64?) -> Int {
     let slot = customers.count
     customers.append(state.customer)
-    parked.append(state)
-    parkedDue.append(due)
+    if chunks[chunks.count - 1].states.count == Self.chunkSize { chunks.append(Chunk()) }
+    chunks[chunks.count - 1].states.append(nil)
+    chunks[chunks.count - 1].dues.append(nil)
     slotsByName[state.customer.name ?? ""] = slot
     slotsByNumber[state.customer.number] = slot
-    if let due { wakes.insert(Wake(due: due, number: state.customer.number, slot: slot)) }
+    highestNumber = max(highestNumber, state.customer.number)
+    put(state, due: due, at: slot)
     return slot
   }
 
   /// Parks the current customer's state, due next at `due`.
-  mutating func park(_ state: CustomerState, due: Int64?) {
-    parked[current] = state
-    parkedDue[current] = due
-    if let due { wakes.insert(Wake(due: due, number: state.customer.number, slot: current)) }
-  }
+  mutating func park(_ state: CustomerState, due: Int64?) { put(state, due: due, at: current) }
 
   /// Takes a parked customer's state out; they become the current one.
   mutating func unpark(_ slot: Int) -> CustomerState {
-    let state = parked[slot]!
-    parked[slot] = nil
-    parkedDue[slot] = nil
+    let (chunk, offset) = (slot / Self.chunkSize, slot % Self.chunkSize)
+    let state = chunks[chunk].states[offset]!
+    chunks[chunk].states[offset] = nil
+    chunks[chunk].dues[offset] = nil
+    chunks[chunk].findEarliest(first: chunk * Self.chunkSize)
+    parkedTransactions -= state.ledger.liveCount
     current = slot
     return state
   }
 
+  private mutating func put(_ state: CustomerState, due: Int64?, at slot: Int) {
+    let (chunk, offset) = (slot / Self.chunkSize, slot % Self.chunkSize)
+    chunks[chunk].states[offset] = state
+    chunks[chunk].dues[offset] = due
+    chunks[chunk].findEarliest(first: chunk * Self.chunkSize)
+    parkedTransactions += state.ledger.liveCount
+  }
+
   /// The parked customer due earliest, at or before `limit` (ties: the lower number first).
-  mutating func earliestParked(upTo limit: Int64) -> Wake? {
-    while let first = wakes.min {
-      guard parked[first.slot] != nil, parkedDue[first.slot] == first.due else {
-        wakes.removeMin()
-        continue
-      }
-      return first.due <= limit ? first : nil
+  ///
+  /// - Complexity: O(*c* / 64) for *c* customers.
+  func earliestParked(upTo limit: Int64) -> Wake? {
+    var earliest: Wake?
+    for chunk in chunks {
+      guard let wake = chunk.earliest else { continue }
+      if earliest.map({ wake < $0 }) ?? true { earliest = wake }
     }
-    return nil
+    return earliest.flatMap { $0.due <= limit ? $0 : nil }
   }
 
   /// When the earliest parked customer is due.
-  func earliestParkedDue() -> Int64? {
-    parkedDue.lazy.compactMap { $0 }.min()
-  }
+  func earliestParkedDue() -> Int64? { earliestParked(upTo: .max)?.due }
 }

@@ -98,7 +98,7 @@ extension Session {
     ledger.setLastingProducts(catalog.lastingProducts)
     var family = FamilyState()
     family.span = Customer.memberIDSpan
-    let ownSettings = storage.customers.parked[0]?.settings ?? settings
+    let ownSettings = storage.customers.parked(0)?.settings ?? settings
     return CustomerState(
       customer: customer, ledger: ledger,
       groups: Array(repeating: GroupState(), count: catalog.groups.count), scheduler: Scheduler(),
@@ -151,7 +151,7 @@ extension Session {
   func acting(as customer: Customer) -> Session? {
     if customer == self.customer { return self }
     guard let slot = storage.customers.slot(number: customer.number),
-      let state = storage.customers.parked[slot]
+      let state = storage.customers.parked(slot)
     else { return nil }
     var copy = self
     copy.storage = storage.copy()
@@ -175,6 +175,11 @@ extension Session {
   /// The current customer's slot.
   var currentCustomerSlot: Int { storage.customers.current }
 
+  /// How many live transactions every customer holds (their families' shares aside).
+  public var transactionCountOfEveryCustomer: Int {
+    transactionCount + storage.customers.parkedTransactions
+  }
+
   /// Makes the customer with the earliest transition due at or before `limit` the current one
   /// (ties: the lower number first), and returns when it is due; `nil` when none is.
   mutating func selectEarliestDue(upTo limit: Int64) -> Int64? {
@@ -195,8 +200,25 @@ extension Session {
   /// Every customer's state as the clock needs it: groups, settings and family size.
   func eachCustomersGroups(_ body: ([GroupState], SessionSettings, Int) -> Bool) {
     guard body(groups, settings, family.joinedCount) else { return }
-    for state in storage.customers.parked.lazy.compactMap({ $0 }) {
+    for state in storage.customers.everyParked {
       guard body(state.groups, state.settings, state.family.joinedCount) else { return }
     }
+  }
+}
+
+extension Session {
+  /// How many customers (the own one included) have access to an auto-renewable subscription
+  /// now: subscribed or in a grace period.
+  ///
+  /// - Complexity: O(*c* × *g*) for *c* customers and *g* groups.
+  public var subscriberCount: Int {
+    var count = 0
+    eachCustomersGroups { groups, _, _ in
+      if groups.contains(where: { $0.phase == .subscribed || $0.phase == .gracePeriod }) {
+        count += 1
+      }
+      return true
+    }
+    return count
   }
 }

@@ -1,0 +1,305 @@
+import HeapModule
+import StoreCommands
+import StoreConfiguration
+import StoreDelivery
+import StoreSimulation
+
+/// What a population is: how many customers, for how long, by which seed and model, and which
+/// shard of it runs here.
+public struct PopulationOptions: Sendable {
+  /// Customers, numbered from 1.
+  public var customers: Int
+  /// How many months they live after the first arrives.
+  public var months: Int
+  /// The seed every customer's random stream comes from.
+  public var seed: UInt64
+  /// Which customers run here.
+  public var shard = Shard.whole
+  /// How they behave.
+  public var model = BehaviourModel()
+
+  /// A population of `customers` living `months` months by `seed`.
+  public init(customers: Int, months: Int, seed: UInt64) {
+    self.customers = customers
+    self.months = months
+    self.seed = seed
+  }
+}
+
+/// How far a population got, told at each month's end.
+public struct PopulationProgress: Sendable {
+  /// Months done, of `months`.
+  public var month: Int
+  /// The months in all.
+  public var months: Int
+  /// The simulated present.
+  public var now: Instant
+  /// Customers who arrived so far.
+  public var arrived: Int
+  /// Notifications so far.
+  public var notifications: Int
+}
+
+/// A population's customers living their lives through a command host: each customer arrives
+/// in the first month and buys a subscription, then the model decides, period by period, what
+/// they do (cancel, change plan, fail a payment and maybe fix it, get refunded, answer a price
+/// increase, share with their family). Every decision is a command of the language, so the
+/// journal holds the whole population and opens in the inspector like any session.
+///
+/// Deterministic: the same options give the same commands, journal and notifications. The clock
+/// stops at every renewal, action and month's end, so each customer's life is the same whoever
+/// else is in the run, which is what lets shards add up to the whole.
+public final class Population {
+  private let options: PopulationOptions
+  private let host: CommandHost
+  private let events = EventCollector()
+  private var queue = Heap<PlannedAction>()
+  private var lives: [Int: CustomerLife] = [:]
+  private var mapper: NotificationMapper
+  private var seen = Set<UInt64>()
+  private var refunded = Set<UInt64>()
+  private var arrived = 0
+  private(set) var summary = PopulationSummary()
+  private let subscriptions: [Int]
+
+  /// A population that runs through `host` (a session of its own, started where the
+  /// population starts).
+  public init(options: PopulationOptions, host: CommandHost) {
+    self.options = options
+    self.host = host
+    mapper = NotificationMapper(session: host.session)
+    let catalog = host.session.catalog
+    let named = options.model.products.compactMap { catalog.index(of: $0.value) }
+    subscriptions =
+      named.isEmpty
+      ? catalog.products.indices.filter {
+        catalog.products[$0].groupIndex != nil && catalog.products[$0].isAvailable
+      }
+      : named
+  }
+
+  /// Lives every customer's life to the population's end, telling `progress` at each month's
+  /// end.
+  ///
+  /// - Throws: ``CommandError`` when the journal cannot be written, or the configuration has no
+  ///   auto-renewable subscription.
+  public func run(progress: (PopulationProgress) -> Void) throws(CommandError) -> PopulationSummary
+  {
+    guard !subscriptions.isEmpty else {
+      throw CommandError("the configuration has no auto-renewable subscription to simulate")
+    }
+    host.attach(events)
+    defer { host.detach(events) }
+    let start = host.session.now
+    summary.shard = options.shard
+    try perform(.set(.timeRate(.realTime)))
+    try perform(.set(.flag(.gracePeriod, options.model.gracePeriod)))
+    let width = max(6, String(options.customers).count)
+    let month: Int64 = 30 * 86_400_000
+    for number in 1...max(1, options.customers) where options.customers > 0 {
+      guard options.shard.contains(number) else { continue }
+      let life = CustomerLife(number: number, seed: options.seed, width: width)
+      let arrival = start.milliseconds + life.random.milliseconds(0, month)
+      queue.insert(life.plan(.arrive, at: arrival))
+      lives[number] = life
+    }
+    summary.customers = lives.count
+    let ends = (1...max(1, options.months)).map {
+      CommandDuration(months: Int64($0)).after(start).milliseconds
+    }
+    for (index, end) in ends.enumerated() {
+      try live(until: end)
+      summary.subscribers.append((Instant(milliseconds: end), host.session.subscriberCount))
+      progress(
+        PopulationProgress(
+          month: index + 1, months: ends.count, now: host.session.now, arrived: arrived,
+          notifications: summary.notificationCount))
+    }
+    return summary
+  }
+
+  /// Moves the clock to `end`, stopping at every renewal and planned action on the way.
+  private func live(until end: Int64) throws(CommandError) {
+    while true {
+      let now = host.session.now.milliseconds
+      while let next = queue.min, next.time <= now {
+        queue.removeMin()
+        try act(next)
+      }
+      var target = end
+      if let next = queue.min { target = min(target, next.time) }
+      if let due = host.session.nextScheduledEvent?.milliseconds { target = min(target, due) }
+      if target > now { try perform(.advance(.to(Instant(milliseconds: target)))) }
+      if target >= end && (queue.min?.time ?? .max) > end { return }
+    }
+  }
+
+  // MARK: - Acting
+
+  /// Does a planned action as its customer.
+  private func act(_ planned: PlannedAction) throws(CommandError) {
+    guard let life = lives[planned.number] else { return }
+    if planned.action == .arrive {
+      return try arrive(life)
+    }
+    try become(life.customer, new: false)
+    let model = options.model
+    switch planned.action {
+    case .arrive: break
+    case .cancel:
+      if let id = life.current { try perform(.autoRenew(.id(id), enabled: false)) }
+    case .failNextRenewal:
+      life.failing = true
+      try perform(.set(.flag(.billingRetry, true)))
+    case .billingFailed:
+      try perform(.set(.flag(.billingRetry, false)))
+      if let id = life.current, life.random.chance(model.billingRecovery) {
+        let later = planned.time + life.random.milliseconds(3_600_000, 20 * 86_400_000)
+        queue.insert(life.plan(.resolve(id), at: later))
+      }
+    case .resolve(let id): try perform(.resolve(.id(id)))
+    case .refund(let id): try perform(.refund(.id(id), reason: nil))
+    case .changePlan(let productID):
+      try perform(.buy(productID: productID, options: PurchaseOptions()))
+    case .requestPriceIncrease:
+      guard let id = life.current else { break }
+      if try perform(.priceIncrease(.request, .id(id))) {
+        let consent = life.random.chance(model.priceIncreaseConsent)
+        let later = planned.time + life.random.milliseconds(86_400_000, 10 * 86_400_000)
+        queue.insert(life.plan(.answerPriceIncrease(consent: consent), at: later))
+      }
+    case .answerPriceIncrease(let consent):
+      if let id = life.current {
+        try perform(.priceIncrease(consent ? .consent : .decline, .id(id)))
+      }
+    case .familyJoin: try perform(.family(.join("partner")))
+    }
+  }
+
+  /// A customer arrives: made with their number, in a storefront of the model's, they buy a
+  /// subscription (with its introductory offer, maybe), and plan the once-in-a-life things.
+  private func arrive(_ life: CustomerLife) throws(CommandError) {
+    arrived += 1
+    try become(life.customer, new: true)
+    let model = options.model
+    let storefront = life.random.pick(model.storefronts.map { ($0.value, $0.weight) })
+    if storefront != host.session.settings.storefront.countryCode,
+      let chosen = Storefront(countryCode: storefront)
+    {
+      try perform(.set(.storefront(chosen)))
+    }
+    let catalog = host.session.catalog
+    let weights =
+      model.products.isEmpty
+      ? subscriptions.map { ($0, 1.0) }
+      : zip(subscriptions, model.products.map(\.weight)).map { ($0, $1) }
+    let product = catalog.products[life.random.pick(weights)]
+    // StoreKit applies the introductory offer to an eligible customer by itself.
+    try perform(.buy(productID: product.productID, options: PurchaseOptions()))
+    let now = host.session.now.milliseconds
+    let day: Int64 = 86_400_000
+    if product.familyShareable && life.random.chance(model.familySharing) {
+      queue.insert(life.plan(.familyJoin, at: now + life.random.milliseconds(day, 30 * day)))
+    }
+    if life.random.chance(model.priceIncrease) {
+      let last = Int64(max(2, options.months)) * 30 * day
+      queue.insert(
+        life.plan(.requestPriceIncrease, at: now + life.random.milliseconds(30 * day, last)))
+    }
+  }
+
+  /// Makes the session act as `customer` (made with their number when `new`).
+  private func become(_ customer: Customer, new: Bool) throws(CommandError) {
+    guard host.session.customer != customer else { return }
+    try perform(.customer(name: customer.name, number: new ? customer.number : nil))
+  }
+
+  // MARK: - Watching
+
+  /// Applies a command, then watches what it did; `false` when the session refused it.
+  @discardableResult
+  private func perform(_ command: Command) throws(CommandError) -> Bool {
+    let outcome = host.perform(command)
+    if let error = outcome.journalError { throw error }
+    let made = events.take()
+    if outcome.error != nil {
+      summary.skippedActions += 1
+      return false
+    }
+    guard !made.isEmpty else { return true }
+    for notification in mapper.notifications(for: made, in: host.session) {
+      summary.notifications[notification.name, default: 0] += 1
+    }
+    for event in made { watch(event) }
+    return true
+  }
+
+  /// One event: revenue, and what a customer's new period or failed renewal makes them plan.
+  private func watch(_ event: StoreEvent) {
+    guard let number = event.customer?.number, let life = lives[number] else { return }
+    switch event.kind {
+    case .transaction(let t, _) where t.owner.isPurchaser && t.state == .purchased:
+      count(t)
+      guard t.productType == .autoRenewable, t.revocationDate == nil,
+        t.id > (life.current ?? 0) || life.current == nil
+      else { return }
+      life.current = t.id
+      plan(life, after: t, at: event.time.milliseconds)
+    case .status(let status) where status.owner.isPurchaser && life.failing:
+      guard status.state == .inBillingRetryPeriod || status.state == .inGracePeriod else { return }
+      life.failing = false
+      queue.insert(life.plan(.billingFailed, at: event.time.milliseconds))
+    default: return
+    }
+  }
+
+  /// Revenue: a charge when first seen, less its refund when first revoked.
+  private func count(_ t: Transaction) {
+    if seen.insert(t.id).inserted {
+      summary.transactions += 1
+      summary.revenue[t.currency, default: 0] += t.price
+    }
+    if t.revocationDate != nil, refunded.insert(t.id).inserted {
+      let share = Int64(t.revocationPercentage ?? 100_000)
+      summary.revenue[t.currency, default: 0] -= t.price * share / 100_000
+    }
+  }
+
+  /// What a customer plans when a period of their subscription begins.
+  private func plan(_ life: CustomerLife, after t: Transaction, at time: Int64) {
+    let model = options.model
+    let end = t.expirationDate?.milliseconds ?? time
+    let day: Int64 = 86_400_000
+    if t.price > 0 && life.random.chance(model.refund) {
+      queue.insert(
+        life.plan(.refund(t.id), at: time + life.random.milliseconds(day / 24, 14 * day)))
+    }
+    let intro = t.offer?.type == .introductory
+    if intro && t.reason == .purchase {
+      if !life.random.chance(model.introductoryConversion) {
+        queue.insert(life.plan(.cancel, at: life.random.milliseconds(time, end)))
+      }
+    } else if !intro && life.random.chance(model.cancellation) {
+      queue.insert(life.plan(.cancel, at: life.random.milliseconds(time, end)))
+    } else if !intro && life.random.chance(model.planChange),
+      let other = otherPlan(than: t.productID, random: &life.random)
+    {
+      queue.insert(life.plan(.changePlan(other), at: life.random.milliseconds(time, end)))
+    }
+    if life.random.chance(model.billingFailure) {
+      queue.insert(life.plan(.failNextRenewal, at: time))
+    }
+  }
+
+  /// Another available subscription of the product's group, at random.
+  private func otherPlan(than productID: String, random: inout SeededRandom) -> String? {
+    let catalog = host.session.catalog
+    guard let index = catalog.index(of: productID), let group = catalog.products[index].groupIndex
+    else { return nil }
+    let others = catalog.groups[group].productIndices.filter {
+      $0 != index && catalog.products[$0].isAvailable
+    }
+    guard !others.isEmpty else { return nil }
+    return catalog.products[others[Int(random.next() % UInt64(others.count))]].productID
+  }
+}

@@ -1,0 +1,132 @@
+import ArgumentParser
+import Foundation
+import StoreCommands
+import StoreConfiguration
+import StoreDelivery
+import StorePopulation
+import StoreSimulation
+import StoreUtilities
+
+/// `storekeeper simulate CONFIG --customers N --months M --seed S`: a population of customers
+/// living their lives by a behaviour model, with their notifications and journal.
+struct Simulate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Simulate a population of customers by a seeded behaviour model.",
+    discussion: """
+      N customers arrive over the first month, each buys an auto-renewable subscription, and \
+      they live M months by the behaviour model (docs/simulate.md: intro offers and their \
+      conversion, cancellations, plan changes, billing failures and recovery, refunds, price \
+      increases, family sharing). The same seed makes the same journal and notifications \
+      (only the ECDSA signatures differ). --shard i/n runs the customers numbered i modulo n: \
+      n shards together make exactly the customers and notifications of one run. A progress \
+      line goes to stderr at each month's end; the summary to stdout.
+      """)
+
+  @Argument(help: "The .storekit configuration.", completion: .file(extensions: ["storekit"]))
+  var configurationPath: String
+
+  @Option(help: "How many customers.")
+  var customers = 100
+
+  @Option(help: "How many months they live after the first arrives.")
+  var months = 12
+
+  @Option(help: "The seed of every customer's random stream.")
+  var seed: UInt64 = 1
+
+  @Option(help: "A behaviour model (JSON; docs/simulate.md) to change the defaults.")
+  var model: String?
+
+  @Option(help: "Run shard i of n (1 ≤ i ≤ n): the customers numbered i modulo n.")
+  var shard: String?
+
+  @Option(help: "The population's start (ISO-8601).")
+  var start = "2026-01-01T00:00:00Z"
+
+  @Option(help: "Write the session's journal here (a new file; open it with the inspector).")
+  var journal: String?
+
+  @Option(help: "The summary's format: text or json.")
+  var format = "text"
+
+  @OptionGroup var signing: SigningOptions
+
+  func validate() throws {
+    guard (1...Customer.maximumNumber).contains(customers) else {
+      throw ValidationError(
+        "--customers must be 1 to \(Customer.maximumNumber) (got \(customers)).")
+    }
+    guard (1...1200).contains(months) else {
+      throw ValidationError("--months must be 1 to 1200 (got \(months)).")
+    }
+    if let shard, Shard(parsing: shard) == nil {
+      throw ValidationError(
+        "--shard must be i/n with 1 ≤ i ≤ n, such as 1/4 (got \"\(shard.prefix(40))\").")
+    }
+    guard Instant(iso8601: start) != nil else {
+      throw ValidationError("--start must be ISO-8601, such as 2026-01-01T00:00:00Z.")
+    }
+    guard ["text", "json"].contains(format) else {
+      throw ValidationError("--format must be text or json (got \"\(format.prefix(40))\").")
+    }
+  }
+
+  func run() throws {
+    if let journal, FileManager.default.fileExists(atPath: journal) {
+      printError(
+        "storekeeper: \(journal) exists; simulate makes a new session (choose another path)"
+          .sanitizedForTerminal)
+      throw ExitCode(64)
+    }
+    let began = Date()
+    let (configuration, bytes) = try loadConfiguration(configurationPath)
+    var population = PopulationOptions(customers: customers, months: months, seed: seed)
+    population.shard = shard.flatMap(Shard.init(parsing:)) ?? .whole
+    if let model { population.model = try loadModel(model, configuration: configuration) }
+    var options = SessionOptions()
+    // The population steps the clock renewal by renewal: no step needs a budget.
+    options.maximumEventsPerVerb = .max
+    let instant = Instant(iso8601: start)!
+    let identity = "population \(seed) \(instant.milliseconds) \(customers)"
+    var journaled = try exiting { () throws(CommandError) in
+      try SessionOpening.open(
+        configuration: configuration, bytes: bytes, configurationPath: configurationPath,
+        journalPath: journal, start: instant, now: instant, options: options, identity: identity
+      ) { printError("storekeeper: \($0)".sanitizedForTerminal) }
+    }
+    journaled.bundleID = signing.journaledBundleID
+    journaled.keepsHistory = false
+    let prepared = try signing.prepare()
+    let host = CommandHost(journaled, commitsEachCommand: false)
+    let sender = prepared.attachSender(to: host)
+    let summary = try exiting { () throws(CommandError) in
+      try Population(options: population, host: host).run { progress in
+        let seconds = String(format: "%.1f", Date().timeIntervalSince(began))
+        printError(
+          "simulate: month \(progress.month) of \(progress.months) "
+            + "(\(progress.now.iso8601.prefix(10))): \(progress.arrived) customers, "
+            + "\(progress.notifications) notifications, \(seconds) s")
+      }
+    }
+    try exiting { () throws(CommandError) in try host.flush() }
+    let undelivered = sender.map { reportDeliveries($0.outbox) } ?? 0
+    try StandardStreams.writeOut(Array((format == "json" ? summary.json : summary.text).utf8))
+    if undelivered > 0 { throw ExitCode(1) }
+  }
+
+  /// The model file, read and checked; a problem is told with its JSON path (exit status 1).
+  private func loadModel(
+    _ path: String, configuration: StoreKitConfiguration
+  ) throws -> BehaviourModel {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      printError("storekeeper: --model \(path): cannot read the file".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
+    do throws(BehaviourModel.Problem) {
+      return try BehaviourModel(json: Array(data), catalog: Catalog(configuration))
+    } catch {
+      printError("storekeeper: \(path): \(error)".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
+  }
+}
