@@ -186,6 +186,8 @@ let package = Package(
         "StoreSigning",
         "StorekeeperKit",
         "StorekeeperKitTest",
+        // The webhook the simulate benchmark POSTs to.
+        "StoreTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Crypto", package: "swift-crypto"),

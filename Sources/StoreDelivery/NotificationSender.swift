@@ -64,8 +64,16 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
     events = []
   }
 
-  /// Whether notifications wait to be sent.
-  public var wantsToPublish: Bool { !ready.isEmpty }
+  /// Whether the notifications of many small commands wait until a chunk is full (or the host
+  /// flushes) before they are signed, on every core at once: for a front end whose commands
+  /// each cause one or two and whose backend need not hear them at once (a population). By
+  /// default each command's go out as soon as the journal holds it.
+  public var batchesAcrossCommands = false
+
+  /// Whether notifications wait to be sent (with ``batchesAcrossCommands``, a chunk of them).
+  public var wantsToPublish: Bool {
+    batchesAcrossCommands ? ready.count >= Self.signingChunk : !ready.isEmpty
+  }
 
   /// Signs the notifications waiting and hands them to the outbox, in order, a chunk at a
   /// time; tells the listeners. One that cannot be signed is left out.

@@ -55,7 +55,8 @@ public final class Population {
   private let events = EventCollector()
   private var queue = Heap<PlannedAction>()
   private var lives: [Int: CustomerLife] = [:]
-  private var mapper: NotificationMapper
+  /// Decides the notifications to count when no sender does (and tells them).
+  private var mapper: NotificationMapper?
   private var seen = Set<UInt64>()
   private var refunded = Set<UInt64>()
   private var arrived = 0
@@ -63,11 +64,12 @@ public final class Population {
   private let subscriptions: [Int]
 
   /// A population that runs through `host` (a session of its own, started where the
-  /// population starts).
-  public init(options: PopulationOptions, host: CommandHost) {
+  /// population starts). With `sender` (the host's), the notifications it sends are counted;
+  /// without, they are decided (not signed) to be counted.
+  public init(options: PopulationOptions, host: CommandHost, sender: NotificationSender? = nil) {
     self.options = options
     self.host = host
-    mapper = NotificationMapper(session: host.session)
+    mapper = sender == nil ? NotificationMapper(session: host.session) : nil
     let catalog = host.session.catalog
     let named = options.model.products.compactMap { catalog.index(of: $0.value) }
     subscriptions =
@@ -76,6 +78,9 @@ public final class Population {
         catalog.products[$0].groupIndex != nil && catalog.products[$0].isAvailable
       }
       : named
+    sender?.listen { [unowned self] sent in
+      summary.notifications[sent.notification.name, default: 0] += 1
+    }
   }
 
   /// Lives every customer's life to the population's end, telling `progress` at each month's
@@ -115,6 +120,8 @@ public final class Population {
           month: index + 1, months: ends.count, now: host.session.now, arrived: arrived,
           notifications: summary.notificationCount))
     }
+    // What waits is journaled and sent (and counted) before the summary is told.
+    try host.flush()
     return summary
   }
 
@@ -227,7 +234,7 @@ public final class Population {
       return false
     }
     guard !made.isEmpty else { return true }
-    for notification in mapper.notifications(for: made, in: host.session) {
+    for notification in mapper?.notifications(for: made, in: host.session) ?? [] {
       summary.notifications[notification.name, default: 0] += 1
     }
     for event in made { watch(event) }

@@ -99,8 +99,10 @@ struct Simulate: ParsableCommand {
     let prepared = try signing.prepare()
     let host = CommandHost(journaled, commitsEachCommand: false)
     let sender = prepared.attachSender(to: host)
+    // Each command causes a notification or two: they are signed a chunk at a time, on every core.
+    sender?.batchesAcrossCommands = true
     let summary = try exiting { () throws(CommandError) in
-      try Population(options: population, host: host).run { progress in
+      try Population(options: population, host: host, sender: sender).run { progress in
         let seconds = String(format: "%.1f", Date().timeIntervalSince(began))
         printError(
           "simulate: month \(progress.month) of \(progress.months) "
