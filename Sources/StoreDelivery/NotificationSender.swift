@@ -64,6 +64,14 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
     events = []
   }
 
+  /// Maps the events streamed so far of a long command, with the session as they left it, so
+  /// that they are not all kept until it ends.
+  public func checkpoint(_ session: Session) {
+    guard !events.isEmpty else { return }
+    ready += mapper.notifications(for: events, in: session)
+    events = []
+  }
+
   /// Whether the notifications of many small commands wait until a chunk is full (or the host
   /// flushes) before they are signed, on every core at once: for a front end whose commands
   /// each cause one or two and whose backend need not hear them at once (a population). By

@@ -13,6 +13,10 @@ public protocol CommandObserver: AnyObject {
   func finished(_ outcome: CommandOutcome, session: Session)
   /// Whether it holds something to publish now (a full buffer, notifications to send).
   var wantsToPublish: Bool { get }
+  /// A long command is under way: `session` is the state after the events streamed so far, to
+  /// finish with them before the command ends (the events of an `advance` over a month of
+  /// 30-second renewals are never all kept).
+  func checkpoint(_ session: Session)
   /// Publishes what it holds: called only once the journal holds everything that explains it.
   func publish() throws
 }
@@ -22,6 +26,8 @@ extension CommandObserver {
   public func stream(_ events: ArraySlice<StoreEvent>) {}
   /// Nothing waits.
   public var wantsToPublish: Bool { false }
+  /// Nothing to finish before the command ends.
+  public func checkpoint(_ session: Session) {}
   /// Nothing to publish.
   public func publish() throws {}
 }
@@ -200,7 +206,16 @@ public final class CommandHost {
       journalError = Self.publish(observers, after: journal)
     }
     do throws(CommandError) {
-      try journaled.apply(command, from: origin) { event in
+      try journaled.apply(
+        command, from: origin,
+        between: { session in
+          handOut()
+          for observer in observers { observer.checkpoint(session) }
+          if journalError == nil, observers.contains(where: \.wantsToPublish) {
+            journalError = Self.publish(observers, after: journal)
+          }
+        }
+      ) { event in
         count += 1
         batch.append(event)
         if batch.count >= Self.batchSize { handOut() }

@@ -176,8 +176,11 @@ public struct JournaledSession {
   ///   ``recordClock()``.
   /// - Throws: ``CommandError`` when the session refuses it; nothing changes or is journaled.
   public mutating func apply(
-    _ command: Command, from origin: CommandOrigin = .person, _ sink: EventSink
+    _ command: Command, from origin: CommandOrigin = .person,
+    between checkpoint: ((Session) -> Void)? = nil, _ sink: EventSink
   ) throws(CommandError) {
+    history.checkpoint = checkpoint
+    defer { history.checkpoint = nil }
     var command = command
     if case .buy(let productID, var options) = command, let bundleID, options.bundleID == nil,
       options.offerSignature != nil || options.introductoryEligibility != nil

@@ -52,6 +52,9 @@ struct SessionHistory {
   /// session that is only read, such as a listing's: each copy keeps what the session changes
   /// after it, and the entries and marks grow with the journal).
   var keepsHistory = true
+  /// Told the session between the stretches of a long advance (the events so far streamed),
+  /// so that observers can finish with them before the command ends.
+  var checkpoint: ((Session) -> Void)?
   private var serials = 0
   /// Entries and eventful moments since the last copy: what a replay from it would redo.
   private var workSinceCopy = 0
@@ -187,7 +190,10 @@ struct SessionHistory {
         throw CommandError(error)
       }
       workSinceCopy += work
-      if !reached { keepIfDue(session, at: HistoryPoint(entries: index, clock: session.now)) }
+      if !reached {
+        checkpoint?(session)
+        keepIfDue(session, at: HistoryPoint(entries: index, clock: session.now))
+      }
     }
   }
 
