@@ -157,28 +157,16 @@ import Testing
 
   @Test func applesServerLibraryDrivesTheServerAndVerifiesWhatItSigns() throws {
     let python = try appleLibrary()
-    // The backend's App Store Connect key, registered with the server.
     let keyFolder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: keyFolder) }
-    let keyPath = try makeAPIKey(in: keyFolder, python: python)
-    let backend = try WebhookServer(statuses: [])
+    let (server, backend, keyPath, token) = try serveForAppleLibrary(python, keys: keyFolder)
     defer { backend.stop() }
-    let server = try ServeProcess([
-      "--paused", "--start", "2026-11-22T02:00:00Z", "--environment", "LocalTesting",
-      "--api-key", keyPath, "--key-id", "KEY_ID", "--issuer-id", "ISSUER_ID",
-      "--notify-url", "http://127.0.0.1:\(backend.port)/notifications",
-      "Configs/FoodTruck.storekit",
-    ])
     // 24 consumables (one finished), a subscription and its renewal: 26 transactions.
     let lines =
       (0..<24).map { _ in "buy foodtruck.donuts.box" } + [
         "finish 0", "buy socialfeed.monthly", "advance 31s", "refund 5", "advance 1s", "refund 2",
         "refund-request 3",
       ]
-    // With --api-key the control endpoint asks for a token signed with that key too.
-    let token = try storekeeper([
-      "token", "--api-key", keyPath, "--key-id", "KEY_ID", "--issuer-id", "ISSUER_ID",
-    ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     let applied = try httpRequest(
       port: server.port, "POST", "/storekeeper/v1/commands", body: lines.joined(separator: "\n"),
       bearer: token)
@@ -338,6 +326,26 @@ extension Data {
     while base64.count % 4 != 0 { base64 += "=" }
     self.init(base64Encoded: base64)
   }
+}
+
+/// `serve` as a backend's tests meet it: paused at 2026-11-22T02:00:00Z, `LocalTesting`, with a
+/// backend's App Store Connect key made in `keys` registered (`--api-key`), notifications POSTed
+/// to a local webhook; with the control endpoint's token (signed with that key too).
+func serveForAppleLibrary(
+  _ python: String, keys: URL
+) throws -> (server: ServeProcess, backend: WebhookServer, keyPath: String, token: String) {
+  let keyPath = try makeAPIKey(in: keys, python: python)
+  let backend = try WebhookServer(statuses: [])
+  let server = try ServeProcess([
+    "--paused", "--start", "2026-11-22T02:00:00Z", "--environment", "LocalTesting",
+    "--api-key", keyPath, "--key-id", "KEY_ID", "--issuer-id", "ISSUER_ID",
+    "--notify-url", "http://127.0.0.1:\(backend.port)/notifications",
+    "Configs/FoodTruck.storekit",
+  ])
+  let token = try storekeeper([
+    "token", "--api-key", keyPath, "--key-id", "KEY_ID", "--issuer-id", "ISSUER_ID",
+  ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  return (server, backend, keyPath, token)
 }
 
 /// A backend's App Store Connect key (`AuthKey_KEY_ID.p8`, P-256) made in `folder`.

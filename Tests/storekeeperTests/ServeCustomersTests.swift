@@ -10,18 +10,8 @@ import Testing
     let python = try appleLibrary()
     let keyFolder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: keyFolder) }
-    let keyPath = try makeAPIKey(in: keyFolder, python: python)
-    let backend = try WebhookServer(statuses: [])
+    let (server, backend, keyPath, token) = try serveForAppleLibrary(python, keys: keyFolder)
     defer { backend.stop() }
-    let server = try ServeProcess([
-      "--paused", "--start", "2026-11-22T02:00:00Z", "--environment", "LocalTesting",
-      "--api-key", keyPath, "--key-id", "KEY_ID", "--issuer-id", "ISSUER_ID",
-      "--notify-url", "http://127.0.0.1:\(backend.port)/notifications",
-      "Configs/FoodTruck.storekit",
-    ])
-    let token = try storekeeper([
-      "token", "--api-key", keyPath, "--key-id", "KEY_ID", "--issuer-id", "ISSUER_ID",
-    ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     func post(
       _ lines: [String], query: String = ""
     ) throws -> (status: Int, headers: [String: String], body: String) {
