@@ -173,7 +173,9 @@ struct SessionHistory {
     var previous = session.now
     var reached = false
     while !reached {
-      let stretch = max(1, Self.copySpacing(session) - workSinceCopy)
+      // With a checkpoint, at most 1,024 transitions' events wait for it.
+      let stretch = max(
+        1, min(Self.copySpacing(session) - workSinceCopy, checkpoint == nil ? .max : 1024))
       var work = 0
       do throws(SessionError) {
         reached = try session.advance(
