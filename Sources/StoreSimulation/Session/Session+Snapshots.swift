@@ -60,23 +60,32 @@ extension Session {
   ) {
     countEvent()
     guard !isMuted else { return }
+    let (customer, place) = eventCustomer
     sink(
-      event(
-        at: time,
-        .transaction(snapshot(position, verification: delivery != nil), delivery: delivery)))
+      StoreEvent(
+        time: Instant(milliseconds: time),
+        kind: .transaction(snapshot(position, verification: delivery != nil), delivery: delivery),
+        customer: customer, customerPlace: place))
   }
 
   mutating func emitStatus(group index: Int, at time: Int64, _ sink: EventSink) {
     guard groups[index].renewalState != nil else { return }
     countEvent()
     guard !isMuted, let status = status(ofGroup: index) else { return }
-    sink(event(at: time, .status(status)))
+    let (customer, place) = eventCustomer
+    sink(
+      StoreEvent(
+        time: Instant(milliseconds: time), kind: .status(status), customer: customer,
+        customerPlace: place))
   }
 
   mutating func emit(_ kind: StoreEvent.Kind, at time: Int64, _ sink: EventSink) {
     countEvent()
     guard !isMuted else { return }
-    sink(event(at: time, kind))
+    let (customer, place) = eventCustomer
+    sink(
+      StoreEvent(
+        time: Instant(milliseconds: time), kind: kind, customer: customer, customerPlace: place))
   }
 
   /// Counts an event in the session's history and in its customer's.
@@ -85,12 +94,11 @@ extension Session {
     storage.customerEventCount += 1
   }
 
-  /// The event just counted, marked with its customer when that is a named one.
-  func event(at time: Int64, _ kind: StoreEvent.Kind) -> StoreEvent {
-    let customer = account.customer
-    return StoreEvent(
-      time: Instant(milliseconds: time), kind: kind, customer: customer.isOwn ? nil : customer,
-      customerPlace: customer.isOwn ? 0 : storage.customerEventCount - 1)
+  /// Whose the event just counted is, when that is a named customer, and its place in their
+  /// history.
+  var eventCustomer: (Customer?, UInt64) {
+    let customer = storage.account.customer
+    return customer.isOwn ? (nil, 0) : (customer, storage.customerEventCount - 1)
   }
 }
 

@@ -268,7 +268,12 @@ extension Session {
   ) {
     countEvent()
     guard !isMuted else { return }
-    sink(event(at: stamp, .transaction(shareSnapshot(member, index), delivery: delivery)))
+    let (customer, place) = eventCustomer
+    sink(
+      StoreEvent(
+        time: Instant(milliseconds: stamp),
+        kind: .transaction(shareSnapshot(member, index), delivery: delivery), customer: customer,
+        customerPlace: place))
   }
 
   /// Finishes a member's transaction (the member's app finished it).
