@@ -94,9 +94,13 @@ public enum JWS {
       certificateSubjects: certificates.map { $0.subject.description })
   }
 
+  /// Made once: a payload is encoded three times a notification.
+  private static let base64URLAlphabet = Array(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
   /// Base64url without padding (RFC 7515 §2).
   public static func base64URL(_ bytes: [UInt8]) -> String {
-    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    let alphabet = base64URLAlphabet
     var output: [UInt8] = []
     output.reserveCapacity((bytes.count * 4 + 2) / 3)
     var index = 0
