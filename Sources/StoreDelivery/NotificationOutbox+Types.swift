@@ -54,11 +54,6 @@ extension NotificationOutbox {
       transactionID = notification.transactionID
       owner = notification.owner
     }
-
-    /// Whether a member's device is told of it (``ServerNotification/isShown(toMemberNamed:)``).
-    public func isShown(toMemberNamed member: String?) -> Bool {
-      member == nil || owner.member?.name == member
-    }
   }
 
   /// A notification and what became of it.

@@ -51,11 +51,6 @@ public struct ServerNotification: Equatable, Sendable {
   /// (also for a notification about no purchase).
   public var owner: Account { transaction?.owner ?? status?.owner ?? Account(customer: customer) }
 
-  /// Whether a view of one family member's device (`--member`, `?member=`) shows it: every
-  /// notification without one, those about that member's transactions with one.
-  public func isShown(toMemberNamed member: String?) -> Bool {
-    member == nil || owner.member?.name == member
-  }
   /// The subscription group's id.
   public var groupID: String? { status?.groupID ?? transaction?.subscriptionGroupID }
 

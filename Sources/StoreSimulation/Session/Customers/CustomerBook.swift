@@ -66,7 +66,6 @@ struct CustomerBook {
   var count: Int { customers.count }
   /// Whether the session has named customers.
   var hasNamedCustomers: Bool { customers.count > 1 }
-  var currentCustomer: Customer { customers[current] }
 
   func slot(named name: String) -> Int? { slotsByName[name] }
   func slot(number: Int) -> Int? { slotsByNumber[number] }
