@@ -188,7 +188,9 @@ public struct JournaledSession {
       options.bundleID = bundleID
       command = .buy(productID: productID, options: options)
     }
-    var record = JournalRecord.command(at: session.now, text: command.description)
+    // The line is written only for a journal or a history that keeps it (not a population's).
+    let keepsLine = journal != nil || history.keepsHistory
+    var record = JournalRecord.command(at: session.now, text: keepsLine ? command.description : "")
     var quiet = false
     if origin == .clock, case .advance(.to(let instant)) = command {
       record = .advance(to: instant)

@@ -110,7 +110,7 @@ struct SessionHistory {
 
   /// Takes back the last entry, which made nothing (a quiet move of the live clock, which is
   /// not journaled: the next entry's instant covers it).
-  mutating func dropLastEntry() { entries.removeLast() }
+  mutating func dropLastEntry() { if keepsHistory { entries.removeLast() } }
 
   /// Adds an entry the session already reflects (the clock recorded where it stands).
   mutating func append(_ record: JournalRecord) { entries.append(record) }

@@ -29,7 +29,7 @@ struct CustomerBook {
   /// Every customer, by slot; slot 0 is the session's own.
   private(set) var customers: [Customer] = [.own]
   /// The parked states by chunk; the current customer's is `nil`.
-  private var chunks: [Chunk] = [Chunk(states: [nil], dues: [nil])]
+  private var chunks: [Chunk] = [Chunk(states: [nil], wakes: [nil])]
   /// The current customer's slot.
   private(set) var current = 0
   /// Slots by name.
@@ -50,16 +50,13 @@ struct CustomerBook {
   /// Up to 64 parked customers, with when each is due and the earliest of them.
   struct Chunk {
     var states: [CustomerState?] = []
-    var dues: [Int64?] = []
+    /// When each parked customer is next due (`nil` for one not due, or not parked).
+    var wakes: [Wake?] = []
     var earliest: Wake?
 
-    mutating func findEarliest(first slot: Int) {
+    mutating func findEarliest() {
       earliest = nil
-      for (offset, due) in dues.enumerated() {
-        guard let due, let state = states[offset] else { continue }
-        let wake = Wake(due: due, number: state.customer.number, slot: slot + offset)
-        if earliest.map({ wake < $0 }) ?? true { earliest = wake }
-      }
+      for case let wake? in wakes where earliest.map({ wake < $0 }) ?? true { earliest = wake }
     }
   }
 
@@ -78,9 +75,22 @@ struct CustomerBook {
     chunks[slot / Self.chunkSize].states[slot % Self.chunkSize]
   }
 
-  /// Every parked state, in slot order.
-  var everyParked: some Sequence<CustomerState> {
-    chunks.lazy.flatMap { $0.states.lazy.compactMap { $0 } }
+  /// Tells `body` each parked customer's groups, settings and family size, in slot order,
+  /// while it says go on; whether it always did. (Each is read in place: a state is not
+  /// copied.)
+  func forEachParked(_ body: ([GroupState], SessionSettings, Int) -> Bool) -> Bool {
+    for chunk in chunks {
+      let stopped = chunk.states.withUnsafeBufferPointer { states in
+        states.indices.contains { offset in
+          guard let groups = states[offset]?.groups, let settings = states[offset]?.settings,
+            let members = states[offset]?.family.joinedCount
+          else { return false }
+          return !body(groups, settings, members)
+        }
+      }
+      if stopped { return false }
+    }
+    return true
   }
 
   /// Adds a customer, parked with `state`.
@@ -89,7 +99,7 @@ struct CustomerBook {
     customers.append(state.customer)
     if chunks[chunks.count - 1].states.count == Self.chunkSize { chunks.append(Chunk()) }
     chunks[chunks.count - 1].states.append(nil)
-    chunks[chunks.count - 1].dues.append(nil)
+    chunks[chunks.count - 1].wakes.append(nil)
     slotsByName[state.customer.name ?? ""] = slot
     slotsByNumber[state.customer.number] = slot
     highestNumber = max(highestNumber, state.customer.number)
@@ -105,8 +115,8 @@ struct CustomerBook {
     let (chunk, offset) = (slot / Self.chunkSize, slot % Self.chunkSize)
     let state = chunks[chunk].states[offset]!
     chunks[chunk].states[offset] = nil
-    chunks[chunk].dues[offset] = nil
-    chunks[chunk].findEarliest(first: chunk * Self.chunkSize)
+    chunks[chunk].wakes[offset] = nil
+    chunks[chunk].findEarliest()
     parkedTransactions -= state.ledger.liveCount
     current = slot
     return state
@@ -115,8 +125,10 @@ struct CustomerBook {
   private mutating func put(_ state: CustomerState, due: Int64?, at slot: Int) {
     let (chunk, offset) = (slot / Self.chunkSize, slot % Self.chunkSize)
     chunks[chunk].states[offset] = state
-    chunks[chunk].dues[offset] = due
-    chunks[chunk].findEarliest(first: chunk * Self.chunkSize)
+    chunks[chunk].wakes[offset] = due.map {
+      Wake(due: $0, number: state.customer.number, slot: slot)
+    }
+    chunks[chunk].findEarliest()
     parkedTransactions += state.ledger.liveCount
   }
 

@@ -200,9 +200,7 @@ extension Session {
   /// Every customer's state as the clock needs it: groups, settings and family size.
   func eachCustomersGroups(_ body: ([GroupState], SessionSettings, Int) -> Bool) {
     guard body(groups, settings, family.joinedCount) else { return }
-    for state in storage.customers.everyParked {
-      guard body(state.groups, state.settings, state.family.joinedCount) else { return }
-    }
+    _ = storage.customers.forEachParked(body)
   }
 }
 
