@@ -29,13 +29,14 @@ final class NotificationFiles {
     counter = existing.compactMap { Int($0.prefix(4)) }.max() ?? 0
   }
 
-  /// Writes the next file; its name.
+  /// Writes the next file (`line`: its text, newline included); its name.
   ///
   /// - Throws: ``DeliveryError`` naming the file and the system's reason.
-  func write(name: String, body: String) throws(DeliveryError) -> String {
+  func write(name: String, line: String) throws(DeliveryError) -> String {
     while true {
       counter += 1
-      let file = String(format: "%04d-%@.json", counter, name)
+      let number = String(counter)
+      let file = String(repeating: "0", count: max(0, 4 - number.count)) + number + "-\(name).json"
       let path = directory + "/" + file
       let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
       if descriptor < 0 && errno == EEXIST { continue }  // another writer took the number
@@ -43,11 +44,11 @@ final class NotificationFiles {
         throw DeliveryError(
           "cannot write the notification \(path): \(String(cString: strerror(errno)))")
       }
-      let bytes = Array((body + "\n").utf8)
+      var text = line
       var written = 0
       var failure: Int32?
-      while written < bytes.count {
-        let result = bytes.withUnsafeBytes {
+      while written < text.utf8.count {
+        let result = text.withUTF8 {
           Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written)
         }
         if result < 0 {

@@ -105,7 +105,17 @@ extension NotificationOutbox {
 
   /// A notification's body as the App Store POSTs it.
   public static func body(signedPayload: String) -> String {
-    "{\"signedPayload\":\"\(signedPayload)\"}"
+    body(signedPayload: signedPayload, ending: "")
+  }
+
+  /// The body followed by `ending`, made in one go.
+  static func body(signedPayload: String, ending: String) -> String {
+    var body = "{\"signedPayload\":\""
+    body.reserveCapacity(signedPayload.utf8.count + 20 + ending.utf8.count)
+    body += signedPayload
+    body += "\"}"
+    body += ending
+    return body
   }
 
   /// A retry's delay for a person: whole hours as `6 h`, else seconds.

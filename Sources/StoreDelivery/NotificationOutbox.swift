@@ -120,7 +120,7 @@ public final class NotificationOutbox: @unchecked Sendable {
     var file: String?
     do throws(DeliveryError) {
       file = try files?.write(
-        name: notification.name, body: Self.body(signedPayload: signedPayload))
+        name: notification.name, line: Self.body(signedPayload: signedPayload, ending: "\n"))
     } catch {
       fileError = error
     }

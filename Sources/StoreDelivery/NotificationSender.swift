@@ -72,20 +72,49 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
     events = []
   }
 
-  /// Whether the notifications of many small commands wait until a chunk is full (or the host
-  /// flushes) before they are signed, on every core at once: for a front end whose commands
-  /// each cause one or two and whose backend need not hear them at once (a population). By
-  /// default each command's go out as soon as the journal holds it.
-  public var batchesAcrossCommands = false
+  /// Whether the notifications of many small commands are signed a chunk at a time, off the
+  /// session's thread, while the commands go on: for a front end whose commands each cause one
+  /// or two and whose backend need not hear them at once (a population). Listeners are told
+  /// when the host publishes next, and at its flush, which waits until all are out. By default
+  /// each command's go out, signed, before the host's publish returns.
+  public var batchesAcrossCommands: Bool {
+    get { pipeline != nil }
+    set { pipeline = newValue ? SigningPipeline(signer: signer, outbox: outbox) : nil }
+  }
+  /// Where chunks go with ``batchesAcrossCommands``.
+  private var pipeline: SigningPipeline?
 
   /// Whether notifications wait to be sent (with ``batchesAcrossCommands``, a chunk of them).
   public var wantsToPublish: Bool {
-    batchesAcrossCommands ? ready.count >= Self.signingChunk : !ready.isEmpty
+    pipeline == nil ? !ready.isEmpty : ready.count >= Self.signingChunk
   }
 
   /// Signs the notifications waiting and hands them to the outbox, in order, a chunk at a
-  /// time; tells the listeners. One that cannot be signed is left out.
+  /// time; tells the listeners. One that cannot be signed is left out. With
+  /// ``batchesAcrossCommands``, only whole chunks go, and the listeners hear of those signed
+  /// so far.
   public func publish() throws {
+    guard let pipeline else { return sendReady() }
+    let whole = ready.count - ready.count % Self.signingChunk
+    for start in stride(from: 0, to: whole, by: Self.signingChunk) {
+      pipeline.submit(Array(ready[start..<start + Self.signingChunk]), now: now)
+    }
+    ready.removeFirst(whole)
+    tell(pipeline.takeSent())
+  }
+
+  /// Sends every notification waiting, and returns once they are in the outbox.
+  public func flush() throws {
+    guard let pipeline else { return sendReady() }
+    if !ready.isEmpty { pipeline.submit(ready, now: now) }
+    ready = []
+    pipeline.finish()
+    tell(pipeline.takeSent())
+    outbox.pump(now: now)
+  }
+
+  /// Signs what waits on the caller's thread (on every core), a chunk at a time.
+  private func sendReady() {
     let sending = ready
     ready = []
     for start in stride(from: 0, to: sending.count, by: Self.signingChunk) {
@@ -93,12 +122,19 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
       for (notification, payload) in zip(chunk, signer.signedPayloads(chunk)) {
         guard let payload else { continue }
         let added = outbox.add(notification, signedPayload: payload, now: now)
-        let sent = Sent(
-          notification: notification, file: added.file, error: added.error, entry: added.index)
-        for listener in listeners { listener(sent) }
+        tell([
+          Sent(notification: notification, file: added.file, error: added.error, entry: added.index)
+        ])
       }
     }
     outbox.pump(now: now)
+  }
+
+  /// Tells every listener of each, in order.
+  private func tell(_ sent: [Sent]) {
+    for item in sent {
+      for listener in listeners { listener(item) }
+    }
   }
 
   /// `notify retry` (every undelivered notification due now) and `set notify-fault …`.
@@ -127,12 +163,14 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
   ///
   /// - Throws: ``DeliveryError`` when it cannot be signed or its file written.
   public func sendTest(at now: Instant, number: Int) throws(DeliveryError) -> Int {
+    // After every notification made before it.
+    try? flush()
     let notification = ServerNotification.test(
       at: now, uuid: nameBasedUUID(namespace + "|test|\(number)"))
-    guard let signed = try? signer.signedNotification(notification) else {
+    guard let signed = try? signer.signedPayload(notification) else {
       throw DeliveryError("the test notification could not be signed")
     }
-    let added = outbox.add(notification, signedPayload: signed.payload, now: now)
+    let added = outbox.add(notification, signedPayload: signed, now: now)
     if let error = added.error { throw error }
     return added.index
   }

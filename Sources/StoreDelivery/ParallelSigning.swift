@@ -9,7 +9,7 @@ extension Signer {
   func signedPayloads(_ notifications: [ServerNotification]) -> [String?] {
     let count = notifications.count
     guard count >= Self.parallelThreshold else {
-      return notifications.map { try? signedNotification($0).payload }
+      return notifications.map { try? signedPayload($0) }
     }
     var payloads = [String?](repeating: nil, count: count)
     let chunk = Self.parallelThreshold
@@ -20,7 +20,7 @@ extension Signer {
       DispatchQueue.concurrentPerform(iterations: chunks) { index in
         let range = index * chunk..<min(count, (index + 1) * chunk)
         for position in range {
-          slots[position] = try? signedNotification(notifications[position]).payload
+          slots[position] = try? signedPayload(notifications[position])
         }
       }
     }

@@ -3,13 +3,26 @@ extension JSONWriter {
   /// output. Control characters, DEL and C1 controls are escaped as `\u00XX` so that the output
   /// is safe to print on a terminal.
   public static func compact(_ value: JSONValue) -> String {
-    var output: [UInt8] = []
-    compact(value, to: &output)
-    return String(decoding: output, as: UTF8.self)
+    withCompact(value) { String(decoding: $0, as: UTF8.self) }
   }
 
   /// Appends the compact form of `value` to `output`.
   public static func compact(_ value: JSONValue, to output: inout [UInt8]) {
+    withCompact(value) { output.append(contentsOf: $0) }
+  }
+
+  /// Calls `body` with the compact form of `value`, written once into a buffer of its own (a
+  /// payload about to be signed need not become a string first).
+  public static func withCompact<Result>(
+    _ value: JSONValue, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+  ) rethrows -> Result {
+    var writer = ByteWriter(capacity: 1024)
+    compact(value, to: &writer)
+    return try writer.withBytes(body)
+  }
+
+  /// Appends the compact form of `value` to a writer.
+  package static func compact(_ value: JSONValue, to output: inout ByteWriter) {
     switch value {
     case .object(let object):
       output.append(UInt8(ascii: "{"))
@@ -28,9 +41,9 @@ extension JSONWriter {
       }
       output.append(UInt8(ascii: "]"))
     case .string(let text): safeString(text, to: &output)
-    case .number(let number): output.append(contentsOf: number.text.utf8)
-    case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
-    case .null: output.append(contentsOf: "null".utf8)
+    case .number(let number): output.append(number.text)
+    case .bool(let flag): output.append(flag ? "true" : "false")
+    case .null: output.append("null")
     }
   }
 
@@ -62,6 +75,8 @@ extension JSONWriter {
     var index = 0
     let count = bytes.count
     while index < count {
+      index = plainRun(in: bytes, from: index)
+      guard index < count else { break }
       let byte = bytes[index]
       if byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C {
         index += 1
@@ -93,6 +108,29 @@ extension JSONWriter {
     }
     output.append(UnsafeBufferPointer(rebasing: bytes[copied..<count]))
     output.append(UInt8(ascii: "\""))
+  }
+
+  /// Where the run of plain printable ASCII (no `"` or `\\`) starting at `index` ends, eight
+  /// bytes at a time: a word is plain when no byte is below 0x20, at or above 0x7F, `"` or `\\`
+  /// (the tests may flag a plain word, never miss one that is not; the byte loop decides).
+  @inline(__always)
+  private static func plainRun(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var index = index
+    guard let base = bytes.baseAddress else { return index }
+    while index + 8 <= bytes.count {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      let quote = word ^ (ones &* 0x22)
+      let backslash = word ^ (ones &* 0x5C)
+      let below = (word &- ones &* 0x20) & ~word
+      let above = (word &+ ones) | word
+      let zeroQuote = (quote &- ones) & ~quote
+      let zeroBackslash = (backslash &- ones) & ~backslash
+      guard (below | above | zeroQuote | zeroBackslash) & highs == 0 else { break }
+      index += 8
+    }
+    return index
   }
 
   private static func appendEscape(_ scalar: UInt32, to output: inout ByteWriter) {

@@ -8,9 +8,31 @@ import X509
 public enum JWS {
   /// Signs a JSON payload with an identity.
   public static func sign(payload: [UInt8], with identity: SigningIdentity) throws -> String {
-    let signingInput = identity.jwsHeader + "." + base64URL(payload)
-    let signature = try identity.signingKey.signature(for: Array(signingInput.utf8))
-    return signingInput + "." + base64URL(Array(signature.rawRepresentation))
+    try payload.withUnsafeBufferPointer { try sign(payload: $0, with: identity) }
+  }
+
+  /// Signs a JSON payload with an identity, written into the JWS's one buffer as it is encoded:
+  /// the header's share of the SHA-256 is the identity's, worked out once.
+  public static func sign(
+    payload: UnsafeBufferPointer<UInt8>, with identity: SigningIdentity
+  ) throws -> String {
+    let header = identity.jwsHeaderBytes
+    let payloadCount = Base64URL.encodedCount(payload.count)
+    let total = header.count + payloadCount + 1 + Base64URL.encodedCount(64)
+    return try String(unsafeUninitializedCapacity: total) { output in
+      let base = output.baseAddress!
+      header.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: $0.count) }
+      Base64URL.encode(UnsafeRawBufferPointer(payload), into: base + header.count)
+      var hash = identity.headerHash
+      hash.update(
+        bufferPointer: UnsafeRawBufferPointer(start: base + header.count, count: payloadCount))
+      let signature = try identity.signingKey.signature(for: hash.finalize())
+      base[header.count + payloadCount] = UInt8(ascii: ".")
+      let written = signature.rawRepresentation.withUnsafeBytes {
+        Base64URL.encode($0, into: base + header.count + payloadCount + 1)
+      }
+      return header.count + payloadCount + 1 + written
+    }
   }
 
   /// The base64url header for a chain, leaf first: `alg`, `kid`, `typ` and `x5c`.
@@ -94,33 +116,9 @@ public enum JWS {
       certificateSubjects: certificates.map { $0.subject.description })
   }
 
-  /// Made once: a payload is encoded three times a notification.
-  private static let base64URLAlphabet = Array(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
   /// Base64url without padding (RFC 7515 §2).
   public static func base64URL(_ bytes: [UInt8]) -> String {
-    let alphabet = base64URLAlphabet
-    var output: [UInt8] = []
-    output.reserveCapacity((bytes.count * 4 + 2) / 3)
-    var index = 0
-    while index + 3 <= bytes.count {
-      let value =
-        UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-      output.append(alphabet[Int(value >> 18)])
-      output.append(alphabet[Int(value >> 12 & 63)])
-      output.append(alphabet[Int(value >> 6 & 63)])
-      output.append(alphabet[Int(value & 63)])
-      index += 3
-    }
-    let rest = bytes.count - index
-    if rest > 0 {
-      let value = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
-      output.append(alphabet[Int(value >> 18)])
-      output.append(alphabet[Int(value >> 12 & 63)])
-      if rest == 2 { output.append(alphabet[Int(value >> 6 & 63)]) }
-    }
-    return String(decoding: output, as: UTF8.self)
+    bytes.withUnsafeBytes { Base64URL.encode($0) }
   }
 
   /// Decodes strict base64url: only `A–Z a–z 0–9 - _`, no padding (RFC 7515 §2); `nil` for

@@ -14,13 +14,12 @@ extension Signer {
   /// `ResponseBodyV2DecodedPayload` with the transaction and renewal info it carries, signed at
   /// its moment.
   public func signedBody(_ notification: ServerNotification) throws -> String {
-    try signedNotification(notification).body
+    JSONWriter.compact(
+      .object(JSONObject([JSONMember("signedPayload", .string(try signedPayload(notification)))])))
   }
 
-  /// The notification signed: its body as the App Store POSTs it, and the JWS the body holds.
-  public func signedNotification(
-    _ notification: ServerNotification
-  ) throws -> (body: String, payload: String) {
+  /// The notification signed: the JWS its body carries as `signedPayload`.
+  public func signedPayload(_ notification: ServerNotification) throws -> String {
     var payload = JSONObject()
     payload["notificationType"] = .string(notification.type)
     if let subtype = notification.subtype { payload["subtype"] = .string(subtype) }
@@ -63,10 +62,7 @@ extension Signer {
     }
     payload["version"] = .string("2.0")
     payload["signedDate"] = .number(JSONNumber(text: String(notification.time.milliseconds)))
-    let jws = try sign(payload: .object(payload))
-    let body = JSONWriter.compact(
-      .object(JSONObject([JSONMember("signedPayload", .string(jws))])))
-    return (body, jws)
+    return try sign(payload: .object(payload))
   }
 
   /// The `data` object: app metadata, the signed transaction and renewal info, the status.

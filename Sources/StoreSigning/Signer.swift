@@ -56,12 +56,7 @@ public struct Signer: Sendable {
   public func sign(
     _ transaction: Transaction, signedDate: Instant, for audience: Audience = .device
   ) throws -> String {
-    try JWS.sign(
-      payload: Array(
-        JSONWriter.compact(
-          transactionPayload(transaction, signedDate: signedDate, for: audience)
-        ).utf8),
-      with: identity)
+    try sign(payload: transactionPayload(transaction, signedDate: signedDate, for: audience))
   }
 
   /// The renewal info's `jwsRepresentation` (or, for a server, its `signedRenewalInfo`),
@@ -69,10 +64,7 @@ public struct Signer: Sendable {
   public func sign(
     _ status: SubscriptionStatus, signedDate: Instant, for audience: Audience = .device
   ) throws -> String {
-    try JWS.sign(
-      payload: Array(
-        JSONWriter.compact(renewalPayload(status, signedDate: signedDate, for: audience)).utf8),
-      with: identity)
+    try sign(payload: renewalPayload(status, signedDate: signedDate, for: audience))
   }
 
   /// The app transaction (`AppTransaction.shared`, or for a server its
@@ -95,12 +87,12 @@ public struct Signer: Sendable {
       payload["deviceVerification"] = .string(deviceVerification(seed: seed))
       payload["deviceVerificationNonce"] = .string(stableUUID("\(seed)-nonce"))
     }
-    return try JWS.sign(payload: Array(JSONWriter.compact(.object(payload)).utf8), with: identity)
+    return try sign(payload: .object(payload))
   }
 
   /// Signs any JSON payload (server notifications).
   public func sign(payload: JSONValue) throws -> String {
-    try JWS.sign(payload: Array(JSONWriter.compact(payload).utf8), with: identity)
+    try JSONWriter.withCompact(payload) { try JWS.sign(payload: $0, with: identity) }
   }
 
   /// `JWSTransactionDecodedPayload`.

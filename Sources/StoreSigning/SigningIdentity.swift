@@ -16,8 +16,11 @@ public struct SigningIdentity: Sendable {
   public let chain: [[UInt8]]
   /// The chain as PEM, leaf first.
   public let chainPEM: [String]
-  /// The base64url JWS header every signature with this identity carries (made once).
-  let jwsHeader: String
+  /// The base64url JWS header every signature with this identity carries, and the dot after
+  /// it (made once).
+  let jwsHeaderBytes: [UInt8]
+  /// SHA-256 having read ``jwsHeaderBytes``: every signing input starts with them.
+  let headerHash: SHA256
   /// The root certificate's PEM (the last of the chain; the leaf itself when self-signed).
   public var rootPEM: String { chainPEM.last ?? "" }
   /// Whether this is the three-certificate chain.
@@ -64,7 +67,10 @@ public struct SigningIdentity: Sendable {
       try serializer.serialize(try Certificate(pemEncoded: pem))
       return serializer.serializedBytes
     }
-    self.jwsHeader = JWS.header(chain: chain)
+    jwsHeaderBytes = Array((JWS.header(chain: chain) + ".").utf8)
+    var hash = SHA256()
+    hash.update(data: jwsHeaderBytes)
+    headerHash = hash
   }
 
   private static func write(_ text: String, to path: String, mode: Int) throws {

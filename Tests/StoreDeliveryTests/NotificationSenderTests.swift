@@ -75,4 +75,56 @@ import Testing
     #expect(tests.map(\.type) == ["TEST", "TEST"])
     #expect(tests[0].uuid != tests[1].uuid, "each test notification has its own UUID")
   }
+
+  /// Batched across commands (a population), notifications are signed off the host's thread a
+  /// chunk at a time: the listeners still hear each on the host's thread, in the order made;
+  /// the flush returns once every one is in the outbox; and they are the notifications an
+  /// unbatched sender sends for the same commands, in the same order.
+  @Test func batchedNotificationsAreTheUnbatchedOnesInTheSameOrderByTheFlush() throws {
+    let customers = NotificationSender.signingChunk + 90
+    func run(batched: Bool) throws -> (heard: [Int], history: [NotificationOutbox.Entry]) {
+      let (host, sender, _) = try wired()
+      sender.batchesAcrossCommands = batched
+      let caller = pthread_self()
+      var heard: [Int] = []
+      var onCaller = true
+      sender.listen { sent in
+        heard.append(sent.entry)
+        onCaller = onCaller && pthread_equal(pthread_self(), caller) != 0
+      }
+      for number in 1...customers {
+        host.perform(line: "customer c\(number)")
+        host.perform(line: "buy socialfeed.premium.monthly")
+      }
+      if batched { #expect(heard.count < customers, "the last part waits for the flush") }
+      try host.flush()
+      #expect(onCaller, "listeners are told on the host's thread")
+      return (heard, sender.outbox.history)
+    }
+    let batched = try run(batched: true)
+    #expect(batched.heard == Array(0..<customers), "every one heard once, in order")
+    let unbatched = try run(batched: false)
+    #expect(batched.history.map(\.notification.uuid) == unbatched.history.map(\.notification.uuid))
+    // Each run signs with its own key: payloads are compared with nested JWS decoded.
+    let same = try zip(batched.history, unbatched.history).allSatisfy {
+      try Self.opened($0.signedPayload) == Self.opened($1.signedPayload)
+    }
+    #expect(same, "the same payloads, nested transactions and renewal infos included")
+  }
+
+  /// A notification's payload with each nested JWS replaced by its payload, after checking
+  /// every signature.
+  static func opened(_ jws: String) throws -> JSONValue {
+    let decoded = try JWS.decode(jws)
+    guard decoded.signatureIsValid, case .object(var payload) = decoded.payload else {
+      throw SigningError("not a valid signed object")
+    }
+    if case .object(var data)? = payload["data"] {
+      for key in ["signedTransactionInfo", "signedRenewalInfo"] {
+        if case .string(let nested)? = data[key] { data[key] = try opened(nested) }
+      }
+      payload["data"] = .object(data)
+    }
+    return .object(payload)
+  }
 }

@@ -110,4 +110,24 @@ import Testing
       #expect(String(decoding: bytes, as: UTF8.self) == Self.reference(String(text)))
     }
   }
+
+  /// Plain text is skipped eight bytes at a time: a byte to escape is found at every place in a
+  /// word, and in the tail after the last whole word.
+  @Test func anUnsafeByteIsFoundAtEveryPlaceOfALongPlainText() {
+    let plain = Array("abcdefghijklmnopqrstuvwxyz0123456789".unicodeScalars)
+    let unsafe: [Unicode.Scalar] = ["\"", "\\", "\u{0}", "\u{1F}", "\u{7F}", "\u{85}", "\u{202E}"]
+    for scalar in unsafe {
+      for place in 0..<plain.count {
+        var scalars = plain
+        scalars[place] = scalar
+        let text = String(String.UnicodeScalarView(scalars))
+        var bytes: [UInt8] = []
+        JSONWriter.safeString(text, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == Self.reference(text), "at \(place)")
+      }
+    }
+    var long: [UInt8] = []
+    JSONWriter.safeString(String(String.UnicodeScalarView(plain)), to: &long)
+    #expect(long == Array("\"\(String(String.UnicodeScalarView(plain)))\"".utf8))
+  }
 }

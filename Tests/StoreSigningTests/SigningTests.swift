@@ -180,4 +180,21 @@ func temporaryFolder() throws -> String {
       #expect(JWS.fromBase64URL(Substring(expected)) == bytes)
     }
   }
+
+  /// Three bytes are encoded as two 12-bit lookups: every 12-bit value, at each length's tail.
+  @Test func everyTwelveBitValueEncodesAsFoundationDoes() {
+    var bytes: [UInt8] = []
+    for value in 0..<4096 {
+      // Each value once as the first 12 bits of a triple, once as the last.
+      bytes += [
+        UInt8(value >> 4), UInt8(value & 0xF) << 4 | UInt8(value >> 8), UInt8(value & 0xFF),
+      ]
+    }
+    for cut in 0..<3 {
+      let slice = Array(bytes.dropLast(cut))
+      let expected = Data(slice).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+      #expect(JWS.base64URL(slice) == expected)
+    }
+  }
 }

@@ -18,7 +18,10 @@ public protocol CommandObserver: AnyObject {
   /// 30-second renewals are never all kept).
   func checkpoint(_ session: Session)
   /// Publishes what it holds: called only once the journal holds everything that explains it.
+  /// It may keep some back to publish with more later (a chunk to sign).
   func publish() throws
+  /// Publishes everything it holds, and returns once it is out (the end of a script, a quit).
+  func flush() throws
 }
 
 extension CommandObserver {
@@ -30,6 +33,8 @@ extension CommandObserver {
   public func checkpoint(_ session: Session) {}
   /// Nothing to publish.
   public func publish() throws {}
+  /// Publishing is flushing.
+  public func flush() throws { try publish() }
 }
 
 /// What a line or a command came to.
@@ -247,14 +252,16 @@ public final class CommandHost {
   /// Commits the journal, then lets every observer publish; the journal's error, if any (an
   /// observer's own failure is its to report).
   private static func publish(
-    _ observers: [any CommandObserver], after journal: Journal?
+    _ observers: [any CommandObserver], after journal: Journal?, flushing: Bool = false
   ) -> CommandError? {
     do throws(CommandError) {
       try journal?.commit()
     } catch {
       return error
     }
-    for observer in observers { try? observer.publish() }
+    for observer in observers {
+      if flushing { try? observer.flush() } else { try? observer.publish() }
+    }
     return nil
   }
 
@@ -263,7 +270,9 @@ public final class CommandHost {
   ///
   /// - Throws: ``CommandError`` when the journal cannot be written (nothing is published).
   public func flush() throws(CommandError) {
-    if let error = Self.publish(observers, after: journaled.journal) { throw error }
+    if let error = Self.publish(observers, after: journaled.journal, flushing: true) {
+      throw error
+    }
   }
   /// Journals where the clock stands, if it moved since the last record (a pause, a quit).
   ///

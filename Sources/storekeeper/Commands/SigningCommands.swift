@@ -179,9 +179,9 @@ struct NotifyTest: ParsableCommand {
     let notification = ServerNotification.test(
       at: now,
       uuid: nameBasedUUID(signer.notificationNamespace(session: "test") + "|\(now.milliseconds)"))
-    let signed = try signer.signedNotification(notification)
+    let signed = try signer.signedPayload(notification)
     var failed = false
-    let added = outbox.add(notification, signedPayload: signed.payload, now: now)
+    let added = outbox.add(notification, signedPayload: signed, now: now)
     if let file = added.file { try StandardStreams.printOut("wrote \(file)".sanitizedForTerminal) }
     if let error = added.error {
       printError("storekeeper: \(error)".sanitizedForTerminal)

@@ -1,0 +1,95 @@
+import Dispatch
+import Foundation
+import StoreSigning
+import StoreSimulation
+
+/// Signs notifications and hands them to the outbox off the caller's thread, a chunk at a
+/// time, so that a population goes on making the next chunk while this one is signed. A
+/// chunk's notifications are signed on every core at once; chunks reach the outbox one after
+/// another, in the order they were submitted. What reached it waits for the caller to take
+/// (``takeSent()``), so that listeners are told on the caller's thread, in order.
+///
+/// `@unchecked Sendable`: `sent` is only touched under `lock`; everything else is set once.
+final class SigningPipeline: @unchecked Sendable {
+  private let signer: Signer
+  private let outbox: NotificationOutbox
+  /// Hands signed chunks to the outbox one after another.
+  private let writer = DispatchQueue(label: "storekeeper.notifications.writer")
+  /// Room for chunks submitted and not yet in the outbox: a submit waits for it, so a fast
+  /// caller never holds more than a few chunks' payloads in memory.
+  private let room: DispatchSemaphore
+  private let lock = NSLock()
+  private var sent: [NotificationSender.Sent] = []
+
+  /// A pipeline into `outbox`, with at most `chunksInFlight` chunks under way.
+  init(signer: Signer, outbox: NotificationOutbox, chunksInFlight: Int = 3) {
+    self.signer = signer
+    self.outbox = outbox
+    room = DispatchSemaphore(value: chunksInFlight)
+  }
+
+  /// Starts signing `chunk`, made at the session's time `now` (first waiting, while as many
+  /// chunks as there is room for are under way). One that cannot be signed is left out.
+  func submit(_ chunk: [ServerNotification], now: Instant) {
+    room.wait()
+    let payloads = PayloadSlots(count: chunk.count)
+    let signed = DispatchGroup()
+    let signer = signer
+    let piece = Signer.parallelThreshold
+    for start in stride(from: 0, to: chunk.count, by: piece) {
+      DispatchQueue.global().async(group: signed) {
+        for position in start..<min(chunk.count, start + piece) {
+          payloads[position] = try? signer.signedPayload(chunk[position])
+        }
+      }
+    }
+    writer.async { [self] in
+      // Waiting here, not in a notify block, keeps the chunks in the order submitted.
+      signed.wait()
+      var added: [NotificationSender.Sent] = []
+      added.reserveCapacity(chunk.count)
+      for (position, notification) in chunk.enumerated() {
+        guard let payload = payloads[position] else { continue }
+        let result = outbox.add(notification, signedPayload: payload, now: now)
+        added.append(
+          NotificationSender.Sent(
+            notification: notification, file: result.file, error: result.error,
+            entry: result.index))
+      }
+      lock.withLock { sent += added }
+      room.signal()
+    }
+  }
+
+  /// What reached the outbox since the last call, in order.
+  func takeSent() -> [NotificationSender.Sent] {
+    lock.withLock {
+      defer { sent = [] }
+      return sent
+    }
+  }
+
+  /// Waits until every chunk submitted is in the outbox.
+  func finish() { writer.sync {} }
+}
+
+/// One chunk's signed payloads, each slot written by one signing task and read by the writer
+/// once the group of them finished (`@unchecked Sendable`: the group orders the two).
+private final class PayloadSlots: @unchecked Sendable {
+  private let slots: UnsafeMutableBufferPointer<String?>
+
+  init(count: Int) {
+    slots = .allocate(capacity: count)
+    slots.initialize(repeating: nil)
+  }
+
+  deinit {
+    slots.deinitialize()
+    slots.deallocate()
+  }
+
+  subscript(position: Int) -> String? {
+    get { slots[position] }
+    set { slots[position] = newValue }
+  }
+}
