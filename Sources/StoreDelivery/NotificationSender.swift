@@ -86,7 +86,7 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
 
   /// Whether notifications wait to be sent (with ``batchesAcrossCommands``, a chunk of them).
   public var wantsToPublish: Bool {
-    pipeline == nil ? !ready.isEmpty : ready.count >= Self.signingChunk
+    pipeline == nil ? !ready.isEmpty : ready.count >= SigningPipeline.chunk
   }
 
   /// Signs the notifications waiting and hands them to the outbox, in order, a chunk at a
@@ -95,11 +95,19 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
   /// so far.
   public func publish() throws {
     guard let pipeline else { return sendReady() }
-    let whole = ready.count - ready.count % Self.signingChunk
-    for start in stride(from: 0, to: whole, by: Self.signingChunk) {
-      pipeline.submit(Array(ready[start..<start + Self.signingChunk]), now: now)
+    let chunk = SigningPipeline.chunk
+    if ready.count == chunk {
+      // The usual case: one command filled the chunk; it goes as it is, not copied.
+      pipeline.submit(ready, now: now)
+      ready = []
+      ready.reserveCapacity(chunk)
+    } else {
+      let whole = ready.count - ready.count % chunk
+      for start in stride(from: 0, to: whole, by: chunk) {
+        pipeline.submit(Array(ready[start..<start + chunk]), now: now)
+      }
+      ready.removeFirst(whole)
     }
-    ready.removeFirst(whole)
     tell(pipeline.takeSent())
   }
 

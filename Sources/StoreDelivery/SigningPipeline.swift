@@ -20,9 +20,12 @@ final class SigningPipeline: @unchecked Sendable {
   private let room: DispatchSemaphore
   private let lock = NSLock()
   private var sent: [NotificationSender.Sent] = []
+  /// How many notifications a chunk holds: small enough that signing starts soon after the
+  /// first are made, big enough that handing one over costs nothing beside signing it.
+  static let chunk = 256
 
   /// A pipeline into `outbox`, with at most `chunksInFlight` chunks under way.
-  init(signer: Signer, outbox: NotificationOutbox, chunksInFlight: Int = 3) {
+  init(signer: Signer, outbox: NotificationOutbox, chunksInFlight: Int = 8) {
     self.signer = signer
     self.outbox = outbox
     room = DispatchSemaphore(value: chunksInFlight)
