@@ -60,7 +60,7 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
       outbox.pump(now: now)
       return
     }
-    ready += mapper.notifications(for: events, in: session)
+    record(mapper.notifications(for: events, in: session))
     events = []
   }
 
@@ -68,8 +68,17 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
   /// that they are not all kept until it ends.
   public func checkpoint(_ session: Session) {
     guard !events.isEmpty else { return }
-    ready += mapper.notifications(for: events, in: session)
+    record(mapper.notifications(for: events, in: session))
     events = []
+  }
+
+  /// How many notifications the session's commands caused so far, signed or waiting to be
+  /// (a population's progress, which does not wait for signing).
+  public private(set) var madeCount = 0
+
+  private func record(_ made: [ServerNotification]) {
+    ready += made
+    madeCount += made.count
   }
 
   /// Whether the notifications of many small commands are signed a chunk at a time, off the

@@ -57,6 +57,8 @@ public final class Population {
   private var lives: [Int: CustomerLife] = [:]
   /// Decides the notifications to count when no sender does (and tells them).
   private var mapper: NotificationMapper?
+  /// The host's sender, whose notifications are counted.
+  private let sender: NotificationSender?
   private var seen = Set<UInt64>()
   private var refunded = Set<UInt64>()
   private var arrived = 0
@@ -78,6 +80,7 @@ public final class Population {
         catalog.products[$0].groupIndex != nil && catalog.products[$0].isAvailable
       }
       : named
+    self.sender = sender
     sender?.listen { [unowned self] sent in
       summary.notifications[sent.notification.name, default: 0] += 1
     }
@@ -118,7 +121,7 @@ public final class Population {
       progress(
         PopulationProgress(
           month: index + 1, months: ends.count, now: host.session.now, arrived: arrived,
-          notifications: summary.notificationCount))
+          notifications: sender?.madeCount ?? summary.notificationCount))
     }
     // What waits is journaled and sent (and counted) before the summary is told.
     try host.flush()

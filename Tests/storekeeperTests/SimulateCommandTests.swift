@@ -90,6 +90,28 @@ import Testing
     #expect(Set(uuids).count == whole.payloads.count)
   }
 
+  /// The progress line counts the notifications made by each month's end, whether or not they
+  /// are signed yet (signing runs behind the population, a batch at a time).
+  @Test func theProgressLineCountsWhatWasMadeWithOrWithoutSigning() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func progress(_ extra: [String]) throws -> [String] {
+      let run = try storekeeper(Self.base + extra)
+      try #require(run.status == 0, "\(run.stderr)")
+      // "…: 40 customers, 97 notifications, 0.1 s": all but the seconds.
+      return run.stderr.split(separator: "\n").filter { $0.hasPrefix("simulate: month") }
+        .map {
+          String($0.prefix { $0 != "," }) + ($0.split(separator: ",").dropFirst().first ?? "")
+        }
+    }
+    let counted = try progress([])
+    let signed = try progress(["--notifications", folder.appendingPathComponent("n").path])
+    #expect(counted.count == 3 && counted == signed, "\(counted) \(signed)")
+    let files = try FileManager.default.contentsOfDirectory(
+      atPath: folder.appendingPathComponent("n").path)
+    #expect(signed.last?.hasSuffix(" \(files.count) notifications") == true, "\(signed)")
+  }
+
   @Test func badInputIsRefusedWithWhatIsWrong() throws {
     let shard = try storekeeper(Self.base + ["--shard", "3/2"])
     #expect(shard.status == 64 && shard.stderr.contains("--shard must be i/n with 1 ≤ i ≤ n"))
