@@ -112,6 +112,24 @@ import Testing
     #expect(signed.last?.hasSuffix(" \(files.count) notifications") == true, "\(signed)")
   }
 
+  /// A notification file that cannot be written (here: files may not pass 2 KB) is told, with
+  /// how many were not, and the exit status is 1; the summary is still printed.
+  @Test func notificationFilesThatCannotBeWrittenAreToldAndFailTheRun() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let files = folder.appendingPathComponent("n").path
+    let binary = productsDirectory.appendingPathComponent("storekeeper").path
+    // SIGXFSZ ignored, so that a write past the limit fails with EFBIG instead of killing.
+    let run = try runProcess(
+      "/bin/sh",
+      ["-c", "trap '' XFSZ; ulimit -f 4; exec \"$0\" \"$@\"", binary] + Self.base
+        + ["--notifications", files])
+    #expect(run.status == 1, "\(run.stderr)")
+    #expect(run.stderr.contains("cannot write the notification \(files)/0001-"), "\(run.stderr)")
+    #expect(run.stderr.contains(" notifications could not be written to --notifications \(files)"))
+    #expect(run.stdout.hasPrefix("customers       40"), "the summary still comes")
+  }
+
   @Test func badInputIsRefusedWithWhatIsWrong() throws {
     let shard = try storekeeper(Self.base + ["--shard", "3/2"])
     #expect(shard.status == 64 && shard.stderr.contains("--shard must be i/n with 1 ≤ i ≤ n"))

@@ -101,6 +101,13 @@ struct Simulate: ParsableCommand {
     let sender = prepared.attachSender(to: host)
     // Each command causes a notification or two: they are signed a chunk at a time, on every core.
     sender?.batchesAcrossCommands = true
+    // A file that cannot be written is told once, counted, and makes the exit status 1.
+    var unwritten = 0
+    sender?.listen { sent in
+      guard let error = sent.error else { return }
+      if unwritten == 0 { printError("storekeeper: \(error)".sanitizedForTerminal) }
+      unwritten += 1
+    }
     let summary = try exiting { () throws(CommandError) in
       try Population(options: population, host: host, sender: sender).run { progress in
         let seconds = String(format: "%.1f", Date().timeIntervalSince(began))
@@ -113,7 +120,12 @@ struct Simulate: ParsableCommand {
     try exiting { () throws(CommandError) in try host.flush() }
     let undelivered = sender.map { reportDeliveries($0.outbox) } ?? 0
     try StandardStreams.writeOut(Array((format == "json" ? summary.json : summary.text).utf8))
-    if undelivered > 0 { throw ExitCode(1) }
+    if unwritten > 0 {
+      printError(
+        "storekeeper: \(unwritten) of \(summary.notificationCount) notifications could not be "
+          + "written to --notifications \(signing.notifications ?? "")".sanitizedForTerminal)
+    }
+    if undelivered > 0 || unwritten > 0 { throw ExitCode(1) }
   }
 
   /// The model file, read and checked; a problem is told with its JSON path (exit status 1).
