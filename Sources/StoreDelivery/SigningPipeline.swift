@@ -23,6 +23,8 @@ final class SigningPipeline: @unchecked Sendable {
   /// How many notifications a chunk holds: small enough that signing starts soon after the
   /// first are made, big enough that handing one over costs nothing beside signing it.
   static let chunk = 256
+  /// The cores a chunk is signed on.
+  static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
   /// A pipeline into `outbox`, with at most `chunksInFlight` chunks under way.
   init(signer: Signer, outbox: NotificationOutbox, chunksInFlight: Int = 8) {
@@ -38,7 +40,8 @@ final class SigningPipeline: @unchecked Sendable {
     let payloads = PayloadSlots(count: chunk.count)
     let signed = DispatchGroup()
     let signer = signer
-    let piece = Signer.parallelThreshold
+    // One piece a core: more signing threads than cores only take turns.
+    let piece = max(1, (chunk.count + Self.cores - 1) / Self.cores)
     for start in stride(from: 0, to: chunk.count, by: piece) {
       DispatchQueue.global().async(group: signed) {
         for position in start..<min(chunk.count, start + piece) {
