@@ -88,7 +88,15 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
   /// each command's go out, signed, before the host's publish returns.
   public var batchesAcrossCommands: Bool {
     get { pipeline != nil }
-    set { pipeline = newValue ? SigningPipeline(signer: signer, outbox: outbox) : nil }
+    set {
+      guard newValue != batchesAcrossCommands else { return }
+      // Turned off: what is under way reaches the outbox, and its listeners, first.
+      if let pipeline {
+        pipeline.finish()
+        tell(pipeline.takeSent())
+      }
+      pipeline = newValue ? SigningPipeline(signer: signer, outbox: outbox) : nil
+    }
   }
   /// Where chunks go with ``batchesAcrossCommands``.
   private var pipeline: SigningPipeline?

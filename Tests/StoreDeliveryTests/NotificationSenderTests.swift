@@ -112,6 +112,23 @@ import Testing
     #expect(same, "the same payloads, nested transactions and renewal infos included")
   }
 
+  /// Turning batching off hands what is being signed to the outbox and its listeners at once;
+  /// what waits for a chunk goes with the next publish, unbatched.
+  @Test func turningBatchingOffFinishesWhatIsUnderWay() throws {
+    let (host, sender, _) = try wired()
+    sender.batchesAcrossCommands = true
+    var heard = 0
+    sender.listen { _ in heard += 1 }
+    for number in 1...300 {
+      host.perform(line: "customer c\(number)")
+      host.perform(line: "buy socialfeed.premium.monthly")
+    }
+    sender.batchesAcrossCommands = false
+    #expect(heard == SigningPipeline.chunk, "the whole chunk under way, told at once")
+    try host.flush()
+    #expect(heard == 300 && sender.outbox.history.count == 300)
+  }
+
   /// A notification's payload with each nested JWS replaced by its payload, after checking
   /// every signature.
   static func opened(_ jws: String) throws -> JSONValue {
