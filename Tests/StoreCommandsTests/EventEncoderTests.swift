@@ -119,3 +119,53 @@ import Testing
     #expect(String(decoding: object.finish(), as: UTF8.self) == "{\"u\":\(UInt64.max)}")
   }
 }
+
+/// With a decoration that signs, a batch's lines are made on every core: the output is byte for
+/// byte what one line at a time makes, in order, and the device filter still applies.
+@Suite struct ParallelEventLinesTests {
+  final class Collector: CommandObserver {
+    var events: [StoreEvent] = []
+    func stream(_ events: ArraySlice<StoreEvent>) { self.events += events }
+    func finished(_ outcome: CommandOutcome, session: Session) {}
+  }
+
+  @Test func signedLinesMadeOnEveryCoreAreTheLinesMadeOneAtATime() throws {
+    let path = bundledConfiguration("FoodTruck").path
+    let configuration = try #require(StoreKitConfiguration.load(contentsOf: path).configuration)
+    let session = Session(
+      configuration: configuration, start: Instant(iso8601: "2026-01-01T00:00:00Z")!)
+    let host = CommandHost(JournaledSession(session: session, journal: nil))
+    let collector = Collector()
+    host.attach(collector)
+    for line in ["buy socialfeed.monthly", "family join pat", "advance 3h", "refund last"] {
+      #expect(host.perform(line: line).error == nil, "\(line)")
+    }
+    let events = collector.events
+    #expect(events.count > 4 * EventLines.parallelThreshold)
+    let encoder = EventEncoder(environment: "LocalTesting") { decorated, time in
+      switch decorated {
+      case .transaction(let t): [("jwsRepresentation", "t\(t.id)@\(time.milliseconds)")]
+      case .renewalInfo(let s): [("jwsRepresentation", "r\(s.groupID)@\(time.milliseconds)")]
+      }
+    }
+    func written(batched: Bool, device: DeviceFilter) -> [UInt8] {
+      var output: [UInt8] = []
+      let lines = EventLines(encoder: encoder) { writer in
+        writer.withBytes { output += $0 }
+        writer.removeAll()
+      }
+      lines.device = device
+      if batched {
+        lines.stream(events[...])
+      } else {
+        for event in events { lines.stream([event][...]) }
+      }
+      try? lines.publish()
+      return output
+    }
+    for device in [DeviceFilter(), DeviceFilter(customer: nil, member: "pat")] {
+      let one = written(batched: false, device: device)
+      #expect(!one.isEmpty && written(batched: true, device: device) == one)
+    }
+  }
+}

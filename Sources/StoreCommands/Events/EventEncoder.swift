@@ -39,6 +39,10 @@ public struct EventEncoder: Sendable {
     self.decorateReceipt = receipts
   }
 
+  /// Whether transactions and renewal infos get fields of the decoration's (signatures: a
+  /// line then costs far more than its JSON).
+  public var decorates: Bool { decorate != nil }
+
   /// The event as one JSON line, without the newline.
   public func line(_ event: StoreEvent) -> String {
     var bytes: [UInt8] = []

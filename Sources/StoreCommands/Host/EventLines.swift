@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import StoreJSON
 import StoreSimulation
 
@@ -31,10 +33,40 @@ public final class EventLines: CommandObserver {
   /// Encodes the events into the buffer.
   public func stream(_ events: ArraySlice<StoreEvent>) {
     guard failure == nil else { return }
+    if encoder.decorates && events.count >= Self.parallelThreshold {
+      return appendOnEveryCore(events)
+    }
     for event in events {
       if !device.shows(event) { continue }
       encoder.append(event, to: &buffer)
     }
+  }
+
+  /// Below this many events, signed lines are made on the caller's thread.
+  static let parallelThreshold = 64
+
+  /// Signed lines (`--sign`: a signature or two each) made on every core: the events in a
+  /// piece a core and then some, each piece into its own bytes, appended in order, so the
+  /// output is byte for byte what one core writes.
+  private func appendOnEveryCore(_ events: ArraySlice<StoreEvent>) {
+    let shown = events.filter { device.shows($0) }
+    let pieces = min(shown.count, 4 * ProcessInfo.processInfo.activeProcessorCount)
+    let size = (shown.count + pieces - 1) / max(1, pieces)
+    var lines = [[UInt8]](repeating: [], count: pieces)
+    let encoder = self.encoder
+    lines.withUnsafeMutableBufferPointer { buffer in
+      // Each piece writes only its own slot.
+      nonisolated(unsafe) let slots = buffer
+      DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+        var encoder = encoder
+        var writer = ByteWriter(capacity: size * 1024)
+        for event in shown[min(shown.count, piece * size)..<min(shown.count, (piece + 1) * size)] {
+          encoder.append(event, to: &writer)
+        }
+        slots[piece] = writer.array
+      }
+    }
+    for piece in lines { piece.withUnsafeBufferPointer { buffer.append($0) } }
   }
 
   /// Adds the command's error line, or what the delivery said.
