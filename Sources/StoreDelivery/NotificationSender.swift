@@ -93,7 +93,7 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
       // Turned off: what is under way reaches the outbox, and its listeners, first.
       if let pipeline {
         pipeline.finish()
-        tell(pipeline.takeSent())
+        pipeline.takeSent().forEach(tell)
       }
       pipeline = newValue ? SigningPipeline(signer: signer, outbox: outbox) : nil
     }
@@ -125,7 +125,7 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
       }
       ready.removeFirst(whole)
     }
-    tell(pipeline.takeSent())
+    pipeline.takeSent().forEach(tell)
   }
 
   /// Sends every notification waiting, and returns once they are in the outbox.
@@ -134,7 +134,7 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
     if !ready.isEmpty { pipeline.submit(ready, now: now) }
     ready = []
     pipeline.finish()
-    tell(pipeline.takeSent())
+    pipeline.takeSent().forEach(tell)
     outbox.pump(now: now)
   }
 
@@ -147,19 +147,17 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
       for (notification, payload) in zip(chunk, signer.signedPayloads(chunk)) {
         guard let payload else { continue }
         let added = outbox.add(notification, signedPayload: payload, now: now)
-        tell([
+        tell(
           Sent(notification: notification, file: added.file, error: added.error, entry: added.index)
-        ])
+        )
       }
     }
     outbox.pump(now: now)
   }
 
-  /// Tells every listener of each, in order.
-  private func tell(_ sent: [Sent]) {
-    for item in sent {
-      for listener in listeners { listener(item) }
-    }
+  /// Tells every listener, in the order they were attached.
+  private func tell(_ sent: Sent) {
+    for listener in listeners { listener(sent) }
   }
 
   /// `notify retry` (every undelivered notification due now) and `set notify-fault …`.

@@ -1,6 +1,6 @@
-import Dispatch
 import StoreSigning
 import StoreSimulation
+import StoreUtilities
 
 extension Signer {
   /// Signs notifications on every core, each result in its notification's place (the order of
@@ -11,20 +11,13 @@ extension Signer {
     guard count >= Self.parallelThreshold else {
       return notifications.map { try? signedPayload($0) }
     }
-    var payloads = [String?](repeating: nil, count: count)
     let chunk = Self.parallelThreshold
-    let chunks = (count + chunk - 1) / chunk
-    payloads.withUnsafeMutableBufferPointer { buffer in
-      // Each chunk writes only its own slots, so the writes never overlap.
-      nonisolated(unsafe) let slots = buffer
-      DispatchQueue.concurrentPerform(iterations: chunks) { index in
-        let range = index * chunk..<min(count, (index + 1) * chunk)
-        for position in range {
-          slots[position] = try? signedPayload(notifications[position])
-        }
+    let pieces = [[String?]](concurrentlyMaking: (count + chunk - 1) / chunk) { index in
+      (index * chunk..<Swift.min(count, (index + 1) * chunk)).map {
+        try? signedPayload(notifications[$0])
       }
     }
-    return payloads
+    return pieces.flatMap { $0 }
   }
 
   /// Below this many notifications, signing stays on the caller's thread.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import StoreSigning
 import StoreSimulation
+import StoreUtilities
 
 /// Signs notifications and hands them to the outbox off the caller's thread, a chunk at a
 /// time, so that a population goes on making the next chunk while this one is signed. A
@@ -23,8 +24,6 @@ final class SigningPipeline: @unchecked Sendable {
   /// How many notifications a chunk holds: small enough that signing starts soon after the
   /// first are made, big enough that handing one over costs nothing beside signing it.
   static let chunk = 256
-  /// The cores a chunk is signed on.
-  static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
   /// A pipeline into `outbox`, with at most `chunksInFlight` chunks under way.
   init(signer: Signer, outbox: NotificationOutbox, chunksInFlight: Int = 8) {
@@ -41,7 +40,7 @@ final class SigningPipeline: @unchecked Sendable {
     let signed = DispatchGroup()
     let signer = signer
     // One piece a core: more signing threads than cores only take turns.
-    let piece = max(1, (chunk.count + Self.cores - 1) / Self.cores)
+    let piece = max(1, (chunk.count + activeCores - 1) / activeCores)
     for start in stride(from: 0, to: chunk.count, by: piece) {
       DispatchQueue.global().async(group: signed) {
         for position in start..<min(chunk.count, start + piece) {

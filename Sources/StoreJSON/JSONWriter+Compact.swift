@@ -6,11 +6,6 @@ extension JSONWriter {
     withCompact(value) { String(decoding: $0, as: UTF8.self) }
   }
 
-  /// Appends the compact form of `value` to `output`.
-  public static func compact(_ value: JSONValue, to output: inout [UInt8]) {
-    withCompact(value) { output.append(contentsOf: $0) }
-  }
-
   /// Calls `body` with the compact form of `value`, written once into a buffer of its own (a
   /// payload about to be signed need not become a string first).
   public static func withCompact<Result>(

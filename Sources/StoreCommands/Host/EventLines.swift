@@ -1,7 +1,6 @@
-import Dispatch
-import Foundation
 import StoreJSON
 import StoreSimulation
+import StoreUtilities
 
 /// The events as JSON lines (`run`'s standard output, the control endpoint's answer): each
 /// command's events, its error line, what the delivery said, the notifications it sent. Held
@@ -50,21 +49,18 @@ public final class EventLines: CommandObserver {
   /// output is byte for byte what one core writes.
   private func appendOnEveryCore(_ events: ArraySlice<StoreEvent>) {
     let shown = events.filter { device.shows($0) }
-    let pieces = min(shown.count, 4 * ProcessInfo.processInfo.activeProcessorCount)
-    let size = (shown.count + pieces - 1) / max(1, pieces)
-    var lines = [[UInt8]](repeating: [], count: pieces)
+    let pieces = Swift.min(shown.count, 4 * activeCores)
+    let size = (shown.count + pieces - 1) / Swift.max(1, pieces)
     let encoder = self.encoder
-    lines.withUnsafeMutableBufferPointer { buffer in
-      // Each piece writes only its own slot.
-      nonisolated(unsafe) let slots = buffer
-      DispatchQueue.concurrentPerform(iterations: pieces) { piece in
-        var encoder = encoder
-        var writer = ByteWriter(capacity: size * 1024)
-        for event in shown[min(shown.count, piece * size)..<min(shown.count, (piece + 1) * size)] {
-          encoder.append(event, to: &writer)
-        }
-        slots[piece] = writer.array
+    let lines = [[UInt8]](concurrentlyMaking: pieces) { piece in
+      var encoder = encoder
+      var writer = ByteWriter(capacity: size * 1024)
+      for event in shown[
+        Swift.min(shown.count, piece * size)..<Swift.min(shown.count, (piece + 1) * size)]
+      {
+        encoder.append(event, to: &writer)
       }
+      return writer.array
     }
     for piece in lines { piece.withUnsafeBufferPointer { buffer.append($0) } }
   }
