@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import StoreDelivery
@@ -19,4 +20,41 @@ import Testing
     }
     #expect(zip(spans, payloads).allSatisfy { log.read($0) == $1 })
   }
+}
+
+extension HistoryLogTests {
+  /// Read from other threads while payloads are appended and blocks written: each reads back
+  /// as it was.
+  @Test func readsFromOtherThreadsSeeWhatWasAppended() {
+    let log = HistoryLog()
+    let payloads = (0..<4_000).map { "\($0)|" + String(repeating: "\($0 % 10)", count: 3_000) }
+    let spans = SpanBox()
+    let group = DispatchGroup()
+    let bad = SpanBox()
+    DispatchQueue.global().async(group: group) {
+      for payload in payloads { spans.add(log.append(payload)) }
+    }
+    for _ in 0..<3 {
+      DispatchQueue.global().async(group: group) {
+        var checked = 0
+        while checked < 20_000 {
+          let known = spans.all
+          guard !known.isEmpty else { continue }
+          let index = Int.random(in: 0..<known.count)
+          if log.read(known[index]) != payloads[index] { bad.add(known[index]) }
+          checked += 1
+        }
+      }
+    }
+    group.wait()
+    #expect(bad.all.isEmpty, "\(bad.all.count) reads differed")
+  }
+}
+
+/// Spans shared between threads.
+final class SpanBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var spans: [HistoryLog.Span] = []
+  func add(_ span: HistoryLog.Span) { lock.withLock { spans.append(span) } }
+  var all: [HistoryLog.Span] { lock.withLock { spans } }
 }
