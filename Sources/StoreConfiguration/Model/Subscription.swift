@@ -91,6 +91,9 @@ public struct Subscription: Equatable, Sendable {
     checkUniqueNames(at: reader.path, log: &log)
   }
 
+  /// Offers sharing a name load, as Xcode loads them (a public SDK's files have three
+  /// promotional offers under one ID, and its tests expect all three back): a warning, since a
+  /// purchase that names the offer gets the first of them.
   private func checkUniqueNames(at path: JSONPath, log: inout DiagnosticLog) {
     func check(
       _ offers: [SubscriptionOffer]?, _ key: String, _ name: (SubscriptionOffer) -> String?
@@ -98,8 +101,9 @@ public struct Subscription: Equatable, Sendable {
       var seen = Set<String>()
       for (index, offer) in (offers ?? []).enumerated() {
         if let value = name(offer), !seen.insert(value).inserted {
-          log.error(
-            path.appending(key).appending(index: index), "a second offer named \"\(value)\"")
+          log.warning(
+            path.appending(key).appending(index: index),
+            "a second offer named \"\(value)\": a purchase naming it gets the first")
         }
       }
     }

@@ -8,9 +8,11 @@ internal import StoreSimulation
 /// a store of its own, so that tests running in parallel never see each other's.
 ///
 /// - In a swift-testing test (``scopes``, set by StorekeeperKitTest): the store made last in
-///   that test case, else in that test, else in its suite (a session a suite shares); never
-///   another test's. Without one, the fallback store.
+///   that test case, else in that test, else in its suite (a session a suite shares). A test
+///   whose case, test and suites made none reaches the store made last anywhere, as Xcode's one
+///   environment would (a session in a `static let` that another suite happened to make first).
 /// - Elsewhere (XCTest, an app run outside a test): the store made last.
+/// - Before any store: the fallback store, over `STOREKEEPER_CONFIGURATION`'s file.
 ///
 /// A session the test did not keep (`_ = try SKTestSession(…)`) outlives its object, as Xcode's
 /// environment does: the registry keeps the last ``keptStores`` stores made.
@@ -57,12 +59,12 @@ final class StoreRegistry: @unchecked Sendable {
   }
 
   /// The store of the running test (see the type's rules); made from
-  /// `STOREKEEPER_CONFIGURATION` (or an empty catalog) when there is none.
+  /// `STOREKEEPER_CONFIGURATION` (or an empty catalog) when no store was ever made.
   func current() -> Store {
     let names = lock.withLock { scopes }()
     let found: Store? = lock.withLock {
-      if names.isEmpty { return latest.store ?? fallback }
-      return names.lazy.compactMap { self.byScope[$0]?.store }.first ?? fallback
+      let scoped = names.lazy.compactMap { self.byScope[$0]?.store }.first
+      return scoped ?? latest.store ?? fallback
     }
     if let found { return found }
     // Made outside the lock: a store registers itself as it is made.
@@ -74,16 +76,38 @@ final class StoreRegistry: @unchecked Sendable {
     }
   }
 
+  /// A configuration to answer from, and what to tell the developer about it.
+  typealias Fallback = (configuration: StoreKitConfiguration, bytes: [UInt8], complaint: String?)
+
   private static func makeFallback() -> Store {
     let path = ProcessInfo.processInfo.environment["STOREKEEPER_CONFIGURATION"]
-    let loaded = path.flatMap { try? SessionOpening.loadConfiguration($0) }
-    let (configuration, bytes) = loaded ?? (StoreKitConfiguration(), [])
+    let loaded: Fallback = path.map(loadFallback) ?? (StoreKitConfiguration(), [], nil)
+    if let complaint = loaded.complaint {
+      FileHandle.standardError.write(Data((complaint + "\n").utf8))
+    }
     do {
       return try Store(
-        configuration: configuration, bytes: bytes, configurationPath: path ?? "",
-        journalPath: nil, registers: false, wall: { Instant.wallClock })
+        configuration: loaded.configuration, bytes: loaded.bytes,
+        configurationPath: path ?? "", journalPath: nil, registers: false,
+        wall: { Instant.wallClock })
     } catch {
       fatalError("StorekeeperKit cannot open a store: \(error)")
+    }
+  }
+
+  /// The configuration `STOREKEEPER_CONFIGURATION` names; when that file cannot be simulated,
+  /// an empty one and what to tell the developer (an empty catalog is no silent answer).
+  static func loadFallback(_ path: String) -> Fallback {
+    do throws(ConfigurationRefusal) {
+      let (configuration, bytes) = try SessionOpening.loadConfiguration(path)
+      return (configuration, bytes, nil)
+    } catch {
+      let lines =
+        error.diagnostics + [
+          "STOREKEEPER_CONFIGURATION: \(error.summary)",
+          "StoreKit's API answers from an empty catalog until a session is made.",
+        ]
+      return (StoreKitConfiguration(), [], lines.joined(separator: "\n"))
     }
   }
 }

@@ -18,11 +18,10 @@ struct PaymentQueueState {
 
   /// The unfinished transactions, each as it stands now, by key (keys ascend with age).
   private(set) var queued: [Int: SKPaymentTransaction] = [:]
-  /// The engine's transactions that existed when the queue was made: every id below this one
-  /// (the purchaser's ids ascend); the queue does not hear of them again.
-  private var firstNew: UInt64 = 0
-  /// The engine's transactions made since that the queue has heard of (not to hear of twice).
-  private var known: Set<UInt64> = []
+  /// The lowest id the queue may still hear of as new: every transaction below it existed when
+  /// the queue was made or has been heard of (the purchaser's ids ascend, so one number
+  /// remembers them all, however long the app runs).
+  private var firstUnheard: UInt64 = 0
   private var nextKey = 0
 
   /// The unfinished transactions, oldest first.
@@ -32,7 +31,7 @@ struct PaymentQueueState {
   mutating func start(
     unfinished: [(StoreSimulation.Transaction, Date)], firstNew id: UInt64
   ) {
-    firstNew = id
+    firstUnheard = id
     for (transaction, date) in unfinished {
       let payment = SKPayment(
         .init(productIdentifier: transaction.productID, quantity: transaction.purchasedQuantity))
@@ -79,8 +78,7 @@ struct PaymentQueueState {
         add(apply(update, payment: payment, purchasing: &purchasing, dates: dates))
       case .transaction(let transaction, .updates?):
         guard transaction.owner == .purchaser, transaction.revocationDate == nil,
-          !updated.contains(transaction.id), transaction.id >= firstNew,
-          !known.contains(transaction.id)
+          !updated.contains(transaction.id), transaction.id >= firstUnheard
         else { continue }
         let payment = SKPayment(
           .init(productIdentifier: transaction.productID, quantity: transaction.purchasedQuantity))
@@ -143,7 +141,7 @@ struct PaymentQueueState {
   ) -> SKPaymentTransaction {
     let key = key ?? nextKey
     if key == nextKey { nextKey += 1 }
-    if let id, id >= firstNew { known.insert(id) }
+    if let id, id >= firstUnheard { firstUnheard = id + 1 }
     let transaction = SKPaymentTransaction(
       payment: payment, state: state, key: key, engineID: id, date: date, original: original,
       error: error)

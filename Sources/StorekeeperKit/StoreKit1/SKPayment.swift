@@ -108,33 +108,35 @@ open class SKMutablePayment: SKPayment, @unchecked Sendable {
 
 /// A promotional offer's signature from the app's server, applied to a payment (StoreKit's
 /// `SKPaymentDiscount`): checked as StoreKit checks it, against the configuration's
-/// `subscriptionOffersKeyPair`. `@unchecked Sendable`: its properties are constants.
-public final class SKPaymentDiscount: NSObject, @unchecked Sendable {
-  /// The promotional offer's identifier.
-  public let identifier: String
-  /// The identifier of the key that signed it (App Store Connect's key id).
-  public let keyIdentifier: String
-  /// The one-use value the server signed.
-  public let nonce: UUID
-  /// The DER ECDSA signature, base64.
-  public let signature: String
-  /// When it was signed, in milliseconds since 1970.
-  public let timestamp: NSNumber
+/// `subscriptionOffersKeyPair`. Open, as Apple's is. `@unchecked Sendable`: its values never
+/// change after it is made.
+open class SKPaymentDiscount: NSObject, @unchecked Sendable {
+  private let signed: (identifier: String, keyIdentifier: String, nonce: UUID, signature: String)
+  private let signedAt: NSNumber
 
   /// A discount as the server signed it.
   public init(
     identifier: String, keyIdentifier: String, nonce: UUID, signature: String,
     timestamp: NSNumber
   ) {
-    self.identifier = identifier
-    self.keyIdentifier = keyIdentifier
-    self.nonce = nonce
-    self.signature = signature
-    self.timestamp = timestamp
+    signed = (identifier, keyIdentifier, nonce, signature)
+    signedAt = timestamp
+    super.init()
   }
 
+  /// The promotional offer's identifier.
+  open var identifier: String { signed.identifier }
+  /// The identifier of the key that signed it (App Store Connect's key id).
+  open var keyIdentifier: String { signed.keyIdentifier }
+  /// The one-use value the server signed.
+  open var nonce: UUID { signed.nonce }
+  /// The DER ECDSA signature, base64.
+  open var signature: String { signed.signature }
+  /// When it was signed, in milliseconds since 1970.
+  open var timestamp: NSNumber { signedAt }
+
   /// Discounts with the same fields are equal.
-  public override func isEqual(_ object: Any?) -> Bool {
+  open override func isEqual(_ object: Any?) -> Bool {
     guard let other = object as? SKPaymentDiscount else { return false }
     return other.identifier == identifier && other.keyIdentifier == keyIdentifier
       && other.nonce == nonce && other.signature == signature
@@ -142,5 +144,5 @@ public final class SKPaymentDiscount: NSObject, @unchecked Sendable {
   }
 
   /// The nonce's hash.
-  public override var hash: Int { nonce.hashValue }
+  open override var hash: Int { nonce.hashValue }
 }

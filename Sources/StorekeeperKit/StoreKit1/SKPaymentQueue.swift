@@ -11,14 +11,28 @@ internal import StoreSimulation
 open class SKPaymentQueue: NSObject, @unchecked Sendable {
   let lock = NSLock()
   unowned let store: Store
+  /// The store of a queue made with ``init()``, which the store does not keep.
+  private let ownStore: Store?
   var state = PaymentQueueState()
   private var observers: [any SKPaymentTransactionObserver] = []
   private weak var storedDelegate: (any SKPaymentQueueDelegate)?
 
   init(store: Store, unfinished: [(StoreSimulation.Transaction, Date)], firstNew: UInt64) {
     self.store = store
+    ownStore = nil
     super.init()
     state.start(unfinished: unfinished, firstNew: firstNew)
+  }
+
+  /// A queue of its own over the running test's session, as `SKPaymentQueue()` makes one on
+  /// Apple's platforms: for a subclass that mocks the queue. Its payments are bought in the
+  /// session, but only ``default()`` hears the session's updates.
+  public override init() {
+    let store = Store.current
+    self.store = store
+    ownStore = store
+    super.init()
+    state.start(unfinished: [], firstNew: .max)
   }
 
   /// The queue of the running test's session (the session made last under XCTest, the test's
@@ -77,10 +91,14 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
   open func finishTransaction(_ transaction: SKPaymentTransaction) {
     guard transaction.transactionState != .purchasing, transaction.transactionState != .deferred
     else { return }
-    let removed = lock.withLock { state.remove(key: transaction.key) }
+    var observers: [any SKPaymentTransactionObserver] = []
+    let removed: SKPaymentTransaction? = lock.withLock {
+      observers = self.observers
+      return state.remove(key: transaction.key)
+    }
     guard let removed else { return }
     if let id = removed.engineID, removed.transactionState != .failed { store.finish(id) }
-    tell { $0.paymentQueue(self, removedTransactions: [removed]) }
+    tell(observers) { $0.paymentQueue(self, removedTransactions: [removed]) }
   }
 
   /// Restores the customer's non-consumables and subscriptions: each arrives `restored`, then
@@ -117,39 +135,62 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
 
   // MARK: - What the store hands the queue
 
-  /// Calls every observer with `body` on the main queue (the observers of that moment).
+  /// Calls every observer of this moment with `body` on the main queue.
   func tell(_ body: @escaping (any SKPaymentTransactionObserver) -> Void) {
+    tell(transactionObservers, body)
+  }
+
+  /// Calls `observers` (those there were when the news was made, read under the same lock as
+  /// the change) with `body` on the main queue: an observer added after the change heard of
+  /// it from ``add(_:)``, and does not hear of it twice.
+  private func tell(
+    _ observers: [any SKPaymentTransactionObserver],
+    _ body: @escaping (any SKPaymentTransactionObserver) -> Void
+  ) {
     // On the main queue, as StoreKit calls observers (see `add(_:)` for why it is unchecked).
     nonisolated(unsafe) let body = body
-    DispatchQueue.main.async { [self] in
-      for observer in transactionObservers { body(observer) }
+    nonisolated(unsafe) let observers = observers
+    DispatchQueue.main.async {
+      for observer in observers { body(observer) }
     }
   }
 
   /// A payment the store refused before any transaction existed: observers hear it
   /// `purchasing`, then `failed` with `error`.
   func refuse(_ payment: SKPayment, _ error: SKError) {
-    let (purchasing, failed) = lock.withLock { state.refuse(payment, error) }
-    tell { $0.paymentQueue(self, updatedTransactions: [purchasing]) }
-    tell { $0.paymentQueue(self, updatedTransactions: [failed]) }
+    var observers: [any SKPaymentTransactionObserver] = []
+    let (purchasing, failed) = lock.withLock {
+      observers = self.observers
+      return state.refuse(payment, error)
+    }
+    tell(observers) { $0.paymentQueue(self, updatedTransactions: [purchasing]) }
+    tell(observers) { $0.paymentQueue(self, updatedTransactions: [failed]) }
   }
 
   /// Takes the store's events (under the store's lock, once the journal holds them) and tells
   /// the observers what they mean for the queue.
   func receive(_ events: [StoreEvent], payment: SKPayment?, dates: (UInt64) -> Date?) {
-    let told = lock.withLock { state.receive(events, payment: payment, dates: dates) }
+    var observers: [any SKPaymentTransactionObserver] = []
+    let told = lock.withLock {
+      observers = self.observers
+      return state.receive(events, payment: payment, dates: dates)
+    }
     for news in told {
       switch news {
       case .updated(let transactions):
-        tell { $0.paymentQueue(self, updatedTransactions: transactions) }
+        tell(observers) { $0.paymentQueue(self, updatedTransactions: transactions) }
       case .restoreFinished:
-        tell { $0.paymentQueueRestoreCompletedTransactionsFinished(self) }
+        tell(observers) { $0.paymentQueueRestoreCompletedTransactionsFinished(self) }
       case .restoreFailed(let error):
-        tell { $0.paymentQueue(self, restoreCompletedTransactionsFailedWithError: error) }
+        tell(observers) {
+          $0.paymentQueue(self, restoreCompletedTransactionsFailedWithError: error)
+        }
       case .revoked(let productIDs):
-        tell { $0.paymentQueue(self, didRevokeEntitlementsForProductIdentifiers: productIDs) }
+        tell(observers) {
+          $0.paymentQueue(self, didRevokeEntitlementsForProductIdentifiers: productIDs)
+        }
       case .storefrontChanged:
-        tell { $0.paymentQueueDidChangeStorefront(self) }
+        tell(observers) { $0.paymentQueueDidChangeStorefront(self) }
       }
     }
   }

@@ -32,48 +32,67 @@ extension SKPaymentTransactionState {
 
 /// A payment in the queue, as the observer sees it at one update (StoreKit's
 /// `SKPaymentTransaction`). Each update hands the observer a transaction as it stands then;
-/// ``SKPaymentQueue/transactions`` holds each one's latest.
+/// ``SKPaymentQueue/transactions`` holds each one's latest. Open, with overridable properties
+/// and `init()`, as Apple's is, so tests may mock it (a mock the queue did not make finishes
+/// nothing).
 ///
-/// `@unchecked Sendable`: its properties are constants.
-public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
-  /// The payment the customer made.
-  public let payment: SKPayment
-  /// Where it stands.
-  public let transactionState: SKPaymentTransactionState
-  /// The App Store's identifier, for a purchased or restored transaction (StoreKit 2's
-  /// `Transaction.id`, as a string).
-  public let transactionIdentifier: String?
-  /// When it was bought (or restored).
-  public let transactionDate: Date?
-  /// For a restored transaction, the one it restores.
-  public let original: SKPaymentTransaction?
-  /// For a failed one, why (an ``SKError``).
-  public let error: (any Error)?
-  /// Hosted content: none (not simulated).
-  public let downloads: [SKDownload] = []
+/// `@unchecked Sendable`: its values never change after it is made.
+open class SKPaymentTransaction: NSObject, @unchecked Sendable {
+  private struct Values {
+    var payment = SKPayment()
+    var transactionState = SKPaymentTransactionState.purchasing
+    var transactionIdentifier: String?
+    var transactionDate: Date?
+    var original: SKPaymentTransaction?
+    var error: (any Error)?
+  }
 
-  /// Which payment of the queue this is, across its updates.
+  private let values: Values
+  /// Which payment of the queue this is, across its updates (-1: not the queue's).
   let key: Int
   /// The engine's transaction, once there is one (a failed or deferred one has one too).
   let engineID: UInt64?
+
+  /// An empty transaction (`purchasing`, of an empty payment), for a subclass to describe.
+  public override init() {
+    values = Values()
+    key = -1
+    engineID = nil
+    super.init()
+  }
 
   init(
     payment: SKPayment, state: SKPaymentTransactionState, key: Int, engineID: UInt64?,
     date: Date?, original: SKPaymentTransaction? = nil, error: (any Error)? = nil
   ) {
-    self.payment = payment
-    transactionState = state
+    let identified = state == .purchased || state == .restored
+    values = Values(
+      payment: payment, transactionState: state,
+      transactionIdentifier: identified ? engineID.map { String($0) } : nil,
+      transactionDate: identified ? date : nil, original: original, error: error)
     self.key = key
     self.engineID = engineID
-    let identified = state == .purchased || state == .restored
-    transactionIdentifier = identified ? engineID.map { String($0) } : nil
-    transactionDate = identified ? date : nil
-    self.original = original
-    self.error = error
+    super.init()
   }
 
+  /// The payment the customer made.
+  open var payment: SKPayment { values.payment }
+  /// Where it stands.
+  open var transactionState: SKPaymentTransactionState { values.transactionState }
+  /// The App Store's identifier, for a purchased or restored transaction (StoreKit 2's
+  /// `Transaction.id`, as a string).
+  open var transactionIdentifier: String? { values.transactionIdentifier }
+  /// When it was bought (or restored).
+  open var transactionDate: Date? { values.transactionDate }
+  /// For a restored transaction, the one it restores.
+  open var original: SKPaymentTransaction? { values.original }
+  /// For a failed one, why (an ``SKError``).
+  open var error: (any Error)? { values.error }
+  /// Hosted content: none (not simulated).
+  open var downloads: [SKDownload] { [] }
+
   /// `SKPaymentTransaction: <product> <state> <id>`.
-  public override var description: String {
+  open override var description: String {
     "SKPaymentTransaction: \(payment.productIdentifier) \(transactionState) "
       + (transactionIdentifier ?? "-")
   }

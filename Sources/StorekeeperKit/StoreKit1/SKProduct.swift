@@ -1,9 +1,11 @@
 public import Foundation
 
 /// A product as StoreKit's original API describes it (StoreKit's `SKProduct`), made from the
-/// same catalog entry as StoreKit 2's ``Product``. `@unchecked Sendable`: its properties are
-/// constants.
-public final class SKProduct: NSObject, @unchecked Sendable {
+/// same catalog entry as StoreKit 2's ``Product``. Open, with overridable properties and
+/// `init()`, as Apple's is: tests mock it (`class MockProduct: SKProduct { override var
+/// productIdentifier: String { "x" } }`), and a payment for a mocked product reaches the
+/// queue by its identifier. `@unchecked Sendable`: its values never change after it is made.
+open class SKProduct: NSObject, @unchecked Sendable {
   /// The unit of a subscription period.
   public enum PeriodUnit: UInt, Sendable, Equatable, Hashable {
     /// Days.
@@ -16,91 +18,121 @@ public final class SKProduct: NSObject, @unchecked Sendable {
     case year = 3
   }
 
-  /// The product identifier.
-  public let productIdentifier: String
-  /// The name, in the session's language.
-  public let localizedTitle: String
-  /// The description, in the session's language.
-  public let localizedDescription: String
-  /// The price in the storefront's currency.
-  public let price: NSDecimalNumber
-  /// The storefront's locale, whose currency the price is in (format the price with it).
-  public let priceLocale: Locale
-  /// Whether Family Sharing is on for it.
-  public let isFamilyShareable: Bool
-  /// Always `false`: Apple-hosted content is not simulated (nor offered since iOS 16).
-  public let isDownloadable = false
-  /// The sizes of hosted content: none.
-  public let downloadContentLengths: [NSNumber] = []
-  /// The version of hosted content: none.
-  public let downloadContentVersion = ""
-  /// The version of hosted content: none (Apple's older name).
-  @available(*, deprecated, renamed: "downloadContentVersion")
-  public var contentVersion: String { downloadContentVersion }
-  /// An auto-renewable subscription's period.
-  public let subscriptionPeriod: SKProductSubscriptionPeriod?
-  /// An auto-renewable subscription's introductory offer.
-  public let introductoryPrice: SKProductDiscount?
-  /// An auto-renewable subscription's group identifier.
-  public let subscriptionGroupIdentifier: String?
-  /// An auto-renewable subscription's promotional offers, in the configuration's order.
-  public let discounts: [SKProductDiscount]
+  private struct Values {
+    var productIdentifier = ""
+    var localizedTitle = ""
+    var localizedDescription = ""
+    var price = NSDecimalNumber.zero
+    var priceLocale = Locale(identifier: "en_US")
+    var isFamilyShareable = false
+    var subscriptionPeriod: SKProductSubscriptionPeriod?
+    var introductoryPrice: SKProductDiscount?
+    var subscriptionGroupIdentifier: String?
+    var discounts: [SKProductDiscount] = []
+  }
+
+  private let values: Values
+
+  /// An empty product (no identifier, free), for a subclass to describe.
+  public override init() {
+    values = Values()
+    super.init()
+  }
 
   /// The StoreKit 1 face of a StoreKit 2 product.
   init(_ product: Product) {
-    productIdentifier = product.id
-    localizedTitle = product.displayName
-    localizedDescription = product.description
-    price = product.price as NSDecimalNumber
-    priceLocale = product.priceLocale
-    isFamilyShareable = product.isFamilyShareable
     let subscription = product.subscription
-    subscriptionPeriod = subscription.map { SKProductSubscriptionPeriod($0.subscriptionPeriod) }
-    introductoryPrice = subscription?.introductoryOffer.map {
-      SKProductDiscount($0, locale: product.priceLocale)
-    }
-    subscriptionGroupIdentifier = subscription?.subscriptionGroupID
-    discounts =
-      subscription?.promotionalOffers.map { SKProductDiscount($0, locale: product.priceLocale) }
-      ?? []
+    values = Values(
+      productIdentifier: product.id, localizedTitle: product.displayName,
+      localizedDescription: product.description, price: product.price as NSDecimalNumber,
+      priceLocale: product.priceLocale, isFamilyShareable: product.isFamilyShareable,
+      subscriptionPeriod: subscription.map { SKProductSubscriptionPeriod($0.subscriptionPeriod) },
+      introductoryPrice: subscription?.introductoryOffer.map {
+        SKProductDiscount($0, locale: product.priceLocale)
+      },
+      subscriptionGroupIdentifier: subscription?.subscriptionGroupID,
+      discounts: subscription?.promotionalOffers.map {
+        SKProductDiscount($0, locale: product.priceLocale)
+      } ?? [])
+    super.init()
   }
 
+  /// The product identifier.
+  open var productIdentifier: String { values.productIdentifier }
+  /// The name, in the session's language.
+  open var localizedTitle: String { values.localizedTitle }
+  /// The description, in the session's language.
+  open var localizedDescription: String { values.localizedDescription }
+  /// The price in the storefront's currency.
+  open var price: NSDecimalNumber { values.price }
+  /// The storefront's locale, whose currency the price is in (format the price with it).
+  open var priceLocale: Locale { values.priceLocale }
+  /// Whether Family Sharing is on for it.
+  open var isFamilyShareable: Bool { values.isFamilyShareable }
+  /// Always `false`: Apple-hosted content is not simulated (nor offered since iOS 16).
+  open var isDownloadable: Bool { false }
+  /// The sizes of hosted content: none.
+  open var downloadContentLengths: [NSNumber] { [] }
+  /// The version of hosted content: none.
+  open var downloadContentVersion: String { "" }
+  /// The version of hosted content: none (Apple's older name).
+  @available(*, deprecated, renamed: "downloadContentVersion")
+  open var contentVersion: String { downloadContentVersion }
+  /// An auto-renewable subscription's period.
+  open var subscriptionPeriod: SKProductSubscriptionPeriod? { values.subscriptionPeriod }
+  /// An auto-renewable subscription's introductory offer.
+  open var introductoryPrice: SKProductDiscount? { values.introductoryPrice }
+  /// An auto-renewable subscription's group identifier.
+  open var subscriptionGroupIdentifier: String? { values.subscriptionGroupIdentifier }
+  /// An auto-renewable subscription's promotional offers, in the configuration's order.
+  open var discounts: [SKProductDiscount] { values.discounts }
+
   /// `SKProduct: <id>`.
-  public override var description: String { "SKProduct: \(productIdentifier)" }
+  open override var description: String { "SKProduct: \(productIdentifier)" }
 }
 
-/// A subscription period (StoreKit's `SKProductSubscriptionPeriod`). `@unchecked Sendable`: its
-/// properties are constants.
-public final class SKProductSubscriptionPeriod: NSObject, @unchecked Sendable {
-  /// How many units.
-  public let numberOfUnits: Int
-  /// Day, week, month or year.
-  public let unit: SKProduct.PeriodUnit
+/// A subscription period (StoreKit's `SKProductSubscriptionPeriod`): open, as Apple's is, so
+/// tests may mock it. `@unchecked Sendable`: its values never change after it is made.
+open class SKProductSubscriptionPeriod: NSObject, @unchecked Sendable {
+  private let length: (units: Int, unit: SKProduct.PeriodUnit)
+
+  /// An empty period (no units of a day), for a subclass to describe.
+  public override init() {
+    length = (0, .day)
+    super.init()
+  }
 
   init(_ period: Product.SubscriptionPeriod) {
-    numberOfUnits = period.value
-    unit =
+    let unit: SKProduct.PeriodUnit =
       switch period.unit {
       case .day: .day
       case .week: .week
       case .month: .month
       case .year: .year
       }
+    length = (period.value, unit)
+    super.init()
   }
 
+  /// How many units.
+  open var numberOfUnits: Int { length.units }
+  /// Day, week, month or year.
+  open var unit: SKProduct.PeriodUnit { length.unit }
+
   /// Periods of the same length are equal.
-  public override func isEqual(_ object: Any?) -> Bool {
+  open override func isEqual(_ object: Any?) -> Bool {
     guard let other = object as? SKProductSubscriptionPeriod else { return false }
     return other.numberOfUnits == numberOfUnits && other.unit == unit
   }
 
   /// The length's hash.
-  public override var hash: Int { numberOfUnits &* 4 &+ Int(unit.rawValue) }
+  open override var hash: Int { numberOfUnits &* 4 &+ Int(unit.rawValue) }
 }
 
-/// An introductory or promotional offer of a subscription (StoreKit's `SKProductDiscount`).
-/// `@unchecked Sendable`: its properties are constants.
-public final class SKProductDiscount: NSObject, @unchecked Sendable {
+/// An introductory or promotional offer of a subscription (StoreKit's `SKProductDiscount`):
+/// open, as Apple's is, so tests may mock it. `@unchecked Sendable`: its values never change
+/// after it is made.
+open class SKProductDiscount: NSObject, @unchecked Sendable {
   /// How the offer is paid.
   public enum PaymentMode: UInt, Sendable, Equatable, Hashable {
     /// A reduced price each period.
@@ -119,33 +151,52 @@ public final class SKProductDiscount: NSObject, @unchecked Sendable {
     case subscription = 1
   }
 
-  /// The price per period (or in all, paid up front), in the storefront's currency.
-  public let price: NSDecimalNumber
-  /// The storefront's locale.
-  public let priceLocale: Locale
-  /// The promotional offer's identifier (`nil` for the introductory offer).
-  public let identifier: String?
-  /// One period of the offer.
-  public let subscriptionPeriod: SKProductSubscriptionPeriod
-  /// How many periods it lasts.
-  public let numberOfPeriods: Int
-  /// How it is paid.
-  public let paymentMode: PaymentMode
-  /// Introductory or promotional.
-  public let type: `Type`
+  private struct Values {
+    var price = NSDecimalNumber.zero
+    var priceLocale = Locale(identifier: "en_US")
+    var identifier: String?
+    var subscriptionPeriod = SKProductSubscriptionPeriod()
+    var numberOfPeriods = 0
+    var paymentMode = PaymentMode.payAsYouGo
+    var type = `Type`.introductory
+  }
+
+  private let values: Values
+
+  /// An empty offer, for a subclass to describe.
+  public override init() {
+    values = Values()
+    super.init()
+  }
 
   init(_ offer: Product.SubscriptionOffer, locale: Locale) {
-    price = offer.price as NSDecimalNumber
-    priceLocale = locale
-    identifier = offer.type == .introductory ? nil : offer.id
-    subscriptionPeriod = SKProductSubscriptionPeriod(offer.period)
-    numberOfPeriods = offer.periodCount
-    paymentMode =
+    let mode: PaymentMode =
       switch offer.paymentMode {
       case .payUpFront: .payUpFront
       case .freeTrial: .freeTrial
       default: .payAsYouGo
       }
-    type = offer.type == .introductory ? .introductory : .subscription
+    values = Values(
+      price: offer.price as NSDecimalNumber, priceLocale: locale,
+      identifier: offer.type == .introductory ? nil : offer.id,
+      subscriptionPeriod: SKProductSubscriptionPeriod(offer.period),
+      numberOfPeriods: offer.periodCount, paymentMode: mode,
+      type: offer.type == .introductory ? .introductory : .subscription)
+    super.init()
   }
+
+  /// The price per period (or in all, paid up front), in the storefront's currency.
+  open var price: NSDecimalNumber { values.price }
+  /// The storefront's locale.
+  open var priceLocale: Locale { values.priceLocale }
+  /// The promotional offer's identifier (`nil` for the introductory offer).
+  open var identifier: String? { values.identifier }
+  /// One period of the offer.
+  open var subscriptionPeriod: SKProductSubscriptionPeriod { values.subscriptionPeriod }
+  /// How many periods it lasts.
+  open var numberOfPeriods: Int { values.numberOfPeriods }
+  /// How it is paid.
+  open var paymentMode: PaymentMode { values.paymentMode }
+  /// Introductory or promotional.
+  open var type: `Type` { values.type }
 }

@@ -82,18 +82,27 @@ open class SKProductsRequest: SKRequest, @unchecked Sendable {
   }
 }
 
-/// The App Store's answer to a products request (StoreKit's `SKProductsResponse`).
-/// `@unchecked Sendable`: its properties are constants.
+/// The App Store's answer to a products request (StoreKit's `SKProductsResponse`): open, with
+/// overridable properties, as Apple's is, so tests may mock it. `@unchecked Sendable`: its
+/// values never change after it is made.
 open class SKProductsResponse: NSObject, @unchecked Sendable {
-  /// The products the App Store has, in the configuration's order.
-  public let products: [SKProduct]
-  /// The identifiers it has no available product for, sorted.
-  public let invalidProductIdentifiers: [String]
+  private let answer: (products: [SKProduct], invalid: [String])
+
+  /// An empty answer, for a subclass to describe.
+  public override init() {
+    answer = ([], [])
+    super.init()
+  }
 
   init(products: [SKProduct], invalidProductIdentifiers: [String]) {
-    self.products = products
-    self.invalidProductIdentifiers = invalidProductIdentifiers
+    answer = (products, invalidProductIdentifiers)
+    super.init()
   }
+
+  /// The products the App Store has, in the configuration's order.
+  open var products: [SKProduct] { answer.products }
+  /// The identifiers it has no available product for, sorted.
+  open var invalidProductIdentifiers: [String] { answer.invalid }
 }
 
 /// `receiptProperties` key: ask the sandbox for an expired receipt (sandbox only; the test
@@ -108,15 +117,17 @@ public let SKReceiptPropertyIsVolumePurchase = "vpp"
 /// one (`call receipt`) and writes it where `Bundle.main.appStoreReceiptURL` points.
 /// `@unchecked Sendable`: its properties are constants (the rest is `SKRequest`'s).
 open class SKReceiptRefreshRequest: SKRequest, @unchecked Sendable {
+  private let properties: [String: Any]?
+
   /// The properties asked for (sandbox only).
-  public let receiptProperties: [String: Any]?
+  open var receiptProperties: [String: Any]? { properties }
 
   /// A request for the current receipt.
   public override convenience init() { self.init(receiptProperties: nil) }
 
   /// A request with sandbox properties (ignored here).
   public init(receiptProperties properties: [String: Any]?) {
-    receiptProperties = properties
+    self.properties = properties
   }
 
   override func answer(from store: Store) {

@@ -1,24 +1,32 @@
 public import Foundation
 internal import StoreConfiguration
 
-/// The App Store storefront of the payment queue (StoreKit's `SKStorefront`).
-/// `@unchecked Sendable`: its properties are constants.
-public final class SKStorefront: NSObject, @unchecked Sendable {
-  /// The storefront's ISO 3166-1 alpha-3 code (`USA`).
-  public let countryCode: String
-  /// Apple's identifier of the storefront (`143441` for the United States).
-  public let identifier: String
+/// The App Store storefront of the payment queue (StoreKit's `SKStorefront`): open, as Apple's
+/// is, so tests may mock it. `@unchecked Sendable`: its values never change after it is made.
+open class SKStorefront: NSObject, @unchecked Sendable {
+  private let codes: (countryCode: String, identifier: String)
 
-  init(_ storefront: StoreConfiguration.Storefront) {
-    countryCode = storefront.countryCode
-    identifier = storefront.id
+  /// An empty storefront, for a subclass to describe.
+  public override init() {
+    codes = ("", "")
+    super.init()
   }
 
+  init(_ storefront: StoreConfiguration.Storefront) {
+    codes = (storefront.countryCode, storefront.id)
+    super.init()
+  }
+
+  /// The storefront's ISO 3166-1 alpha-3 code (`USA`).
+  open var countryCode: String { codes.countryCode }
+  /// Apple's identifier of the storefront (`143441` for the United States).
+  open var identifier: String { codes.identifier }
+
   /// Storefronts with the same identifier are equal.
-  public override func isEqual(_ object: Any?) -> Bool {
+  open override func isEqual(_ object: Any?) -> Bool {
     (object as? SKStorefront)?.identifier == identifier
   }
 
   /// The identifier's hash.
-  public override var hash: Int { identifier.hashValue }
+  open override var hash: Int { identifier.hashValue }
 }
