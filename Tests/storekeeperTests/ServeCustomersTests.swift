@@ -52,6 +52,8 @@ import Testing
     let aHistory = try #require(a["history"] as? [String])
     #expect(aHistory.count == 2 && aHistory.first == aliceID, "her purchase and its renewal")
     #expect(b["history"] as? [String] == [bobID])
+    #expect(a["historyV1"] as? [String] == aHistory, "v1 reads Alice's history too")
+    #expect(b["historyV1"] as? [String] == [bobID])
     #expect(a["appTransactionIds"] as? [String] == ["704000000000001001"])
     #expect(a["refunds"] as? [String] == [])
     #expect(b["refunds"] as? [String] == [bobID])

@@ -7,9 +7,9 @@ struct TransactionController {
 
   func addRoutes(to api: RouterGroup<ServerContext>) {
     api.get("v1/transactions/:transactionId", use: transaction)
-      .get("v1/history/:transactionId", use: historyV1)
       .get("v1/lookup/:orderId", use: lookUp)
     api.group().add(middleware: CustomerLookup(access: access))
+      .get("v1/history/:transactionId", use: historyV1)
       .get("v1/transactions/appTransactions/:transactionId", use: appTransaction)
       .get("v2/history/:transactionId", use: history)
       .get("v2/refund/lookup/:transactionId", use: refunds)
@@ -32,7 +32,8 @@ struct TransactionController {
     }
   }
 
-  /// The deprecated v1 takes transaction ids only, and reads the purchaser's history.
+  /// The deprecated v1 takes transaction ids only (not an `appTransactionId`), and reads the
+  /// history of the customer (or member) whose id it is, as v2 does.
   @Sendable func historyV1(_ request: Request, context: ServerContext) async throws -> Response {
     let id = context.parameters.get("transactionId") ?? ""
     return try await access.read(request, context) { reader, whole in

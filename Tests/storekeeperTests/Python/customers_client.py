@@ -2,9 +2,9 @@
 
 Usage: customers_client.py BASE_URL KEY.p8 ALICE_ID BOB_ID
 Alice and Bob subscribed to the same product; Bob was refunded. For each, by one of their
-transaction ids: subscription statuses, transaction history, refund history, the app
-transaction's appTransactionId, and the notification history limited to that customer. Every
-signed value is verified with SignedDataVerifier. Prints one JSON object of what it saw.
+transaction ids: subscription statuses, transaction history (v2, and the deprecated v1 that
+is the libraries' default), refund history, the app transaction's appTransactionId, and the
+notification history limited to that customer. Every signed value is verified with SignedDataVerifier. Prints one JSON object of what it saw.
 """
 import json
 import sys
@@ -40,6 +40,11 @@ for name, id in (("alice", sys.argv[3]), ("bob", sys.argv[4])):
     decoded = [verifier.verify_and_decode_signed_transaction(t)
                for t in history.signedTransactions]
     customer["history"] = [t.transactionId for t in decoded]
+    # The libraries' default version, the deprecated v1, reads the same customer's history.
+    v1 = client.get_transaction_history(
+        id, None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V1)
+    customer["historyV1"] = [verifier.verify_and_decode_signed_transaction(t).transactionId
+                             for t in v1.signedTransactions]
     customer["appTransactionIds"] = sorted({t.appTransactionId for t in decoded})
     customer["refunds"] = [
         verifier.verify_and_decode_signed_transaction(t).transactionId
