@@ -289,3 +289,51 @@ import Testing
   }
 
 }
+
+/// Join and leave churn never gives a member ids of another customer's range or another
+/// account's `appTransactionId`: once a family has had as many members as its ids have room
+/// for, a new name is refused with why, and one who was in it may join again.
+@Suite struct FamilyChurnTests {
+  func churn(_ session: inout Session, members count: Int) throws {
+    for number in 1...count {
+      try session.perform(.family(.join("m\(number)"))) { _ in }
+      try session.perform(.family(.leave("m\(number)"))) { _ in }
+    }
+  }
+
+  @Test func aNamedCustomersSixtyFourthMemberIsRefusedAndNoIDsAreBobs() throws {
+    var session = Session(configuration: FamilySharingTests.configuration, start: t0)
+    try session.selectCustomer(named: "alice")
+    try session.buy("lifetime", PurchaseOptions()) { _ in }
+    try session.selectCustomer(named: "bob")
+    try session.buy("lifetime", PurchaseOptions()) { _ in }
+    let bobsIDs = Set(session.allTransactions().map(\.id))
+    try session.selectCustomer(named: "alice")
+    try churn(&session, members: 63)
+    #expect {
+      try session.perform(.family(.join("m64"))) { _ in }
+    } throws: { ($0 as? SessionError)?.reason == .familyNamesUsedUp(maximum: 63) }
+    let again = try events { try session.perform(.family(.join("m63")), $0) }
+    let given = again.transactions.map(\.0)
+    #expect(given.map(\.productID) == ["lifetime"])
+    #expect(given.allSatisfy { !bobsIDs.contains($0.id) })
+    #expect(given.allSatisfy { session.customer(owningID: $0.id)?.name == "alice" })
+    let accounts = given.map(\.owner.appTransactionID)
+    let bob = Account(customer: try #require(session.customer(named: "bob")))
+    #expect(!accounts.contains(bob.appTransactionID))
+  }
+
+  @Test func theOwnCustomersFamilyStopsBeforeItsIDsReachNamedCustomers() throws {
+    var session = Session(configuration: FamilySharingTests.configuration, start: t0)
+    try session.buy("lifetime", PurchaseOptions()) { _ in }
+    try churn(&session, members: 139)
+    #expect(throws: SessionError.self) {
+      try session.perform(.family(.join("m140"))) { _ in }
+    }
+    let again = try events { try session.perform(.family(.join("m139")), $0) }
+    let id = try #require(again.transactions.first?.0.id)
+    #expect(session.customer(owningID: id) == .own)
+    // Customer 1's appTransactionId is the own customer's plus 1,000: no member reaches it.
+    #expect(again.transactions[0].0.owner.appTransactionID != "704000000000001001")
+  }
+}

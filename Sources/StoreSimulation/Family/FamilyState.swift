@@ -13,6 +13,15 @@ struct FamilyState {
   /// a named customer's is ``Customer/memberIDSpan``).
   var span = FamilyState.idSpan
 
+  /// How many members may ever join the family: each keeps their id range for good (one who
+  /// left keeps their transactions), so the ranges must fit below the next customer's ids and
+  /// member numbers below 1,000 (the `appTransactionId`'s room): 139 for the own customer's
+  /// family (2⁴⁷ / 10¹² ranges), 63 for a named customer's (2³² / 2²⁶).
+  var mostMembersEver: Int {
+    let customerRange: UInt64 = span == Self.idSpan ? 1 << 47 : 1 << 32
+    return min(Int(customerRange / span) - 1, 999)
+  }
+
   /// One of a member's transactions.
   struct Share {
     /// The purchaser's transaction it shares (a ledger position).

@@ -180,6 +180,9 @@ extension Refusal {
     case .familyFull(let maximum, let members):
       "a family shares with at most \(maximum) members, and "
         + "\(members.joined(separator: ", ")) are in it: family leave <name> first"
+    case .familyNamesUsedUp(let maximum):
+      "\(maximum) different members have joined this family, as many as its transaction ids "
+        + "have room for: one who was in it may join again"
     case .notInFamily(let name, let members):
       "\(name) is not in the family"
         + (members.isEmpty

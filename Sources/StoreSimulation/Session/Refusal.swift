@@ -140,6 +140,8 @@ public enum Refusal: Equatable, Sendable {
   case alreadyInFamily(String)
   /// `family join` of a sixth member.
   case familyFull(maximum: Int, members: [String])
+  /// `family join` of a new name when the family has had as many members as ids have room for.
+  case familyNamesUsedUp(maximum: Int)
   /// `family leave` of someone not in the family (`members`: who is).
   case notInFamily(name: String, members: [String])
   /// A name a member cannot have.

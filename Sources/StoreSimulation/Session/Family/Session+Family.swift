@@ -88,8 +88,12 @@ extension Session {
     switch action {
     case .join(let name):
       try Self.checkMemberName(name)
-      if let index = family.index(of: name), family.members[index].isJoined {
+      let index = family.index(of: name)
+      if let index, family.members[index].isJoined {
         throw SessionError(.alreadyInFamily(name))
+      }
+      guard index != nil || family.members.count < family.mostMembersEver else {
+        throw SessionError(.familyNamesUsedUp(maximum: family.mostMembersEver))
       }
       guard family.joinedCount < Self.maximumFamilyMembers else {
         throw SessionError(
