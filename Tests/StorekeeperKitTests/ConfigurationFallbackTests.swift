@@ -1,4 +1,6 @@
 import Foundation
+import StoreCommands
+import StoreSimulation
 import StoreTestSupport
 import Testing
 
@@ -28,5 +30,46 @@ import Testing
     try Data("{ \"products\" : [ }".utf8).write(to: file)
     let complaint = try #require(StoreRegistry.loadFallback(file.path).complaint)
     #expect(complaint.contains("Broken.storekit:1"))
+  }
+}
+
+/// Which store StoreKit's static API reaches, on a registry of the test's own with the scopes
+/// it names (the shared registry's answer depends on what parallel tests make).
+@Suite struct StoreRegistryRuleTests {
+  /// A store that registers nowhere, over FoodTruck.
+  func store() throws -> Store {
+    let path = bundledConfiguration("FoodTruck").path
+    let (configuration, bytes) = try SessionOpening.loadConfiguration(path)
+    return try Store(
+      configuration: configuration, bytes: bytes, configurationPath: path, journalPath: nil,
+      registers: false, wall: { Instant(milliseconds: 0) })
+  }
+
+  @Test func aSuiteThatMadeNoSessionReachesTheOneAnotherSuiteMadeLast() throws {
+    let registry = StoreRegistry()
+    let scopes = Locked(["A/t()", "A"])
+    registry.useScopes { scopes.value }
+    let shared = try store()
+    registry.register(shared)  // made by suite A's test, kept in a static let
+    scopes.value = ["B/t()", "B"]
+    #expect(registry.current() === shared, "suite B made none: the one made last")
+    let own = try store()
+    scopes.value = ["C/t()", "C"]
+    registry.register(own)  // suite C makes its own
+    #expect(registry.current() === own)
+    scopes.value = ["A/u()", "A"]
+    #expect(registry.current() === shared, "suite A's own stays its own")
+  }
+}
+
+/// A value behind a lock, for the scopes closure.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+  // Every access is under `lock`.
+  private let lock = NSLock()
+  private var stored: Value
+  init(_ value: Value) { stored = value }
+  var value: Value {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
   }
 }

@@ -54,35 +54,6 @@ import Testing
   }
 }
 
-/// The idiom of a public SDK's suites: one session in a `static let`, used by every suite.
-/// Whichever suite touches it first makes it; the others made none, so they reach it as the
-/// session made last, as Xcode's one environment would.
-enum SharedAcrossSuites {
-  static let session: SKTestSession = {
-    let made = try! SKTestSession(
-      contentsOf: packageRoot.appendingPathComponent("Configs/FoodTruck.storekit"))
-    made.disableDialogs = true
-    return made
-  }()
-}
-
-@Suite struct FirstSuiteOfASharedSession {
-  let session = SharedAcrossSuites.session
-  @Test func reachesTheSharedSession() async throws {
-    #expect(try await Product.products(for: ["socialfeed.monthly"]).count == 1)
-  }
-}
-
-@Suite struct SecondSuiteOfASharedSession {
-  let session = SharedAcrossSuites.session
-  @Test func reachesTheSharedSession() async throws {
-    #expect(try await Product.products(for: ["socialfeed.monthly"]).count == 1)
-  }
-  @Test func reachesItAgainInAnotherTest() async throws {
-    #expect(try await Product.products(for: ["foodtruck.saleshistory"]).count == 1)
-  }
-}
-
 /// A session a suite shares (made once, by whichever test runs first).
 @Suite struct SharedSessionTests {
   static let session: SKTestSession = {

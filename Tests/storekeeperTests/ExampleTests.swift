@@ -20,7 +20,7 @@ final class ExampleTests: XCTestCase {
       output.contains("Executed 11 tests, with 0 failures"),
       "the XCTest suite: \(output.suffix(2000))")
     XCTAssertTrue(
-      output.contains("Test run with 3 tests in 1 suite passed"),
+      output.contains("Test run with 5 tests in 3 suites passed"),
       "the Swift Testing suite: \(output.suffix(2000))")
 
     // Every session journaled its history; each opens in `transactions` (as in the inspector).
