@@ -10,7 +10,7 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
   /// Where the notifications go, and what became of them.
   public let outbox: NotificationOutbox
   private let signer: Signer
-  private var mapper: NotificationMapper
+  private let mapper: NotificationMapper
   /// What the session's notification UUIDs are made from.
   private let namespace: String
   /// Events streamed for the command under way.
@@ -37,13 +37,12 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
     public var entry: Int
   }
 
-  /// A sender from the state of `session` on (`identity` keeps its notifications' UUIDs its
-  /// own).
-  public init(signer: Signer, outbox: NotificationOutbox, session: Session, identity: String) {
+  /// A sender of a session's notifications (`identity` keeps their UUIDs its own).
+  public init(signer: Signer, outbox: NotificationOutbox, identity: String) {
     self.signer = signer
     self.outbox = outbox
     namespace = signer.notificationNamespace(session: identity)
-    self.mapper = NotificationMapper(session: session, namespace: namespace)
+    self.mapper = NotificationMapper(namespace: namespace)
   }
 
   /// Tells `listener` of each notification from now on (the event stream's line, the log's,

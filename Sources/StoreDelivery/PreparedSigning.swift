@@ -27,9 +27,8 @@ public struct PreparedSigning {
   /// Attach the observers that report what it sent after it.
   public func attachSender(to host: CommandHost) -> NotificationSender? {
     guard let signer, let outbox else { return nil }
-    let journaled = host.journaled
     let sender = NotificationSender(
-      signer: signer, outbox: outbox, session: journaled.session, identity: journaled.identity)
+      signer: signer, outbox: outbox, identity: host.journaled.identity)
     host.attach(sender)
     host.delivery = sender
     return sender

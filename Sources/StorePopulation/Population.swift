@@ -55,8 +55,6 @@ public final class Population {
   private let events = EventCollector()
   private var queue = Heap<PlannedAction>()
   private var lives: [Int: CustomerLife] = [:]
-  /// Decides the notifications to count when no sender does (and tells them).
-  private var mapper: NotificationMapper?
   /// The host's sender, whose notifications are counted.
   private let sender: NotificationSender?
   private var seen = Set<UInt64>()
@@ -67,11 +65,10 @@ public final class Population {
 
   /// A population that runs through `host` (a session of its own, started where the
   /// population starts). With `sender` (the host's), the notifications it sends are counted;
-  /// without, they are decided (not signed) to be counted.
+  /// without, those the engine decided are counted (none is signed).
   public init(options: PopulationOptions, host: CommandHost, sender: NotificationSender? = nil) {
     self.options = options
     self.host = host
-    mapper = sender == nil ? NotificationMapper(session: host.session) : nil
     let catalog = host.session.catalog
     let named = options.model.products.compactMap { catalog.index(of: $0.value) }
     subscriptions =
@@ -237,8 +234,11 @@ public final class Population {
       return false
     }
     guard !made.isEmpty else { return true }
-    for notification in mapper?.notifications(for: made, in: host.session) ?? [] {
-      summary.notifications[notification.name, default: 0] += 1
+    // Without a sender, the notifications the engine decided are counted here.
+    if sender == nil {
+      for event in made {
+        for cause in event.notifications { summary.notifications[cause.name, default: 0] += 1 }
+      }
     }
     for event in made { watch(event) }
     return true

@@ -673,6 +673,25 @@ import Testing
         .isDisjoint(with: uuids[0]))
   }
 
+  @Test func aPurchaseMadeAgainAfterUndoIsWrittenAgainWithANewUUIDAndTheSameOnReopening()
+    throws
+  {
+    let scratch = try SigningScratch()
+    defer { try? FileManager.default.removeItem(at: scratch.folder) }
+    let journal = scratch.folder.appendingPathComponent("undo.journal").path
+    let outcome = try run(
+      "buy asn.basic.monthly\nundo\nbuy asn.basic.monthly", scratch, environment: [],
+      journal: journal)
+    #expect(outcome.bodies.count == 2, "one file for each purchase")
+    let uuids = outcome.announced.compactMap { $0["notificationUUID"] as? String }
+    #expect(uuids.count == 2 && Set(uuids).count == 2)
+    // Reopened, the session knows it stepped back: the next purchase after one more undo is
+    // new again.
+    let later = try run("undo\nbuy asn.basic.monthly", scratch, environment: [], journal: journal)
+    let third = later.announced.compactMap { $0["notificationUUID"] as? String }
+    #expect(later.bodies.count == 1 && !uuids.contains(third.first ?? ""))
+  }
+
   /// The payload of a compact JWS, decoded (base64url).
   static func payload(of jws: String) throws -> String {
     var text = String(jws.split(separator: ".")[1]).replacingOccurrences(of: "-", with: "+")

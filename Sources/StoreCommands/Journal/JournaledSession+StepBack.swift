@@ -36,6 +36,7 @@ extension JournaledSession {
           : "no command to undo: this is the start of the session")
     }
     var session = try history.session(at: point, from: startingSession)
+    session.stepBacks = self.session.stepBacks + 1
     session.isMuted = false
     session.maximumEventsPerVerb = openingOptions.maximumEventsPerVerb
     journal?.append(.rewind(at: self.session.now, entries: point.entries, to: point.clock))

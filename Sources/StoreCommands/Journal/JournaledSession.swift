@@ -103,6 +103,9 @@ public struct JournaledSession {
     keepsHistory: Bool = true, progress: ((Int, Int) -> Bool)? = nil
   ) throws(CommandError) {
     let (timeline, lines) = try Journal.timeline(of: journal.records, path: journal.path)
+    let stepBacks = journal.records.lazy.filter {
+      if case .rewind = $0 { true } else { false }
+    }.count
     if !keepsHistory { journal.forgetRecords() }
     var session = try Self.fresh(journal.header, path: journal.path, options: options)
     session.isMuted = true
@@ -124,6 +127,7 @@ public struct JournaledSession {
     }
     session.isMuted = false
     session.maximumEventsPerVerb = options.maximumEventsPerVerb
+    session.stepBacks = stepBacks
     self.session = session
     self.history = history
     self.journal = journal

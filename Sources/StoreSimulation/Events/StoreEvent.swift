@@ -12,13 +12,19 @@ public struct StoreEvent: Equatable, Sendable {
   /// Its place in the named customer's own history (0 for their first event), which names
   /// their notifications apart from every other customer's; 0 for the own customer's.
   public var customerPlace: UInt64
+  /// The App Store Server Notifications it causes, as the engine decided when it made it.
+  public var notifications: NotificationCauses
 
   /// Creates an event.
-  public init(time: Instant, kind: Kind, customer: Customer? = nil, customerPlace: UInt64 = 0) {
+  public init(
+    time: Instant, kind: Kind, customer: Customer? = nil, customerPlace: UInt64 = 0,
+    notifications: NotificationCauses = NotificationCauses()
+  ) {
     self.time = time
     self.kind = kind
     self.customer = customer
     self.customerPlace = customerPlace
+    self.notifications = notifications
   }
 
   /// The kinds of event.

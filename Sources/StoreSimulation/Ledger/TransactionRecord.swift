@@ -45,6 +45,9 @@ struct TransactionRecord {
     static let refundRequested = Flags(rawValue: 1 << 9)
     /// A period of a `MONTHLY` billing plan (bits 11 to 14: its number in the commitment).
     static let monthlyPlan = Flags(rawValue: 1 << 10)
+    /// Made, and not yet told purchased: its first event as purchased notifies the purchase
+    /// (a first purchase, a renewal, an Ask to Buy request approved).
+    static let purchaseUntold = Flags(rawValue: 1 << 15)
   }
 
   /// A monthly plan's period: its number in the 12-month commitment (1 to 12), 0 otherwise.

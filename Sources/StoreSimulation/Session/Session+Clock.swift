@@ -199,6 +199,7 @@ extension Session {
       applyMonthlyPlan(number: payment, to: &record, group: &group, anchorDay: Int(group.anchorDay))
       groups[index] = group
     }
+    record.flags.insert(.purchaseUntold)
     let id = ledger.append(record)
     groups[index].renewed(as: id, product: productIndex, until: record.expirationDate)
     emitTransaction(ledger.records.count - 1, delivery: .updates, at: stamp, sink)

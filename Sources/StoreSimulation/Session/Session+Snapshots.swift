@@ -55,37 +55,72 @@ extension Session {
 
   // MARK: - Emitting
 
+  /// Emits a transaction as it is now, with the notification it causes: `cause` when the verb
+  /// says (a refund, its reversal), else its purchase the first time it is emitted purchased.
   mutating func emitTransaction(
-    _ position: Int, delivery: Delivery?, at time: Int64, _ sink: EventSink
+    _ position: Int, delivery: Delivery?, at time: Int64, _ sink: EventSink,
+    cause: NotificationCause? = nil
+  ) {
+    countEvent()
+    let firstPurchase = takeUntoldPurchase(position)
+    guard !isMuted else { return }
+    let transaction = snapshot(position, verification: delivery != nil)
+    var causes = NotificationCauses()
+    if let cause {
+      causes.append(cause)
+    } else if firstPurchase {
+      let group = product(at: ledger[position].product).groupIndex
+      causes = .purchase(transaction, previous: group.flatMap { groups[$0].told })
+    }
+    let (customer, place) = eventCustomer
+    sink(
+      StoreEvent(
+        time: Instant(milliseconds: time), kind: .transaction(transaction, delivery: delivery),
+        customer: customer, customerPlace: place, notifications: causes))
+  }
+
+  /// Whether the record is purchased and was never emitted so: its purchase is told now (also
+  /// while muted, so that a replay leaves the same to tell).
+  private mutating func takeUntoldPurchase(_ position: Int) -> Bool {
+    let record = ledger[position]
+    guard record.flags.contains(.purchaseUntold), record.state == .purchased else { return false }
+    ledger.update(position) { $0.flags.remove(.purchaseUntold) }
+    return true
+  }
+
+  /// Emits a group's status, with what changed since the last one (`redeemed`: the verb
+  /// queued an offer for the renewals to come). What it says is kept (also while muted) for
+  /// the next.
+  mutating func emitStatus(
+    group index: Int, at time: Int64, _ sink: EventSink, redeemed: Bool = false
+  ) {
+    guard let told = ToldStatus(groups[index]) else { return }
+    countEvent()
+    let previous = groups[index].told
+    groups[index].told = told
+    guard !isMuted, let status = status(ofGroup: index) else { return }
+    let causes =
+      previous.map { NotificationCauses.statusChange(from: $0, to: told, redeemed: redeemed) }
+      ?? NotificationCauses()
+    let (customer, place) = eventCustomer
+    sink(
+      StoreEvent(
+        time: Instant(milliseconds: time), kind: .status(status), customer: customer,
+        customerPlace: place, notifications: causes))
+  }
+
+  /// Emits an event; one of a kind that always notifies says so (``NotificationCauses/init(of:)``)
+  /// unless `causes` are given.
+  mutating func emit(
+    _ kind: StoreEvent.Kind, at time: Int64, _ sink: EventSink, causes: NotificationCauses? = nil
   ) {
     countEvent()
     guard !isMuted else { return }
     let (customer, place) = eventCustomer
     sink(
       StoreEvent(
-        time: Instant(milliseconds: time),
-        kind: .transaction(snapshot(position, verification: delivery != nil), delivery: delivery),
-        customer: customer, customerPlace: place))
-  }
-
-  mutating func emitStatus(group index: Int, at time: Int64, _ sink: EventSink) {
-    guard groups[index].renewalState != nil else { return }
-    countEvent()
-    guard !isMuted, let status = status(ofGroup: index) else { return }
-    let (customer, place) = eventCustomer
-    sink(
-      StoreEvent(
-        time: Instant(milliseconds: time), kind: .status(status), customer: customer,
-        customerPlace: place))
-  }
-
-  mutating func emit(_ kind: StoreEvent.Kind, at time: Int64, _ sink: EventSink) {
-    countEvent()
-    guard !isMuted else { return }
-    let (customer, place) = eventCustomer
-    sink(
-      StoreEvent(
-        time: Instant(milliseconds: time), kind: kind, customer: customer, customerPlace: place))
+        time: Instant(milliseconds: time), kind: kind, customer: customer, customerPlace: place,
+        notifications: causes ?? NotificationCauses(of: kind)))
   }
 
   /// Counts an event in the session's history and in its customer's.

@@ -169,6 +169,18 @@ public struct Session: Sendable {
     }
   }
 
+  /// How many times the session stepped back (`back`, `undo`) to become what it is: a step
+  /// back rewinds ``emittedEventCount``, so this tells apart the events a session causes again
+  /// after one (their notifications are new notifications, with new UUIDs). Kept by whoever
+  /// steps back (the journal's history), not by the verbs.
+  public var stepBacks: Int {
+    get { storage.stepBacks }
+    set {
+      makeUnique()
+      storage.stepBacks = newValue
+    }
+  }
+
   /// When set, verbs build no events and call no sink: replaying a journal needs the state, not
   /// the events.
   public var isMuted: Bool {
@@ -280,6 +292,8 @@ final class SessionStorage: @unchecked Sendable {
   /// How many events the current customer caused (a named customer's notifications are named
   /// by it, so that they do not depend on the other customers).
   @exclusivity(unchecked) var customerEventCount: UInt64 = 0
+  /// ``Session/stepBacks``.
+  @exclusivity(unchecked) var stepBacks = 0
   /// Bumped by each reload of the configuration, so that a parked customer's state is brought
   /// in line with the catalog when it is next used.
   @exclusivity(unchecked) var catalogGeneration = 0
@@ -314,6 +328,7 @@ final class SessionStorage: @unchecked Sendable {
     copy.account = account
     copy.customers = customers
     copy.customerEventCount = customerEventCount
+    copy.stepBacks = stepBacks
     copy.catalogGeneration = catalogGeneration
     copy.massExtensions = massExtensions
     copy.checked = checked

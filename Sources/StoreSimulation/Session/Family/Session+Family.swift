@@ -188,7 +188,7 @@ extension Session {
         family.members[member].shares[index].revocationDate = max(stamp, share.purchaseDate)
         family.members[member].shares[index].isRevokedForDeveloperIssue =
           source.isRevoked && source.flags.contains(.revokedForDeveloperIssue)
-        emitShare(member, index, delivery: .updates, at: stamp, sink)
+        emitShare(member, index, delivery: .updates, at: stamp, sink, tells: .revocation)
         continue
       }
       kept.append(index)
@@ -240,7 +240,7 @@ extension Session {
       family.members[member].latestInGroup[group] = index
       family.members[member].liveSharesInGroup[group, default: 0] += 1
     }
-    emitShare(member, index, delivery: .updates, at: stamp, sink)
+    emitShare(member, index, delivery: .updates, at: stamp, sink, tells: .purchase)
   }
 
   /// Deletes a member's share with the purchase it shared, and tells the member's device.
@@ -258,26 +258,58 @@ extension Session {
       at: stamp, sink)
   }
 
+  /// Tells each of a member's statuses that changed, with what its change notifies (the
+  /// status last told is the member's, kept beside their shares).
   private mutating func tellStatuses(of member: Int, at stamp: Int64, _ sink: EventSink) {
     for group in family.members[member].latestInGroup.keys.sorted() {
       let status = memberStatus(member, group: group)
-      guard family.members[member].statuses[group] != status else { continue }
+      let previous = family.members[member].statuses[group]
+      guard previous != status else { continue }
       family.members[member].statuses[group] = status
-      if let status { emit(.status(status), at: stamp, sink) }
+      guard let status else { continue }
+      let causes = previous.map {
+        NotificationCauses.statusChange(
+          from: ToldStatus($0, catalog: catalog), to: ToldStatus(status, catalog: catalog),
+          redeemed: false)
+      }
+      emit(.status(status), at: stamp, sink, causes: causes ?? NotificationCauses())
     }
   }
 
+  /// What a member's share tells when it is emitted.
+  private enum ShareNews {
+    /// Nothing: it changed (finished).
+    case none
+    /// The member was given it: a purchase, against the member's status in its group.
+    case purchase
+    /// The member lost it: `REVOKE` when the family took it back, `REFUND` when the
+    /// purchaser was refunded.
+    case revocation
+  }
+
   private mutating func emitShare(
-    _ member: Int, _ index: Int, delivery: Delivery?, at stamp: Int64, _ sink: EventSink
+    _ member: Int, _ index: Int, delivery: Delivery?, at stamp: Int64, _ sink: EventSink,
+    tells news: ShareNews = .none
   ) {
     countEvent()
     guard !isMuted else { return }
+    let transaction = shareSnapshot(member, index)
+    var causes = NotificationCauses()
+    switch news {
+    case .none: break
+    case .purchase:
+      let group = product(at: ledger[family.members[member].shares[index].source].product)
+        .groupIndex
+      let previous = group.flatMap { family.members[member].statuses[$0] }
+      causes = .purchase(transaction, previous: previous.map { ToldStatus($0, catalog: catalog) })
+    case .revocation:
+      causes.append(.init(transaction.revocationType == .familyRevoke ? .revoke : .refund))
+    }
     let (customer, place) = eventCustomer
     sink(
       StoreEvent(
-        time: Instant(milliseconds: stamp),
-        kind: .transaction(shareSnapshot(member, index), delivery: delivery), customer: customer,
-        customerPlace: place))
+        time: Instant(milliseconds: stamp), kind: .transaction(transaction, delivery: delivery),
+        customer: customer, customerPlace: place, notifications: causes))
   }
 
   /// Finishes a member's transaction (the member's app finished it).

@@ -233,6 +233,7 @@ extension Session {
       result = .init(productID: product.productID, outcome: .pending)
     }
     let hasDetails = details.appAccountToken != nil || details.failure != nil
+    record.flags.insert(.purchaseUntold)
     let id = ledger.append(record, details: hasDetails ? details : nil)
     emitTransaction(ledger.records.count - 1, delivery: nil, at: stamp, sink)
     var queued = update
@@ -307,6 +308,7 @@ extension Session {
   mutating func place(
     _ record: inout TransactionRecord, token: String?, reusing request: Int?
   ) -> Int {
+    record.flags.insert(.purchaseUntold)
     if let request {
       let existing = ledger[request]
       record.id = existing.id

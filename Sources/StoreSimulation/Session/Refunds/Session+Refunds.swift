@@ -21,7 +21,7 @@ extension Session {
       $0.flags.remove(.refundRequested)
       if reason == .developerIssue { $0.flags.insert(.revokedForDeveloperIssue) }
     }
-    emitTransaction(position, delivery: .updates, at: stamp, sink)
+    emitTransaction(position, delivery: .updates, at: stamp, sink, cause: .init(.refund))
     let product = product(at: record.product)
     if let groupIndex = product.groupIndex {
       if groups[groupIndex].current == id && groups[groupIndex].isActive {
@@ -97,7 +97,8 @@ extension Session {
       $0.flags.remove(.revokedForDeveloperIssue)
       $0.flags.remove(.refundRequested)
     }
-    emitTransaction(position, delivery: .updates, at: stamp, sink)
+    emitTransaction(
+      position, delivery: .updates, at: stamp, sink, cause: .init(.refundReversed))
     if let groupIndex = product(at: ledger[position].product).groupIndex,
       groups[groupIndex].current == id, groups[groupIndex].phase == .revoked
     {

@@ -85,7 +85,7 @@ extension Session {
       guard let position = ledger.position(of: group.current) else { return }
       announcePurchase(position, delivery: delivery, options: options, sink)
       if groups[index].renewalProduct != group.renewalProduct || !offers.isEmpty {
-        emitStatus(group: index, at: stamp, sink)
+        emitStatus(group: index, at: stamp, sink, redeemed: !offers.isEmpty)
       }
       return
     }
