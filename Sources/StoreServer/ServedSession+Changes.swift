@@ -11,21 +11,18 @@ extension ServedSession {
   /// Renewal Date).
   func extend(_ originalText: String, body: [UInt8]) throws(AppStoreError) -> JSONValue {
     let original = try reader.originalTransaction(originalText)
+    let request = try ExtensionRequest(try reader.bodyObject(body), mass: false)
     return try acting(as: original.owner.customer) { () throws(AppStoreError) in
-      try extend(original, body: body)
+      try extend(original, request)
     }
   }
 
-  private func extend(_ original: Transaction, body: [UInt8]) throws(AppStoreError) -> JSONValue {
-    do {
-      _ = try host.session.requirePurchasersTransaction(original.id)
-    } catch {
-      throw Self.extensionError(error.reason, message: error.message)
-    }
-    let request = try ExtensionRequest(try reader.bodyObject(body), mass: false)
+  private func extend(
+    _ original: Transaction, _ request: ExtensionRequest
+  ) throws(AppStoreError) -> JSONValue {
     let events = try applyCall(
       .extend(.id(original.id), days: request.days, reason: request.reason),
-      refused: { Self.extensionError($0.refusal, message: $0.message) })
+      refused: { Self.extensionError($0) })
     let extended = events.lazy.compactMap { event -> RenewalExtension? in
       if case .renewalExtension(let extended) = event.kind { extended } else { nil }
     }.first
@@ -41,22 +38,22 @@ extension ServedSession {
   }
 
   /// Apple's error for an extension the engine refused.
-  private static func extensionError(_ refusal: Refusal?, message: String) -> AppStoreError {
-    switch refusal {
-    case .familySharedTransaction?:
+  private static func extensionError(_ error: CommandError) -> AppStoreError {
+    switch ServedRefusal(error.refusal) {
+    case .familyShared:
       // FamilySharedSubscriptionExtensionIneligibleError: extend the purchaser's.
       AppStoreError(
         status: 403, code: 4_030_007,
         message: "Subscription is ineligible for renewal date extension because it was obtained "
           + "through Family Sharing.")
-    case .notExtendable(_, .extendedTwiceThisYear)?:
+    case .extendedTooOften:
       AppStoreError(
         status: 403, code: 4_030_005,
         message: "The subscription was extended the most times Apple allows in a year.")
-    default:
+    case .notOriginal, .alreadyDone, .refused:
       AppStoreError(
         status: 403, code: 4_030_004,
-        message: "The subscription is not eligible for an extension: \(message)")
+        message: "The subscription is not eligible for an extension: \(error.message)")
     }
   }
 
@@ -92,32 +89,9 @@ extension ServedSession {
   }
 
   /// `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken` (Set App Account
-  /// Token).
+  /// Token): the engine takes only a purchaser's original transaction.
   func setAppAccountToken(_ originalText: String, body: [UInt8]) throws(AppStoreError) {
     let transaction = try reader.transaction(originalText)
-    try acting(as: transaction.owner.customer) { () throws(AppStoreError) in
-      try setAppAccountToken(transaction, body: body)
-    }
-  }
-
-  private func setAppAccountToken(_ transaction: Transaction, body: [UInt8]) throws(AppStoreError) {
-    do {
-      _ = try host.session.requirePurchasersTransaction(transaction.id)
-    } catch {
-      guard case .familySharedTransaction = error.reason else {
-        throw AppStoreError(status: 400, code: 4_000_000, message: error.message)
-      }
-      // Apple's FamilyTransactionNotSupportedError.
-      throw AppStoreError(
-        status: 400, code: 4_000_185,
-        message: "Invalid request. The transaction is for a product obtained through Family "
-          + "Sharing, which this endpoint does not support.")
-    }
-    guard transaction.originalID == transaction.id else {
-      throw AppStoreError(
-        status: 400, code: 4_000_187,
-        message: "The transaction id is not an original transaction id.")
-    }
     guard case .string(let token)? = try reader.bodyObject(body)["appAccountToken"],
       let command = try? Command.parse("account-token \(transaction.id) \(token)"),
       token != "none"
@@ -125,19 +99,93 @@ extension ServedSession {
       throw AppStoreError(
         status: 400, code: 4_000_183, message: "Invalid app account token. It must be a UUID.")
     }
-    _ = try applyCall(
-      command, refused: { AppStoreError(status: 400, code: 4_000_000, message: $0.message) })
+    _ = try acting(as: transaction.owner.customer) { () throws(AppStoreError) in
+      try applyCall(command, refused: Self.accountTokenError)
+    }
+  }
+
+  /// Apple's error for an app account token the engine refused.
+  private static func accountTokenError(_ error: CommandError) -> AppStoreError {
+    switch ServedRefusal(error.refusal) {
+    case .familyShared:
+      // Apple's FamilyTransactionNotSupportedError.
+      AppStoreError(
+        status: 400, code: 4_000_185,
+        message: "Invalid request. The transaction is for a product obtained through Family "
+          + "Sharing, which this endpoint does not support.")
+    case .notOriginal:
+      AppStoreError(
+        status: 400, code: 4_000_187,
+        message: "The transaction id is not an original transaction id.")
+    case .alreadyDone, .extendedTooOften, .refused:
+      AppStoreError(status: 400, code: 4_000_000, message: error.message)
+    }
   }
 
   /// `POST /inApps/v1/transactions/{transactionId}/finish`: a transaction already finished
-  /// stays so.
+  /// stays so (the engine's refusal, answered as done).
   func finish(_ id: String) throws(AppStoreError) {
     let transaction = try reader.transaction(id)
-    guard !transaction.isFinished else { return }
     _ = try acting(as: transaction.owner.customer) { () throws(AppStoreError) in
-      try applyCall(
-        .finish(.id(transaction.id)),
-        refused: { AppStoreError(status: 400, code: 4_000_000, message: $0.message) })
+      try applyCall(.finish(.id(transaction.id)), refused: Self.finishError)
+    }
+  }
+
+  /// Apple's error for a finish the engine refused; none when it is finished already.
+  private static func finishError(_ error: CommandError) -> AppStoreError? {
+    switch ServedRefusal(error.refusal) {
+    case .alreadyDone: nil
+    case .familyShared, .notOriginal, .extendedTooOften, .refused:
+      AppStoreError(status: 400, code: 4_000_000, message: error.message)
+    }
+  }
+}
+
+/// What the App Store Server API's changes make of the engine's refusals. Every refusal is
+/// named here, so that a new one is a compile error until it is given its answer.
+enum ServedRefusal {
+  /// The transaction is a family member's: Apple's family-sharing errors.
+  case familyShared
+  /// Set App Account Token named a transaction that is not an original one (4000187).
+  case notOriginal
+  /// The change is made already (a finished transaction finished again): answered as done.
+  case alreadyDone
+  /// The subscription was extended twice in the past year (4030005).
+  case extendedTooOften
+  /// Anything else the request or the session's state forbids.
+  case refused
+
+  init(_ refusal: Refusal?) {
+    switch refusal {
+    case nil: self = .refused
+    case .notExtendable(_, let why)?:
+      self = why == .extendedTwiceThisYear ? .extendedTooOften : .refused
+    case .familySharedTransaction?:
+      self = .familyShared
+    case .notOriginalTransaction?:
+      self = .notOriginal
+    case .alreadyFinished?:
+      self = .alreadyDone
+    case .noTransaction?, .noLastTransaction?, .noTransactionOfProduct?, .noProduct?,
+      .quantityOutOfRange?, .priceOverflow?, .purchaseDateInFuture?, .alreadyPurchased?,
+      .introJWSNeedsSubscription?, .backdatedTooManyRenewals?, .memberCannotBuy?,
+      .offerOnOneTimeProduct?, .noIntroductoryOffer?, .noSuchOffer?, .noSuchWinBackOffer?,
+      .noSuchBillingPlan?, .offerWithMonthlyPlan?, .noCommitmentsInStorefront?,
+      .notAwaitingApproval?, .alreadyDeclined?, .noIssueToResolve?, .noLongerInBillingRetry?,
+      .neverPurchased?, .alreadyRefunded?, .refundPercentageOutOfRange?, .refundRequestWaiting?,
+      .noRefundRequest?, .notRefunded?, .boughtAgainSinceRefund?, .noConsumptionRequest?,
+      .consumptionRequestTooOld?, .neverPaidFor?, .notAutoRenewable?, .notPartOfSubscription?,
+      .subscriptionOver?, .productNotAutoRenewable?, .noActiveSubscription?, .autoRenewAlready?,
+      .newPriceNotAboveZero?, .priceOnlyOnRequest?, .noPriceIncreasePending?, .notLatestRun?,
+      .unknownStorefront?, .extensionDaysOutOfRange?, .clockBackwards?, .clockBeyondLatest?,
+      .tooManyEvents?, .nothingScheduled?, .callExercisedByBuying?, .refundRequestNeedsTransaction?,
+      .tokenCreatedInFuture?, .tokenExpiresBeforeCreation?, .externalPurchaseIDNotOneWord?,
+      .noSuchMember?, .alreadyInFamily?, .familyFull?, .familyNamesUsedUp?, .notInFamily?,
+      .invalidMemberName?, .kindNotShared?, .notFamilyShareable?, .sharingAlready?,
+      .invalidCustomerName?, .noSuchCustomer?, .customerNumberWithoutName?,
+      .customerNumberNotTheirs?, .customerNumberOutOfRange?, .customerNumberTaken?,
+      .stepBackNeedsHistory?, .notifyNeedsDelivery?:
+      self = .refused
     }
   }
 }
@@ -151,11 +199,13 @@ struct ExtensionRequest {
   var storefronts: [String] = []
 
   init(_ body: JSONObject, mass: Bool) throws(AppStoreError) {
+    let range = Session.extensionDays
     guard case .number(let daysNumber)? = body["extendByDays"], let days = daysNumber.intValue,
-      (1...90).contains(days)
+      range.contains(days)
     else {
       throw AppStoreError(
-        status: 400, code: 4_000_009, message: "Invalid extend by days value. It is 1 to 90.")
+        status: 400, code: 4_000_009,
+        message: "Invalid extend by days value. It is \(range.lowerBound) to \(range.upperBound).")
     }
     guard case .number(let codeNumber)? = body["extendReasonCode"], let code = codeNumber.intValue,
       let reason = ExtendReason.allCases.first(where: { $0.code == code })

@@ -19,7 +19,7 @@ struct HistoryQuery {
   var rowsAreShared = false
   /// Where the previous page ended: this one resumes after it.
   var after: HistoryCursor?
-  /// v1 leaves out finished consumables; v2 lists them.
+  /// v1 leaves out finished consumables (but refunded or revoked ones); v2 lists them.
   var includesFinishedConsumables: Bool
   /// Which catalog products are consumables (by index).
   var consumables: [Bool] = []
@@ -80,16 +80,13 @@ struct HistoryQuery {
   /// Whether a transaction (by its ledger row) belongs in the history; `products` says which
   /// catalog products the query admits.
   func admits(_ row: LedgerRow, products: [Bool]) -> Bool {
-    switch row.state {
-    case .pending, .declined, .interrupted, .failed: return false
-    default: break
-    }
-    guard ownership == nil || ownership == (rowsAreShared ? .familyShared : .purchased),
+    guard
+      row.isInHistory(
+        consumable: consumables[Int(row.product)],
+        withFinishedConsumables: includesFinishedConsumables),
+      ownership == nil || ownership == (rowsAreShared ? .familyShared : .purchased),
       products[Int(row.product)]
     else { return false }
-    if !includesFinishedConsumables && row.isFinished && consumables[Int(row.product)] {
-      return false
-    }
     if let startDate, row.purchaseDate < startDate { return false }
     if let endDate, row.purchaseDate >= endDate { return false }
     if let revoked, (row.state == .refunded || row.state == .revoked) != revoked { return false }

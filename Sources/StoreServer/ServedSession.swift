@@ -150,14 +150,19 @@ public final class ServedSession {
     }
   }
 
+  /// Applies an API call's command; `refused` is its answer to the engine's refusal (`nil`:
+  /// the engine refused what is done already, and the call succeeds with no events).
   func applyCall(
-    _ command: Command, refused: (CommandError) -> AppStoreError
+    _ command: Command, refused: (CommandError) -> AppStoreError?
   ) throws(AppStoreError) -> [StoreEvent] {
     let events = EventCollector()
     host.attach(events)
     defer { host.detach(events) }
     let outcome = host.perform(command)
-    if let error = outcome.error { throw refused(error) }
+    if let error = outcome.error {
+      if let answer = refused(error) { throw answer }
+      return []
+    }
     if let error = outcome.journalError {
       throw AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)")
     }

@@ -27,11 +27,17 @@ extension SKTestSession {
   /// app transaction, and `Transaction.updates` delivers what they are given and lose. Its
   /// switches and clock are this session's; it cannot buy (purchases are the purchaser's).
   ///
-  /// - Throws: ``SKTestError`` when nobody of that name was ever in the family.
+  /// - Throws: ``SKTestError`` when nobody of that name was ever in the family (the engine's
+  ///   refusal, naming who was).
   public func familyMemberSession(_ name: String) throws -> SKTestSession {
-    guard let member = store.read({ $0.familyMember(named: name) }) else {
-      throw SKTestError(.invalidAction, "\(name) was never in the family: joinFamily(_:) first")
+    let account = store.read { session in
+      Result { () throws(SessionError) in try session.memberAccount(named: name) }
     }
-    return SKTestSession(store: store.device(of: .member(member)))
+    switch account {
+    case .success(let account): return SKTestSession(store: store.device(of: account))
+    case .failure(let error):
+      let refused = CommandError(error, command: "familyMemberSession(\"\(name)\")")
+      throw SKTestError(refused, refused.explanation)
+    }
   }
 }

@@ -78,7 +78,8 @@ import Testing
   }
 
   static let bodies: [String: String] = [
-    "consumption": #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED"}"#,
+    "consumption":
+      #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED"}"#,
     "appAccountToken": #"{"appAccountToken":"7e3fb20b-4cdb-47cc-936d-99d65f608138"}"#,
     "extend": #"{"extendByDays":3,"extendReasonCode":1,"requestIdentifier":"r-1"}"#,
   ]

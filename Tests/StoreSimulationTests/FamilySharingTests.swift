@@ -232,8 +232,10 @@ import Testing
       .setAppAccountToken(shared, token: "7e3fb20b-4cdb-47cc-936d-99d65866a248"))
     #expect(token?.reason == .familySharedTransaction(transaction: shared))
     #expect(session.refusal(.extendRenewalDate(0, days: 3, reason: .undeclared)) == nil)
-    #expect(Account.purchaser.purchaseRefusal == nil)
-    #expect(try anna(session).purchaseRefusal == .memberCannotBuy(member: "Anna"))
+    let buy = SessionVerb.buy(productID: "lifetime", options: PurchaseOptions())
+    #expect(Account.purchaser.refusal(of: buy) == nil)
+    #expect(try anna(session).refusal(of: buy) == .memberCannotBuy(member: "Anna"))
+    #expect(try anna(session).refusal(of: .finishAll) == nil)
     #expect(try anna(session).ownership == .familyShared)
   }
 }

@@ -3,6 +3,21 @@ import Testing
 @testable import StoreSimulation
 
 @Suite struct LedgerTests {
+  @Test func anAppAccountTokenIsSetThroughThePurchasesOriginalTransactionOnly() throws {
+    var session = makeSession(rate: .monthlyRenewalEveryThirtySeconds)
+    try session.buy("monthly", PurchaseOptions()) { _ in }
+    try session.advance(to: t0.plus(seconds: 31)) { _ in }
+    let renewal = try #require(session.lastTransactionID(productID: "monthly"))
+    let token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
+    let refused = #expect(throws: SessionError.self) {
+      try session.setAppAccountToken(renewal, token: token) { _ in }
+    }
+    #expect(refused?.reason == .notOriginalTransaction(transaction: renewal, original: 0))
+    #expect(refused?.description.contains("transaction 0") == true)
+    try session.setAppAccountToken(0, token: token) { _ in }
+    #expect(session.transaction(renewal)?.appAccountToken == token)
+  }
+
   @Test func finishingMarksTransactionsAndIsNotRepeated() throws {
     var session = makeSession()
     try session.buy("coins", PurchaseOptions()) { _ in }

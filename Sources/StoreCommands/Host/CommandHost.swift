@@ -63,13 +63,6 @@ public struct CommandOutcome: Sendable {
   }
 }
 
-extension CommandOutcome {
-  /// A refused command, for a front end that refuses it before the host sees it.
-  public init(refused command: Command?, error: CommandError) {
-    self.init(command: command, error: error)
-  }
-}
-
 /// What the notification delivery says of `notify retry` and `set notify-fault …`.
 public enum DeliveryNotice: Equatable, Sendable {
   /// This many notifications were sent again.
@@ -185,6 +178,20 @@ public final class CommandHost {
   @discardableResult
   public func perform(_ command: Command, from origin: CommandOrigin = .person) -> CommandOutcome {
     perform(command, from: origin, line: nil, number: nil)
+  }
+
+  /// Applies a command that `account`'s device asked for (a family member's): what the engine
+  /// refuses that device (a purchase) is refused as any command is, told to the observers;
+  /// anything else acts on the session as ``perform(_:from:)`` does.
+  @discardableResult
+  public func perform(_ command: Command, as account: Account) -> CommandOutcome {
+    if case .verb(let verb)? = try? command.resolved(in: SessionView(session)),
+      let refusal = account.refusal(of: verb)
+    {
+      let error = CommandError(SessionError(refusal), command: command.description)
+      return finish(CommandOutcome(command: command, error: error))
+    }
+    return perform(command)
   }
 
   private func perform(

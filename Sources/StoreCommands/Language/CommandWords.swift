@@ -82,11 +82,13 @@ struct CommandWords {
     return value
   }
 
-  /// `days=N`, required: 1 to 90 (Apple's limit).
+  /// `days=N`, required: within the engine's ``Session/extensionDays`` (Apple's limit).
   func days(_ text: String?) throws(CommandError) -> Int {
-    guard let text else { throw CommandError("\(verb.name) needs days=N (1 to 90)") }
-    guard let days = Int(text), (1...90).contains(days) else {
-      throw CommandError("days must be a whole number from 1 to 90, not \"\(text)\"")
+    let range = Session.extensionDays
+    let words = "\(range.lowerBound) to \(range.upperBound)"
+    guard let text else { throw CommandError("\(verb.name) needs days=N (\(words))") }
+    guard let days = Int(text), range.contains(days) else {
+      throw CommandError("days must be a whole number from \(words), not \"\(text)\"")
     }
     return days
   }

@@ -51,7 +51,7 @@ extension Verb {
     Verb(
       "extend", [.init(.transaction(or: []))],
       options: [
-        .init("days", .number(1...90), required: true),
+        .init("days", .number(Session.extensionDays), required: true),
         .init("reason", .choice(ExtendReason.allCases.map(\.rawValue))),
       ],
       "Extend a Subscription Renewal Date (1–90 days, Apple's limits)",
@@ -72,7 +72,7 @@ extension Verb {
     Verb(
       "extend-all", [.init(.product(subscriptions: true))],
       options: [
-        .init("days", .number(1...90), required: true),
+        .init("days", .number(Session.extensionDays), required: true),
         .init("reason", .choice(ExtendReason.allCases.map(\.rawValue))),
         .init("request", .text("request id")),
         .init("storefronts", .text("USA,CAN")),

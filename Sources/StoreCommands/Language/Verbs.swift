@@ -125,7 +125,7 @@ extension Verb {
       }),
     Verb(
       "account-token", [.init(.transaction(or: [])), .init(.choice(["<uuid>", "none"]))],
-      "Set App Account Token: on the purchase and the renewals to come",
+      "Set App Account Token, by the original transaction: the purchase and renewals to come",
       parse: { words throws(CommandError) in
         let reference = try words.transaction()
         let token = try words.word("a UUID or none")

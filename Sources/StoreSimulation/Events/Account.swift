@@ -76,10 +76,12 @@ public struct Account: Hashable, Sendable {
     return (Int(offset / 1000), Int(offset % 1000))
   }
 
-  /// Why this account's device cannot buy, when it cannot: a member receives what the
-  /// purchaser shares and buys nothing in the purchaser's session.
-  public var purchaseRefusal: Refusal? {
-    member.map { .memberCannotBuy(member: $0.name) }
+  /// Why this account's device cannot apply `verb`, when it cannot: a member receives what
+  /// the purchaser shares and buys nothing in the purchaser's session (everything else a
+  /// member's device asks for acts on the purchaser's session).
+  public func refusal(of verb: SessionVerb) -> Refusal? {
+    guard let member, case .buy = verb else { return nil }
+    return .memberCannotBuy(member: member.name)
   }
 
   /// How this account holds the transactions it sees: bought, or shared by the purchaser.

@@ -6,11 +6,36 @@ extension Refusal {
     case .noLastTransaction: "there is no transaction yet, so no last one"
     case .noTransactionOfProduct(let productID): "there is no transaction for \(productID)"
     case .noProduct(let productID): "there is no product \"\(productID)\" in the configuration"
-    default: purchaseMessage ?? subscriptionMessage ?? otherMessage
+    // Every refusal named, so that a new one is a compile error until it has its message.
+    case .quantityOutOfRange, .priceOverflow, .purchaseDateInFuture, .alreadyPurchased,
+      .introJWSNeedsSubscription, .backdatedTooManyRenewals, .memberCannotBuy,
+      .offerOnOneTimeProduct, .noIntroductoryOffer, .noSuchOffer, .noSuchWinBackOffer,
+      .noSuchBillingPlan, .offerWithMonthlyPlan, .noCommitmentsInStorefront, .notAwaitingApproval,
+      .alreadyDeclined, .noIssueToResolve, .noLongerInBillingRetry:
+      purchaseMessage
+    case .neverPurchased, .alreadyRefunded, .refundPercentageOutOfRange, .refundRequestWaiting,
+      .noRefundRequest, .notRefunded, .boughtAgainSinceRefund, .noConsumptionRequest,
+      .consumptionRequestTooOld, .neverPaidFor, .familySharedTransaction, .notOriginalTransaction:
+      refundMessage
+    case .notAutoRenewable, .notPartOfSubscription, .subscriptionOver, .productNotAutoRenewable,
+      .noActiveSubscription, .autoRenewAlready, .newPriceNotAboveZero, .priceOnlyOnRequest,
+      .noPriceIncreasePending, .alreadyFinished, .notLatestRun, .notExtendable, .unknownStorefront,
+      .extensionDaysOutOfRange, .clockBackwards, .clockBeyondLatest, .tooManyEvents,
+      .nothingScheduled:
+      subscriptionMessage
+    case .callExercisedByBuying, .refundRequestNeedsTransaction, .tokenCreatedInFuture,
+      .tokenExpiresBeforeCreation, .externalPurchaseIDNotOneWord, .stepBackNeedsHistory,
+      .notifyNeedsDelivery:
+      otherMessage
+    case .invalidCustomerName, .noSuchCustomer, .customerNumberWithoutName,
+      .customerNumberNotTheirs, .customerNumberOutOfRange, .customerNumberTaken, .noSuchMember,
+      .alreadyInFamily, .familyFull, .familyNamesUsedUp, .notInFamily, .invalidMemberName,
+      .kindNotShared, .notFamilyShareable, .sharingAlready:
+      familyMessage
     }
   }
 
-  private var purchaseMessage: String? {
+  private var purchaseMessage: String {
     switch self {
     case .quantityOutOfRange(let maximum): return "the quantity must be 1 to \(maximum)"
     case .priceOverflow(let productID, let quantity):
@@ -58,11 +83,11 @@ extension Refusal {
       return "transaction \(id) has no issue to resolve (it is \(state))"
     case .noLongerInBillingRetry(let id):
       return "transaction \(id)'s subscription is no longer in billing retry"
-    default: return refundMessage
+    default: preconditionFailure("\(self) is not a purchase's refusal")
     }
   }
 
-  private var refundMessage: String? {
+  private var refundMessage: String {
     switch self {
     case .neverPurchased(let id, let state):
       return "transaction \(id) was never purchased (it is \(state)), so it cannot be refunded"
@@ -89,11 +114,14 @@ extension Refusal {
     case .familySharedTransaction(let id):
       return "transaction \(id) is a family member's, obtained through Family Sharing: only "
         + "the purchaser's transaction takes this"
-    default: return nil
+    case .notOriginalTransaction(let id, let original):
+      return "transaction \(id) is not an original transaction: name its purchase's original, "
+        + "transaction \(original)"
+    default: preconditionFailure("\(self) is not a refund's or a server record's refusal")
     }
   }
 
-  private var subscriptionMessage: String? {
+  private var subscriptionMessage: String {
     switch self {
     case .notAutoRenewable(let id, let productID):
       return "transaction \(id) is for \(productID), not an auto-renewable subscription"
@@ -118,7 +146,9 @@ extension Refusal {
       return "transaction \(id)'s subscription cannot be extended: \(why.message)"
     case .unknownStorefront(let code):
       return "\"\(code)\" is not an App Store storefront (ISO 3166-1 alpha-3, such as USA)"
-    case .extensionDaysOutOfRange(let days): return "an extension is 1 to 90 days, not \(days)"
+    case .extensionDaysOutOfRange(let days):
+      let range = Session.extensionDays
+      return "an extension is \(range.lowerBound) to \(range.upperBound) days, not \(days)"
     case .clockBackwards(let now, let target):
       return "the clock cannot go back (it is \(now.iso8601), asked for \(target.iso8601))"
     case .clockBeyondLatest(let target):
@@ -128,7 +158,7 @@ extension Refusal {
       return "this would cause more than \(budget) events (\(transitions) renewals or more); "
         + "advance in smaller steps or raise the limit"
     case .nothingScheduled: return "nothing is scheduled: no subscription is renewing"
-    default: return nil
+    default: preconditionFailure("\(self) is not a subscription's refusal")
     }
   }
 
@@ -148,7 +178,7 @@ extension Refusal {
       "notify and notify-fault act on the deliveries of storekeeper serve (or the inspector's "
         + "--serve), which keep every notification with its attempts; run and the inspector "
         + "alone POST each one with quick retries"
-    default: familyMessage
+    default: preconditionFailure("\(self) is not a call's or a notice's refusal")
     }
   }
 
@@ -198,7 +228,7 @@ extension Refusal {
       "\(productID) is not family-shareable (its familyShareable is false in the configuration)"
     case .sharingAlready(let productID, let shared):
       "the purchaser already \(shared ? "shares" : "does not share") \(productID)"
-    default: "the session refused it"
+    default: preconditionFailure("\(self) is not a family's or a customer's refusal")
     }
   }
 }

@@ -78,6 +78,9 @@ public enum Refusal: Equatable, Sendable {
   /// A change of a family member's transaction that only the purchaser's takes (an app account
   /// token, an extension).
   case familySharedTransaction(transaction: UInt64)
+  /// A change Apple makes by original transaction id only (Set App Account Token), given
+  /// another of the purchase's ids.
+  case notOriginalTransaction(transaction: UInt64, original: UInt64)
 
   // MARK: Subscriptions
   /// A subscription verb on a transaction of another kind of product.

@@ -73,6 +73,13 @@ extension SessionView {
   /// The family member with a name, joined or not.
   public func familyMember(named name: String) -> FamilyMember? { base.familyMember(named: name) }
 
+  /// The account of the member who was ever in the family under `name`.
+  ///
+  /// - Throws: ``SessionError`` naming who was ever in the family, when nobody of that name was.
+  public func memberAccount(named name: String) throws(SessionError) -> Account {
+    try base.memberAccount(named: name)
+  }
+
   /// Whether, and why, `verb` would be refused if the session applied it now.
   public func refusal(_ verb: SessionVerb) -> SessionError? { base.refusal(verb) }
 

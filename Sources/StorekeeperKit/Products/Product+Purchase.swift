@@ -63,11 +63,31 @@ extension StoreEvent {
 extension CommandError {
   /// The error StoreKit throws for a purchase the engine refused.
   var purchaseError: any Error {
+    // Every refusal named, so that a new one is a compile error here until it has its error.
     switch refusal {
+    case nil: StoreKitError.systemError(self)
     case .noProduct?, .introJWSNeedsSubscription?, .offerOnOneTimeProduct?, .notAutoRenewable?,
       .productNotAutoRenewable?, .kindNotShared?, .notFamilyShareable?:
       Product.PurchaseError.productUnavailable
-    default: StoreKitError.systemError(self)
+    case .noTransaction?, .noLastTransaction?, .noTransactionOfProduct?, .quantityOutOfRange?,
+      .priceOverflow?, .purchaseDateInFuture?, .alreadyPurchased?, .backdatedTooManyRenewals?,
+      .memberCannotBuy?, .noIntroductoryOffer?, .noSuchOffer?, .noSuchWinBackOffer?,
+      .noSuchBillingPlan?, .offerWithMonthlyPlan?, .noCommitmentsInStorefront?,
+      .notAwaitingApproval?, .alreadyDeclined?, .noIssueToResolve?, .noLongerInBillingRetry?,
+      .neverPurchased?, .alreadyRefunded?, .refundPercentageOutOfRange?, .refundRequestWaiting?,
+      .noRefundRequest?, .notRefunded?, .boughtAgainSinceRefund?, .noConsumptionRequest?,
+      .consumptionRequestTooOld?, .neverPaidFor?, .familySharedTransaction?,
+      .notOriginalTransaction?, .notPartOfSubscription?, .subscriptionOver?, .noActiveSubscription?,
+      .autoRenewAlready?, .newPriceNotAboveZero?, .priceOnlyOnRequest?, .noPriceIncreasePending?,
+      .alreadyFinished?, .notLatestRun?, .notExtendable?, .unknownStorefront?,
+      .extensionDaysOutOfRange?, .clockBackwards?, .clockBeyondLatest?, .tooManyEvents?,
+      .nothingScheduled?, .callExercisedByBuying?, .refundRequestNeedsTransaction?,
+      .tokenCreatedInFuture?, .tokenExpiresBeforeCreation?, .externalPurchaseIDNotOneWord?,
+      .noSuchMember?, .alreadyInFamily?, .familyFull?, .familyNamesUsedUp?, .notInFamily?,
+      .invalidMemberName?, .sharingAlready?, .invalidCustomerName?, .noSuchCustomer?,
+      .customerNumberWithoutName?, .customerNumberNotTheirs?, .customerNumberOutOfRange?,
+      .customerNumberTaken?, .stepBackNeedsHistory?, .notifyNeedsDelivery?:
+      StoreKitError.systemError(self)
     }
   }
 }

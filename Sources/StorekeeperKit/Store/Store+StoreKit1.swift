@@ -84,14 +84,39 @@ extension Store {
 }
 
 extension SKError {
-  /// StoreKit 1's code for a payment the engine refused.
+  /// StoreKit 1's code for a payment the engine refused (every refusal named, so that a new one
+  /// is a compile error here until it has its code).
   init(refusal error: CommandError) {
     let code: Code =
       switch error.refusal {
-      case .noProduct?: .storeProductNotAvailable
-      case .quantityOutOfRange?, .priceOverflow?: .paymentInvalid
-      case .memberCannotBuy?: .paymentNotAllowed
-      default: .unknown
+      case nil: .unknown
+      case .noProduct?:
+        .storeProductNotAvailable
+      case .quantityOutOfRange?, .priceOverflow?:
+        .paymentInvalid
+      case .memberCannotBuy?:
+        .paymentNotAllowed
+      case .noTransaction?, .noLastTransaction?, .noTransactionOfProduct?, .purchaseDateInFuture?,
+        .alreadyPurchased?, .introJWSNeedsSubscription?, .backdatedTooManyRenewals?,
+        .offerOnOneTimeProduct?, .noIntroductoryOffer?, .noSuchOffer?, .noSuchWinBackOffer?,
+        .noSuchBillingPlan?, .offerWithMonthlyPlan?, .noCommitmentsInStorefront?,
+        .notAwaitingApproval?, .alreadyDeclined?, .noIssueToResolve?, .noLongerInBillingRetry?,
+        .neverPurchased?, .alreadyRefunded?, .refundPercentageOutOfRange?, .refundRequestWaiting?,
+        .noRefundRequest?, .notRefunded?, .boughtAgainSinceRefund?, .noConsumptionRequest?,
+        .consumptionRequestTooOld?, .neverPaidFor?, .familySharedTransaction?,
+        .notOriginalTransaction?, .notAutoRenewable?, .notPartOfSubscription?, .subscriptionOver?,
+        .productNotAutoRenewable?, .noActiveSubscription?, .autoRenewAlready?,
+        .newPriceNotAboveZero?, .priceOnlyOnRequest?, .noPriceIncreasePending?, .alreadyFinished?,
+        .notLatestRun?, .notExtendable?, .unknownStorefront?, .extensionDaysOutOfRange?,
+        .clockBackwards?, .clockBeyondLatest?, .tooManyEvents?, .nothingScheduled?,
+        .callExercisedByBuying?, .refundRequestNeedsTransaction?, .tokenCreatedInFuture?,
+        .tokenExpiresBeforeCreation?, .externalPurchaseIDNotOneWord?, .noSuchMember?,
+        .alreadyInFamily?, .familyFull?, .familyNamesUsedUp?, .notInFamily?, .invalidMemberName?,
+        .kindNotShared?, .notFamilyShareable?, .sharingAlready?, .invalidCustomerName?,
+        .noSuchCustomer?, .customerNumberWithoutName?, .customerNumberNotTheirs?,
+        .customerNumberOutOfRange?, .customerNumberTaken?, .stepBackNeedsHistory?,
+        .notifyNeedsDelivery?:
+        .unknown
       }
     self.init(code, userInfo: [NSLocalizedDescriptionKey: error.description])
   }

@@ -171,32 +171,23 @@ package final class Store: @unchecked Sendable {
   /// events reach the streams the app listens to, in order, and its replies its caller.
   @discardableResult
   package func perform(_ command: Command) -> Performed {
-    if let refusal = memberRefusal(command) { return Performed(outcome: refusal, replies: []) }
-    return lock.withLock {
-      catchUp()
-      return apply(command, from: .person)
-    }
-  }
-
-  /// A member's device refuses a purchase: Family Sharing shares the purchaser's.
-  private func memberRefusal(_ command: Command?) -> CommandOutcome? {
-    guard case .buy = command, let reason = account.purchaseRefusal else { return nil }
-    return CommandOutcome(
-      refused: command,
-      error: CommandError(SessionError(reason), command: command?.description))
-  }
-
-  /// Applies a line of the command language.
-  @discardableResult
-  package func perform(line: String) -> Performed {
-    // Only a member's device reads the line first (to refuse a purchase).
-    if account != .purchaser, let refusal = memberRefusal((try? Command.parse(line)) ?? nil) {
-      return Performed(outcome: refusal, replies: [])
-    }
-    return lock.withLock {
+    lock.withLock {
       catchUp()
       let root = primary ?? self
-      return root.streams!.take(host.perform(line: line))
+      // A member's device asks as the member: the engine refuses what a member cannot do.
+      return root.streams!.take(host.perform(command, as: account))
+    }
+  }
+
+  /// Applies a line of the command language, as this device's account.
+  @discardableResult
+  package func perform(line: String) -> Performed {
+    lock.withLock {
+      catchUp()
+      let root = primary ?? self
+      guard account != .purchaser, case .some(.some(let command)) = try? Command.parse(line)
+      else { return root.streams!.take(host.perform(line: line)) }
+      return root.streams!.take(host.perform(command, as: account))
     }
   }
 

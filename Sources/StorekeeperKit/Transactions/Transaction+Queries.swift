@@ -117,10 +117,10 @@ extension Transaction {
 }
 
 extension StoreSimulation.Transaction {
-  /// Whether `Transaction.all` lists it: a consumable the app finished does not, unless it was
-  /// refunded or the app opts in to finished consumables.
+  /// Whether `Transaction.all` lists it (the engine's ``TransactionHistory`` rule, with the
+  /// app's `SKIncludeConsumableInAppPurchaseHistory`).
   func isInHistory(of session: SessionView) -> Bool {
-    productType != .consumable || !isFinished || revocationDate != nil
-      || session.settings.includeConsumableInAppPurchaseHistory
+    isInHistory(
+      withFinishedConsumables: session.settings.includeConsumableInAppPurchaseHistory)
   }
 }

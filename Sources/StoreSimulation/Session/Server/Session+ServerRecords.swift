@@ -117,7 +117,8 @@ extension Session {
   /// original transaction), as "Set App Account Token" does: later payloads carry it, renewals
   /// to come included; `nil` removes it.
   ///
-  /// - Throws: ``SessionError`` when there is no such transaction or it was never paid.
+  /// - Throws: ``SessionError`` when there is no such transaction, it is a family member's, it
+  ///   is not the purchase's original transaction, or it was never paid.
   public mutating func setAppAccountToken(
     _ id: UInt64, token: String?, _ sink: EventSink
   ) throws(SessionError) {
@@ -136,6 +137,10 @@ extension Session {
   func checkAppAccountToken(_ id: UInt64) throws(SessionError) {
     let position = try requirePurchasersTransaction(id)
     let record = ledger[position]
+    // Apple's Set App Account Token takes the purchase's original transaction id.
+    guard record.originalID == id else {
+      throw SessionError(.notOriginalTransaction(transaction: id, original: record.originalID))
+    }
     guard !record.flags.contains(.pendingApproval), !record.flags.contains(.declined),
       ledger.details(of: record)?.failure == nil
     else {

@@ -118,8 +118,11 @@ extension Session {
     }
   }
 
+  /// How many days one extension may add: Apple's 1 to 90 ("extendByDays … maximum 90").
+  public static let extensionDays = 1...90
+
   func checkExtensionDays(_ days: Int) throws(SessionError) {
-    guard (1...90).contains(days) else {
+    guard Self.extensionDays.contains(days) else {
       throw SessionError(.extensionDaysOutOfRange(days))
     }
   }
