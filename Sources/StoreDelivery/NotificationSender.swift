@@ -10,6 +10,8 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
   /// Where the notifications go, and what became of them.
   public let outbox: NotificationOutbox
   private let signer: Signer
+  /// How payloads are signed: the signer's (a test may make it fail).
+  var signing: NotificationSigning
   private let mapper: NotificationMapper
   /// What the session's notification UUIDs are made from.
   private let namespace: String
@@ -33,13 +35,15 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
     public var file: String?
     /// Why its file could not be written (it is still POSTed).
     public var error: DeliveryError?
-    /// Its entry in the outbox's history.
-    public var entry: Int
+    /// Its entry in the outbox's history; `nil` for one that could not be signed (`error`
+    /// says why), which nothing sends.
+    public var entry: Int?
   }
 
   /// A sender of a session's notifications (`identity` keeps their UUIDs its own).
   public init(signer: Signer, outbox: NotificationOutbox, identity: String) {
     self.signer = signer
+    signing = { try signer.signedPayload($0) }
     self.outbox = outbox
     namespace = signer.notificationNamespace(session: identity)
     self.mapper = NotificationMapper(namespace: namespace)
@@ -94,7 +98,7 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
         pipeline.finish()
         pipeline.takeSent().forEach(tell)
       }
-      pipeline = newValue ? SigningPipeline(signer: signer, outbox: outbox) : nil
+      pipeline = newValue ? SigningPipeline(signing: signing, outbox: outbox) : nil
     }
   }
   /// Where chunks go with ``batchesAcrossCommands``.
@@ -106,10 +110,10 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
   }
 
   /// Signs the notifications waiting and hands them to the outbox, in order, a chunk at a
-  /// time; tells the listeners. One that cannot be signed is left out. With
+  /// time; tells the listeners (of one that cannot be signed too, with why). With
   /// ``batchesAcrossCommands``, only whole chunks go, and the listeners hear of those signed
   /// so far.
-  public func publish() throws {
+  public func publish() {
     guard let pipeline else { return sendReady() }
     let chunk = SigningPipeline.chunk
     if ready.count == chunk {
@@ -128,7 +132,7 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
   }
 
   /// Sends every notification waiting, and returns once they are in the outbox.
-  public func flush() throws {
+  public func flush() {
     guard let pipeline else { return sendReady() }
     if !ready.isEmpty { pipeline.submit(ready, now: now) }
     ready = []
@@ -143,21 +147,22 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
     ready = []
     for start in stride(from: 0, to: sending.count, by: Self.signingChunk) {
       let chunk = Array(sending[start..<min(sending.count, start + Self.signingChunk)])
-      for (notification, payload) in zip(chunk, signer.signedPayloads(chunk)) {
-        guard let payload else { continue }
-        let added = outbox.add(notification, signedPayload: payload, now: now)
-        tell(
-          Sent(notification: notification, file: added.file, error: added.error, entry: added.index)
-        )
+      for (notification, signed) in zip(chunk, signedPayloads(chunk, with: signing)) {
+        tell(.handOver(notification, signed, to: outbox, now: now))
       }
     }
     outbox.pump(now: now)
   }
 
-  /// Tells every listener, in the order they were attached.
+  /// Tells every listener, in the order they were attached (and counts one never sent).
   private func tell(_ sent: Sent) {
+    if sent.entry == nil { unsignedCount += 1 }
     for listener in listeners { listener(sent) }
   }
+
+  /// How many notifications could not be signed, so that nothing sent them (each was told to
+  /// the listeners with why).
+  public private(set) var unsignedCount = 0
 
   /// `notify retry` (every undelivered notification due now) and `set notify-fault …`.
   public func perform(_ action: NotifyAction, now: Instant) -> DeliveryNotice {
@@ -186,7 +191,7 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
   /// - Throws: ``DeliveryError`` when it cannot be signed or its file written.
   public func sendTest(at now: Instant, number: Int) throws(DeliveryError) -> Int {
     // After every notification made before it.
-    try? flush()
+    flush()
     let notification = ServerNotification.test(
       at: now, uuid: nameBasedUUID(namespace + "|test|\(number)"))
     guard let signed = try? signer.signedPayload(notification) else {

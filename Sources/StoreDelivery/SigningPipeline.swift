@@ -12,7 +12,7 @@ import StoreUtilities
 ///
 /// `@unchecked Sendable`: `sent` is only touched under `lock`; everything else is set once.
 final class SigningPipeline: @unchecked Sendable {
-  private let signer: Signer
+  private let signing: NotificationSigning
   private let outbox: NotificationOutbox
   /// Hands signed chunks to the outbox one after another.
   private let writer = DispatchQueue(label: "storekeeper.notifications.writer")
@@ -26,25 +26,26 @@ final class SigningPipeline: @unchecked Sendable {
   static let chunk = 256
 
   /// A pipeline into `outbox`, with at most `chunksInFlight` chunks under way.
-  init(signer: Signer, outbox: NotificationOutbox, chunksInFlight: Int = 8) {
-    self.signer = signer
+  init(signing: @escaping NotificationSigning, outbox: NotificationOutbox, chunksInFlight: Int = 8)
+  {
+    self.signing = signing
     self.outbox = outbox
     room = DispatchSemaphore(value: chunksInFlight)
   }
 
   /// Starts signing `chunk`, made at the session's time `now` (first waiting, while as many
-  /// chunks as there is room for are under way). One that cannot be signed is left out.
+  /// chunks as there is room for are under way). One that cannot be signed is told with why.
   func submit(_ chunk: [ServerNotification], now: Instant) {
     room.wait()
     let payloads = PayloadSlots(count: chunk.count)
     let signed = DispatchGroup()
-    let signer = signer
+    let signing = signing
     // One piece a core: more signing threads than cores only take turns.
     let piece = max(1, (chunk.count + activeCores - 1) / activeCores)
     for start in stride(from: 0, to: chunk.count, by: piece) {
       DispatchQueue.global().async(group: signed) {
         for position in start..<min(chunk.count, start + piece) {
-          payloads[position] = try? signer.signedPayload(chunk[position])
+          payloads[position] = Result { try signing(chunk[position]) }
         }
       }
     }
@@ -54,12 +55,8 @@ final class SigningPipeline: @unchecked Sendable {
       var added: [NotificationSender.Sent] = []
       added.reserveCapacity(chunk.count)
       for (position, notification) in chunk.enumerated() {
-        guard let payload = payloads[position] else { continue }
-        let result = outbox.add(notification, signedPayload: payload, now: now)
-        added.append(
-          NotificationSender.Sent(
-            notification: notification, file: result.file, error: result.error,
-            entry: result.index))
+        guard let signed = payloads[position] else { continue }
+        added.append(.handOver(notification, signed, to: outbox, now: now))
       }
       lock.withLock { sent += added }
       room.signal()
@@ -81,7 +78,7 @@ final class SigningPipeline: @unchecked Sendable {
 /// One chunk's signed payloads, each slot written by one signing task and read by the writer
 /// once the group of them finished (`@unchecked Sendable`: the group orders the two).
 private final class PayloadSlots: @unchecked Sendable {
-  private let slots: UnsafeMutableBufferPointer<String?>
+  private let slots: UnsafeMutableBufferPointer<Result<String, any Error>?>
 
   init(count: Int) {
     slots = .allocate(capacity: count)
@@ -93,7 +90,7 @@ private final class PayloadSlots: @unchecked Sendable {
     slots.deallocate()
   }
 
-  subscript(position: Int) -> String? {
+  subscript(position: Int) -> Result<String, any Error>? {
     get { slots[position] }
     set { slots[position] = newValue }
   }

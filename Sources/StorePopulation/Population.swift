@@ -227,7 +227,7 @@ public final class Population {
   @discardableResult
   private func perform(_ command: Command) throws(CommandError) -> Bool {
     let outcome = host.perform(command)
-    if let error = outcome.journalError { throw error }
+    if let error = outcome.publishError { throw error }
     let made = events.take()
     if outcome.error != nil {
       summary.skippedActions += 1

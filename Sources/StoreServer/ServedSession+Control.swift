@@ -44,7 +44,7 @@ extension ServedSession {
     }
     if host.session.customer.name != device.customer {
       let acting = Command.customer(name: device.customer, number: nil).description
-      if let error = host.perform(line: acting, number: 0).journalError {
+      if let error = host.perform(line: acting, number: 0).publishError {
         return fail(answer, journal: error)
       }
     }

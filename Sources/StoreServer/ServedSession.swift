@@ -145,7 +145,7 @@ public final class ServedSession {
 
   private func switchCustomer(to customer: Customer) throws(AppStoreError) {
     let outcome = host.perform(Command.customer(name: customer.name, number: nil))
-    if let error = outcome.journalError ?? outcome.error {
+    if let error = outcome.publishError ?? outcome.error {
       throw AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)")
     }
   }
@@ -163,7 +163,7 @@ public final class ServedSession {
       if let answer = refused(error) { throw answer }
       return []
     }
-    if let error = outcome.journalError {
+    if let error = outcome.publishError {
       throw AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)")
     }
     return events.take()

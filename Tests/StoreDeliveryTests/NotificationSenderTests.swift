@@ -52,6 +52,51 @@ import Testing
     #expect(payload["notificationUUID"] == .string(history[0].notification.uuid))
   }
 
+  struct SigningFailed: Error {}
+
+  @Test(arguments: [false, true])
+  func aNotificationThatCannotBeSignedIsToldCountedAndTheRestSent(batched: Bool) throws {
+    let (host, sender, _) = try wired()
+    sender.signing = { notification in
+      guard notification.subtype != "AUTO_RENEW_DISABLED" else { throw SigningFailed() }
+      return try Signer(identity: Self.identity, environment: .xcode).signedPayload(notification)
+    }
+    sender.batchesAcrossCommands = batched
+    var heard: [(String, Int?, String?)] = []
+    sender.listen { heard.append(($0.notification.name, $0.entry, $0.error?.description)) }
+    host.perform(line: "buy socialfeed.premium.monthly")
+    host.perform(line: "auto-renew last off")
+    host.perform(line: "auto-renew last on")
+    try host.flush()
+    #expect(heard.map(\.0).count == 3)
+    #expect(heard.map { $0.1 == nil } == [false, true, false])
+    #expect(heard[1].2?.contains("could not be signed") == true)
+    #expect(sender.unsignedCount == 1)
+    #expect(
+      sender.outbox.history.map(\.notification.name) == [
+        "SUBSCRIBED-INITIAL_BUY", "DID_CHANGE_RENEWAL_STATUS-AUTO_RENEW_ENABLED",
+      ])
+  }
+
+  static let identity = try! SigningIdentity.makeSelfSigned()
+
+  final class FailingObserver: CommandObserver {
+    struct Broken: Error, CustomStringConvertible {
+      var description: String { "the pipe is broken" }
+    }
+    func finished(_ outcome: CommandOutcome, session: Session) {}
+    var wantsToPublish: Bool { true }
+    func publish() throws { throw Broken() }
+  }
+
+  @Test func anObserverThatCannotPublishIsReportedNotSwallowed() throws {
+    let (host, _, _) = try wired()
+    host.attach(FailingObserver())
+    let outcome = host.perform(line: "buy socialfeed.premium.monthly")
+    #expect(outcome.publishError?.description.contains("the pipe is broken") == true)
+    #expect(throws: CommandError.self) { try host.flush() }
+  }
+
   @Test func aRefusedCommandOrOneWithoutNotificationsSendsNothing() throws {
     let (host, sender, _) = try wired()
     host.perform(line: "refund 7")
@@ -89,7 +134,7 @@ import Testing
       var heard: [Int] = []
       var onCaller = true
       sender.listen { sent in
-        heard.append(sent.entry)
+        heard.append(sent.entry ?? -1)
         onCaller = onCaller && pthread_equal(pthread_self(), caller) != 0
       }
       for number in 1...customers {

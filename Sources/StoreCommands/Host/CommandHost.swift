@@ -51,9 +51,10 @@ public struct CommandOutcome: Sendable {
   public var error: CommandError?
   /// What the delivery said of a `notify` command.
   public var notice: DeliveryNotice?
-  /// Why the journal could not be written: what was applied stays applied, but the caller
-  /// must stop (its events past the failure were not handed out).
-  public var journalError: CommandError?
+  /// Why what the command did could not be published: the journal could not be written, or an
+  /// observer could not publish (its output, its notifications). What was applied stays
+  /// applied, but the caller must stop (its events past the failure were not handed out).
+  public var publishError: CommandError?
 
   /// Whether the command was applied.
   public var isApplied: Bool { command != nil && error == nil }
@@ -208,14 +209,14 @@ public final class CommandHost {
     let observers = self.observers
     var batch: [StoreEvent] = []
     var count = 0
-    var journalError: CommandError?
+    var publishError: CommandError?
     let replayed = journaled.replayWork
     func handOut() {
       guard !batch.isEmpty else { return }
       for observer in observers { observer.stream(batch[...]) }
       batch.removeAll(keepingCapacity: true)
-      guard journalError == nil, observers.contains(where: \.wantsToPublish) else { return }
-      journalError = Self.publish(observers, after: journal)
+      guard publishError == nil, observers.contains(where: \.wantsToPublish) else { return }
+      publishError = Self.publish(observers, after: journal)
     }
     do throws(CommandError) {
       try journaled.apply(
@@ -223,8 +224,8 @@ public final class CommandHost {
         between: { session in
           handOut()
           for observer in observers { observer.checkpoint(session) }
-          if journalError == nil, observers.contains(where: \.wantsToPublish) {
-            journalError = Self.publish(observers, after: journal)
+          if publishError == nil, observers.contains(where: \.wantsToPublish) {
+            publishError = Self.publish(observers, after: journal)
           }
         }
       ) { event in
@@ -238,7 +239,7 @@ public final class CommandHost {
     handOut()
     outcome.eventCount = count
     outcome.work = count + journaled.replayWork - replayed
-    outcome.journalError = journalError
+    outcome.publishError = publishError
     return finish(outcome)
   }
 
@@ -248,16 +249,17 @@ public final class CommandHost {
     var outcome = outcome
     if outcome.eventCount > 0 || outcome.isApplied && !outcome.isAdvance { revision += 1 }
     for observer in observers { observer.finished(outcome, session: session) }
-    if outcome.journalError == nil
+    if outcome.publishError == nil
       && (commitsEachCommand || observers.contains(where: \.wantsToPublish))
     {
-      outcome.journalError = Self.publish(observers, after: journaled.journal)
+      outcome.publishError = Self.publish(observers, after: journaled.journal)
     }
     return outcome
   }
 
-  /// Commits the journal, then lets every observer publish; the journal's error, if any (an
-  /// observer's own failure is its to report).
+  /// Commits the journal, then lets every observer publish; the journal's error, else the
+  /// first observer's that could not publish (every observer is still asked: one's failure
+  /// does not keep the others' output back).
   private static func publish(
     _ observers: [any CommandObserver], after journal: Journal?, flushing: Bool = false
   ) -> CommandError? {
@@ -266,10 +268,15 @@ public final class CommandHost {
     } catch {
       return error
     }
+    var failure: CommandError?
     for observer in observers {
-      if flushing { try? observer.flush() } else { try? observer.publish() }
+      do {
+        if flushing { try observer.flush() } else { try observer.publish() }
+      } catch {
+        failure = failure ?? (error as? CommandError) ?? CommandError("\(error)")
+      }
     }
-    return nil
+    return failure
   }
 
   /// Commits the journal and lets every observer publish what it holds (the end of a script,

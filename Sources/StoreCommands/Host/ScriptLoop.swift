@@ -50,7 +50,7 @@ public struct ScriptLoop {
       }
       let outcome = host.perform(line: text, number: number)
       if outcome.isApplied { spent += 1 + outcome.work }
-      if let error = outcome.journalError { return .journalFailed(error) }
+      if let error = outcome.publishError { return .journalFailed(error) }
       let goesOn = try afterLine(outcome)
       if let error = outcome.error {
         failures += 1

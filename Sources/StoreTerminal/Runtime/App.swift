@@ -84,7 +84,7 @@ package struct App {
       if let notice = outcome.notice { return [.notice(notice.text)] }
       if let error = outcome.error { return [.refused(request, error)] }
       let events = applied.take().last?.events ?? []
-      return [.applied(request, events: events)] + failure(outcome.journalError)
+      return [.applied(request, events: events)] + failure(outcome.publishError)
     case .switchDevice(let name):
       state.viewer = name
       return [.deviceSwitched]

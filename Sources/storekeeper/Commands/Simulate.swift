@@ -101,7 +101,8 @@ struct Simulate: ParsableCommand {
     let sender = prepared.attachSender(to: host)
     // Each command causes a notification or two: they are signed a chunk at a time, on every core.
     sender?.batchesAcrossCommands = true
-    // A file that cannot be written is told once, counted, and makes the exit status 1.
+    // A notification that cannot be signed, or whose file cannot be written, is told once,
+    // counted, and makes the exit status 1.
     var unwritten = 0
     sender?.listen { sent in
       guard let error = sent.error else { return }
@@ -123,7 +124,8 @@ struct Simulate: ParsableCommand {
     if unwritten > 0 {
       printError(
         "storekeeper: \(unwritten) of \(summary.notificationCount) notifications could not be "
-          + "written to --notifications \(signing.notifications ?? "")".sanitizedForTerminal)
+          + "signed or written to --notifications \(signing.notifications ?? "")"
+          .sanitizedForTerminal)
     }
     if undelivered > 0 || unwritten > 0 { throw ExitCode(1) }
   }
