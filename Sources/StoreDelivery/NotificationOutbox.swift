@@ -23,13 +23,13 @@ public final class NotificationOutbox: @unchecked Sendable {
   public static let attemptTimeout = 30.0
 
   private let lock = NSCondition()
-  private var entries: [Entry] = []
+  var entries: [Entry] = []
   /// The signed payloads, on disk.
   private let log = HistoryLog()
   /// One copy of each notification type and subtype (`Summary`'s strings).
   private var names: [String: String] = [:]
   /// Attempts made, in all.
-  private var attemptCount = 0
+  var attemptCount = 0
   /// When the backend last answered (or the wait for it began), for ``WhenFull/waitWhileAnswered(_:)``.
   private var lastAnswer = Date()
   /// Told of each notification dropped from a full queue, on the thread that was adding one
@@ -55,10 +55,10 @@ public final class NotificationOutbox: @unchecked Sendable {
   private var waitingFirst = 0
   /// The POST under way: its entry, its attempt's date, and how many copies are left to send
   /// (a duplicate fault sends two).
-  private var inFlight: (entry: Int, date: Instant, copies: Int)?
+  var inFlight: (entry: Int, date: Instant, copies: Int)?
   /// The session's time at the last pump: attempts due by then go out.
   private var now = Instant(milliseconds: Int64.min)
-  private var lines: [Line] = []
+  var lines: [Line] = []
   /// Told when lines arrive, from whichever thread made them (the HTTP client's, the
   /// session's): the reader takes them with ``takeLines()``. Set before the first notification.
   public var wake: (@Sendable () -> Void)?
@@ -260,7 +260,7 @@ public final class NotificationOutbox: @unchecked Sendable {
   }
 
   /// Puts an entry's attempt at `date` in the heap. Called under `lock`.
-  private func schedule(_ entry: Int, at date: Instant) {
+  func schedule(_ entry: Int, at date: Instant) {
     due.insert(Due(date: date.milliseconds, entry: entry))
   }
 
@@ -283,55 +283,6 @@ public final class NotificationOutbox: @unchecked Sendable {
       }
       self.send(next)
     }
-  }
-
-  /// Adds an attempt to an entry, and schedules its retry when it failed and the policy has one
-  /// left. Called under `lock`.
-  private func record(_ index: Int, _ attempt: Attempt) {
-    entries[index].attempts.append(attempt)
-    attemptCount += 1
-    let entry = entries[index]
-    let name = entry.notification.name
-    let count = entry.attempts.count
-    func say(_ text: String, failure: Bool) {
-      lines.append(Line(time: attempt.date, text: text, isFailure: failure))
-    }
-    guard attempt.result != .success else {
-      entries[index].nextAttempt = nil
-      say(
-        "notification \(name) → \(attempt.detail)" + (count > 1 ? " (attempt \(count))" : ""),
-        failure: false)
-      return
-    }
-    // A duplicate's twin, or an attempt after delivery, changes nothing.
-    if entry.isDelivered || entry.nextAttempt != nil || inFlight.map({ $0.copies > 1 }) == true {
-      say("notification \(name) → \(attempt.detail)", failure: false)
-      return
-    }
-    if attempt.result == .tlsIssue {
-      say(
-        "notification \(name) failed: \(attempt.detail); not retried: a certificate does not "
-          + "get better by asking again", failure: true)
-      return
-    }
-    // Twins made at one moment are one attempt.
-    let failures = Set(entry.attempts.map(\.date)).count
-    guard let wait = policy.wait(afterFailure: failures) else {
-      let retries = policy.waits.count
-      say(
-        "notification \(name) failed: \(attempt.detail); "
-          + (retries == 0
-            ? "no retry (the retry policy is none)"
-            : "Apple gives up after \(retries) retr\(retries == 1 ? "y" : "ies")"),
-        failure: true)
-      return
-    }
-    let next = attempt.date.adding(milliseconds: wait)
-    entries[index].nextAttempt = next
-    schedule(index, at: next)
-    say(
-      "notification \(name) failed: \(attempt.detail); retry at \(next.iso8601) "
-        + "(+\(Self.hours(wait)))", failure: true)
   }
 
   /// Makes room for one more notification waiting for its first attempt: waits while the

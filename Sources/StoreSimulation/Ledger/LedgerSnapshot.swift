@@ -63,10 +63,10 @@ extension Session {
 extension LedgerSnapshot {
   /// Hands out the snapshot's bytes, in order, in pieces (without copying the records).
   ///
-  /// The little-endian layout: the session's now (milliseconds), its time rate (raw value), storefronts (count, country
-  /// codes), details (count, each a
-  /// presence byte, a token, a failure's index in ``SimulatedError/all``), then the records
-  /// (count, ``recordSize`` bytes each).
+  /// The little-endian layout: the session's now (milliseconds), its time rate (raw value),
+  /// storefronts (count, country codes), details (count, each a presence byte, a token, a
+  /// failure's qualified name), then the records (count, ``recordSize`` bytes each), their
+  /// enumerations by ``SnapshotCode``.
   public func encoded(_ piece: (UnsafeRawBufferPointer) -> Void) {
     var out = BinaryOut()
     out.i64(now.milliseconds)
@@ -78,7 +78,7 @@ extension LedgerSnapshot {
       out.u8((detail.appAccountToken == nil ? 0 : 1) | (detail.failure == nil ? 0 : 2))
       if let token = detail.appAccountToken { out.string(token) }
       if let failure = detail.failure {
-        out.u16(UInt16(SimulatedError.all.firstIndex(of: failure)!))
+        out.string("\(failure.family).\(failure.name)")
       }
     }
     out.u64(UInt64(count))
@@ -110,8 +110,10 @@ extension LedgerSnapshot {
         detail.appAccountToken = token
       }
       if presence & 2 != 0 {
-        guard let index = reader.u16(), Int(index) < SimulatedError.all.count else { return nil }
-        detail.failure = SimulatedError.all[Int(index)]
+        guard let name = reader.string(), let failure = SimulatedError(name: name) else {
+          return nil
+        }
+        detail.failure = failure
       }
       details.append(detail)
     }
@@ -126,7 +128,7 @@ extension LedgerSnapshot {
         return Int(record.product) < catalog.products.count
           && Int(record.storefront) < storefronts.count
           && record.details >= -1 && Int(record.details) < details.count
-          && Int(record.offerKind) < OfferKind.allCases.count
+
       }
     }
     guard valid else { return nil }
@@ -156,13 +158,13 @@ extension LedgerSnapshot {
       out.u32(UInt32(bitPattern: record.product))
       out.u32(UInt32(bitPattern: record.quantity))
       out.u16(UInt16(bitPattern: record.offerIndex))
-      out.u8(record.offerKind)
+      out.u8(SnapshotCode.code(offerKind: record.offerKind))
       out.u8(record.storefront)
-      out.u8(record.state.rawValue)
+      out.u8(SnapshotCode.code(record.state))
       out.u16(record.flags.rawValue)
       out.u32(UInt32(bitPattern: record.details))
       out.u32(UInt32(bitPattern: record.refundedShare))
-      out.u8(UInt8(LedgerState.allCases.firstIndex(of: session.state(of: record))!))
+      out.u8(SnapshotCode.code(session.state(of: record)))
     }
     catalog = session.catalog
     now = session.now
@@ -182,8 +184,9 @@ extension LedgerSnapshot {
     func load<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T {
       T(littleEndian: raw.loadUnaligned(fromByteOffset: offset + at, as: T.self))
     }
-    guard let state = TransactionRecord.State(rawValue: load(68, UInt8.self)),
-      Int(load(79, UInt8.self)) < LedgerState.allCases.count
+    guard let state = SnapshotCode.state(load(68, UInt8.self)),
+      let offerKind = SnapshotCode.offerKind(load(66, UInt8.self)),
+      let label = SnapshotCode.label(load(79, UInt8.self))
     else { return nil }
     let record = TransactionRecord(
       id: UInt64(bitPattern: load(0, Int64.self)),
@@ -191,11 +194,11 @@ extension LedgerSnapshot {
       originalPurchaseDate: load(24, Int64.self), expirationDate: load(32, Int64.self),
       revocationDate: load(40, Int64.self), price: load(48, Int64.self),
       product: load(56, Int32.self), quantity: load(60, Int32.self),
-      offerIndex: load(64, Int16.self), offerKind: load(66, UInt8.self),
+      offerIndex: load(64, Int16.self), offerKind: offerKind,
       storefront: load(67, UInt8.self), state: state,
       flags: TransactionRecord.Flags(rawValue: load(69, UInt16.self)),
       details: load(71, Int32.self), refundedShare: load(75, Int32.self))
-    return (record, LedgerState.allCases[Int(load(79, UInt8.self))])
+    return (record, label)
   }
 }
 
