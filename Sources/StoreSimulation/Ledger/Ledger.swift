@@ -61,6 +61,15 @@ struct Ledger {
     return record.id
   }
 
+  /// Clears the record's ``TransactionRecord/Flags/purchaseUntold`` when it is purchased:
+  /// whether it did (its purchase is told now). The flag is in no index, so nothing else moves.
+  mutating func takeUntoldPurchase(at position: Int) -> Bool {
+    let record = records[position]
+    guard record.flags.contains(.purchaseUntold), record.state == .purchased else { return false }
+    records[position].flags.remove(.purchaseUntold)
+    return true
+  }
+
   /// Changes the record at `position`, keeping the counters and indexes right.
   mutating func update(_ position: Int, _ change: (inout TransactionRecord) -> Void) {
     let before = records[position]

@@ -1,43 +1,123 @@
 /// What a subscription's last status event said, as far as its notifications tell changes
 /// apart: the engine keeps it beside the subscription (``GroupState/told``, a member's status
 /// for a member), so that the next status event knows what changed, and a step back takes it
-/// back with everything else.
+/// back with everything else. Eight bytes, as the renewal loop copies group states: the state,
+/// auto-renew, the price increase and the expiration reason in the low 9 bits, then the
+/// current product and the one the next renewal is for (catalog indices, 24 bits each).
 struct ToldStatus: Equatable {
-  var state: RenewalState
-  var transactionID: UInt64
-  var willAutoRenew: Bool
-  /// `currentProductID` and `autoRenewPreference`, by catalog index.
-  var product: Int32
-  var preference: Int32
-  var priceIncrease: PriceIncreaseStatus
-  var expirationReason: ExpirationReason?
+  let bits: UInt64
+
+  init(
+    state: RenewalState, willAutoRenew: Bool, product: Int32, preference: Int32,
+    priceIncrease: PriceIncreaseStatus, expirationReason: ExpirationReason?
+  ) {
+    let stateCode: UInt64 =
+      switch state {
+      case .subscribed: 1
+      case .expired: 2
+      case .inBillingRetryPeriod: 3
+      case .inGracePeriod: 4
+      case .revoked: 5
+      }
+    let increaseCode: UInt64 =
+      switch priceIncrease {
+      case .noIncreasePending: 0
+      case .pending: 1
+      case .agreed: 2
+      }
+    let reasonCode: UInt64 =
+      switch expirationReason {
+      case nil: 0
+      case .autoRenewDisabled?: 1
+      case .billingError?: 2
+      case .didNotConsentToPriceIncrease?: 3
+      case .productUnavailable?: 4
+      case .unknown?: 5
+      }
+    bits =
+      stateCode | (willAutoRenew ? 0x8 : 0) | increaseCode << 4 | reasonCode << 6
+      | UInt64(UInt32(bitPattern: product) & 0xFF_FFFF) << 9
+      | UInt64(UInt32(bitPattern: preference) & 0xFF_FFFF) << 33
+  }
+
+  init?(bits: UInt64) {
+    guard bits != 0 else { return nil }
+    self.bits = bits
+  }
+
+  var state: RenewalState {
+    switch bits & 0x7 {
+    case 1: .subscribed
+    case 2: .expired
+    case 3: .inBillingRetryPeriod
+    case 4: .inGracePeriod
+    default: .revoked
+    }
+  }
+  var willAutoRenew: Bool { bits & 0x8 != 0 }
+  var priceIncrease: PriceIncreaseStatus {
+    switch (bits >> 4) & 0x3 {
+    case 1: .pending
+    case 2: .agreed
+    default: .noIncreasePending
+    }
+  }
+  var expirationReason: ExpirationReason? {
+    switch (bits >> 6) & 0x7 {
+    case 1: .autoRenewDisabled
+    case 2: .billingError
+    case 3: .didNotConsentToPriceIncrease
+    case 4: .productUnavailable
+    case 5: .unknown
+    default: nil
+    }
+  }
+  /// The current product, by catalog index (its low 24 bits).
+  var product: UInt64 { (bits >> 9) & 0xFF_FFFF }
+  /// The product the next renewal is for, by catalog index (its low 24 bits).
+  var preference: UInt64 { (bits >> 33) & 0xFF_FFFF }
 }
 
 extension ToldStatus {
   /// What a customer's subscription says now (`nil` before they ever subscribed in it).
-  init?(_ group: GroupState) {
+  init?(_ group: borrowing GroupState) {
     guard let state = group.renewalState else { return nil }
     self.init(
-      state: state, transactionID: group.current, willAutoRenew: group.willAutoRenew,
-      product: group.product, preference: group.renewalProduct,
-      priceIncrease: group.priceIncrease, expirationReason: group.expirationReason)
+      state: state, willAutoRenew: group.willAutoRenew, product: group.product,
+      preference: group.renewalProduct, priceIncrease: group.priceIncrease,
+      expirationReason: group.expirationReason)
   }
 
   /// What a member's status said.
   init(_ status: SubscriptionStatus, catalog: Catalog) {
     let info = status.renewalInfo
     self.init(
-      state: status.state, transactionID: status.transactionID,
-      willAutoRenew: info.willAutoRenew,
+      state: status.state, willAutoRenew: info.willAutoRenew,
       product: Int32(catalog.index(of: info.currentProductID) ?? -1),
       preference: Int32(catalog.index(of: info.autoRenewPreference) ?? -1),
       priceIncrease: info.priceIncreaseStatus, expirationReason: info.expirationReason)
   }
 
+  /// Whether a renewal would recover it: in billing retry or its grace period.
+  var isRecovering: Bool { state == .inGracePeriod || state == .inBillingRetryPeriod }
+
   /// Whether the subscription gives access or is being recovered.
   var isActive: Bool {
     state == .subscribed || state == .inGracePeriod || state == .inBillingRetryPeriod
   }
+}
+
+extension GroupState {
+  /// What the group says now becomes what it last told; what it told before, and now (`nil`
+  /// before it ever had a status).
+  mutating func retell() -> (previous: ToldStatus?, now: ToldStatus)? {
+    guard let now = ToldStatus(self) else { return nil }
+    defer { toldBits = now.bits }
+    return (ToldStatus(bits: toldBits), now)
+  }
+
+  /// What the group's last status event said; `nil` before the first.
+  var told: ToldStatus? { ToldStatus(bits: toldBits) }
 }
 
 extension NotificationCauses {
@@ -72,8 +152,9 @@ extension NotificationCauses {
       made.append(
         .init(.didChangeRenewalStatus, new.willAutoRenew ? .autoRenewEnabled : .autoRenewDisabled))
     }
-    let preferenceChanged =
-      old.preference != new.preference && old.transactionID == new.transactionID
+    // A new period of another product (an upgrade) changes the preference with it: that is
+    // no change of preference.
+    let preferenceChanged = old.preference != new.preference && old.product == new.product
     if preferenceChanged || redeemed {
       let reverted = new.preference == new.product
       made.append(
@@ -92,19 +173,18 @@ extension NotificationCauses {
   /// The notification a transaction purchased for the first time causes: a one-time charge, or
   /// for a subscription (`previous`: its status before) a renewal or a billing recovery, an
   /// upgrade while subscribed (an offer redeemed, when the purchaser's transaction carries one
-  /// other than the introductory offer), else a first purchase or a resubscription.
-  static func purchase(_ transaction: Transaction, previous: ToldStatus?) -> NotificationCauses {
-    guard transaction.subscriptionGroupID != nil else { return .init(.init(.oneTimeCharge)) }
-    if transaction.reason == .renewal {
-      let recovering =
-        previous.map { $0.state == .inGracePeriod || $0.state == .inBillingRetryPeriod } ?? false
+  /// other than the introductory offer: `redeemsOffer`), else a first purchase or a
+  /// resubscription.
+  static func purchase(
+    isSubscription: Bool, isRenewal: Bool, redeemsOffer: Bool, previous: ToldStatus?
+  ) -> NotificationCauses {
+    guard isSubscription else { return .init(.init(.oneTimeCharge)) }
+    if isRenewal {
+      let recovering = previous?.isRecovering ?? false
       return .init(.init(.didRenew, recovering ? .billingRecovery : nil))
     }
     if let previous, previous.isActive {
-      // A member redeems nothing: the purchaser did.
-      let redeemed =
-        transaction.owner.isPurchaser && transaction.offer.map { $0.type != .introductory } ?? false
-      return .init(.init(redeemed ? .offerRedeemed : .didChangeRenewalPref, .upgrade))
+      return .init(.init(redeemsOffer ? .offerRedeemed : .didChangeRenewalPref, .upgrade))
     }
     // Apple's notificationType: OFFER_REDEEMED is for "a customer with an active subscription";
     // a first purchase or a resubscription is SUBSCRIBED whatever offer it redeemed (the

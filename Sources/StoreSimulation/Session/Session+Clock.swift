@@ -199,10 +199,13 @@ extension Session {
       applyMonthlyPlan(number: payment, to: &record, group: &group, anchorDay: Int(group.anchorDay))
       groups[index] = group
     }
-    record.flags.insert(.purchaseUntold)
     let id = ledger.append(record)
+    // A renewal out of billing retry or grace recovers (against the status last told).
+    let recovering = ToldStatus(bits: groups[index].toldBits)?.isRecovering ?? false
     groups[index].renewed(as: id, product: productIndex, until: record.expirationDate)
-    emitTransaction(ledger.records.count - 1, delivery: .updates, at: stamp, sink)
+    emitTransaction(
+      ledger.records.count - 1, delivery: .updates, at: stamp, sink,
+      cause: NotificationCause(.didRenew, recovering ? .billingRecovery : nil))
     emitStatus(group: index, at: stamp, sink)
   }
 

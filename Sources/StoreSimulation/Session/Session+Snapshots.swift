@@ -56,36 +56,45 @@ extension Session {
   // MARK: - Emitting
 
   /// Emits a transaction as it is now, with the notification it causes: `cause` when the verb
-  /// says (a refund, its reversal), else its purchase the first time it is emitted purchased.
+  /// says (a refund, its reversal, a renewal), else its purchase the first time it is emitted
+  /// purchased.
   mutating func emitTransaction(
     _ position: Int, delivery: Delivery?, at time: Int64, _ sink: EventSink,
     cause: NotificationCause? = nil
   ) {
     countEvent()
-    let firstPurchase = takeUntoldPurchase(position)
+    let firstPurchase = cause == nil && ledger.takeUntoldPurchase(at: position)
     guard !isMuted else { return }
-    let transaction = snapshot(position, verification: delivery != nil)
     var causes = NotificationCauses()
     if let cause {
       causes.append(cause)
     } else if firstPurchase {
-      let group = product(at: ledger[position].product).groupIndex
-      causes = .purchase(transaction, previous: group.flatMap { groups[$0].told })
+      causes = purchaseCauses(of: ledger[position])
     }
     let (customer, place) = eventCustomer
     sink(
       StoreEvent(
-        time: Instant(milliseconds: time), kind: .transaction(transaction, delivery: delivery),
+        time: Instant(milliseconds: time),
+        kind: .transaction(snapshot(position, verification: delivery != nil), delivery: delivery),
         customer: customer, customerPlace: place, notifications: causes))
   }
 
-  /// Whether the record is purchased and was never emitted so: its purchase is told now (also
-  /// while muted, so that a replay leaves the same to tell).
-  private mutating func takeUntoldPurchase(_ position: Int) -> Bool {
-    let record = ledger[position]
-    guard record.flags.contains(.purchaseUntold), record.state == .purchased else { return false }
-    ledger.update(position) { $0.flags.remove(.purchaseUntold) }
-    return true
+  /// What a record's first purchase notifies, against its group's last status.
+  private func purchaseCauses(of record: TransactionRecord) -> NotificationCauses {
+    let product = product(at: record.product)
+    let group = product.groupIndex
+    var redeemsOffer = false
+    if record.offerIndex >= 0, OfferKind.allCases.indices.contains(Int(record.offerKind)) {
+      // The offer the transaction carries (its snapshot's), when it is not the introductory.
+      let kind = OfferKind.allCases[Int(record.offerKind)]
+      redeemsOffer =
+        kind != .introductory && product.offers(kind).indices.contains(Int(record.offerIndex))
+    }
+    var previous: ToldStatus?
+    if let group { previous = ToldStatus(bits: groups[group].toldBits) }
+    return .purchase(
+      isSubscription: group != nil, isRenewal: record.flags.contains(.renewal),
+      redeemsOffer: redeemsOffer, previous: previous)
   }
 
   /// Emits a group's status, with what changed since the last one (`redeemed`: the verb
@@ -94,10 +103,10 @@ extension Session {
   mutating func emitStatus(
     group index: Int, at time: Int64, _ sink: EventSink, redeemed: Bool = false
   ) {
-    guard let told = ToldStatus(groups[index]) else { return }
+    // One access to the group: what it says now replaces what it last said (kept also while
+    // muted, so that a replay leaves the same to compare with).
+    guard let (previous, told) = groups[index].retell() else { return }
     countEvent()
-    let previous = groups[index].told
-    groups[index].told = told
     guard !isMuted, let status = status(ofGroup: index) else { return }
     let causes =
       previous.map { NotificationCauses.statusChange(from: $0, to: told, redeemed: redeemed) }

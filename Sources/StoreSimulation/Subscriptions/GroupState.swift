@@ -57,9 +57,9 @@ struct GroupState {
   var purchasedCount = 0
   /// Bumped whenever the next scheduled transition changes; stale heap entries are skipped.
   var generation: UInt32 = 0
-  /// What the group's last status event said (the changes the next one notifies are against
-  /// it); `nil` before the first.
-  var told: ToldStatus?
+  /// What the group's last status event said (``ToldStatus``'s bits; 0 before the first): the
+  /// changes the next one notifies are against it.
+  var toldBits: UInt64 = 0
 
   /// Takes the offer for the next renewal when it is for `product`; a queue for another
   /// product (the plan changed) is dropped.

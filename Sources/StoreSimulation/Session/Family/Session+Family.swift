@@ -301,7 +301,10 @@ extension Session {
       let group = product(at: ledger[family.members[member].shares[index].source].product)
         .groupIndex
       let previous = group.flatMap { family.members[member].statuses[$0] }
-      causes = .purchase(transaction, previous: previous.map { ToldStatus($0, catalog: catalog) })
+      // A member redeems no offer: the purchaser did.
+      causes = .purchase(
+        isSubscription: group != nil, isRenewal: transaction.reason == .renewal,
+        redeemsOffer: false, previous: previous.map { ToldStatus($0, catalog: catalog) })
     case .revocation:
       causes.append(.init(transaction.revocationType == .familyRevoke ? .revoke : .refund))
     }
