@@ -1,7 +1,7 @@
 import Foundation
 
-/// Notifications written as numbered files in a folder (`0001-SUBSCRIBED-INITIAL_BUY.json`),
-/// numbering on from the highest number already there.
+/// Notifications written as numbered files in a folder (`0001-SUBSCRIBED-INITIAL_BUY.json`,
+/// at least four digits), numbering on from the highest number already there.
 final class NotificationFiles {
   let directory: String
   private var counter = 0
@@ -25,8 +25,17 @@ final class NotificationFiles {
         throw DeliveryError("--notifications \(directory): cannot create the folder: \(reason)")
       }
     }
+    counter = Self.numbers(in: directory).max() ?? 0
+  }
+
+  /// The numbers of the notification files already in `directory` (`14399-DID_RENEW.json` is
+  /// 14399: the whole number before the first `-`, however many digits it has).
+  static func numbers(in directory: String) -> [Int] {
     let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    counter = existing.compactMap { Int($0.prefix(4)) }.max() ?? 0
+    return existing.compactMap { name in
+      guard name.hasSuffix(".json"), let dash = name.firstIndex(of: "-") else { return nil }
+      return Int(name[..<dash])
+    }
   }
 
   /// Writes the next file (`line`: its text, newline included); its name.

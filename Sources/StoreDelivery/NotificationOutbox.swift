@@ -95,6 +95,12 @@ public final class NotificationOutbox: @unchecked Sendable {
   /// needs one, as Apple's needs a server URL.
   public var hasDestination: Bool { webhook != nil || files != nil }
 
+  /// The numbers of the notification files already in `directory` (none when it is not
+  /// there): a new outbox writing there numbers on from the highest.
+  public static func numberedFiles(in directory: String) -> [Int] {
+    NotificationFiles.numbers(in: directory)
+  }
+
   /// Whether notifications are POSTed.
   public var posts: Bool { webhook != nil }
 

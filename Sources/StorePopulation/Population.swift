@@ -136,7 +136,8 @@ public final class Population {
       var target = end
       if let next = queue.min { target = min(target, next.time) }
       if let due = host.session.nextScheduledEvent?.milliseconds { target = min(target, due) }
-      if target > now { try perform(.advance(.to(Instant(milliseconds: target)))) }
+      // The clock must move: a refused advance (past the latest instant) ends the run.
+      if target > now { try perform(.advance(.to(Instant(milliseconds: target))), orThrow: true) }
       if target >= end && (queue.min?.time ?? .max) > end { return }
     }
   }
@@ -223,13 +224,15 @@ public final class Population {
 
   // MARK: - Watching
 
-  /// Applies a command, then watches what it did; `false` when the session refused it.
+  /// Applies a command, then watches what it did; `false` when the session refused it (an
+  /// action the model chose that does not apply now), or its refusal thrown with `orThrow`.
   @discardableResult
-  private func perform(_ command: Command) throws(CommandError) -> Bool {
+  private func perform(_ command: Command, orThrow: Bool = false) throws(CommandError) -> Bool {
     let outcome = host.perform(command)
     if let error = outcome.publishError { throw error }
     let made = events.take()
-    if outcome.error != nil {
+    if let error = outcome.error {
+      if orThrow { throw error }
       summary.skippedActions += 1
       return false
     }

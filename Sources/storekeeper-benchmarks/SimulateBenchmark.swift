@@ -24,9 +24,17 @@ struct SimulateBenchmark: ParsableCommand {
   @Option(help: "The storekeeper binary.")
   var binary = ".build/release/storekeeper"
 
+  @Option(
+    help: """
+      Where the notification files go: a folder made (and removed) inside this one. By default \
+      memory (/dev/shm); a disk folder counts writing them too.
+      """)
+  var under: String?
+
   func run() throws {
     let base =
-      FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm/" : NSTemporaryDirectory()
+      under.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+      ?? (FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm/" : NSTemporaryDirectory())
     let folder = base + "storekeeper-simulate-\(getpid())"
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let server = webhook ? try WebhookServer() : nil

@@ -1,9 +1,10 @@
 import Foundation
-import StoreDelivery
 import StoreSigning
 import StoreSimulation
 import StoreTestSupport
 import Testing
+
+@testable import StoreDelivery
 
 /// The outbox every front end sends through: one POST at a time per URL, in order, each attempt
 /// recorded with Apple's `sendAttemptResult`.
@@ -161,4 +162,20 @@ final class LockedList: @unchecked Sendable {
   private var stored: [String] = []
   func append(_ item: String) { lock.withLock { stored.append(item) } }
   var items: [String] { lock.withLock { stored } }
+}
+
+/// Files in a folder that already holds notifications number on from the highest, whole
+/// numbers read (`14399-…` is 14399, not 1439).
+@Suite struct NotificationFileNumberingTests {
+  @Test func numberingGoesOnFromTheHighestWholeNumber() throws {
+    let folder = try temporaryFolder("numbering")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for name in ["0007-TEST.json", "14399-DID_RENEW.json", "notes.txt", "12-a.txt"] {
+      try Data("{}".utf8).write(to: folder.appendingPathComponent(name))
+    }
+    #expect(NotificationOutbox.numberedFiles(in: folder.path).sorted() == [7, 14399])
+    let files = try NotificationFiles(directory: folder.path)
+    #expect(try files.write(name: "TEST", line: "{}\n") == "14400-TEST.json")
+    #expect(try files.write(name: "TEST", line: "{}\n") == "14401-TEST.json")
+  }
 }

@@ -146,4 +146,27 @@ import Testing
     let none = try storekeeper(Self.base + ["--customers", "0"])
     #expect(none.status == 64 && none.stderr.contains("--customers must be 1 to"))
   }
+
+  /// A start whose months end past the latest instant is refused at once (it spun for good).
+  @Test(.timeLimit(.minutes(1))) func aRunEndingPastTheLatestInstantIsRefused() throws {
+    let late = try storekeeper([
+      "simulate", "Configs/FoodTruck.storekit", "--customers", "2", "--months", "1", "--start",
+      "9999-12-10T00:00:00Z",
+    ])
+    #expect(late.status == 64)
+    #expect(late.stderr.contains("past 9999-12-31T23:59:59.999Z"), "\(late.stderr)")
+  }
+
+  /// A folder holding another run's notifications (a killed run's, run again as is) is refused:
+  /// the same seed would write every one of them a second time.
+  @Test func aFolderHoldingARunsNotificationsIsRefused() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let files = folder.appendingPathComponent("n")
+    try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+    try Data("{}".utf8).write(to: files.appendingPathComponent("14399-DID_RENEW.json"))
+    let again = try storekeeper(Self.base + ["--notifications", files.path])
+    #expect(again.status == 64)
+    #expect(again.stderr.contains("already holds 1 notification files (up to number 14399)"))
+  }
 }

@@ -63,11 +63,29 @@ struct Simulate: ParsableCommand {
       throw ValidationError(
         "--shard must be i/n with 1 ≤ i ≤ n, such as 1/4 (got \"\(shard.prefix(40))\").")
     }
-    guard Instant(iso8601: start) != nil else {
+    guard let begins = Instant(iso8601: start) else {
       throw ValidationError("--start must be ISO-8601, such as 2026-01-01T00:00:00Z.")
+    }
+    let ends = CommandDuration(months: Int64(months)).after(begins)
+    guard ends <= .latest else {
+      throw ValidationError(
+        "--start \(start) with --months \(months) ends at \(ends.iso8601), past "
+          + "\(Instant.latest.iso8601), the latest instant a session reaches: start earlier or "
+          + "simulate fewer months.")
     }
     guard ["text", "json"].contains(format) else {
       throw ValidationError("--format must be text or json (got \"\(format.prefix(40))\").")
+    }
+    // A run writes all of its notifications: a folder holding another run's (a killed one)
+    // would hold the same notifications twice once it is run again.
+    if let folder = signing.notifications {
+      let held = NotificationOutbox.numberedFiles(in: folder)
+      guard held.isEmpty else {
+        throw ValidationError(
+          "--notifications \(folder) already holds \(held.count) notification files (up to "
+            + "number \(held.max()!)): a simulate run writes all of its own, so give it an "
+            + "empty folder (or remove those files).")
+      }
     }
   }
 
