@@ -14,6 +14,15 @@ import Testing
     return session
   }
 
+  @Test func aCustomerGivenTheLastNumberLeavesTheOthersTheLowestFreeOnes() throws {
+    var session = try session(with: [])
+    try session.selectCustomer(named: "a", number: Customer.maximumNumber)
+    try session.selectCustomer(named: "b")
+    try session.selectCustomer(named: "c", number: 2)
+    try session.selectCustomer(named: "d")
+    #expect(session.customers.map(\.number) == [0, Customer.maximumNumber, 1, 2, 3])
+  }
+
   @Test func twoCustomersBuyTheSameProductAndARefundReachesOnlyOne() throws {
     var session = try session(with: [])
     try session.selectCustomer(named: "alice")

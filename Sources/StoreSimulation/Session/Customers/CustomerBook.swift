@@ -66,9 +66,14 @@ struct CustomerBook {
 
   func slot(named name: String) -> Int? { slotsByName[name] }
   func slot(number: Int) -> Int? { slotsByNumber[number] }
-  /// The number a new customer gets when their line names none: one past the highest.
-  var nextNumber: Int { highestNumber + 1 }
+  /// The number a new customer gets when their line names none: one past the highest, or once
+  /// the highest is the last there is (a line named it), the lowest free one.
+  var nextNumber: Int {
+    highestNumber < Customer.maximumNumber ? highestNumber + 1 : lowestFree
+  }
   private var highestNumber = 0
+  /// No number below it is free (numbers are never given back, so it only moves up).
+  private var lowestFree = 1
 
   /// The parked state of the customer in `slot`, if they are parked.
   func parked(_ slot: Int) -> CustomerState? {
@@ -103,6 +108,7 @@ struct CustomerBook {
     slotsByName[state.customer.name ?? ""] = slot
     slotsByNumber[state.customer.number] = slot
     highestNumber = max(highestNumber, state.customer.number)
+    while slotsByNumber[lowestFree] != nil { lowestFree += 1 }
     put(state, due: due, at: slot)
     return slot
   }
