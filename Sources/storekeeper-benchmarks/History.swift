@@ -67,5 +67,40 @@ struct History: ParsableCommand {
       "history: \(commands) commands (\(milliseconds(filled))), then \(undos) undo in "
         + "\(milliseconds(total)): median \(milliseconds(undone[undone.count / 2])), worst "
         + "\(milliseconds(undone.last!)); \(many.session.transactionCount) transactions left")
+    try pairsOfAdvanceAndBack(configuration, start: start)
+  }
+
+  /// `advance`, `back`, again and again (a person stepping a renewal forth and back), on a
+  /// fresh session and after a long history: the same cost a pair, whatever came before.
+  private func pairsOfAdvanceAndBack(
+    _ configuration: StoreKitConfiguration, start: Instant
+  ) throws {
+    let clock = ContinuousClock()
+    var figures: [String] = []
+    for history in [0, renewals / 2] {
+      var session = JournaledSession(
+        session: Session(configuration: configuration, start: start, options: .unbounded),
+        journal: nil)
+      try session.apply(.set(.timeRate(.oneRenewalEveryTwoSeconds))) { _ in }
+      try session.apply(.buy(productID: "bench.0", options: PurchaseOptions())) { _ in }
+      if history > 0 {
+        try session.apply(.advance(.by(CommandDuration(milliseconds: Int64(history) * 2000)))) {
+          _ in
+        }
+      }
+      let pairs = 20_000
+      let step = Command.advance(.by(CommandDuration(milliseconds: 2000)))
+      let took = clock.measure {
+        for _ in 0..<pairs {
+          try? session.apply(step) { _ in }
+          try? session.apply(.stepBack(.event)) { _ in }
+        }
+      }
+      let each =
+        Double(took.components.attoseconds) / 1e12 / Double(pairs)
+        + Double(took.components.seconds) * 1e6 / Double(pairs)
+      figures.append("\(String(format: "%.1f", each)) µs a pair after \(history) renewals")
+    }
+    print("history: advance then back, 20,000 times: " + figures.joined(separator: ", "))
   }
 }

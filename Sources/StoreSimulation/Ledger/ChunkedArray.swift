@@ -2,10 +2,11 @@
 /// already stored, so no append stalls. (A flat array of a million ledger records copies 80 MB
 /// when it outgrows its storage: a 20–30 ms pause in the middle of a live tick.) The first chunk
 /// grows as an array does up to a thousand elements, so that the small ledgers of thousands of
-/// customers stay small.
+/// customers stay small. A copy shares every chunk: a change to one (its owner's next append,
+/// after a step back kept a copy of the session) copies that chunk alone, whatever the count.
 public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
-  /// Elements a chunk holds: 2^16.
-  @usableFromInline static var chunkShift: Int { 16 }
+  /// Elements a chunk holds: 2^12 (320 KB of ledger records, the most a change copies).
+  @usableFromInline static var chunkShift: Int { 12 }
   @usableFromInline static var offsetMask: Int { 1 << chunkShift - 1 }
 
   @usableFromInline var chunks: [[Element]] = []
@@ -15,6 +16,11 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
 
   /// An empty array.
   @inlinable public init() {}
+
+  /// The elements of a sequence, in order.
+  @inlinable public init(_ elements: some Sequence<Element>) {
+    for element in elements { append(element) }
+  }
 
   /// 0.
   @inlinable public var startIndex: Int { 0 }

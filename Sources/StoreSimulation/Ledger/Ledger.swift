@@ -15,8 +15,9 @@ struct Ledger {
   /// Positions of live, unfinished transactions (failed and pending attempts included),
   /// ascending, with up to as many again that were finished or deleted since (removed in bulk,
   /// so that finishing is O(1)).
-  /// (32 bits a position: four bytes a transaction, not eight.)
-  private var unfinishedCandidates: [UInt32] = []
+  /// (32 bits a position: four bytes a transaction, not eight; in chunks, so that a change
+  /// after a step back kept a copy of the session copies one chunk, not them all.)
+  private var unfinishedCandidates = ChunkedArray<UInt32>()
   private var finishedCandidates = 0
   /// Each product's last live transaction's position, or -1; by product index.
   private var lastOfProduct: [Int] = []
@@ -158,14 +159,19 @@ struct Ledger {
     if wasUnfinished && !isUnfinished(record) {
       finishedCandidates += 1
       if finishedCandidates > unfinishedCandidates.count / 2 {
-        unfinishedCandidates = unfinished.map(UInt32.init)
+        unfinishedCandidates = ChunkedArray(unfinished.lazy.map(UInt32.init))
         finishedCandidates = 0
       }
     } else if !wasUnfinished && isUnfinished(record) {
       if unfinishedCandidates.sortedIndex(of: UInt32(position)) != nil {
         finishedCandidates -= 1
+      } else if unfinishedCandidates.last.map({ $0 < UInt32(position) }) ?? true {
+        unfinishedCandidates.append(UInt32(position))
       } else {
-        unfinishedCandidates.setMembership(of: UInt32(position), true)
+        // An older record unfinished again (not something the engine does today): in order.
+        unfinishedCandidates = ChunkedArray(
+          (unfinished + [position]).sorted().lazy.map(UInt32.init))
+        finishedCandidates = 0
       }
     }
     if (old.map(isHolding) ?? false) != isHolding(record) {
