@@ -86,6 +86,7 @@ public struct BehaviourModel: Equatable, Sendable {
     guard case .object(let object) = root else {
       throw Problem(path: "(root)", message: "a model is an object, not \(root.kindDescription)")
     }
+    try Self.checkUniqueKeys(object, at: .root)
     for member in object.members {
       let path = JSONPath.root.appending(member.key)
       if let (_, field) = Self.chances.first(where: { $0.0 == member.key }) {
@@ -133,10 +134,16 @@ public struct BehaviourModel: Equatable, Sendable {
     _ value: JSONValue, at path: JSONPath, key: String,
     check: (String) throws(Problem) -> Void
   ) throws(Problem) -> [Weighted] {
-    guard case .array(let items) = value, !items.isEmpty else {
+    guard case .array(let items) = value else {
       throw Problem(
         path: "\(path)", message: "a list of {\"\(key)\": …, \"weight\": …}, not \(describe(value))"
       )
+    }
+    guard !items.isEmpty else {
+      throw Problem(
+        path: "\(path)",
+        message: "an empty list leaves nothing to choose: give at least one {\"\(key)\": …}, or "
+          + "leave the key out for the default")
     }
     var result: [Weighted] = []
     for (index, item) in items.enumerated() {
@@ -144,19 +151,40 @@ public struct BehaviourModel: Equatable, Sendable {
       guard case .object(let object) = item, case .string(let name)? = object[key] else {
         throw Problem(path: "\(at)", message: "an object with \"\(key)\" (a string) and \"weight\"")
       }
+      try checkUniqueKeys(object, at: at)
+      if let unknown = object.members.first(where: { $0.key != key && $0.key != "weight" }) {
+        throw Problem(
+          path: "\(at.appending(unknown.key))",
+          message: "unknown key; an entry has \"\(key)\" and \"weight\"")
+      }
       try check(name)
       var weight = 1.0
       if let given = object["weight"] {
-        guard case .number(let number) = given, let w = number.doubleValue, w > 0, w.isFinite
+        guard case .number(let number) = given, let w = number.doubleValue, w > 0,
+          w <= maximumWeight
         else {
           throw Problem(
-            path: "\(at.appending("weight"))", message: "a number above 0, not \(describe(given))")
+            path: "\(at.appending("weight"))",
+            message: "a number above 0 and at most \(Int(maximumWeight)), not \(describe(given))")
         }
         weight = w
       }
       result.append(Weighted(value: name, weight: weight))
     }
     return result
+  }
+
+  /// The largest weight: weights are relative, and a million of them add up without losing
+  /// the small ones.
+  static let maximumWeight = 1_000_000.0
+
+  /// Refuses an object that gives a key twice (which one counts would be a guess).
+  private static func checkUniqueKeys(_ object: JSONObject, at path: JSONPath) throws(Problem) {
+    var seen = Set<String>()
+    for member in object.members where !seen.insert(member.key).inserted {
+      throw Problem(
+        path: "\(path.appending(member.key))", message: "a second \"\(member.key)\": give it once")
+    }
   }
 
   private static func describe(_ value: JSONValue) -> String {

@@ -49,7 +49,13 @@ public struct AppStoreError: Error, Equatable, Sendable {
   static func notFound(_ method: String, _ path: String) -> AppStoreError {
     AppStoreError(
       status: 404, code: 4_040_000,
-      message: "Not found. The App Store Server API has no \(method) \(path).")
+      message: "Not found. The App Store Server API has no \(method) \(echo(path)).")
+  }
+
+  /// A path as an answer repeats it: its first 200 characters (a 64 KB path is not echoed back
+  /// whole).
+  static func echo(_ path: String) -> String {
+    path.count <= 200 ? path : path.prefix(200) + "… (\(path.utf8.count) bytes)"
   }
 
   /// A path the API has, asked with another method: 405 with `Allow`.
@@ -63,7 +69,7 @@ public struct AppStoreError: Error, Equatable, Sendable {
     return AppStoreError(
       status: 405, code: 4_050_000,
       message:
-        "Method not allowed. \(path) takes \(methods.joined(separator: " or ")), not \(method).",
+        "Method not allowed. \(echo(path)) takes \(methods.joined(separator: " or ")), not \(method).",
       allow: methods)
   }
 

@@ -109,7 +109,20 @@ import Testing
         == #"products: "x" is not an auto-renewable subscription of the configuration"#)
     #expect(
       problem(#"{"storefronts": [{"storefront": "USA", "weight": -1}]}"#)
-        == "storefronts[0].weight: a number above 0, not -1")
+        == "storefronts[0].weight: a number above 0 and at most 1000000, not -1")
+    #expect(
+      problem(#"{"storefronts": [{"storefront": "USA", "weight": 1e308}]}"#)
+        == "storefronts[0].weight: a number above 0 and at most 1000000, not 1e308")
+    #expect(
+      problem(#"{"refund": 0.1, "refund": 0.2}"#) == #"refund: a second "refund": give it once"#)
+    #expect(
+      problem(#"{"storefronts": [{"storefront": "USA", "storefront": "GBR"}]}"#)
+        == #"storefronts[0].storefront: a second "storefront": give it once"#)
+    #expect(
+      problem(#"{"storefronts": [{"storefront": "USA", "weigth": 2}]}"#)
+        == #"storefronts[0].weigth: unknown key; an entry has "storefront" and "weight""#)
+    #expect(
+      problem(#"{"products": []}"#)?.hasPrefix("products: an empty list leaves nothing") == true)
     #expect(problem("[1]") == "(root): a model is an object, not an array")
     #expect(problem("{").map { $0.hasPrefix("(root): ") } == true)
     let model = try BehaviourModel(

@@ -61,3 +61,59 @@ import Testing
     answer.finish(status: 200)
   }
 }
+
+/// How the control endpoint reports a failed line, short answer or streamed.
+@Suite struct ControlFailureTests {
+  @Test func aHugeFailingLineIsAnsweredLikeAShortOne() async throws {
+    let served = try makeServed()
+    let line = "buy " + String(repeating: "x", count: 700_000)
+    let answer = await served.call("POST", "/storekeeper/v1/commands", body: line)
+    #expect(answer.status == 422, "its error quotes the line cut, so the answer stays small")
+    #expect(answer.body.count < 4_000)
+    #expect(answer.text.contains(#""event":"error""#) && answer.text.contains("(700004 bytes)"))
+  }
+
+  @Test func aStreamedAnswerEndsWithTheErrorOfItsFailedLine() async throws {
+    let served = try makeServed()
+    // A month of 30-second renewals is far past a megabyte of lines: the answer streams.
+    let answer = await served.call(
+      "POST", "/storekeeper/v1/commands", body: "buy socialfeed.monthly\nadvance 1d\nrefund 99999")
+    #expect(answer.status == 200, "sent before the failure was known")
+    #expect(answer.body.count > 1 << 20)
+    let last = try #require(answer.text.split(separator: "\n").last)
+    #expect(last.contains(#""event":"error""#) && last.contains(#""line":3"#))
+  }
+}
+
+/// Small things a hostile probe found in serve's answers.
+@Suite struct HostileRequestTests {
+  @Test func aRepeatedCustomerOrMemberParameterIsRefused() async throws {
+    let served = try makeServed()
+    _ = await served.call("POST", "/storekeeper/v1/commands", body: "customer alice\ncustomer bob")
+    let twice = await served.call(
+      "POST", "/storekeeper/v1/commands?customer=alice&customer=bob", body: "buy socialfeed.monthly"
+    )
+    #expect(twice.status == 400)
+    #expect(twice.text.contains("?customer= is given 2 times (alice, bob): give it once"))
+    #expect(served.host.session.allTransactions().isEmpty, "nothing was bought, by anyone")
+  }
+
+  @Test func namesThatReadAsAnOptionOrAPathAreRefused() async throws {
+    let served = try makeServed()
+    for name in ["--fresh", "..", "-x", ".hidden"] {
+      let answer = await served.call("POST", "/storekeeper/v1/commands", body: "customer \(name)")
+      #expect(answer.status == 422 && answer.text.contains("cannot name a customer"), "\(name)")
+      let member = await served.call(
+        "POST", "/storekeeper/v1/commands", body: "family join \(name)")
+      #expect(member.status == 422 && member.text.contains("cannot name a member"), "\(name)")
+    }
+  }
+
+  @Test func aLongUnknownPathIsNotEchoedWhole() async throws {
+    let served = try makeServed()
+    let path = "/storekeeper/" + String(repeating: "a", count: 64_000)
+    let answer = await served.call("GET", path)
+    #expect(answer.status == 404)
+    #expect(answer.body.count < 1_000 && answer.text.contains("(64013 bytes)"))
+  }
+}

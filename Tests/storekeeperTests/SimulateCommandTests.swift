@@ -142,7 +142,8 @@ import Testing
     let bad = try storekeeper(Self.base + ["--model", model.path])
     #expect(bad.status == 1)
     #expect(
-      bad.stderr.contains("\(model.path): storefronts[0].weight: a number above 0, not a string"))
+      bad.stderr.contains(
+        "\(model.path): storefronts[0].weight: a number above 0 and at most 1000000, not a string"))
     let none = try storekeeper(Self.base + ["--customers", "0"])
     #expect(none.status == 64 && none.stderr.contains("--customers must be 1 to"))
   }

@@ -332,13 +332,19 @@ public final class CommandHost {
 
 extension CommandError {
   /// The error of a line: its number, and the command as written (trimmed) unless the error
-  /// names one already.
+  /// names one already. A megabyte line is not echoed whole: the command keeps its first 200
+  /// characters and the message its first 1,000 (a message quotes what it refuses).
   func located(line number: Int?, text: String) -> CommandError {
     var located = self
     if let number { located.line = number }
-    if located.command == nil {
-      located.command = text.trimmingCharacters(in: .whitespaces)
-    }
+    let command = located.command ?? text.trimmingCharacters(in: .whitespaces)
+    located.command = Self.cut(command, to: 200)
+    located.message = Self.cut(located.message, to: 1000)
     return located
+  }
+
+  /// `text`, or its first `limit` characters and how long it was.
+  static func cut(_ text: String, to limit: Int) -> String {
+    text.count <= limit ? text : text.prefix(limit) + "… (\(text.utf8.count) bytes)"
   }
 }

@@ -14,7 +14,7 @@ public struct RequestRecord: Equatable, Sendable {
 
   /// `GET /inApps/v1/transactions/2000000001 200 3 ms`, with the note in parentheses.
   public var text: String {
-    "\(method) \(path) \(status)" + (milliseconds.map { " \($0) ms" } ?? "")
+    "\(method) \(AppStoreError.echo(path)) \(status)" + (milliseconds.map { " \($0) ms" } ?? "")
       + (note.map { " (\($0))" } ?? "")
   }
 

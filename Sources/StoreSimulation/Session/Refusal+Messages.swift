@@ -186,7 +186,7 @@ extension Refusal {
     switch self {
     case .invalidCustomerName(let name):
       "\"\(name.prefix(40))\" cannot name a customer: use 1 to 32 letters, digits, '.', '-' or "
-        + "'_' (and not \"purchaser\")"
+        + "'_', starting with a letter or a digit (and not \"purchaser\")"
     case .noSuchCustomer(let name, let customers):
       "there is no customer \"\(name.prefix(40))\""
         + (customers.isEmpty
@@ -220,7 +220,7 @@ extension Refusal {
           : " (its members: \(members.joined(separator: ", ")))")
     case .invalidMemberName(let name):
       "\"\(name.prefix(40))\" cannot name a member: use 1 to 32 letters, digits, '.', '-' or "
-        + "'_' (and not \"purchaser\")"
+        + "'_', starting with a letter or a digit (and not \"purchaser\")"
     case .kindNotShared(let productID, let kind):
       "\(productID) is a \(kind) product: Family Sharing shares only non-consumables and "
         + "auto-renewable subscriptions"

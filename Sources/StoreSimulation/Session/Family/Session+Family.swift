@@ -124,7 +124,11 @@ extension Session {
       ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
         || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E
     }
-    guard allowed, (1...32).contains(name.utf8.count), name != "purchaser" else {
+    // A name starting with '-' or '.' would read as an option (`--fresh`) or a path (`..`).
+    let first = name.utf8.first ?? 0
+    guard allowed, (1...32).contains(name.utf8.count), name != "purchaser",
+      first != 0x2D && first != 0x2E
+    else {
       throw SessionError(.invalidMemberName(name))
     }
   }
