@@ -372,3 +372,31 @@ import Testing
     #expect(app.message?.text.hasPrefix("stepped back before the last command") == true)
   }
 }
+
+/// Every line of the inspector comes from the one state: after a refund nothing says it renews.
+@Suite struct InspectorConsistencyTests {
+  @Test func aRefundedSubscriptionSaysNothingOfRenewing() {
+    var app = makeApp()
+    app.perform(line: "buy socialfeed.monthly")
+    app.perform(line: "refund last")
+    app.press(.tab)  // the table: the inspector shows the transaction
+    let screen = app.screen(width: 160, height: 40)
+    #expect(screen.contains("revoked"))
+    #expect(!screen.contains("renews"), "\(screen)")
+    app.press(.character("n"))
+    #expect(app.message?.text.contains("nothing is scheduled") == true)
+  }
+
+  @Test func autoRenewOffSaysItExpiresAndAnExpiryThatItEnded() {
+    var app = makeApp()
+    app.perform(line: "buy socialfeed.monthly")
+    app.perform(line: "auto-renew last off")
+    app.press(.tab)
+    var screen = app.screen(width: 160, height: 40)
+    #expect(screen.contains("expires 11-22 02:00:30 (in 30 s) (auto-renew off)"), "\(screen)")
+    #expect(!screen.contains("renews 11-22"))
+    app.perform(line: "advance 31s")
+    screen = app.screen(width: 160, height: 40)
+    #expect(screen.contains("ended 11-22 02:00:30"), "\(screen)")
+  }
+}

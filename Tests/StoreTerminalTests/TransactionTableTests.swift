@@ -41,3 +41,36 @@ import Testing
     #expect(app.table.rows.count > 10)
   }
 }
+
+/// The table follows the live clock as a log viewer does: while the newest row is selected, new
+/// rows keep it selected (and in view); a row chosen further down stays chosen.
+@Suite struct TableFollowingTests {
+  @Test func theNewestRowStaysSelectedAsRenewalsArrive() {
+    var app = makeApp()
+    app.perform(line: "set time-rate monthlyRenewalEveryThirtySeconds")
+    app.perform(line: "buy socialfeed.monthly")
+    app.perform(line: "advance 10m")
+    #expect(app.table.rows.count > 15)
+    #expect(app.table.selectedIndex == 0)
+    #expect(app.table.selectedID == app.table.rows.last?.id, "the newest renewal")
+    #expect(app.table.followsNewest)
+  }
+
+  @Test func aRowChosenFurtherDownStaysChosenUntilTheNewestIsChosenAgain() {
+    var app = makeApp()
+    app.perform(line: "set time-rate monthlyRenewalEveryThirtySeconds")
+    app.perform(line: "buy socialfeed.monthly")
+    app.perform(line: "advance 2m")
+    app.press(.tab)  // the table
+    app.press(.character("j"))
+    app.press(.character("j"))
+    #expect(app.table.selectedIndex == 2)
+    let chosen = app.table.selectedID
+    app.perform(line: "advance 2m")
+    #expect(app.table.selectedID == chosen && !app.table.followsNewest)
+    #expect(app.table.selectedIndex == 6, "four renewals came above it")
+    app.press(.character("g"))  // the newest again
+    app.perform(line: "advance 1m")
+    #expect(app.table.selectedIndex == 0 && app.table.selectedID == app.table.rows.last?.id)
+  }
+}

@@ -13,6 +13,10 @@ package struct TransactionTable {
   package internal(set) var selectedID: UInt64?
   /// The selected transaction's index in `visible`, kept with `selectedID`.
   package internal(set) var selectedIndex: Int?
+  /// Whether the selection follows the newest row as rows arrive, as a log viewer's tail does:
+  /// while the newest row is selected, or none was chosen. Choosing another row stops it;
+  /// choosing the newest again starts it.
+  package private(set) var followsNewest = true
   /// The filter in force.
   package internal(set) var filter = TransactionFilter.all
   /// Why the last filter typed does not parse (the last valid one stays).
@@ -120,9 +124,10 @@ package struct TransactionTable {
     }
   }
 
-  /// Keeps the selected transaction selected when it is still visible, else selects the newest.
+  /// Keeps the selected transaction selected when it is still visible, else selects the newest;
+  /// selects the newest while the selection follows it.
   private mutating func keepSelection() {
-    if let id = selectedID, let position = position(of: id),
+    if !followsNewest, let id = selectedID, let position = position(of: id),
       let index = matching.sortedIndex(of: position)
     {
       selectedIndex = matching.count - 1 - index
@@ -165,9 +170,10 @@ package struct TransactionTable {
     keepSelection()
   }
 
-  /// Selects the newest visible transaction.
+  /// Selects the newest visible transaction, and follows the newest from then on.
   mutating func selectNewest() {
     selectedID = nil
+    followsNewest = true
     refilter()
   }
 
@@ -201,6 +207,7 @@ package struct TransactionTable {
     guard visible.indices.contains(index) else { return }
     selectedIndex = index
     selectedID = rows[visible[index]].id
+    followsNewest = index == 0
   }
 
   /// Moves the selection by `delta` rows, stopping at either end.

@@ -223,6 +223,24 @@ struct InspectorPane: ScreenPart {
     return flags.joined(separator: display.glyphs.separator)
   }
 
+  /// What the period's end does, from the status alone (so that no line says it renews while
+  /// another says it was revoked): renews, expires, or ended; `WHEN` stands for its date. None
+  /// for a revoked subscription, whose period was taken back.
+  static func periodEnd(
+    _ status: SubscriptionStatus, pendingIncrease increase: PriceIncreaseTerms?
+  ) -> String? {
+    switch status.state {
+    case .revoked: return nil
+    case .expired: return "ended WHEN"
+    case .subscribed, .inGracePeriod, .inBillingRetryPeriod:
+      guard status.renewalInfo.willAutoRenew else { return "expires WHEN (auto-renew off)" }
+      // Waiting for consent, the period's end is a renewal only if the customer agrees.
+      return increase?.status == .pending
+        ? "period ends WHEN: renews at the new price if consented, else expires"
+        : "renews WHEN"
+    }
+  }
+
   func statusLines(_ status: SubscriptionStatus, now: Instant, isCurrent: Bool) -> [InspectorLine] {
     let sep = display.glyphs.separator
     let info = status.renewalInfo
@@ -247,13 +265,9 @@ struct InspectorPane: ScreenPart {
       )
     }
     let increase = session.priceIncrease(forGroup: status.groupID)
-    if let date = info.renewalDate {
+    if let date = info.renewalDate, let next = Self.periodEnd(status, pendingIncrease: increase) {
       let when = "\(Formatting.shortDate(date, now: now)) (\(Formatting.relative(date, now: now)))"
-      // Waiting for consent, the period's end is a renewal only if the customer agrees.
-      renewal.append(
-        increase?.status == .pending && info.willAutoRenew
-          ? "period ends \(when): renews at the new price if consented, else expires"
-          : "renews \(when)")
+      renewal.append(next.replacingOccurrences(of: "WHEN", with: when))
     }
     if !info.eligibleWinBackOfferIDs.isEmpty {
       renewal.append("win-back eligible: " + info.eligibleWinBackOfferIDs.joined(separator: ", "))
