@@ -45,6 +45,46 @@ import Testing
     #expect(canvas.text == " x本")
   }
 
+  @Test func fillingOverHalfAWideCharacterClearsTheOtherHalf() {
+    var canvas = Canvas(width: 8, height: 2)
+    canvas.put("日本語", x: 0, y: 0)
+    canvas.put("日本語", x: 0, y: 1)
+    canvas.fill(Rect(x: 1, y: 0, width: 2, height: 2))  // the right half of 日, the left of 本
+    #expect(canvas.text == "    語\n    語")
+    #expect(Self.wideCharactersAreWhole(canvas))
+  }
+
+  /// Every right half has its wide character on its left, and every wide character its right
+  /// half: what the terminal draws lines up with what the canvas holds.
+  static func wideCharactersAreWhole(_ canvas: Canvas) -> Bool {
+    (0..<canvas.height).allSatisfy { y in
+      (0..<canvas.width).allSatisfy { x in
+        let text = canvas[x, y].text
+        if text.isEmpty { return x > 0 && TextCells.width(canvas[x - 1, y].text) == 2 }
+        if TextCells.width(text) == 2 {
+          return x + 1 < canvas.width && canvas[x + 1, y].text.isEmpty
+        }
+        return true
+      }
+    }
+  }
+
+  @Test(arguments: [80, 91, 100, 120])
+  func aDialogOverWideCharactersLeavesThemWholeAndTheListAsItWasOnceClosed(width: Int) {
+    var app = makeApp("Everything")
+    for _ in 0..<20 {
+      let before = app.render(width: width, height: 24, wall: start)
+      app.press(.character("b"))
+      let open = app.render(width: width, height: 24, wall: start)
+      #expect(Self.wideCharactersAreWhole(open), "\(open.text)")
+      app.press(.escape)
+      let closed = app.render(width: width, height: 24, wall: start)
+      #expect(Self.wideCharactersAreWhole(closed))
+      #expect(closed.text == before.text)
+      app.press(.character("j"))
+    }
+  }
+
   @Test func boxesHaveTitles() {
     var canvas = Canvas(width: 12, height: 3)
     canvas.box(Rect(x: 0, y: 0, width: 12, height: 3), title: "Log", focused: false, glyphs: .ascii)

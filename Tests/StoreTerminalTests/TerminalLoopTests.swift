@@ -54,6 +54,16 @@ import Testing
     #expect(replayed.session.transactionCount == app.session.transactionCount)
   }
 
+  @Test func ctrlLRepaintsEveryCellAndChangesNothingElse() throws {
+    var (app, _) = try journaledApp()
+    let clock = ManualClock(Instant(milliseconds: 0))
+    let terminal = MemoryTerminal(keys: [[.redraw]], clock: clock)
+    var file = MemoryFile()
+    _ = TerminalLoop.run(&app, on: terminal, clock: clock, watching: &file)
+    #expect(terminal.repaints == 1)
+    #expect(terminal.frames.count >= 2 && terminal.frames[0].text == terminal.frames[1].text)
+  }
+
   @Test func aSignalEndsTheLoopAndIsReturned() throws {
     var (app, _) = try journaledApp()
     let clock = ManualClock(Instant(milliseconds: 0))

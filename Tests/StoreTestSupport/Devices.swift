@@ -26,6 +26,12 @@ package final class MemoryTerminal: TerminalDevice {
   /// Keeps the frame.
   package func draw(_ canvas: Canvas) { frames.append(canvas) }
 
+  /// How many times the loop asked for every cell to be repainted (Ctrl-L).
+  package private(set) var repaints = 0
+
+  /// Counts the request.
+  package func repaintAll() { repaints += 1 }
+
   /// The next batch of keys; `q` once every batch is out.
   package func readKeys(timeout: Int) -> [Key] {
     waits.append(timeout)

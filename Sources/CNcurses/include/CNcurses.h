@@ -34,6 +34,9 @@ static inline attr_t cn_color_pair(short pair) { return (attr_t)COLOR_PAIR(pair)
 static inline int cn_key_resize(void) { return KEY_RESIZE; }
 static inline int cn_key_mouse(void) { return KEY_MOUSE; }
 static inline int cn_key_f(int n) { return KEY_F(n); }
+/// Makes the next refresh repaint every cell from scratch (Ctrl-L): what the terminal shows is
+/// no longer trusted.
+static inline void cn_repaint_all(void) { clearok(curscr, TRUE); }
 
 /// Sets the locale from the environment, falling back to a UTF-8 one so that wide text works.
 /// Returns 1 when the resulting locale uses UTF-8.

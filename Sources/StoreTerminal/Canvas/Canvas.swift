@@ -125,10 +125,20 @@ package struct Canvas: Equatable, Sendable {
     return column
   }
 
-  /// Fills a rectangle with spaces in a style.
+  /// Fills a rectangle with spaces in a style. A wide character its edge cuts in two (a dialog
+  /// over the product list) loses its other half too: no half of one is left on the screen.
   package mutating func fill(_ rect: Rect, style: CellStyle = .plain) {
+    let left = max(0, rect.x)
+    let right = min(width, rect.x + rect.width)
+    guard left < right else { return }
     for row in max(0, rect.y)..<min(height, rect.y + rect.height) {
-      for column in max(0, rect.x)..<min(width, rect.x + rect.width) {
+      if left > 0, cells[row * width + left].text.isEmpty {
+        cells[row * width + left - 1].text = " "
+      }
+      if right < width, cells[row * width + right].text.isEmpty {
+        cells[row * width + right].text = " "
+      }
+      for column in left..<right {
         cells[row * width + column] = Cell(text: " ", style: style)
       }
     }

@@ -65,6 +65,7 @@ package struct HelpOverlay: Equatable, Sendable {
         ] : []
       all =
         [Line(label: "", text: "Keys in \(pane.title) (and everywhere):")] + legend
+        + Self.marks(state.display.glyphs)
         + Keymap.bindings(for: pane).map { binding in
           let why = state.refusal(of: binding.action, session: session)
           return Line(
@@ -79,6 +80,18 @@ package struct HelpOverlay: Equatable, Sendable {
     return all.filter {
       $0.label.lowercased().contains(wanted) || $0.text.lowercased().contains(wanted)
     }
+  }
+
+  /// What the marks on the screen mean, and the key that repaints it.
+  static func marks(_ glyphs: Glyphs) -> [Line] {
+    [
+      Line(
+        label: glyphs.warning,
+        text: "in the table: a transaction the app has not finished; in a message: an error"),
+      Line(label: glyphs.changed, text: "what the last step (n, N, a command) changed"),
+      Line(label: glyphs.owned, text: "a product the customer is entitled to now"),
+      Line(label: "Ctrl-L", text: "repaint the whole screen"),
+    ]
   }
 
   /// Moves the first shown line by `delta`, within the lines there are.

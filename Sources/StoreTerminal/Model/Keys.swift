@@ -5,6 +5,8 @@ package enum Key: Hashable, Sendable {
   case enter, escape, tab, backTab, backspace, delete
   /// The terminal changed size.
   case resize
+  /// Ctrl-L: repaint the whole screen.
+  case redraw
   /// A button-1 click at a cell.
   case click(x: Int, y: Int)
   /// The mouse wheel turned over a cell.
@@ -30,6 +32,7 @@ package enum Key: Hashable, Sendable {
     case .backspace: "Bksp"
     case .delete: "Del"
     case .resize: "resize"
+    case .redraw: "Ctrl-L"
     case .click: "click"
     case .wheel: "wheel"
     }

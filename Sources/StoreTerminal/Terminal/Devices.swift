@@ -11,6 +11,14 @@ package protocol TerminalDevice: AnyObject {
   func draw(_ canvas: Canvas)
   /// The keys pressed within `timeout` milliseconds (none when it passes).
   func readKeys(timeout: Int) -> [Key]
+  /// Makes the next frame repaint every cell, whatever the screen is believed to show (Ctrl-L,
+  /// after another program wrote over it).
+  func repaintAll()
+}
+
+extension TerminalDevice {
+  /// An in-memory screen has nothing to repaint.
+  package func repaintAll() {}
 }
 
 /// Where the inspector reads the time of day (the engine never does).

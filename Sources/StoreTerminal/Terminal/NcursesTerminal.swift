@@ -70,6 +70,9 @@ package final class NcursesTerminal: TerminalDevice {
     return signal == 0 ? nil : signal
   }
 
+  /// The next refresh repaints every cell from scratch.
+  package func repaintAll() { cn_repaint_all() }
+
   /// Draws a canvas: each run of cells with one style is one call.
   package func draw(_ canvas: Canvas) {
     erase()
@@ -141,6 +144,7 @@ package final class NcursesTerminal: TerminalDevice {
       }
     }
     switch value {
+    case 12: return .redraw  // Ctrl-L
     case 9: return .tab
     case 10, 13: return .enter
     case 27: return .escape

@@ -22,6 +22,11 @@ package enum TerminalLoop {
       app.send(.resized(width: size.width, height: size.height))
       terminal.draw(app.render(width: size.width, height: size.height, wall: wall))
       for key in terminal.readKeys(timeout: app.sleepMilliseconds(wall: wall)) {
+        // Ctrl-L: the next frame repaints every cell (the app's state does not change).
+        if key == .redraw {
+          terminal.repaintAll()
+          continue
+        }
         app.handle(key, wall: clock.now())
         if app.wantsToQuit { return nil }
       }
