@@ -47,6 +47,25 @@ struct Inspector: ParsableCommand {
     }
   }
 
+  /// An inspector over a session made through its own host (so it can step back): a
+  /// subscription renewing `transactions` times, then 100 coins.
+  static func appWithHistory(
+    _ configuration: StoreKitConfiguration, transactions count: Int, start: Instant
+  ) throws -> App {
+    var app = App(
+      journaled: JournaledSession(
+        session: Session(configuration: configuration, start: start, options: .unbounded),
+        journal: nil),
+      configurationPath: "bench.storekit", configurationBytes: [],
+      display: DisplayOptions(color: true, glyphs: .unicode),
+      clock: ClockState(running: false, offset: 0))
+    _ = app.perform(.set(.timeRate(.oneRenewalEveryTwoSeconds)))
+    _ = app.perform(.buy(productID: "bench.0", options: PurchaseOptions()))
+    _ = app.perform(.advance(.to(start.adding(milliseconds: Int64(count - 1) * 2000))))
+    for _ in 0..<100 { _ = app.perform(.buy(productID: "coin", options: PurchaseOptions())) }
+    return app
+  }
+
   private func keystrokes(transactions count: Int, start: Instant) throws {
     var configuration = StoreKitConfiguration()
     configuration.products = [
@@ -81,6 +100,23 @@ struct Inspector: ParsableCommand {
         + "median \(milliseconds(timings[timings.count / 2])), worst \(milliseconds(timings.last!))"
     )
     app.handle(.enter, wall: wall)
+    // N: a step back, the table and its marks read again, with its frame (on a session with
+    // its history, as the inspector opens one).
+    var stepping = try Self.appWithHistory(configuration, transactions: count, start: start)
+    stepping.handle(.tab, wall: wall)
+    var stepsBack: [Duration] = []
+    for _ in 0..<5 {
+      stepsBack.append(
+        clock.measure {
+          stepping.handle(.character("N"), wall: wall)
+          _ = stepping.render(width: 120, height: 40, wall: wall)
+        })
+    }
+    if let message = stepping.message, message.isError { print("  N refused: \(message.text)") }
+    stepsBack.sort()
+    print(
+      "inspector: \(session.transactionCount) transactions: a step back (N + frame) takes median "
+        + "\(milliseconds(stepsBack[stepsBack.count / 2])), worst \(milliseconds(stepsBack.last!))")
     // A renewal falling due on the live clock: the clock's advance command, events into the
     // table, entitlements, a frame.
     var ticks: [Duration] = []

@@ -33,7 +33,7 @@ import Testing
 
   @Test func theFirstScreenShowsProductsGroupedWithPrices() {
     let screen = makeApp().screen(width: 100, height: 30)
-    #expect(screen.contains("┌ Products"))
+    #expect(screen.contains("┌ ▸ Products"), "focused, and marked so without color")
     #expect(screen.contains("Consumables"))
     #expect(screen.contains("Social Feed+"))
     #expect(screen.contains("L2 Social Feed+ Month… [IPC]"))
@@ -234,7 +234,7 @@ import Testing
   @Test func stackedPanesAt60Columns() {
     let screen = makeApp().screen(width: 60, height: 30)
     let lines = screen.split(separator: "\n")
-    #expect(lines[0].hasPrefix("┌ Products"))
+    #expect(lines[0].hasPrefix("┌ ▸ Products"))
     #expect(lines.contains { $0.hasPrefix("┌ Transactions") })
   }
 

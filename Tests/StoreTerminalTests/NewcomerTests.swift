@@ -90,8 +90,11 @@ import Testing
     var app = makeApp()
     app.perform(line: setting)
     app.perform(line: "buy socialfeed.premium.monthly")
-    let statusLine = app.screen(width: 80, height: 24).split(separator: "\n").last ?? ""
+    // A message too long for one row takes the key bar's row too: nothing is cut.
+    let lines = app.screen(width: 80, height: 24).split(separator: "\n")
+    let statusLine = lines.suffix(2).joined(separator: " ")
     #expect(statusLine.contains(words), "\(statusLine)")
+    #expect(statusLine.contains("socialfeed.premium.monthly"), "the whole message shows")
   }
 }
 
@@ -328,6 +331,9 @@ import Testing
     app.perform(line: "buy socialfeed.monthly")
     app.press(.tab, .character("n"))
     #expect(app.state.changes?.ids == [1], "the renewal and its status name transaction 1")
+    // The table followed the newest row, the renewal; down to the purchase.
+    #expect(app.table.selectedID == 1)
+    app.press(.character("j"))
     let screen = app.screen(width: 140, height: 40)
     let lines = screen.split(separator: "\n")
     #expect(lines.contains { $0.contains("⚠•   1 socialfeed.monthly") })
@@ -398,5 +404,62 @@ import Testing
     app.perform(line: "advance 31s")
     screen = app.screen(width: 160, height: 40)
     #expect(screen.contains("ended 11-22 02:00:30"), "\(screen)")
+  }
+}
+
+/// The filter line opens with the filter in force selected: typing replaces it; a move edits it;
+/// Ctrl-U clears it.
+@Suite struct FilterLineEditingTests {
+  @Test func typingReplacesTheFilterInForceAndCtrlUClearsTheLine() {
+    var app = makeApp()
+    app.perform(line: "buy foodtruck.donuts.box")
+    app.press(.character("/"))
+    app.type("product:food")
+    app.press(.enter)
+    #expect(app.table.filter.text == "product:food")
+    app.press(.character("/"))
+    app.type("today")
+    app.press(.enter)
+    #expect(app.table.filter.text == "today", "not product:foodtoday")
+    app.press(.character("/"))
+    app.press(.end)
+    app.type(" type:consumable")
+    app.press(.enter)
+    #expect(app.table.filter.text == "today type:consumable", "a move first edits it")
+    app.press(.character("/"))
+    app.press(.killLine)
+    app.press(.enter)
+    #expect(app.table.filter.text.isEmpty)
+  }
+}
+
+/// At 80×24 nothing a person needs is cut.
+@Suite struct EightyColumnsTests {
+  @Test func aNamedCustomersLongIDsLeaveRoomForThePurchaseDate() {
+    var app = makeApp()
+    app.perform(line: "customer alice")
+    app.perform(line: "buy socialfeed.monthly")
+    let screen = app.screen(width: 80, height: 24)
+    #expect(screen.contains("Purchased"), "\(screen)")
+    let id = String(app.table.rows[0].id)
+    #expect(screen.contains("…" + id.suffix(7)), "the id's last digits")
+  }
+
+  @Test func theZoomedInspectorWrapsWhatDoesNotFit() {
+    var app = makeApp()
+    app.perform(line: "buy socialfeed.monthly")
+    app.press(.tab, .enter)
+    let screen = app.screen(width: 80, height: 24)
+    let upcoming = try? #require(
+      screen.split(separator: "\n").firstIndex { $0.contains("Upcoming") })
+    #expect(!screen.split(separator: "\n").prefix(12).contains { $0.contains("…│") }, "\(screen)")
+    #expect(upcoming != nil)
+  }
+
+  @Test func everySettingsLabelIsWhole() {
+    var app = makeApp()
+    app.press(.character("s"))
+    let screen = app.screen(width: 80, height: 24)
+    #expect(screen.contains("Error: Offer Code Redeem Sheet"), "\(screen)")
   }
 }

@@ -74,3 +74,21 @@ import Testing
     #expect(app.table.selectedIndex == 0 && app.table.selectedID == app.table.rows.last?.id)
   }
 }
+
+/// A step back reads again only the rows that may differ; the table is the one a full reading
+/// makes.
+@Suite struct StepBackTableTests {
+  @Test func steppingBackThroughAScriptGivesTheTableARebuildGives() {
+    var app = makeApp()
+    for line in TransactionTableTests.script { app.perform(line: line) }
+    app.press(.tab)
+    for _ in 0..<40 {
+      app.press(.character("N"))
+      let rebuilt = TransactionTable(app.viewedSession)
+      #expect(Array(app.table.rows) == Array(rebuilt.rows))
+      #expect(Array(app.table.visible) == Array(rebuilt.visible))
+      #expect(app.table.pendingCounts == rebuilt.pendingCounts)
+      #expect(app.table.entitledProducts == rebuilt.entitledProducts)
+    }
+  }
+}

@@ -235,9 +235,10 @@ struct TerminalTests {
     tmux.waitFor("Products")
     tmux.command("buy socialfeed.monthly", "advance 3m")
     tmux.send("Tab")
-    tmux.waitFor("Inspector · transaction 0")
-    // The wheel over the table (an SGR mouse report, as terminals send it) moves up 3 rows.
-    tmux.send("\u{1B}[<64;\(size.0 / 2);5M", literal: true)
+    // The table followed the renewals: the newest is selected.
+    tmux.waitFor("Inspector · transaction 6")
+    // The wheel over the table (an SGR mouse report, as terminals send it) moves down 3 rows.
+    tmux.send("\u{1B}[<65;\(size.0 / 2);5M", literal: true)
     tmux.waitFor("Inspector · transaction 3")
     // n: the rows the step touched are marked.
     tmux.send("n")
@@ -325,6 +326,9 @@ struct TerminalTests {
     #expect(screen.contains("JWS            eyJhbGciOiJFUzI1NiIs"))
     tmux.send("n")
     tmux.waitFor("notification DID_RENEW → HTTP 200")
+    // The table followed the renewal (the newest row): down to the purchase.
+    tmux.send("j")
+    tmux.waitFor("Inspector · transaction 0")
     tmux.send("Enter")
     // Down past the fields and the receipt's record, a line at a time.
     screen = tmux.scroll(until: "transactionReason: PURCHASE")
@@ -429,7 +433,7 @@ struct TerminalTests {
     tmux.waitFor("Products")
     tmux.resize(width: 60, height: 30)
     var screen = tmux.waitFor("\n┌ Transactions")
-    #expect(screen.split(separator: "\n").first?.hasPrefix("┌ Products ────") == true)
+    #expect(screen.split(separator: "\n").first?.hasPrefix("┌ ▸ Products ────") == true)
     tmux.resize(width: 30, height: 10)
     screen = tmux.waitFor("at least 40×12.")
     #expect(screen.hasPrefix("Terminal too small: 30×10."))

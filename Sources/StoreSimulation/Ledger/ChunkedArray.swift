@@ -34,6 +34,51 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
     _modify { yield &chunks[position >> Self.chunkShift][position & Self.offsetMask] }
   }
 
+  /// Calls `body` with each chunk's elements and the index of its first, in order: a walk
+  /// without an iterator per element (what a debug build pays for).
+  @inlinable public func forEachChunk(_ body: (UnsafeBufferPointer<Element>, Int) -> Void) {
+    var base = 0
+    for chunk in chunks {
+      chunk.withUnsafeBufferPointer { body($0, base) }
+      base += chunk.count
+    }
+  }
+
+  /// The indices of chunks that may hold other elements than `other`'s at the same indices:
+  /// a chunk the two share (a copy not changed since) is skipped without looking inside.
+  public func chunksDiffering(from other: ChunkedArray) -> [Range<Int>] {
+    var ranges: [Range<Int>] = []
+    var base = 0
+    for (index, chunk) in chunks.enumerated() {
+      let range = base..<(base + chunk.count)
+      base += chunk.count
+      guard index < other.chunks.count else {
+        ranges.append(range)
+        continue
+      }
+      let mine = chunk.withUnsafeBufferPointer { $0.baseAddress }
+      let theirs = other.chunks[index].withUnsafeBufferPointer { $0.baseAddress }
+      if mine != theirs || chunk.count != other.chunks[index].count { ranges.append(range) }
+    }
+    return ranges
+  }
+
+  /// Removes the last `count` elements (what a step back took away).
+  public mutating func removeLast(_ count: Int) {
+    precondition(count >= 0 && count <= storedCount, "cannot remove \(count) of \(storedCount)")
+    var left = count
+    while left > 0, let last = chunks.last {
+      if last.count <= left {
+        left -= last.count
+        chunks.removeLast()
+      } else {
+        chunks[chunks.count - 1].removeLast(left)
+        left = 0
+      }
+    }
+    storedCount -= count
+  }
+
   /// Adds an element at the end, without moving any other.
   @inlinable public mutating func append(_ element: Element) {
     if storedCount & Self.offsetMask == 0 {

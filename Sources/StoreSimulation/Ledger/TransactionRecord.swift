@@ -1,6 +1,6 @@
 /// One transaction as the ledger stores it: 80 bytes of integers, products and offers by index,
 /// rarely used details in a side table. Public snapshots (``Transaction``) are made on demand.
-struct TransactionRecord {
+struct TransactionRecord: Equatable {
   static let none = Int64.min
   /// An `originalID` meaning "this record's own id", resolved when the record is stored.
   static let ownID = UInt64.max

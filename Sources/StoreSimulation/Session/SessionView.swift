@@ -86,6 +86,36 @@ extension SessionView {
   /// The device's transactions as ledger rows (``Session/ledgerRows()``).
   public func ledgerRows() -> [LedgerRow] { base.ledgerRows() }
 
+  /// The ids whose ledger rows may differ between this device's session and `other`, another
+  /// state of the same one (before a step back): the records of the ledger's chunks the two
+  /// do not share (a chunk neither changed since it was copied is skipped whole), those only
+  /// one holds, and each group's current transaction in either (its label follows the group).
+  /// Ascending, without repeats; `nil` when the two are not states of one ledger (another
+  /// customer's, a member's).
+  ///
+  /// - Complexity: O(*c* + *k*), *c* the ledger's chunks, *k* the records of chunks that differ.
+  public func idsThatMayDiffer(from other: SessionView) -> [UInt64]? {
+    let mine = base.ledger
+    let theirs = other.base.ledger
+    guard mine.firstID == theirs.firstID, base.account == other.base.account else { return nil }
+    var ids = Set<UInt64>()
+    for range in mine.records.chunksDiffering(from: theirs.records) {
+      for position in range
+      where position >= theirs.records.count || mine[position] != theirs[position] {
+        ids.insert(mine.firstID + UInt64(position))
+      }
+    }
+    if theirs.records.count > mine.records.count {
+      for position in mine.records.count..<theirs.records.count {
+        ids.insert(mine.firstID + UInt64(position))
+      }
+    }
+    for group in base.groups + other.base.groups where group.renewalState != nil {
+      ids.insert(group.current)
+    }
+    return ids.sorted()
+  }
+
   /// The device's transaction with an id as a ledger row.
   public func ledgerRow(_ id: UInt64) -> LedgerRow? { base.ledgerRow(id) }
 

@@ -153,8 +153,11 @@ package struct Canvas: Equatable, Sendable {
     }
   }
 
-  /// Draws a border with a title; a focused box is bold.
-  package mutating func box(_ rect: Rect, title: String, focused: Bool, glyphs: Glyphs) {
+  /// Draws a border with a title; a focused box is bold, and a focused pane's title marked
+  /// (`▸`, `marksFocus`), so that which pane has the keys shows without color.
+  package mutating func box(
+    _ rect: Rect, title: String, focused: Bool, glyphs: Glyphs, marksFocus: Bool = true
+  ) {
     guard rect.width >= 2, rect.height >= 2 else { return }
     let style = CellStyle(foreground: focused ? .cyan : nil, bold: focused)
     let right = rect.x + rect.width - 1
@@ -172,7 +175,8 @@ package struct Canvas: Equatable, Sendable {
     put(glyphs.bottomLeft, x: rect.x, y: bottom, style: style)
     put(glyphs.bottomRight, x: right, y: bottom, style: style)
     if !title.isEmpty && rect.width > 4 {
-      put(" \(title) ", x: rect.x + 1, y: rect.y, limit: rect.width - 2, style: style)
+      let marked = focused && marksFocus ? "\(glyphs.selected) \(title)" : title
+      put(" \(marked) ", x: rect.x + 1, y: rect.y, limit: rect.width - 2, style: style)
     }
   }
 

@@ -130,6 +130,9 @@ package struct HelpOverlay: Equatable, Sendable {
     Line(label: "date:", text: "a range, both ends included: date:11-01..11-15"),
     Line(label: "Tab", text: "completes fields and their values (products, states, offers, dates)"),
     Line(label: "↑ ↓", text: "earlier filters"),
+    Line(
+      label: "Ctrl-U",
+      text: "clears the line (the filter in force opens selected: typing replaces it)"),
     Line(label: "Enter", text: "keep the filter; Esc puts back the one before, Esc again clears"),
   ]
 }

@@ -31,9 +31,10 @@ extension InspectorState {
       return []
     case .help: overlay = .help(HelpOverlay(topic: .keys(focus)))
     case .filter where focus == .log:
-      overlay = .logSearch(TextInput(log.query), before: log.query)
+      overlay = .logSearch(TextInput(log.query, selected: true), before: log.query)
     case .filter:
-      overlay = .filter(FilterLine(input: TextInput(table.filter.text), before: table.filter.text))
+      overlay = .filter(
+        FilterLine(input: TextInput(table.filter.text, selected: true), before: table.filter.text))
     case .prompt: overlay = .prompt(TextInput())
     case .nextPane: cycleFocus(by: 1)
     case .previousPane: cycleFocus(by: -1)

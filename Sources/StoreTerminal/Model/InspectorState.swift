@@ -43,6 +43,9 @@ package struct InspectorState {
   package internal(set) var changes: StepChanges?
   /// The selected transaction's facts before the step being applied.
   private var pendingBaseline: TransactionFacts?
+  /// The session before a step back under way (the app keeps it for the step): what the two
+  /// share is not read again.
+  package var stepBackBaseline: SessionView?
   /// The configuration file's bytes as last loaded, to notice changes on disk.
   var configurationBytes: [UInt8]
   /// The signed forms made for what the inspector showed, the newest last.
@@ -195,6 +198,26 @@ package struct InspectorState {
     return [effect]
   }
 
+  /// Reads every row again; the ids whose rows differ from before (both ascending by id: one
+  /// walk).
+  static func rowsChanged(
+    reloading table: inout TransactionTable, _ session: SessionView
+  )
+    -> Set<UInt64>
+  {
+    let before = table.rows
+    table.reload(session)
+    var changed = Set<UInt64>()
+    var old = before.startIndex
+    for row in table.rows {
+      while old < before.endIndex && before[old].id < row.id { old += 1 }
+      if old < before.endIndex && before[old].id == row.id && before[old] != row {
+        changed.insert(row.id)
+      }
+    }
+    return changed
+  }
+
   /// A command applied: its events reach the table, the log and the notification hooks.
   private mutating func applied(
     _ request: CommandRequest, _ events: [StoreEvent], session: SessionView
@@ -207,25 +230,19 @@ package struct InspectorState {
       // it would replay what was just taken back).
       live.stop()
       products.rebuild(session)
-      let before = table.rows
       let selected = table.selectedID
-      table.reload(session)
-      // What differs from before the step: rows whose label or dates changed back.
-      // Both ascending by id: one walk.
-      var changed = Set<UInt64>()
-      var old = before.startIndex
-      for row in table.rows {
-        while old < before.endIndex && before[old].id < row.id { old += 1 }
-        if old < before.endIndex && before[old].id == row.id && before[old] != row {
-          changed.insert(row.id)
-        }
-      }
-      changes?.ids = changed
-      if let selected,
-        let index = table.visible.firstIndex(where: { table.rows[$0].id == selected })
+      let baseline = stepBackBaseline
+      stepBackBaseline = nil
+      // What differs from before the step: rows whose label or dates changed back, read again
+      // alone when the two sessions share the rest.
+      if let baseline, let ids = session.idsThatMayDiffer(from: baseline),
+        let changed = table.stepBack(to: session, rereading: ids)
       {
-        table.select(visibleIndex: index)
+        changes?.ids = changed
+      } else {
+        changes?.ids = Self.rowsChanged(reloading: &table, session)
       }
+      if let selected { table.select(id: selected) }
       let what = kind == .event ? "before the last event" : "before the last command"
       say(
         "stepped back \(what): \(Formatting.clock(session.now)) UTC, clock paused "

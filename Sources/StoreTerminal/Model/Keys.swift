@@ -7,6 +7,8 @@ package enum Key: Hashable, Sendable {
   case resize
   /// Ctrl-L: repaint the whole screen.
   case redraw
+  /// Ctrl-U: clear the line being typed.
+  case killLine
   /// A button-1 click at a cell.
   case click(x: Int, y: Int)
   /// The mouse wheel turned over a cell.
@@ -33,6 +35,7 @@ package enum Key: Hashable, Sendable {
     case .delete: "Del"
     case .resize: "resize"
     case .redraw: "Ctrl-L"
+    case .killLine: "Ctrl-U"
     case .click: "click"
     case .wheel: "wheel"
     }

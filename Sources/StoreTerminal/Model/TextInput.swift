@@ -9,10 +9,15 @@ package struct TextInput: Equatable, Sendable {
   /// What the last Tab found for the word being typed when it was not one word (shown in the
   /// prompt line until the next edit).
   package var candidates: [String] = []
+  /// Whether the text is the one in force, shown selected: typing replaces it (as a browser's
+  /// address bar does), a move or backspace edits it.
+  package private(set) var replacesOnType = false
 
-  /// An empty line, or one holding `text` with the cursor at its end.
-  package init(_ text: String = "") {
+  /// An empty line, or one holding `text` with the cursor at its end; `selected`, typing
+  /// replaces it.
+  package init(_ text: String = "", selected: Bool = false) {
     set(text)
+    replacesOnType = selected && !text.isEmpty
   }
 
   /// Inserts a character at the cursor.
@@ -36,11 +41,16 @@ package struct TextInput: Equatable, Sendable {
     cursor = value.count
   }
 
-  /// Edits the line with a key: characters, backspace, cursor moves. Other keys do nothing.
+  /// Edits the line with a key: characters, backspace, Ctrl-U (clears it), cursor moves. Other
+  /// keys do nothing.
   mutating func edit(_ key: Key) {
     candidates = []
+    defer { replacesOnType = false }
     switch key {
-    case .character(let character): insert(character)
+    case .character(let character):
+      if replacesOnType { set("") }
+      insert(character)
+    case .killLine: set("")
     case .backspace: backspace()
     case .left: cursor = max(0, cursor - 1)
     case .right: cursor = min(text.count, cursor + 1)

@@ -102,13 +102,7 @@ package struct TransactionTable {
         pendingCounts.count(row)
         if compiledFilter.matches(row) { matching.append(rows.count - 1) }
       } else if let index = position(of: id) {
-        let old = rows[index]
-        rows[index] = row
-        pendingCounts.count(old, removing: true)
-        pendingCounts.count(row)
-        let was = compiledFilter.matches(old)
-        let now = compiledFilter.matches(row)
-        if was != now { matching.setMembership(of: index, now) }
+        replace(at: index, with: row)
       } else {
         rows.append(row)
         rows.sort { $0.id < $1.id }
@@ -122,6 +116,73 @@ package struct TransactionTable {
     } else {
       refresh(session)
     }
+  }
+
+  /// Brings the rows in line with `session` after a step back, reading only `ids` (those that
+  /// may differ, ``SessionView/idsThatMayDiffer(from:)``): rows taken back at the end go, the
+  /// others are read again, and the filter and counts follow row by row. The ids whose rows
+  /// changed; `nil` when a transaction came back or went in the middle (everything was read
+  /// again then).
+  mutating func stepBack(to session: SessionView, rereading ids: [UInt64]) -> Set<UInt64>? {
+    var changed = Set<UInt64>()
+    var cut: Int?
+    for id in ids {
+      let row = session.ledgerRow(id)
+      let position = position(of: id)
+      switch (row, position) {
+      case (let row?, let position?):
+        if cut != nil { return fullReload(session) }
+        guard rows[position] != row else { continue }
+        replace(at: position, with: row)
+        changed.insert(id)
+      case (nil, let position?):
+        cut = min(cut ?? position, position)
+      case (let row?, nil):
+        guard cut == nil, rows.last.map({ $0.id < id }) ?? true else { return fullReload(session) }
+        rows.append(row)
+        pendingCounts.count(row)
+        if compiledFilter.matches(row) { matching.append(rows.count - 1) }
+        changed.insert(id)
+      case (nil, nil): continue
+      }
+    }
+    if let cut {
+      // What was taken back is the rows' end, or the rows are read again.
+      let gone = rows.count - cut
+      guard ids.filter({ position(of: $0).map { $0 >= cut } ?? false }).count == gone else {
+        return fullReload(session)
+      }
+      for position in cut..<rows.count { pendingCounts.count(rows[position], removing: true) }
+      rows.removeLast(gone)
+      matching.removeSubrange(matching.insertionIndex(of: cut)...)
+    }
+    entitledProducts = Set(session.currentEntitlements().map(\.productID))
+    rememberCurrentTransactions(session)
+    keepSelection()
+    return changed
+  }
+
+  private mutating func fullReload(_ session: SessionView) -> Set<UInt64>? {
+    reload(session)
+    return nil
+  }
+
+  /// Puts a row read again in place, with the filter's and the counts' share.
+  private mutating func replace(at position: Int, with row: LedgerRow) {
+    let old = rows[position]
+    rows[position] = row
+    pendingCounts.count(old, removing: true)
+    pendingCounts.count(row)
+    let was = compiledFilter.matches(old)
+    let now = compiledFilter.matches(row)
+    if was != now { matching.setMembership(of: position, now) }
+  }
+
+  /// Selects a transaction by id, when it is visible.
+  mutating func select(id: UInt64) {
+    guard let position = position(of: id), let index = matching.sortedIndex(of: position)
+    else { return }
+    select(visibleIndex: matching.count - 1 - index)
   }
 
   /// Keeps the selected transaction selected when it is still visible, else selects the newest;
@@ -157,16 +218,21 @@ package struct TransactionTable {
 
   /// Recomputes the visible rows (newest first) and the status bar's counts in one pass; keeps
   /// the selection when it is still visible, else selects the newest.
-  mutating func refilter() {
+  mutating func refilter(recounting: Bool = true) {
     var result: [Int] = []
     result.reserveCapacity(filter.isEmpty ? rows.count : rows.count / 4)
     var counts = PendingCounts()
-    for (index, row) in rows.enumerated() {
-      if compiledFilter.matches(row) { result.append(index) }
-      counts.count(row)
+    let filter = compiledFilter
+    // A chunk at a time, without an iterator per row: the debug build `swift run` makes pays
+    // for every abstraction of a per-row loop.
+    rows.forEachChunk { chunk, base in
+      for offset in 0..<chunk.count {
+        if filter.matches(chunk[offset]) { result.append(base + offset) }
+        if recounting { counts.count(chunk[offset]) }
+      }
     }
     matching = result
-    pendingCounts = counts
+    if recounting { pendingCounts = counts }
     keepSelection()
   }
 
@@ -184,7 +250,8 @@ package struct TransactionTable {
       filter = try TransactionFilter(parsing: text)
       compiledFilter = filter.compiled(for: session.catalog, now: now)
       filterError = nil
-      refilter()
+      // The counts do not depend on the filter.
+      refilter(recounting: false)
     } catch {
       filterError = error.message
     }

@@ -80,9 +80,14 @@ package struct App {
   private mutating func run(_ effect: InspectorEffect) -> [InspectorInput] {
     switch effect {
     case .apply(let request):
+      // A step back: the session before it, so that what the two share is not read again.
+      if case .stepBack = request.command { state.stepBackBaseline = viewedSession }
       let outcome = host.perform(request.command, from: request.origin)
       if let notice = outcome.notice { return [.notice(notice.text)] }
-      if let error = outcome.error { return [.refused(request, error)] }
+      if let error = outcome.error {
+        state.stepBackBaseline = nil
+        return [.refused(request, error)]
+      }
       let events = applied.take().last?.events ?? []
       return [.applied(request, events: events)] + failure(outcome.publishError)
     case .switchDevice(let name):

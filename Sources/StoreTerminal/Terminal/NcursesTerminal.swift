@@ -145,6 +145,7 @@ package final class NcursesTerminal: TerminalDevice {
     }
     switch value {
     case 12: return .redraw  // Ctrl-L
+    case 21: return .killLine  // Ctrl-U
     case 9: return .tab
     case 10, 13: return .enter
     case 27: return .escape

@@ -102,7 +102,11 @@ struct OverlayView: ScreenPart {
     isError: Bool
   ) {
     canvas.fill(rect)
-    let end = canvas.put(prefix + input.text, x: rect.x, y: rect.y, limit: rect.width)
+    let start = canvas.put(prefix, x: rect.x, y: rect.y, limit: rect.width)
+    // The text in force, selected: typing replaces it.
+    let end = canvas.put(
+      input.text, x: start, y: rect.y, limit: max(0, rect.x + rect.width - start),
+      style: CellStyle(reverse: input.replacesOnType))
     let cursorX = rect.x + TextCells.width(prefix + String(input.text.prefix(input.cursor)))
     if cursorX < rect.width {
       canvas.restyle(Rect(x: cursorX, y: rect.y, width: 1, height: 1)) { $0.reverse = true }
@@ -119,7 +123,8 @@ struct OverlayView: ScreenPart {
     into canvas: inout Canvas, _ layout: Layout, title: String, lines: [(String, String)],
     footer: String, selected: Int? = nil, dimmed: Set<Int> = [], top: Int? = nil
   ) {
-    let labelWidth = min(30, lines.map { TextCells.width($0.0) }.max() ?? 0)
+    // Room for a settings label with its marker (`▸ Error: Offer Code Redeem Sheet`).
+    let labelWidth = min(34, lines.map { TextCells.width($0.0) }.max() ?? 0)
     let textWidth = lines.map { TextCells.width($0.1) }.max() ?? 0
     let width = min(
       layout.width - 2,
@@ -138,7 +143,7 @@ struct OverlayView: ScreenPart {
       x: (layout.width - width) / 2, y: max(0, (layout.height - 1 - height) / 2), width: width,
       height: height)
     canvas.fill(rect)
-    canvas.box(rect, title: title, focused: true, glyphs: display.glyphs)
+    canvas.box(rect, title: title, focused: true, glyphs: display.glyphs, marksFocus: false)
     let inner = rect.inner
     let visibleCount = inner.height - 1
     let lastRowOfSelected = selected.flatMap { line in rows.lastIndex { $0.line == line } }

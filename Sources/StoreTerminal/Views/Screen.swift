@@ -101,8 +101,15 @@ extension Screen {
       }
     }
     let bottom = BottomLines(screen: self)
-    bottom.drawStatusBar(into: &canvas, layout.statusBar, now: now)
-    if let keyBar = layout.keyBar { bottom.drawKeyBar(into: &canvas, keyBar) }
+    // A message too long for the status line takes the key bar's row too, while it shows.
+    if let keyBar = layout.keyBar, !bottom.messageFits(width: layout.statusBar.width, now: now) {
+      bottom.drawStatusBar(
+        into: &canvas,
+        Rect(x: keyBar.x, y: keyBar.y, width: keyBar.width, height: 2), now: now)
+    } else {
+      bottom.drawStatusBar(into: &canvas, layout.statusBar, now: now)
+      if let keyBar = layout.keyBar { bottom.drawKeyBar(into: &canvas, keyBar) }
+    }
     if let catchUp {
       OverlayView(screen: self).drawCatchUp(catchUp, into: &canvas, layout)
     } else {

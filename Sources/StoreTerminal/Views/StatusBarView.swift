@@ -18,9 +18,32 @@ struct BottomLines: ScreenPart {
     }
   }
 
-  /// The bottom line: the clock, the rate, the switches that matter, pending counts and help —
-  /// or the message of the last action.
+  /// Whether the status line holds the last action's message in `width` cells (a long one does
+  /// not; without a message, the usual line is cut as it must be).
+  func messageFits(width: Int, now: Instant) -> Bool {
+    message == nil || TextCells.width(" " + statusText(now: now).text) <= width
+  }
+
+  /// The bottom line (two rows when `rect` has them, for a long message): the clock, the rate,
+  /// the switches that matter, pending counts and help — or the message of the last action.
   func drawStatusBar(into canvas: inout Canvas, _ rect: Rect, now: Instant) {
+    let (text, style) = statusText(now: now)
+    canvas.fill(rect, style: CellStyle(reverse: true))
+    let rows = rect.height <= 1 ? [" " + text] : TextCells.wrap(" " + text, width: rect.width)
+    for (offset, row) in rows.prefix(max(1, rect.height)).enumerated() {
+      let last = offset == max(1, rect.height) - 1
+      // The last row is cut if it must be (what does not fit is in the log, v).
+      let shown =
+        last
+        ? TextCells.truncate(
+          rows.dropFirst(offset).joined(separator: " "), to: rect.width,
+          ellipsis: display.glyphs.ellipsis) : row
+      canvas.put(shown, x: rect.x, y: rect.y + offset, style: style)
+    }
+  }
+
+  /// What the status line says, and how it looks.
+  private func statusText(now: Instant) -> (text: String, style: CellStyle) {
     let glyphs = display.glyphs
     let settings = session.settings
     var parts = [
@@ -42,7 +65,6 @@ struct BottomLines: ScreenPart {
     if counts.awaitingApproval > 0 { parts.append("\(counts.awaitingApproval) awaiting approval") }
     if counts.withIssues > 0 { parts.append("\(counts.withIssues) with issues") }
     parts.append("? help")
-    canvas.fill(rect, style: CellStyle(reverse: true))
     var text = parts.joined(separator: glyphs.separator)
     var style = CellStyle(reverse: true)
     if let message {
@@ -52,9 +74,7 @@ struct BottomLines: ScreenPart {
         CellStyle(foreground: message.isError ? .red : nil, reverse: true, underline: false))
       style.bold = message.isError
     }
-    canvas.put(
-      TextCells.truncate(" " + text, to: rect.width, ellipsis: glyphs.ellipsis), x: rect.x,
-      y: rect.y, style: style)
+    return (text, style)
   }
 }
 

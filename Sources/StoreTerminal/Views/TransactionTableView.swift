@@ -75,16 +75,28 @@ struct TransactionTableView: ScreenPart {
   /// state always (dates keep their seconds; the year shows when it is not the session's);
   /// then expiration and type when the product keeps 16 cells. Narrow, states take their short
   /// names.
+  /// The fewest cells the ID column is cut to when ids are long and the pane narrow.
+  static let idColumnLimit = 8
+
+  /// How wide the date columns are: with the year when the oldest purchase is in another year.
+  private func dateWidthFor(_ rows: ChunkedArray<LedgerRow>) -> Int {
+    let withYear =
+      rows.first.map {
+        Formatting.isOtherYear(Instant(milliseconds: $0.purchaseDate), now: session.now)
+      } ?? false
+    return withYear ? 16 : 14
+  }
+
   func tableColumns(width: Int) -> [TableColumn] {
     let glyphs = display.glyphs
     let now = session.now
-    let idWidth = max(3, String(rows.last?.id ?? 0).count)
     // An old purchase (a back-dated one, a journal from last year) brings the year in.
-    let withYear =
-      rows.first.map {
-        Formatting.isOtherYear(Instant(milliseconds: $0.purchaseDate), now: now)
-      } ?? false
-    let dateWidth = withYear ? 16 : 14
+    let dateWidth = dateWidthFor(rows)
+    // A named customer's ids have 15 digits: where they would push the purchase date out, the
+    // column keeps their last ones (the inspector shows the whole id).
+    let digits = max(3, String(rows.last?.id ?? 0).count)
+    let fitting = width - (2 + 8 + dateWidth + 11 + 5)  // five columns, a space after each
+    let idWidth = digits <= fitting ? digits : max(Self.idColumnLimit, min(digits, fitting))
     func date(_ milliseconds: Int64) -> String {
       milliseconds == Int64.min
         ? "" : Formatting.shortDate(Instant(milliseconds: milliseconds), now: now, fitting: true)
@@ -95,7 +107,8 @@ struct TransactionTableView: ScreenPart {
       (row.isFinished ? " " : glyphs.warning) + (changed.contains(row.id) ? glyphs.changed : " ")
     }
     let id = TableColumn(title: "ID", width: idWidth, alignRight: true) { _, row in
-      String(row.id)
+      let text = String(row.id)
+      return text.count <= idWidth ? text : glyphs.ellipsis + text.suffix(idWidth - 1)
     }
     let product = TableColumn(title: "Product", width: 8) { view, row in
       view.session.catalog.products[Int(row.product)].productID
