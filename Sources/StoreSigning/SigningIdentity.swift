@@ -168,3 +168,10 @@ public struct SigningError: Error, CustomStringConvertible, Sendable {
   /// An error that says `description`.
   public init(_ description: String) { self.description = description }
 }
+
+/// An App Store Connect API key as App Store Connect hands it out (`AuthKey_<id>.p8`): a P-256
+/// private key, PKCS#8, PEM. `serve --api-key` and `token --api-key` read one.
+public enum APIKeyFile {
+  /// A new key's PEM text.
+  public static func generate() -> String { P256.Signing.PrivateKey().pemRepresentation + "\n" }
+}

@@ -6,8 +6,46 @@ import StoreUtilities
 /// `storekeeper keys generate`: the promotional-offer key pair Xcode's "Generate" button adds.
 struct KeysCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "keys", abstract: "Manage a configuration's promotional offer key pair.",
-    subcommands: [KeysGenerate.self])
+    commandName: "keys",
+    abstract: "Make keys: a configuration's promotional offer key pair, an API key for serve.",
+    subcommands: [KeysGenerate.self, KeysAPIKey.self])
+}
+
+/// `storekeeper keys api-key FILE.p8`: an App Store Connect API key of one's own, for `serve
+/// --api-key` and `token --api-key` (and Apple's libraries, which sign their tokens with it).
+struct KeysAPIKey: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "api-key",
+    abstract: "Write a new App Store Connect API key (.p8) for serve and token.",
+    discussion: """
+      A new P-256 private key, PKCS#8 PEM, as App Store Connect's AuthKey_<id>.p8 (mode 0600). \
+      Give it to serve --api-key with a key id and an issuer id of your choice, and to Apple's \
+      App Store Server Library (or storekeeper token) with the same ones. An existing file is \
+      not replaced.
+      """)
+
+  @Argument(help: "The file to write, such as AuthKey_TEST.p8.", completion: .file())
+  var file: String
+
+  func run() throws {
+    guard !FileManager.default.fileExists(atPath: file) else {
+      printError(
+        "storekeeper: \(file) exists; keys api-key writes a new file (remove it, or name another)"
+          .sanitizedForTerminal)
+      throw ExitCode(1)
+    }
+    let created = FileManager.default.createFile(
+      atPath: file, contents: Data(APIKeyFile.generate().utf8),
+      attributes: [.posixPermissions: 0o600])
+    guard created else {
+      printError("storekeeper: cannot write \(file)".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
+    try StandardStreams.printOut(
+      "wrote \(file): storekeeper serve CONFIG --api-key \(file) --key-id KEYID "
+        + "--issuer-id ISSUER; storekeeper token --api-key \(file) --key-id KEYID --issuer-id ISSUER"
+    )
+  }
 }
 
 struct KeysGenerate: ParsableCommand {
