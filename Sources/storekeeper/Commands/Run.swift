@@ -126,9 +126,7 @@ struct Run: ParsableCommand {
     }
     var failures = 0
     switch end {
-    case .journalFailed(let error):
-      printError("storekeeper: \(error)".sanitizedForTerminal)
-      throw ExitCode(1)
+    case .journalFailed(let error): try fail(error, lines)
     case .finished(let count): failures = count
     case .refused: failures = 1
     case .halted(let count): failures = count + 1  // a notification could not be sent
@@ -141,7 +139,15 @@ struct Run: ParsableCommand {
 
   /// Commits the journal and prints what waits.
   private func flush(_ host: CommandHost, _ lines: EventLines) throws {
-    try exiting { () throws(CommandError) in try host.flush() }
+    do throws(CommandError) { try host.flush() } catch { try fail(error, lines) }
     if let failure = lines.failure { throw failure }
+  }
+
+  /// Ends the run on a publishing error: output that could not be written ends it as output
+  /// failures do (a reader that went away, quietly), anything else is told, status 1.
+  private func fail(_ error: CommandError, _ lines: EventLines) throws -> Never {
+    if let failure = lines.failure { throw failure }
+    printError("storekeeper: \(error)".sanitizedForTerminal)
+    throw ExitCode(1)
   }
 }
