@@ -21,23 +21,8 @@ enum SnapshotCode {
     }
   }
 
-  static func code(_ label: LedgerState) -> UInt8 {
-    switch label {
-    case .purchased: 0
-    case .renewed: 1
-    case .pending: 2
-    case .declined: 3
-    case .interrupted: 4
-    case .failed: 5
-    case .refunded: 6
-    case .upgraded: 7
-    case .expired: 8
-    case .grace: 9
-    case .retry: 10
-    case .priceIncrease: 11
-    case .revoked: 12
-    }
-  }
+  /// A label's code: its ordinal, which is never renumbered.
+  static func code(_ label: LedgerState) -> UInt8 { UInt8(label.ordinal) }
 
   static func label(_ code: UInt8) -> LedgerState? {
     LedgerState.allCases.first { Self.code($0) == code }

@@ -36,8 +36,8 @@ public enum LedgerState: String, CaseIterable, Sendable {
     }
   }
 
-  /// The case's position in `allCases`, for bit sets (the filter's one ordinal: a switch, so a
-  /// row's test costs a jump).
+  /// The case's number, written down once and never changed: the filter's bit sets use it and
+  /// a ledger snapshot on disk writes it (a switch, so a row's test costs a jump).
   @inline(__always)
   var ordinal: Int {
     switch self {
