@@ -16,7 +16,7 @@ extension SessionReader {
     }
     var groups: [JSONValue] = []
     for status in session.subscriptionStatuses() {
-      let number = Self.statusNumber(status.state)
+      let number = status.state.statusNumber
       guard wanted.isEmpty || wanted.contains(number),
         let transaction = session.transaction(status.transactionID)
       else { continue }
@@ -47,16 +47,5 @@ extension SessionReader {
         JSONMember("bundleId", .string(bundleID)),
         JSONMember("data", .array(groups)),
       ]))
-  }
-
-  /// Apple's `Status` number for a subscription state.
-  static func statusNumber(_ state: RenewalState) -> Int {
-    switch state {
-    case .subscribed: 1
-    case .expired: 2
-    case .inBillingRetryPeriod: 3
-    case .inGracePeriod: 4
-    case .revoked: 5
-    }
   }
 }

@@ -78,15 +78,7 @@ extension Signer {
     if let status = notification.status {
       data["signedRenewalInfo"] = .string(
         try sign(status, signedDate: notification.time, for: .server))
-      let code: Int =
-        switch status.state {
-        case .subscribed: 1
-        case .expired: 2
-        case .inBillingRetryPeriod: 3
-        case .inGracePeriod: 4
-        case .revoked: 5
-        }
-      data["status"] = .number(JSONNumber(code))
+      data["status"] = .number(JSONNumber(status.state.statusNumber))
     }
     if let reason = notification.consumptionRequestReason {
       let name: String =

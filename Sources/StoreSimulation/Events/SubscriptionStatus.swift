@@ -10,6 +10,18 @@ public enum RenewalState: String, Sendable, CaseIterable {
   case inGracePeriod
   /// Refunded or revoked.
   case revoked
+
+  /// Apple's number for the state, as the App Store Server API's `status` and a notification's
+  /// `data.status` give it: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
+  public var statusNumber: Int {
+    switch self {
+    case .subscribed: 1
+    case .expired: 2
+    case .inBillingRetryPeriod: 3
+    case .inGracePeriod: 4
+    case .revoked: 5
+    }
+  }
 }
 
 /// `Product.SubscriptionInfo.RenewalInfo.ExpirationReason`.

@@ -11,14 +11,7 @@ struct ToldStatus: Equatable {
     state: RenewalState, willAutoRenew: Bool, product: Int32, preference: Int32,
     priceIncrease: PriceIncreaseStatus, expirationReason: ExpirationReason?
   ) {
-    let stateCode: UInt64 =
-      switch state {
-      case .subscribed: 1
-      case .expired: 2
-      case .inBillingRetryPeriod: 3
-      case .inGracePeriod: 4
-      case .revoked: 5
-      }
+    let stateCode = UInt64(state.statusNumber)
     let increaseCode: UInt64 =
       switch priceIncrease {
       case .noIncreasePending: 0
