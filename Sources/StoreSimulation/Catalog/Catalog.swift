@@ -78,7 +78,7 @@ public struct CatalogBillingPlan: Equatable, Sendable {
     let introductory =
       subscription.introductoryOffers ?? subscription.introductoryOffer.wrapped.map { [$0] } ?? []
     let offered: [(OfferKind, [SubscriptionOffer])] = [
-      (.introductory, introductory), (.promotional, subscription.adHocOffers ?? []),
+      (.introductory, introductory), (.promotional, subscription.adHocOffers),
       (.winBack, subscription.winbackOffers ?? []),
     ]
     return (subscription.billingPlans ?? []).filter(\.isEnabled).map { plan in
