@@ -5,15 +5,8 @@ import StoreUtilities
 /// How a notification's payload is signed (the signer's, or a test's that fails).
 typealias NotificationSigning = @Sendable (ServerNotification) throws -> String
 
-extension Signer {
-  /// Signs notifications on every core (``signedPayloads(_:with:)``) with this signer.
-  func signedPayloads(_ notifications: [ServerNotification]) -> [Result<String, any Error>] {
-    StoreDelivery.signedPayloads(notifications, with: { [self] in try signedPayload($0) })
-  }
-
-  /// Below this many notifications, signing stays on the caller's thread.
-  static let parallelThreshold = 64
-}
+/// Below this many notifications, signing stays on the caller's thread.
+let parallelSigningThreshold = 64
 
 /// Signs notifications on every core, each result in its notification's place (the order of
 /// delivery is the order given), with why one could not be signed. A few are signed on the
@@ -22,7 +15,7 @@ func signedPayloads(
   _ notifications: [ServerNotification], with signing: NotificationSigning
 ) -> [Result<String, any Error>] {
   let count = notifications.count
-  let chunk = Signer.parallelThreshold
+  let chunk = parallelSigningThreshold
   guard count >= chunk else {
     return notifications.map { notification in Result { try signing(notification) } }
   }

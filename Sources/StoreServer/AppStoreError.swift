@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import StoreJSON
+import StoreUtilities
 
 /// An App Store Server API error: the HTTP status and Apple's body, `{"errorCode": N,
 /// "errorMessage": "…"}` (Apple's "Error codes"; the reference client reads the body only when
@@ -54,9 +55,7 @@ public struct AppStoreError: Error, Equatable, Sendable {
 
   /// A path as an answer repeats it: its first 200 characters (a 64 KB path is not echoed back
   /// whole).
-  static func echo(_ path: String) -> String {
-    path.count <= 200 ? path : path.prefix(200) + "… (\(path.utf8.count) bytes)"
-  }
+  static func echo(_ path: String) -> String { path.cutForEcho(to: 200) }
 
   /// A path the API has, asked with another method: 405 with `Allow`.
   static func methodNotAllowed(

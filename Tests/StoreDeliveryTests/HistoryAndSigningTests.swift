@@ -30,7 +30,7 @@ import Testing
     let notifications = (0..<500).map {
       ServerNotification.test(at: now.adding(milliseconds: Int64($0)), uuid: "uuid-\($0)")
     }
-    let payloads = signer.signedPayloads(notifications)
+    let payloads = signedPayloads(notifications, with: { try signer.signedPayload($0) })
     #expect(payloads.count == 500)
     for (index, payload) in payloads.enumerated() {
       let decoded = try JWS.decode(try payload.get())

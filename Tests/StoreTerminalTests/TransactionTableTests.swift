@@ -91,4 +91,22 @@ import Testing
       #expect(app.table.entitledProducts == rebuilt.entitledProducts)
     }
   }
+
+  /// The rows a step back changed are marked, whichever way the table was brought in line (a
+  /// transaction `delete` took from the middle comes back: every row is read again then).
+  @Test func aStepBackMarksEveryRowItChangedAndNoOther() {
+    var app = makeApp()
+    for line in TransactionTableTests.script { app.perform(line: line) }
+    app.press(.tab)
+    for _ in 0..<200 {
+      let before = Dictionary(uniqueKeysWithValues: app.table.rows.map { ($0.id, $0) })
+      app.press(.character("N"))
+      let differing = Set(
+        app.table.rows.filter { row in before[row.id].map { $0 != row } ?? false }.map(\.id))
+      let marked = app.state.changes?.ids ?? []
+      #expect(differing.isSubset(of: marked), "unmarked: \(differing.subtracting(marked))")
+      let new = Set(app.table.rows.map(\.id)).subtracting(before.keys)
+      #expect(marked.isSubset(of: differing.union(new)), "marked unchanged: \(marked)")
+    }
+  }
 }

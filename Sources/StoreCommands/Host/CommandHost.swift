@@ -1,6 +1,7 @@
 import Foundation
 import StoreConfiguration
 import StoreSimulation
+import StoreUtilities
 
 /// Hears what the host does: events as a command makes them, then the command's outcome; and
 /// publishes what it made of them (output, notifications) only when the host says the journal
@@ -338,13 +339,8 @@ extension CommandError {
     var located = self
     if let number { located.line = number }
     let command = located.command ?? text.trimmingCharacters(in: .whitespaces)
-    located.command = Self.cut(command, to: 200)
-    located.message = Self.cut(located.message, to: 1000)
+    located.command = command.cutForEcho(to: 200)
+    located.message = located.message.cutForEcho(to: 1000)
     return located
-  }
-
-  /// `text`, or its first `limit` characters and how long it was.
-  static func cut(_ text: String, to limit: Int) -> String {
-    text.count <= limit ? text : text.prefix(limit) + "… (\(text.utf8.count) bytes)"
   }
 }

@@ -200,12 +200,9 @@ extension Session {
       groups[index] = group
     }
     let id = ledger.append(record)
-    // A renewal out of billing retry or grace recovers (against the status last told).
-    let recovering = ToldStatus(bits: groups[index].toldBits)?.isRecovering ?? false
+    let cause = NotificationCause.renewal(after: groups[index].told)
     groups[index].renewed(as: id, product: productIndex, until: record.expirationDate)
-    emitTransaction(
-      ledger.records.count - 1, delivery: .updates, at: stamp, sink,
-      cause: NotificationCause(.didRenew, recovering ? .billingRecovery : nil))
+    emitTransaction(ledger.records.count - 1, delivery: .updates, at: stamp, sink, cause: cause)
     emitStatus(group: index, at: stamp, sink)
   }
 

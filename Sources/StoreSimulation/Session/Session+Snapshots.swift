@@ -83,18 +83,11 @@ extension Session {
   private func purchaseCauses(of record: TransactionRecord) -> NotificationCauses {
     let product = product(at: record.product)
     let group = product.groupIndex
-    var redeemsOffer = false
-    if record.offerIndex >= 0, OfferKind.allCases.indices.contains(Int(record.offerKind)) {
-      // The offer the transaction carries (its snapshot's), when it is not the introductory.
-      let kind = OfferKind.allCases[Int(record.offerKind)]
-      redeemsOffer =
-        kind != .introductory && product.offers(kind).indices.contains(Int(record.offerIndex))
-    }
-    var previous: ToldStatus?
-    if let group { previous = ToldStatus(bits: groups[group].toldBits) }
+    // The offer the transaction carries, when it is not the introductory.
+    let redeemsOffer = record.offer(of: product).map { $0.kind != .introductory } ?? false
     return .purchase(
       isSubscription: group != nil, isRenewal: record.flags.contains(.renewal),
-      redeemsOffer: redeemsOffer, previous: previous)
+      redeemsOffer: redeemsOffer, previous: group.flatMap { groups[$0].told })
   }
 
   /// Emits a group's status, with what changed since the last one (`redeemed`: the verb
@@ -163,16 +156,7 @@ extension Transaction {
     owner: Account = .purchaser, rate: TimeRate = .realTime
   ) {
     let product = catalog.products[Int(record.product)]
-    var offer: TransactionOffer?
-    if record.offerIndex >= 0,
-      let kind = OfferKind.allCases.indices.contains(Int(record.offerKind))
-        ? OfferKind.allCases[Int(record.offerKind)] : nil
-    {
-      let offers = product.offers(kind)
-      if offers.indices.contains(Int(record.offerIndex)) {
-        offer = TransactionOffer(offers[Int(record.offerIndex)])
-      }
-    }
+    let offer = record.offer(of: product).map { TransactionOffer($0.offer) }
     let state: PaymentTransactionState =
       switch record.state {
       case .purchased: .purchased
@@ -210,5 +194,16 @@ extension Transaction {
       billingPlanType = plan.type
       commitment = plan.commitment
     }
+  }
+}
+
+extension TransactionRecord {
+  /// The offer the transaction carries, as its product lists it; `nil` for none (or one the
+  /// catalog no longer has, after a reload).
+  func offer(of product: CatalogProduct) -> (kind: OfferKind, offer: CatalogOffer)? {
+    guard offerIndex >= 0, OfferKind.allCases.indices.contains(Int(offerKind)) else { return nil }
+    let kind = OfferKind.allCases[Int(offerKind)]
+    let offers = product.offers(kind)
+    return offers.indices.contains(Int(offerIndex)) ? (kind, offers[Int(offerIndex)]) : nil
   }
 }

@@ -198,26 +198,6 @@ package struct InspectorState {
     return [effect]
   }
 
-  /// Reads every row again; the ids whose rows differ from before (both ascending by id: one
-  /// walk).
-  static func rowsChanged(
-    reloading table: inout TransactionTable, _ session: SessionView
-  )
-    -> Set<UInt64>
-  {
-    let before = table.rows
-    table.reload(session)
-    var changed = Set<UInt64>()
-    var old = before.startIndex
-    for row in table.rows {
-      while old < before.endIndex && before[old].id < row.id { old += 1 }
-      if old < before.endIndex && before[old].id == row.id && before[old] != row {
-        changed.insert(row.id)
-      }
-    }
-    return changed
-  }
-
   /// A command applied: its events reach the table, the log and the notification hooks.
   private mutating func applied(
     _ request: CommandRequest, _ events: [StoreEvent], session: SessionView
@@ -235,12 +215,10 @@ package struct InspectorState {
       stepBackBaseline = nil
       // What differs from before the step: rows whose label or dates changed back, read again
       // alone when the two sessions share the rest.
-      if let baseline, let ids = session.idsThatMayDiffer(from: baseline),
-        let changed = table.stepBack(to: session, rereading: ids)
-      {
-        changes?.ids = changed
+      if let baseline, let ids = session.idsThatMayDiffer(from: baseline) {
+        changes?.ids = table.stepBack(to: session, rereading: ids)
       } else {
-        changes?.ids = Self.rowsChanged(reloading: &table, session)
+        changes?.ids = table.reloadTellingChanges(session)
       }
       if let selected { table.select(id: selected) }
       let what = kind == .event ? "before the last event" : "before the last command"

@@ -120,10 +120,9 @@ package struct TransactionTable {
 
   /// Brings the rows in line with `session` after a step back, reading only `ids` (those that
   /// may differ, ``SessionView/idsThatMayDiffer(from:)``): rows taken back at the end go, the
-  /// others are read again, and the filter and counts follow row by row. The ids whose rows
-  /// changed; `nil` when a transaction came back or went in the middle (everything was read
-  /// again then).
-  mutating func stepBack(to session: SessionView, rereading ids: [UInt64]) -> Set<UInt64>? {
+  /// others are read again, and the filter and counts follow row by row; when a transaction
+  /// came back or went in the middle, every row is read again. The ids whose rows changed.
+  mutating func stepBack(to session: SessionView, rereading ids: [UInt64]) -> Set<UInt64> {
     var changed = Set<UInt64>()
     var cut: Int?
     for id in ids {
@@ -131,14 +130,16 @@ package struct TransactionTable {
       let position = position(of: id)
       switch (row, position) {
       case (let row?, let position?):
-        if cut != nil { return fullReload(session) }
+        if cut != nil { return changed.union(reloadTellingChanges(session)) }
         guard rows[position] != row else { continue }
         replace(at: position, with: row)
         changed.insert(id)
       case (nil, let position?):
         cut = min(cut ?? position, position)
       case (let row?, nil):
-        guard cut == nil, rows.last.map({ $0.id < id }) ?? true else { return fullReload(session) }
+        guard cut == nil, rows.last.map({ $0.id < id }) ?? true else {
+          return changed.union(reloadTellingChanges(session))
+        }
         rows.append(row)
         pendingCounts.count(row)
         if compiledFilter.matches(row) { matching.append(rows.count - 1) }
@@ -150,7 +151,7 @@ package struct TransactionTable {
       // What was taken back is the rows' end, or the rows are read again.
       let gone = rows.count - cut
       guard ids.filter({ position(of: $0).map { $0 >= cut } ?? false }).count == gone else {
-        return fullReload(session)
+        return changed.union(reloadTellingChanges(session))
       }
       for position in cut..<rows.count { pendingCounts.count(rows[position], removing: true) }
       rows.removeLast(gone)
@@ -162,9 +163,20 @@ package struct TransactionTable {
     return changed
   }
 
-  private mutating func fullReload(_ session: SessionView) -> Set<UInt64>? {
+  /// Reads every row again; the ids of rows there before and after whose rows differ (both
+  /// ascending by id: one walk).
+  mutating func reloadTellingChanges(_ session: SessionView) -> Set<UInt64> {
+    let before = rows
     reload(session)
-    return nil
+    var changed = Set<UInt64>()
+    var old = before.startIndex
+    for row in rows {
+      while old < before.endIndex && before[old].id < row.id { old += 1 }
+      if old < before.endIndex && before[old].id == row.id && before[old] != row {
+        changed.insert(row.id)
+      }
+    }
+    return changed
   }
 
   /// Puts a row read again in place, with the filter's and the counts' share.

@@ -71,15 +71,12 @@ struct TransactionTableView: ScreenPart {
     var value: (TransactionTableView, LedgerRow) -> String
   }
 
-  /// The columns that fit, most useful first: unfinished mark, id, product, purchase date and
-  /// state always (dates keep their seconds; the year shows when it is not the session's);
-  /// then expiration and type when the product keeps 16 cells. Narrow, states take their short
-  /// names.
   /// The fewest cells the ID column is cut to when ids are long and the pane narrow.
   static let idColumnLimit = 8
 
-  /// How wide the date columns are: with the year when the oldest purchase is in another year.
-  private func dateWidthFor(_ rows: ChunkedArray<LedgerRow>) -> Int {
+  /// How wide the date columns are: with the year when the oldest purchase is in another year
+  /// (a back-dated one, a journal from last year).
+  private var dateWidth: Int {
     let withYear =
       rows.first.map {
         Formatting.isOtherYear(Instant(milliseconds: $0.purchaseDate), now: session.now)
@@ -87,11 +84,14 @@ struct TransactionTableView: ScreenPart {
     return withYear ? 16 : 14
   }
 
+  /// The columns that fit, most useful first: unfinished mark, id, product, purchase date and
+  /// state always (dates keep their seconds; the year shows when it is not the session's);
+  /// then expiration and type when the product keeps 16 cells. Narrow, states take their short
+  /// names.
   func tableColumns(width: Int) -> [TableColumn] {
     let glyphs = display.glyphs
     let now = session.now
-    // An old purchase (a back-dated one, a journal from last year) brings the year in.
-    let dateWidth = dateWidthFor(rows)
+    let dateWidth = self.dateWidth
     // A named customer's ids have 15 digits: where they would push the purchase date out, the
     // column keeps their last ones (the inspector shows the whole id).
     let digits = max(3, String(rows.last?.id ?? 0).count)

@@ -91,11 +91,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
   open func finishTransaction(_ transaction: SKPaymentTransaction) {
     guard transaction.transactionState != .purchasing, transaction.transactionState != .deferred
     else { return }
-    var observers: [any SKPaymentTransactionObserver] = []
-    let removed: SKPaymentTransaction? = lock.withLock {
-      observers = self.observers
-      return state.remove(key: transaction.key)
-    }
+    let (removed, observers) = change { $0.remove(key: transaction.key) }
     guard let removed else { return }
     if let id = removed.engineID, removed.transactionState != .failed { store.finish(id) }
     tell(observers) { $0.paymentQueue(self, removedTransactions: [removed]) }
@@ -135,6 +131,14 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
 
   // MARK: - What the store hands the queue
 
+  /// Changes the queue's state and reads its observers under one lock: news of the change goes
+  /// to the observers there were when it was made.
+  private func change<Result>(
+    _ body: (inout PaymentQueueState) -> Result
+  ) -> (Result, [any SKPaymentTransactionObserver]) {
+    lock.withLock { (body(&state), observers) }
+  }
+
   /// Calls every observer of this moment with `body` on the main queue.
   func tell(_ body: @escaping (any SKPaymentTransactionObserver) -> Void) {
     tell(transactionObservers, body)
@@ -158,11 +162,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
   /// A payment the store refused before any transaction existed: observers hear it
   /// `purchasing`, then `failed` with `error`.
   func refuse(_ payment: SKPayment, _ error: SKError) {
-    var observers: [any SKPaymentTransactionObserver] = []
-    let (purchasing, failed) = lock.withLock {
-      observers = self.observers
-      return state.refuse(payment, error)
-    }
+    let ((purchasing, failed), observers) = change { $0.refuse(payment, error) }
     tell(observers) { $0.paymentQueue(self, updatedTransactions: [purchasing]) }
     tell(observers) { $0.paymentQueue(self, updatedTransactions: [failed]) }
   }
@@ -170,11 +170,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
   /// Takes the store's events (under the store's lock, once the journal holds them) and tells
   /// the observers what they mean for the queue.
   func receive(_ events: [StoreEvent], payment: SKPayment?, dates: (UInt64) -> Date?) {
-    var observers: [any SKPaymentTransactionObserver] = []
-    let told = lock.withLock {
-      observers = self.observers
-      return state.receive(events, payment: payment, dates: dates)
-    }
+    let (told, observers) = change { $0.receive(events, payment: payment, dates: dates) }
     for news in told {
       switch news {
       case .updated(let transactions):
