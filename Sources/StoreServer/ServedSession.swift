@@ -128,25 +128,36 @@ public final class ServedSession {
   /// stopping); safe from any thread.
   public func requestStop() { stopping.withLockedValue { $0 = true } }
 
-  /// Applies the command an App Store Server API call comes down to, committed: the call's
-  /// effect is journaled like any command. A refusal is `refused`'s error.
   /// Runs `body` with the session acting as `customer` (a `customer` line before and after,
   /// journaled as any command), so that a call about a named customer's transaction changes
-  /// their account and the session goes on as whom it acted as.
+  /// their account. The session goes back to whom it acted as whatever happens: a journal
+  /// that fails to publish the line back is told as the call's error, after the switch.
   func acting<T>(
     as customer: Customer, _ body: () throws(AppStoreError) -> T
   ) throws(AppStoreError) -> T {
     let home = host.session.customer
     guard customer != home else { return try body() }
-    try switchCustomer(to: customer)
-    defer { try? switchCustomer(to: home) }
-    return try body()
+    var failure = journalError(host.perform(Command.customer(name: customer.name, number: nil)))
+    var result: Result<T, AppStoreError>?
+    if failure == nil, host.session.customer == customer {
+      do throws(AppStoreError) { result = .success(try body()) } catch { result = .failure(error) }
+    }
+    if host.session.customer != home {
+      let back = journalError(host.perform(Command.customer(name: home.name, number: nil)))
+      failure = failure ?? back
+    }
+    if case .failure(let error)? = result { throw error }
+    if let failure { throw failure }
+    guard case .success(let value)? = result else {
+      throw AppStoreError(status: 500, code: 5_000_000, message: "the customer was not selected")
+    }
+    return value
   }
 
-  private func switchCustomer(to customer: Customer) throws(AppStoreError) {
-    let outcome = host.perform(Command.customer(name: customer.name, number: nil))
-    if let error = outcome.publishError ?? outcome.error {
-      throw AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)")
+  /// The error of a `customer` line the journal could not take.
+  private func journalError(_ outcome: CommandOutcome) -> AppStoreError? {
+    (outcome.publishError ?? outcome.error).map {
+      AppStoreError(status: 500, code: 5_000_000, message: "journal: \($0)")
     }
   }
 

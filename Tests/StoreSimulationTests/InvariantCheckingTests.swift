@@ -15,7 +15,10 @@ import Testing
     var session = Session(configuration: testConfiguration, start: t0, options: options)
     for _ in 0..<purchases { try session.buy("coins", PurchaseOptions()) { _ in } }
     for _ in 0..<verbs { try session.advance(to: session.now.plus(seconds: 30)) { _ in } }
-    return (session.storage.checked.transactionsVisited, session.ledger.records.count)
+    return (
+      session.storage.customers.actingState.checked.transactionsVisited,
+      session.ledger.records.count
+    )
   }
 
   @Test func theDebugBuildsChecksVisitAConstantShareOfTheLedgerPerVerb() throws {
@@ -37,12 +40,12 @@ import Testing
   @Test func aWholeCheckStillComesDuringALongSession() throws {
     var session = Session(configuration: testConfiguration, start: t0)
     for _ in 0..<100 { try session.buy("coins", PurchaseOptions()) { _ in } }
-    let before = session.storage.checked.transactionsVisited
+    let before = session.storage.customers.actingState.checked.transactionsVisited
     for _ in 0..<4 {
       try session.advance(to: session.now.plus(seconds: 30)) { _ in }
     }
     // 100 transactions: a whole check falls due within four verbs, and walks all of them.
-    #expect(session.storage.checked.transactionsVisited - before >= 100)
+    #expect(session.storage.customers.actingState.checked.transactionsVisited - before >= 100)
     #expect(session.invariantViolation() == nil)
   }
 }

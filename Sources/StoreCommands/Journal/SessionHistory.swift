@@ -69,12 +69,13 @@ struct SessionHistory {
   /// but rarer).
   static let copiesKept = 20
 
-  /// How much work between copies: a copy costs about what the session holds (the arrays it
-  /// changes next are copied then), so one is kept each time a sixteenth of that was done —
-  /// every entry for a small session, every 60,000 renewals or so at a million transactions.
-  /// A step back then replays at most that, and copying adds a few percent to the work.
+  /// How much work between copies: a copy costs about what the session holds, its transactions
+  /// and its customers (the arrays it changes next are copied then), so one is kept each time a
+  /// sixteenth of that was done — every entry for a small session, every 60,000 renewals or so
+  /// at a million transactions. A step back then replays at most that, and copying adds a few
+  /// percent to the work.
   static func copySpacing(_ session: Session) -> Int {
-    max(1, session.transactionCountOfEveryCustomer / 16)
+    max(1, (session.transactionCountOfEveryCustomer + session.customers.count) / 16)
   }
 
   /// The last point a step back of `kind` goes to.

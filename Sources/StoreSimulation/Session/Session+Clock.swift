@@ -2,13 +2,11 @@ import StoreConfiguration
 
 extension Session {
   /// When the next scheduled transition (a renewal, the end of a grace or retry period, an
-  /// expiry) is due, if any.
-  /// Every customer's transitions count.
+  /// expiry) of any customer is due, if any.
+  ///
+  /// - Complexity: O(1).
   public var nextScheduledEvent: Instant? {
-    let mine = scheduler.nextDue(groups: groups)
-    guard storage.customers.hasNamedCustomers else { return mine.map { Instant(milliseconds: $0) } }
-    let others = storage.customers.earliestParkedDue()
-    return [mine, others].compactMap { $0 }.min().map { Instant(milliseconds: $0) }
+    storage.customers.wakes.min.map { Instant(milliseconds: $0.due) }
   }
 
   /// Moves the clock to `target`, firing every transition due on the way in time order. Each
@@ -16,7 +14,8 @@ extension Session {
   ///
   /// - Throws: ``SessionError`` when `target` is in the past or the span would cause more than
   ///   ``SessionOptions/maximumEventsPerVerb`` events; nothing changes then.
-  /// - Complexity: O(*e* log *g*) for *e* transitions in *g* groups, whatever the span.
+  /// - Complexity: O(*e* (log *g* + log *c*)) for *e* transitions in *g* groups of *c*
+  ///   customers, whatever the span; the customers with nothing due are not looked at.
   public mutating func advance(to target: Instant, _ sink: EventSink) throws(SessionError) {
     try check(.advance(to: target))
     let home = currentCustomerSlot
@@ -229,15 +228,18 @@ extension Session {
 
   /// Refuses a span that would cause more events than allowed, before anything changes.
   ///
-  /// Counts the transitions each group of each customer would go through up to `limit` by
-  /// stepping its periods; every transition causes at most three events, and as many again for
-  /// each family member. A replay (no budget) counts nothing.
+  /// Counts the transitions each group of each customer due by `limit` would go through up to
+  /// it by stepping its periods; every transition causes at most three events, and as many
+  /// again for each family member. A replay (no budget) counts nothing.
+  ///
+  /// - Complexity: O(*k* × *g*) for *k* customers due by `limit` (at most the budget), *g*
+  ///   groups each: the customers with nothing due are not looked at.
   func checkEventBudget(until limit: Int64) throws(SessionError) {
     let budget = options.maximumEventsPerVerb
     guard budget < .max else { return }
     var transitions = 0
     var events = 0
-    eachCustomersGroups { groups, settings, members in
+    eachCustomerDue(by: limit) { groups, settings, members in
       for group in groups {
         let count = transitionCount(
           of: group, settings: settings, until: limit, stopAfter: budget)
@@ -256,10 +258,11 @@ extension Session {
   /// customer fall due from now until `limit`, counted no further than `atMost`; each causes a
   /// few events.
   ///
-  /// - Complexity: O(*g*) for *g* groups at a rate with fixed periods, else up to `atMost`.
+  /// - Complexity: O(*k* × *g*) for *k* customers due by `limit` and *g* groups at a rate with
+  ///   fixed periods, else up to `atMost`.
   public func transitionsDue(until limit: Instant, atMost: Int) -> Int {
     var transitions = 0
-    eachCustomersGroups { groups, settings, _ in
+    eachCustomerDue(by: limit.milliseconds) { groups, settings, _ in
       for group in groups where transitions <= atMost {
         transitions += transitionCount(
           of: group, settings: settings, until: limit.milliseconds,

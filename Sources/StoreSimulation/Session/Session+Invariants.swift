@@ -36,10 +36,10 @@ extension Session {
     switch options.invariantChecking {
     case .off: return
     case .everyVerb:
-      storage.checked.transactionsVisited += ledger.records.count
+      storage.customers.actingState.checked.transactionsVisited += ledger.records.count
       problem = invariantViolation()
     case .amortized:
-      var progress = storage.checked
+      var progress = storage.customers.actingState.checked
       let count = ledger.records.count
       progress.verbsSinceWholeCheck += 1
       if progress.verbsSinceWholeCheck * InvariantChecking.Progress.transactionsPerVerb >= count {
@@ -52,7 +52,7 @@ extension Session {
         problem = recentViolation(from: start)
       }
       progress.checkedCount = count
-      storage.checked = progress
+      storage.customers.actingState.checked = progress
     }
     if let problem { preconditionFailure("Storekeeper engine invariant broken: \(problem)") }
   }

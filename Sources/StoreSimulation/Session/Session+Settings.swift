@@ -44,10 +44,12 @@ extension Session {
     configuration = newConfiguration
     catalog = Catalog(newConfiguration, keepingIndicesOf: catalog)
     makeUnique()
-    storage.catalogGeneration += 1
-    ledger.setLastingProducts(catalog.lastingProducts)
-    if groups.count < catalog.groups.count {
-      groups += Array(repeating: GroupState(), count: catalog.groups.count - groups.count)
+    let (lasting, groupCount) = (catalog.lastingProducts, catalog.groups.count)
+    storage.customers.updateEach { state in
+      state.ledger.setLastingProducts(lasting)
+      if state.groups.count < groupCount {
+        state.groups += Array(repeating: GroupState(), count: groupCount - state.groups.count)
+      }
     }
     if !overridden { settings = defaultSettings(newConfiguration) }
   }

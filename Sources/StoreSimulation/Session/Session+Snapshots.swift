@@ -128,14 +128,14 @@ extension Session {
   /// Counts an event in the session's history and in its customer's.
   mutating func countEvent() {
     emittedEventCount += 1
-    storage.customerEventCount += 1
+    storage.customers.actingState.eventCount += 1
   }
 
   /// Whose the event just counted is, when that is a named customer, and its place in their
   /// history.
   var eventCustomer: (Customer?, UInt64) {
-    let customer = storage.account.customer
-    return customer.isOwn ? (nil, 0) : (customer, storage.customerEventCount - 1)
+    let state = storage.customers.actingState
+    return state.customer.isOwn ? (nil, 0) : (state.customer, state.eventCount - 1)
   }
 }
 

@@ -65,12 +65,14 @@ public struct Session: Sendable {
     let catalog = Catalog(configuration)
     var ledger = Ledger(firstID: options.firstTransactionID)
     ledger.setLastingProducts(catalog.lastingProducts)
-    self.storage = SessionStorage(
-      configuration: configuration, catalog: catalog,
-      settings: SessionSettings(configuration.settings), now: start,
-      ledger: ledger,
-      groups: Array(repeating: GroupState(), count: catalog.groups.count))
     self.options = options
+    let own = CustomerState(
+      customer: .own, ledger: ledger,
+      groups: Array(repeating: GroupState(), count: catalog.groups.count),
+      settings: SessionSettings(configuration.settings))
+    self.storage = SessionStorage(
+      configuration: configuration, catalog: catalog, now: start,
+      customers: CustomerBook(own: own))
     settings = defaultSettings(configuration)
   }
 
@@ -78,16 +80,21 @@ public struct Session: Sendable {
     if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
   }
 
-  /// Records that group `index`'s next transition changed.
+  /// Records that group `index`'s next transition changed (and so, maybe, when its customer is
+  /// next due).
   mutating func reschedule(group index: Int) {
     makeUnique()
-    storage.scheduler.reschedule(index, &storage.groups[index])
+    storage.customers.actingState.reschedule(group: index)
+    storage.customers.rewake()
   }
 
-  /// The earliest transition due at or before `limit`, removed from the schedule.
+  /// The acting customer's earliest transition due at or before `limit`, removed from the
+  /// schedule.
   mutating func popDue(upTo limit: Int64) -> Scheduler.Entry? {
     makeUnique()
-    return storage.scheduler.popDue(upTo: limit, groups: storage.groups)
+    let entry = storage.customers.actingState.popDue(upTo: limit)
+    if entry != nil { storage.customers.rewake() }
+    return entry
   }
 
   /// The configuration the session runs on.
@@ -110,10 +117,10 @@ public struct Session: Sendable {
 
   /// The switches in force (the file's, with overrides).
   public internal(set) var settings: SessionSettings {
-    get { storage.settings }
+    get { storage.customers.actingState.settings }
     _modify {
       makeUnique()
-      yield &storage.settings
+      yield &storage.customers.actingState.settings
     }
   }
 
@@ -127,26 +134,26 @@ public struct Session: Sendable {
   }
 
   var ledger: Ledger {
-    get { storage.ledger }
+    get { storage.customers.actingState.ledger }
     _modify {
       makeUnique()
-      yield &storage.ledger
+      yield &storage.customers.actingState.ledger
     }
   }
 
   var groups: [GroupState] {
-    get { storage.groups }
+    get { storage.customers.actingState.groups }
     _modify {
       makeUnique()
-      yield &storage.groups
+      yield &storage.customers.actingState.groups
     }
   }
 
   var scheduler: Scheduler {
-    get { storage.scheduler }
+    get { storage.customers.actingState.scheduler }
     _modify {
       makeUnique()
-      yield &storage.scheduler
+      yield &storage.customers.actingState.scheduler
     }
   }
 
@@ -193,32 +200,34 @@ public struct Session: Sendable {
 
   /// What the App Store's server API remembers beyond the transactions.
   var serverRecords: ServerRecords {
-    get { storage.serverRecords }
+    get { storage.customers.actingState.serverRecords }
     _modify {
       makeUnique()
-      yield &storage.serverRecords
+      yield &storage.customers.actingState.serverRecords
     }
   }
 
   /// The purchaser's family and what its members were shared.
   var family: FamilyState {
-    get { storage.family }
+    get { storage.customers.actingState.family }
     _modify {
       makeUnique()
-      yield &storage.family
+      yield &storage.customers.actingState.family
     }
   }
 
   /// Whose device the session shows: the purchaser's, or a member's in a view made by
   /// ``view(of:)``.
-  public var account: Account { storage.account }
+  public var account: Account {
+    Account(customer: storage.customers.actingState.customer, member: storage.member)
+  }
 
   /// Win-back eligibility overrides by offer ID (Xcode's per-offer toggle while running).
   var winBackEligibility: [String: Bool] {
-    get { storage.winBackEligibility }
+    get { storage.customers.actingState.winBackEligibility }
     _modify {
       makeUnique()
-      yield &storage.winBackEligibility
+      yield &storage.customers.actingState.winBackEligibility
     }
   }
 
@@ -275,63 +284,38 @@ final class SessionStorage: @unchecked Sendable {
   // renewal loop.
   @exclusivity(unchecked) var configuration: StoreKitConfiguration
   @exclusivity(unchecked) var catalog: Catalog
-  @exclusivity(unchecked) var settings: SessionSettings
   @exclusivity(unchecked) var now: Instant
-  @exclusivity(unchecked) var ledger: Ledger
-  @exclusivity(unchecked) var groups: [GroupState]
-  @exclusivity(unchecked) var scheduler = Scheduler()
   @exclusivity(unchecked) var storefronts: [Storefront] = [.unitedStates]
-  @exclusivity(unchecked) var winBackEligibility: [String: Bool] = [:]
   @exclusivity(unchecked) var muted = false
   @exclusivity(unchecked) var eventCount: UInt64 = 0
-  @exclusivity(unchecked) var serverRecords = ServerRecords()
-  @exclusivity(unchecked) var family = FamilyState()
-  @exclusivity(unchecked) var account = Account.purchaser
-  /// The customers, and the parked states of all but the current one.
-  @exclusivity(unchecked) var customers = CustomerBook()
-  /// How many events the current customer caused (a named customer's notifications are named
-  /// by it, so that they do not depend on the other customers).
-  @exclusivity(unchecked) var customerEventCount: UInt64 = 0
+  /// Whose device the session shows: the acting customer's, or one of their family's members'
+  /// in a view.
+  @exclusivity(unchecked) var member: FamilyMember?
+  /// Every customer's state.
+  @exclusivity(unchecked) var customers: CustomerBook
   /// ``Session/stepBacks``.
   @exclusivity(unchecked) var stepBacks = 0
-  /// Bumped by each reload of the configuration, so that a parked customer's state is brought
-  /// in line with the catalog when it is next used.
-  @exclusivity(unchecked) var catalogGeneration = 0
   /// Each mass extension's result: the App Store's, for every customer.
   @exclusivity(unchecked) var massExtensions: [MassExtensionKey: MassExtension] = [:]
-  /// How far the invariant checks got (``InvariantChecking/amortized``).
-  @exclusivity(unchecked) var checked = InvariantChecking.Progress()
 
   init(
-    configuration: StoreKitConfiguration, catalog: Catalog, settings: SessionSettings,
-    now: Instant, ledger: Ledger, groups: [GroupState]
+    configuration: StoreKitConfiguration, catalog: Catalog, now: Instant, customers: CustomerBook
   ) {
     self.configuration = configuration
     self.catalog = catalog
-    self.settings = settings
     self.now = now
-    self.ledger = ledger
-    self.groups = groups
+    self.customers = customers
   }
 
   func copy() -> SessionStorage {
     let copy = SessionStorage(
-      configuration: configuration, catalog: catalog, settings: settings, now: now,
-      ledger: ledger, groups: groups)
-    copy.scheduler = scheduler
+      configuration: configuration, catalog: catalog, now: now, customers: customers)
     copy.storefronts = storefronts
-    copy.winBackEligibility = winBackEligibility
     copy.muted = muted
     copy.eventCount = eventCount
-    copy.serverRecords = serverRecords
-    copy.family = family
-    copy.account = account
-    copy.customers = customers
-    copy.customerEventCount = customerEventCount
+    copy.member = member
     copy.stepBacks = stepBacks
-    copy.catalogGeneration = catalogGeneration
     copy.massExtensions = massExtensions
-    copy.checked = checked
     return copy
   }
 }

@@ -47,7 +47,7 @@ extension Session {
     if let slot = storage.customers.slot(named: name) { return switchCustomer(toSlot: slot) }
     let customer = Customer(name: name, number: number ?? storage.customers.nextNumber)
     makeUnique()
-    let slot = storage.customers.add(newCustomerState(customer), due: nil)
+    let slot = storage.customers.add(newCustomerState(customer))
     switchCustomer(toSlot: slot)
   }
 
@@ -96,73 +96,42 @@ extension Session {
     var ledger = Ledger(
       firstID: customer.firstTransactionID(sessionFirstID: options.firstTransactionID))
     ledger.setLastingProducts(catalog.lastingProducts)
-    var family = FamilyState()
-    family.span = Customer.memberIDSpan
-    let ownSettings = storage.customers.parked(0)?.settings ?? settings
-    return CustomerState(
+    var state = CustomerState(
       customer: customer, ledger: ledger,
-      groups: Array(repeating: GroupState(), count: catalog.groups.count), scheduler: Scheduler(),
-      serverRecords: ServerRecords(), family: family, winBackEligibility: [:],
-      settings: ownSettings, eventCount: 0, checked: .init(),
-      catalogGeneration: storage.catalogGeneration)
+      groups: Array(repeating: GroupState(), count: catalog.groups.count),
+      settings: storage.customers[0].settings)
+    state.family.span = Customer.memberIDSpan
+    return state
   }
 
-  // MARK: - Parking
+  // MARK: - Whom the verbs act on
 
-  /// Makes the customer in `slot` the current one, parking the current one's state.
+  /// Makes the verbs act as the customer in `slot`.
   ///
-  /// - Complexity: O(1) but for the parked customer's next due time.
+  /// - Complexity: O(1).
   mutating func switchCustomer(toSlot slot: Int) {
-    guard slot != storage.customers.current else { return }
+    guard slot != storage.customers.acting else { return }
     makeUnique()
-    let storage = self.storage
-    let due = storage.scheduler.liveNextDue(groups: storage.groups)
-    storage.customers.park(
-      CustomerState(
-        customer: storage.account.customer, ledger: storage.ledger, groups: storage.groups,
-        scheduler: storage.scheduler, serverRecords: storage.serverRecords,
-        family: storage.family, winBackEligibility: storage.winBackEligibility,
-        settings: storage.settings, eventCount: storage.customerEventCount,
-        checked: storage.checked, catalogGeneration: storage.catalogGeneration), due: due)
-    load(storage.customers.unpark(slot), into: storage)
-  }
-
-  /// Puts a customer's state in `storage` as the one it acts as.
-  private func load(_ state: CustomerState, into storage: SessionStorage) {
-    storage.ledger = state.ledger
-    storage.groups = state.groups
-    storage.scheduler = state.scheduler
-    storage.serverRecords = state.serverRecords
-    storage.family = state.family
-    storage.winBackEligibility = state.winBackEligibility
-    storage.settings = state.settings
-    storage.customerEventCount = state.eventCount
-    storage.checked = state.checked
-    storage.account = Account(customer: state.customer)
-    if state.catalogGeneration != storage.catalogGeneration {
-      storage.ledger.setLastingProducts(catalog.lastingProducts)
-      let missing = catalog.groups.count - storage.groups.count
-      if missing > 0 { storage.groups += Array(repeating: GroupState(), count: missing) }
-    }
+    storage.customers.act(as: slot)
   }
 
   /// A read-only copy of the session acting as `customer` (the session itself for the current
   /// one), for a view of their device; `nil` when there is no such customer.
+  ///
+  /// - Complexity: O(1): the copy shares every customer's state.
   func acting(as customer: Customer) -> Session? {
     if customer == self.customer { return self }
-    guard let slot = storage.customers.slot(number: customer.number),
-      let state = storage.customers.parked(slot)
-    else { return nil }
+    guard let slot = storage.customers.slot(number: customer.number) else { return nil }
     var copy = self
     copy.storage = storage.copy()
-    load(state, into: copy.storage)
+    copy.storage.customers.act(as: slot)
     return copy
   }
 
   /// Runs `body` as each customer in turn (the own one first, then by slot), and returns to
   /// the current one: what the App Store does for every customer at once (a mass extension).
   mutating func forEachCustomer(_ body: (inout Session) -> Void) {
-    let home = storage.customers.current
+    let home = storage.customers.acting
     for slot in 0..<storage.customers.count {
       switchCustomer(toSlot: slot)
       body(&self)
@@ -173,34 +142,32 @@ extension Session {
   // MARK: - The clock, for every customer
 
   /// The current customer's slot.
-  var currentCustomerSlot: Int { storage.customers.current }
+  var currentCustomerSlot: Int { storage.customers.acting }
 
   /// How many live transactions every customer holds (their families' shares aside).
-  public var transactionCountOfEveryCustomer: Int {
-    transactionCount + storage.customers.parkedTransactions
-  }
+  ///
+  /// - Complexity: O(1).
+  public var transactionCountOfEveryCustomer: Int { storage.customers.transactionCount }
 
-  /// Makes the customer with the earliest transition due at or before `limit` the current one
+  /// Makes the customer with the earliest transition due at or before `limit` the acting one
   /// (ties: the lower number first), and returns when it is due; `nil` when none is.
+  ///
+  /// - Complexity: O(1).
   mutating func selectEarliestDue(upTo limit: Int64) -> Int64? {
-    makeUnique()
-    let mine = storage.scheduler.liveNextDue(groups: storage.groups)
-    guard storage.customers.hasNamedCustomers else {
-      return mine.flatMap { $0 <= limit ? $0 : nil }
-    }
-    if let wake = storage.customers.earliestParked(upTo: limit),
-      mine.map({ (wake.due, wake.number) < ($0, customer.number) }) ?? true
-    {
-      switchCustomer(toSlot: wake.slot)
-      return wake.due
-    }
-    return mine.flatMap { $0 <= limit ? $0 : nil }
+    guard let wake = storage.customers.wakes.min, wake.due <= limit else { return nil }
+    switchCustomer(toSlot: wake.slot)
+    return wake.due
   }
 
-  /// Every customer's state as the clock needs it: groups, settings and family size.
-  func eachCustomersGroups(_ body: ([GroupState], SessionSettings, Int) -> Bool) {
-    guard body(groups, settings, family.joinedCount) else { return }
-    _ = storage.customers.forEachParked(body)
+  /// The state of every customer with a transition due at or before `limit`, as the clock
+  /// needs it (groups, settings and family size), while `body` says go on.
+  ///
+  /// - Complexity: O(*k*) for *k* customers due by `limit`: the others are not looked at.
+  func eachCustomerDue(by limit: Int64, _ body: ([GroupState], SessionSettings, Int) -> Bool) {
+    let book = storage.customers
+    book.wakes.forEach(dueBy: limit) { wake in
+      body(book[wake.slot].groups, book[wake.slot].settings, book[wake.slot].family.joinedCount)
+    }
   }
 }
 
@@ -211,11 +178,8 @@ extension Session {
   /// - Complexity: O(*c* × *g*) for *c* customers and *g* groups.
   public var subscriberCount: Int {
     var count = 0
-    eachCustomersGroups { groups, _, _ in
-      if groups.contains(where: { $0.phase == .subscribed || $0.phase == .gracePeriod }) {
-        count += 1
-      }
-      return true
+    storage.customers.forEach { state in
+      if state.groups.contains(where: \.isEntitled) { count += 1 }
     }
     return count
   }

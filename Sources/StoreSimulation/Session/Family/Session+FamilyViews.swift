@@ -18,14 +18,14 @@ extension Session {
     }
     var view = self
     view.storage = storage.copy()
-    view.storage.account = account
+    view.storage.member = account.member
     // The view knows who is in the family, not what they were given.
-    view.storage.family.members = family.members.map {
+    view.family.members = family.members.map {
       var member = FamilyState.Member(member: $0.member, joinedAt: $0.joinedAt)
       member.isJoined = $0.isJoined
       return member
     }
-    view.storage.scheduler = Scheduler()
+    view.scheduler = Scheduler()
     var ledger = Ledger(firstID: shareID(member, 0))
     ledger.setLastingProducts(catalog.lastingProducts)
     for index in family.members[member].shares.indices {
@@ -35,12 +35,12 @@ extension Session {
       ledger.append(record)
       if deleted { ledger.update(index) { $0.flags.insert(.deleted) } }
     }
-    view.storage.ledger = ledger
+    view.ledger = ledger
     var groups = Array(repeating: GroupState(), count: self.groups.count)
     for (group, latest) in family.members[member].latestInGroup {
       groups[group] = memberGroup(member, group: group, latest: latest)
     }
-    view.storage.groups = groups
+    view.groups = groups
     return SessionView(viewing: view)
   }
 
@@ -129,8 +129,8 @@ extension Session {
     else { return nil }
     var view = self
     view.storage = storage.copy()
-    view.storage.account = memberAccount(family.members[member].member)
-    view.storage.groups[group] = memberGroup(member, group: group, latest: latest)
+    view.storage.member = family.members[member].member
+    view.groups[group] = memberGroup(member, group: group, latest: latest)
     guard var status = view.status(ofGroup: group) else { return nil }
     status.renewalInfo.appAccountToken = nil
     return status
