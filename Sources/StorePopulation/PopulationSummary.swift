@@ -1,3 +1,4 @@
+import StoreConfiguration
 import StoreJSON
 import StoreSimulation
 
@@ -48,7 +49,7 @@ public struct PopulationSummary: Equatable, Sendable {
     }
     lines.append("revenue (charges less refunds)")
     for (currency, amount) in revenue.sorted(by: { $0.key < $1.key }) {
-      lines.append("  \(currency)  \(Self.money(amount))")
+      lines.append("  \(currency)  \(Money.text(amount, currency: currency))")
     }
     if skippedActions > 0 {
       lines.append("actions the session refused (and were skipped)  \(skippedActions)")
@@ -84,17 +85,10 @@ public struct PopulationSummary: Equatable, Sendable {
         .object(
           JSONObject(
             revenue.sorted { $0.key < $1.key }.map {
-              JSONMember($0.key, .number(JSONNumber(text: Self.money($0.value))))
+              JSONMember($0.key, .number(JSONNumber(text: Money.text($0.value, currency: $0.key))))
             }))),
       JSONMember("skippedActions", .number(JSONNumber(skippedActions))),
     ])
     return JSONWriter.compact(.object(object)) + "\n"
-  }
-
-  /// Milliunits as a decimal amount with two places (`-12.30`).
-  static func money(_ milliunits: Int64) -> String {
-    let cents = (milliunits.magnitude + 5) / 10
-    let text = "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)"
-    return milliunits < 0 ? "-" + text : text
   }
 }

@@ -15,7 +15,8 @@ struct Storekeeper: ParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      Inspect.self, Run.self, Transactions.self, Validate.self, Format.self, Decode.self,
+      Inspect.self, Run.self, Transactions.self, Customers.self, Validate.self, Format.self,
+      Decode.self,
       CertificateCommand.self, AppTransactionCommand.self, ReceiptCommand.self,
       OfferSignatureCommand.self, KeysCommand.self, Notify.self,
       Serve.self, TokenCommand.self, Simulate.self,

@@ -84,6 +84,27 @@ import Testing
     #expect(second.configuration == configurationBytes)
   }
 
+  @Test func aSnapshotHoldsEveryCustomersTransactionsUnderTheirNames() throws {
+    let path = try journalPath()
+    var lines = ["buy everything.coins.100"]
+    for index in 1...150 {
+      lines += ["customer c\(index)", "buy everything.pro.monthly", "advance 10s"]
+      if index % 7 == 0 { lines.append("refund last") }
+    }
+    lines.append("customer c3")
+    let session = try write(lines, to: path)
+    let first = try listing(path)
+    #expect(first.source == .replay(wroteSnapshot: true))
+    let second = try listing(path)
+    #expect(second.source == .snapshot)
+    #expect(second.ledgers.map(\.owner.customer) == session.customers)
+    for (customer, ledger) in zip(session.customers, second.ledgers) {
+      let theirs = session.view(of: Account(customer: customer))
+      #expect((0..<ledger.count).map(ledger.transaction) == theirs.allTransactions())
+    }
+    #expect(second.ledger.count == 1, "the own customer's, whoever acted last")
+  }
+
   @Test func aSnapshotKeepsTheCatalogOfEveryReload() throws {
     let path = try journalPath()
     try write(["buy everything.coins.100", "buy everything.lifetime"], to: path)

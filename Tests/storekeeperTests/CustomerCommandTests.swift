@@ -47,8 +47,14 @@ import Testing
       ["run", "Configs/Everything.storekit", "-", "--journal", journal], stdin: Self.script)
     #expect(applied.status == 0, "\(applied.stderr)")
     let list = ["transactions", "Configs/Everything.storekit", "--journal", journal]
-    let own = try jsonLines(try storekeeper(list + ["--format", "json"]).stdout)
-    #expect(own.map { $0["id"] as? Int } == [0], "the own customer's, whoever acted last")
+    // Without --customer, every customer's: the own one's unnamed, then each named one's.
+    let every = try jsonLines(try storekeeper(list + ["--format", "json"]).stdout)
+    #expect(every.first?["id"] as? Int == 0 && every.first?["customer"] == nil)
+    #expect(
+      every.dropFirst().map { $0["customer"] as? String } == ["alice", "alice", "alice", "bob"])
+    let csv = try storekeeper(list + ["--format", "csv"]).stdout
+    #expect(csv.hasPrefix("customer,id,"), "\(csv)")
+    #expect(csv.contains("\nalice,140741783322624,"))
     let alice = try jsonLines(
       try storekeeper(list + ["--customer", "alice", "--format", "json"]).stdout)
     #expect(alice.count == 3 && alice.allSatisfy { ($0["id"] as? Int ?? 0) > 1 << 47 })

@@ -17,8 +17,11 @@ public enum JournalSnapshot {
 
   /// A journal's transactions and where they came from.
   public struct Listing {
-    /// The transactions now.
-    public let ledger: LedgerSnapshot
+    /// Every customer's transactions now: the session's own first, then the named customers'
+    /// in the order they were made.
+    public let ledgers: [LedgerSnapshot]
+    /// The session's own customer's transactions now.
+    public var ledger: LedgerSnapshot { ledgers[0] }
     /// The configuration the session runs on (the journal's latest).
     public let configuration: [UInt8]
     /// How they were read.
@@ -52,19 +55,20 @@ public enum JournalSnapshot {
     if fstat(descriptor, &status) == 0, let stamp = stamp(ofSnapshot: snapshotPath),
       stamp.length == Int(status.st_size),
       fingerprint(descriptor, length: stamp.length) == stamp.fingerprint,
-      let (ledger, configuration) = read(snapshotPath, stamp: stamp)
+      let (ledgers, configuration) = read(snapshotPath, stamp: stamp)
     {
-      return Listing(ledger: ledger, configuration: configuration, source: .snapshot)
+      return Listing(ledgers: ledgers, configuration: configuration, source: .snapshot)
     }
     let bytes = try Journal.readAll(descriptor, journalPath)
     let stamp = Stamp(length: bytes.count, fingerprint: fingerprint(bytes[...]))
-    guard let (ledger, configurations, clean) = try replay(bytes, journalPath, report) else {
+    guard let (ledgers, configurations, clean) = try replay(bytes, journalPath, report) else {
       return nil
     }
     let wrote =
-      clean && write(ledger, configurations: configurations, stamp: stamp, to: snapshotPath)
+      clean && write(ledgers, configurations: configurations, stamp: stamp, to: snapshotPath)
     return Listing(
-      ledger: ledger, configuration: configurations.last!, source: .replay(wroteSnapshot: wrote))
+      ledgers: ledgers, configuration: configurations.last!,
+      source: .replay(wroteSnapshot: wrote))
   }
 
   /// The session a journal holds, replayed (what a snapshot cannot answer: a family member's
@@ -88,7 +92,7 @@ public enum JournalSnapshot {
   /// `nil` without a header. The bytes, the records and the session are let go on return.
   private static func replay(
     _ bytes: consuming [UInt8], _ path: String, _ report: (String) -> Void
-  ) throws(CommandError) -> (LedgerSnapshot, [[UInt8]], clean: Bool)? {
+  ) throws(CommandError) -> ([LedgerSnapshot], [[UInt8]], clean: Bool)? {
     guard let journal = try Journal.read(contents: bytes, path: path, report: report) else {
       return nil
     }
@@ -98,14 +102,15 @@ public enum JournalSnapshot {
     // The replay's records and timeline are let go before the snapshot is made: the peak is
     // the larger of the two, not their sum.
     let session = try JournaledSession(replaying: journal, keepsHistory: false).session
-    // The own customer's, whoever the journal last acted as.
-    return (session.view(of: .purchaser).ledgerSnapshot(), configurations, journal.notices.isEmpty)
+    // Every customer's, whoever the journal last acted as.
+    let ledgers = session.customers.map { session.view(of: Account(customer: $0)).ledgerSnapshot() }
+    return (ledgers, configurations, journal.notices.isEmpty)
   }
 
   // MARK: - The file
 
   /// The file's first bytes; a new layout gets a new number.
-  private static let magic = Array("storekeeper ledger snapshot 4\n".utf8)
+  private static let magic = Array("storekeeper ledger snapshot 5\n".utf8)
 
   /// What a snapshot was made from: the journal's length and fingerprint.
   struct Stamp: Equatable {
@@ -114,17 +119,27 @@ public enum JournalSnapshot {
   }
 
   /// The layout: ``magic``, the stamp (length, fingerprint), the fingerprint of everything after
-  /// it, the configurations (count, then each length-prefixed), then ``LedgerSnapshot``'s bytes.
+  /// it, the configurations (count, then each length-prefixed), then the customers (count, then
+  /// each one's number, name and ``LedgerSnapshot``'s bytes, each length-prefixed).
   private static func write(
-    _ ledger: LedgerSnapshot, configurations: [[UInt8]], stamp: Stamp, to path: String
+    _ ledgers: [LedgerSnapshot], configurations: [[UInt8]], stamp: Stamp, to path: String
   ) -> Bool {
     var configurationBytes = integerBytes(UInt32(configurations.count))
     for configuration in configurations {
       configurationBytes += integerBytes(UInt32(configuration.count)) + configuration
     }
+    configurationBytes += integerBytes(UInt32(ledgers.count))
     var check = Fingerprint()
     configurationBytes.withUnsafeBytes { check.add($0) }
-    ledger.encoded { check.add($0) }
+    let heads = ledgers.map { ledger in
+      let name = Array((ledger.owner.customer.name ?? "").utf8)
+      return integerBytes(UInt32(ledger.owner.customer.number)) + integerBytes(UInt32(name.count))
+        + name + integerBytes(UInt64(ledger.encodedCount))
+    }
+    for (head, ledger) in zip(heads, ledgers) {
+      head.withUnsafeBytes { check.add($0) }
+      ledger.encoded { check.add($0) }
+    }
     let head =
       magic + integerBytes(UInt64(stamp.length)) + integerBytes(stamp.fingerprint)
       + integerBytes(check.value) + configurationBytes
@@ -132,7 +147,10 @@ public enum JournalSnapshot {
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { return false }
     var written = head.withUnsafeBytes { writeAll($0, descriptor) }
-    ledger.encoded { piece in written = written && writeAll(piece, descriptor) }
+    for (head, ledger) in zip(heads, ledgers) {
+      written = written && head.withUnsafeBytes { writeAll($0, descriptor) }
+      ledger.encoded { piece in written = written && writeAll(piece, descriptor) }
+    }
     close(descriptor)
     guard written, rename(temporary, path) == 0 else {
       unlink(temporary)
@@ -173,7 +191,7 @@ public enum JournalSnapshot {
 
   /// The snapshot at `path` with its latest configuration, when it was made from a journal
   /// with `stamp` and everything in it checks; `nil` otherwise.
-  private static func read(_ path: String, stamp: Stamp) -> (LedgerSnapshot, [UInt8])? {
+  private static func read(_ path: String, stamp: Stamp) -> ([LedgerSnapshot], [UInt8])? {
     guard let descriptor = try? Journal.openIfPresent(path, O_RDONLY) else { return nil }
     defer { close(descriptor) }
     guard let bytes = try? Journal.readAll(descriptor, path) else { return nil }
@@ -198,9 +216,39 @@ public enum JournalSnapshot {
       }
       catalog = Catalog(configuration, keepingIndicesOf: catalog)
     }
-    guard let catalog, let ledger = LedgerSnapshot(decoding: bytes, from: offset, catalog: catalog)
-    else { return nil }
-    return (ledger, latest)
+    guard let catalog, let ledgers = ledgers(bytes, from: offset, catalog: catalog) else {
+      return nil
+    }
+    return (ledgers, latest)
+  }
+
+  /// Every customer's ledger from `offset` to the end of `bytes`; `nil` when anything does not
+  /// hold.
+  private static func ledgers(
+    _ bytes: [UInt8], from start: Int, catalog: Catalog
+  ) -> [LedgerSnapshot]? {
+    guard bytes.count - start >= 4 else { return nil }
+    let count = Int(integer(bytes, start, size: 4))
+    var offset = start + 4
+    var ledgers: [LedgerSnapshot] = []
+    for _ in 0..<count {
+      guard bytes.count - offset >= 8 else { return nil }
+      let number = Int(integer(bytes, offset, size: 4))
+      let nameLength = Int(integer(bytes, offset + 4, size: 4))
+      offset += 8
+      guard bytes.count - offset >= nameLength + 8 else { return nil }
+      let name = String(decoding: bytes[offset..<offset + nameLength], as: UTF8.self)
+      let length = Int(integer(bytes, offset + nameLength, size: 8))
+      offset += nameLength + 8
+      guard length >= 0, bytes.count - offset >= length,
+        let ledger = LedgerSnapshot(
+          decoding: bytes, from: offset, to: offset + length, catalog: catalog,
+          owner: Account(customer: number == 0 ? .own : Customer(name: name, number: number)))
+      else { return nil }
+      ledgers.append(ledger)
+      offset += length
+    }
+    return offset == bytes.count && !ledgers.isEmpty ? ledgers : nil
   }
 
   private static func writeAll(_ raw: UnsafeRawBufferPointer, _ descriptor: Int32) -> Bool {

@@ -99,15 +99,27 @@ public enum SessionOpening {
     configuration: StoreKitConfiguration, bytes: [UInt8], configurationPath: String,
     journalPath: String, now: Instant, report: (String) -> Void
   ) throws(CommandError) -> LedgerSnapshot {
+    try ledgers(
+      configuration: configuration, bytes: bytes, configurationPath: configurationPath,
+      journalPath: journalPath, now: now, report: report)[0]
+  }
+
+  /// Every customer's transactions (the session's own first, then the named customers' in the
+  /// order they were made), as ``ledger(configuration:bytes:configurationPath:journalPath:now:report:)``
+  /// reads the own one's.
+  public static func ledgers(
+    configuration: StoreKitConfiguration, bytes: [UInt8], configurationPath: String,
+    journalPath: String, now: Instant, report: (String) -> Void
+  ) throws(CommandError) -> [LedgerSnapshot] {
     guard let listing = try JournalSnapshot.listing(ofJournal: journalPath, report: report) else {
       report("no journal at \(journalPath) yet; nothing to list.")
-      return Session(configuration: configuration, start: now).ledgerSnapshot()
+      return [Session(configuration: configuration, start: now).ledgerSnapshot()]
     }
     if listing.configuration != bytes {
       report(
         "\(configurationPath) changed since the journal last saw it; listed with the journal's "
           + "copy.")
     }
-    return listing.ledger
+    return listing.ledgers
   }
 }

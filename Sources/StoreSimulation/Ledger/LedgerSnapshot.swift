@@ -61,6 +61,13 @@ extension Session {
 // MARK: - Bytes
 
 extension LedgerSnapshot {
+  /// How many bytes ``encoded(_:)`` hands out.
+  public var encodedCount: Int {
+    var total = 0
+    encoded { total += $0.count }
+    return total
+  }
+
   /// Hands out the snapshot's bytes, in order, in pieces (without copying the records).
   ///
   /// The little-endian layout: the session's now (milliseconds), its time rate (raw value),
@@ -86,9 +93,16 @@ extension LedgerSnapshot {
     bytes.withUnsafeBytes { piece(UnsafeRawBufferPointer(rebasing: $0[recordsStart...])) }
   }
 
-  /// Decodes what ``encoded(_:)`` handed out, checking every index against `catalog` and every
-  /// enumeration's value: `nil` when anything does not hold, so a damaged copy is never read.
-  public init?(decoding bytes: [UInt8], from start: Int = 0, catalog: Catalog) {
+  /// Decodes what ``encoded(_:)`` handed out, from `start` to `end` (the end of `bytes` by
+  /// default), checking every index against `catalog` and every enumeration's value: `nil` when
+  /// anything does not hold, so a damaged copy is never read. `owner` is whose they are (a
+  /// customer's; a member's view is never saved).
+  public init?(
+    decoding bytes: [UInt8], from start: Int = 0, to end: Int? = nil, catalog: Catalog,
+    owner: Account = .purchaser
+  ) {
+    let end = end ?? bytes.count
+    guard start >= 0, start <= end, end <= bytes.count else { return nil }
     var reader = BinaryIn(bytes: bytes, offset: start)
     var storefronts: [Storefront] = []
     var details: [TransactionDetails] = []
@@ -117,8 +131,8 @@ extension LedgerSnapshot {
       }
       details.append(detail)
     }
-    guard let count = reader.u64(), count <= UInt64(bytes.count / Self.recordSize),
-      reader.offset + Int(count) * Self.recordSize == bytes.count
+    guard let count = reader.u64(), count <= UInt64(end / Self.recordSize),
+      reader.offset + Int(count) * Self.recordSize == end
     else { return nil }
     let recordsStart = reader.offset
     let valid = bytes.withUnsafeBytes { raw in
@@ -132,6 +146,7 @@ extension LedgerSnapshot {
       }
     }
     guard valid else { return nil }
+    self.owner = owner
     self.catalog = catalog
     self.count = Int(count)
     self.now = Instant(milliseconds: Int64(bitPattern: now))

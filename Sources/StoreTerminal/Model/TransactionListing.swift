@@ -5,18 +5,27 @@ import StoreSimulation
 /// product ID takes two cells a character).
 package enum TransactionListing {
   /// The rows as a table, with a count at the end.
-  package static func render(rows: [LedgerRow], catalog: Catalog) -> String {
-    let header = ["ID", "Product", "Type", "Purchased (UTC)", "Expires (UTC)", "State", ""]
+  /// The rows as a table; with `customers` (each row's customer's name, "" for the session's
+  /// own), a Customer column first.
+  package static func render(
+    rows: [LedgerRow], catalog: Catalog, customers: [String]? = nil
+  ) -> String {
+    let customerHeader = customers == nil ? [] : ["Customer"]
+    let header =
+      customerHeader + ["ID", "Product", "Type", "Purchased (UTC)", "Expires (UTC)", "State", ""]
     var lines = [header]
-    for row in rows {
+    for (index, row) in rows.enumerated() {
       let product = catalog.products[Int(row.product)]
-      lines.append([
-        String(row.id), product.productID.sanitizedForTerminal, ProductKind(product.type).rawValue,
-        Formatting.clock(Instant(milliseconds: row.purchaseDate)),
-        row.expirationDate == Int64.min
-          ? "" : Formatting.clock(Instant(milliseconds: row.expirationDate)),
-        row.state.label, row.isFinished ? "" : "unfinished",
-      ])
+      let customer = customers.map { [$0[index].sanitizedForTerminal] } ?? []
+      lines.append(
+        customer + [
+          String(row.id), product.productID.sanitizedForTerminal,
+          ProductKind(product.type).rawValue,
+          Formatting.clock(Instant(milliseconds: row.purchaseDate)),
+          row.expirationDate == Int64.min
+            ? "" : Formatting.clock(Instant(milliseconds: row.expirationDate)),
+          row.state.label, row.isFinished ? "" : "unfinished",
+        ])
     }
     TextCells.prepareLocale()
     let widths = header.indices.map { column in
@@ -24,7 +33,7 @@ package enum TransactionListing {
     }
     return lines.map { line in
       line.enumerated().map { column, text in
-        TextCells.fit(text, widths[column], alignRight: column == 0)
+        TextCells.fit(text, widths[column], alignRight: column == customerHeader.count)
       }.joined(separator: "  ").trimmingTrailingSpaces
     }.joined(separator: "\n") + "\n" + "\(rows.count) transaction\(rows.count == 1 ? "" : "s")\n"
   }

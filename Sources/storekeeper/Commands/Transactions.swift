@@ -51,57 +51,98 @@ struct Transactions: ParsableCommand {
 
   func run() throws {
     let path = try journal ?? defaultJournal(for: configurationPath)
-    let (configuration, bytes) = try loadConfiguration(configurationPath)
     // The filter's customer:<name> picks a customer's store as --customer does.
     var device = self.device
     if device.customer == nil {
       device.customer = try? TransactionFilter(parsing: filter ?? "").customer
     }
-    let ledger =
-      try (device.member ?? device.customer).map { _ in
-        try deviceLedger(journal: path, device: device)
-      }
-      ?? exiting { () throws(CommandError) in
-        try SessionOpening.ledger(
-          configuration: configuration, bytes: bytes, configurationPath: configurationPath,
-          journalPath: path, now: wallClock
-        ) { printError("storekeeper: \($0)".sanitizedForTerminal) }
-      }
+    let ledgers = try chosenLedgers(journal: path, device: device)
+    let ledger = ledgers[0]
     let compiled = try TransactionFilter(parsing: filter ?? "").compiled(
       for: ledger.catalog, now: ledger.now)
+    // Whose each row is, when the listing holds more than one customer's.
+    let names = ledgers.count > 1 || ledger.owner.customer.name != nil
     let chosen = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .json)
     guard chosen != .table else {
-      let rows = (0..<ledger.count).lazy.map(ledger.row).filter(compiled.matches)
-      let table = TransactionListing.render(rows: Array(rows), catalog: ledger.catalog)
+      var rows: [LedgerRow] = []
+      var customers: [String] = []
+      for ledger in ledgers {
+        for row in (0..<ledger.count).lazy.map(ledger.row) where compiled.matches(row) {
+          rows.append(row)
+          customers.append(ledger.owner.customer.name ?? "")
+        }
+      }
+      let table = TransactionListing.render(
+        rows: rows, catalog: ledger.catalog, customers: names ? customers : nil)
       try StandardStreams.writeOut(Array(table.utf8))
       return
     }
-    // JSON lines and CSV stream out a megabyte at a time: memory stays that of the ledger.
+    try stream(ledgers, compiled, csv: chosen == .csv, names: names)
+  }
+
+  /// JSON lines or CSV, streamed out a megabyte at a time: memory stays that of the ledgers.
+  private func stream(
+    _ ledgers: [LedgerSnapshot], _ compiled: CompiledTransactionFilter, csv: Bool, names: Bool
+  ) throws {
     var output = ByteWriter(capacity: 1 << 20 + 1 << 16)
     var encoder = EventEncoder()
-    if chosen == .csv {
+    if csv {
       output.append(
-        "id,originalID,productID,productType,purchaseDate,expirationDate,state,finished\n")
+        (names ? "customer," : "")
+          + "id,originalID,productID,productType,purchaseDate,expirationDate,state,finished\n")
     }
-    for index in 0..<ledger.count {
-      let row = ledger.row(index)
-      guard compiled.matches(row) else { continue }
-      if chosen == .json {
-        encoder.appendTransaction(
-          ledger.transaction(index), extra: [("ledgerState", row.state.rawValue)], to: &output)
-      } else {
-        let product = ledger.catalog.products[Int(row.product)]
-        let fields = [
-          String(row.id), String(row.originalID), product.productID,
-          ProductKind(product.type).rawValue, Instant(milliseconds: row.purchaseDate).iso8601,
-          row.expirationDate == Int64.min ? "" : Instant(milliseconds: row.expirationDate).iso8601,
-          row.state.rawValue, row.isFinished ? "true" : "false",
-        ]
-        output.append(fields.map(csvField).joined(separator: ",") + "\n")
+    for ledger in ledgers {
+      let name = ledger.owner.customer.name
+      for index in 0..<ledger.count {
+        let row = ledger.row(index)
+        guard compiled.matches(row) else { continue }
+        if !csv {
+          let customer = name.map { [("customer", $0)] } ?? []
+          encoder.appendTransaction(
+            ledger.transaction(index), extra: customer + [("ledgerState", row.state.rawValue)],
+            to: &output)
+        } else {
+          let product = ledger.catalog.products[Int(row.product)]
+          let fields =
+            (names ? [name ?? ""] : []) + [
+              String(row.id), String(row.originalID), product.productID,
+              ProductKind(product.type).rawValue, Instant(milliseconds: row.purchaseDate).iso8601,
+              row.expirationDate == Int64.min
+                ? "" : Instant(milliseconds: row.expirationDate).iso8601,
+              row.state.rawValue, row.isFinished ? "true" : "false",
+            ]
+          output.append(fields.map(csvField).joined(separator: ",") + "\n")
+        }
+        if output.count >= 1 << 20 { try StandardStreams.writeOut(&output) }
       }
-      if output.count >= 1 << 20 { try StandardStreams.writeOut(&output) }
     }
     try StandardStreams.writeOut(&output)
+  }
+
+  /// The ledgers to list: a family member's view (the journal replayed), one customer's, or
+  /// every customer's (the session's own left out when it has none and others have some), from
+  /// the snapshot beside the journal when it matches.
+  private func chosenLedgers(journal path: String, device: DeviceOptions) throws -> [LedgerSnapshot]
+  {
+    if device.member != nil { return [try deviceLedger(journal: path, device: device)] }
+    let (configuration, bytes) = try loadConfiguration(configurationPath)
+    let all = try exiting { () throws(CommandError) in
+      try SessionOpening.ledgers(
+        configuration: configuration, bytes: bytes, configurationPath: configurationPath,
+        journalPath: path, now: wallClock
+      ) { printError("storekeeper: \($0)".sanitizedForTerminal) }
+    }
+    guard let name = device.customer else {
+      return all.count > 1 && all[0].count == 0 ? Array(all.dropFirst()) : all
+    }
+    guard let found = all.first(where: { $0.owner.customer.name == name }) else {
+      let error = Session.noCustomer(
+        named: name, among: all.compactMap(\.owner.customer.name))
+      printError(
+        "storekeeper: --customer \(name) in \(path): \(error.message)".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
+    return [found]
   }
 
   /// A named customer's or a family member's transactions: the journal replayed (its snapshot
@@ -116,9 +157,5 @@ struct Transactions: ParsableCommand {
     return session!.view(of: account).ledgerSnapshot()
   }
 
-  private func csvField(_ text: String) -> String {
-    let safe = text.sanitizedForTerminal
-    guard safe.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return safe }
-    return "\"" + safe.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-  }
+  private func csvField(_ text: String) -> String { CustomerListing.csvField(text) }
 }

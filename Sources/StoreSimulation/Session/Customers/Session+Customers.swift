@@ -85,10 +85,14 @@ extension Session {
 
   /// The refusal for a customer nobody of that name is.
   public func noCustomer(named name: String) -> SessionError {
+    Self.noCustomer(named: name, among: customers.compactMap(\.name))
+  }
+
+  /// The refusal for a customer nobody of that name is, among the customers called `names`.
+  public static func noCustomer(named name: String, among names: [String]) -> SessionError {
     SessionError(
-      .noSuchCustomer(name: name, customers: customers.compactMap(\.name)),
-      suggestions: customers.compactMap(\.name).filter { $0.hasPrefix(name.prefix(1)) }.prefix(3)
-        .map { $0 })
+      .noSuchCustomer(name: name, customers: names),
+      suggestions: names.filter { $0.hasPrefix(name.prefix(1)) }.prefix(3).map { $0 })
   }
 
   /// A new customer's state: nothing bought, their own id range, the own customer's settings.
