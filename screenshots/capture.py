@@ -3,7 +3,7 @@
 keys, captures each situation with colors (`capture-pane -e`) and writes it as an SVG of the cell
 grid. Run from the package root after `swift build`:
 
-    python3 screenshots/capture.py [path/to/storekeeper]
+    python3 screenshots/capture.py [path/to/storekeeper] [customers]   # customers: that one only
 """
 import os
 import re
@@ -193,6 +193,45 @@ def catch_up():
         shutil.rmtree(state, ignore_errors=True)
 
 
+def customers_view():
+    """A 2,000-customer population's customers view at 80x24 and, sorted by revenue, at 120x40."""
+    state = tempfile.mkdtemp()
+    try:
+        journal = os.path.join(state, "population.journal")
+        subprocess.run([BINARY, "simulate", "Configs/FoodTruck.storekit", "--customers", "2000",
+                        "--months", "12", "--seed", "7", "--journal", journal], cwd=ROOT,
+                       capture_output=True, text=True, env=dict(os.environ, XDG_STATE_HOME=state))
+        global WIDTH, HEIGHT
+        for size, name, title, steps in [
+            ((80, 24), "customers-view-80x24",
+             "The customers view (c) of a 2,000-customer population at 80x24", []),
+            ((120, 40), "customers-view-120x40",
+             "Customers sorted by revenue, filtered to subscribers (7 7, /status:sub)",
+             ["7", "7", "/", "status:sub", "Enter"]),
+        ]:
+            tmux("kill-server")
+            time.sleep(0.5)
+            WIDTH, HEIGHT = size
+            script = ("cd '%s' && XDG_STATE_HOME='%s' LANG=C.UTF-8 TERM=xterm-256color '%s' "
+                      "Configs/FoodTruck.storekit --journal '%s' --paused; sleep 60"
+                      % (ROOT, state, BINARY, journal))
+            tmux("new-session", "-d", "-x", str(WIDTH), "-y", str(HEIGHT), "bash", "-c", script)
+            deadline = time.time() + 30
+            while "Products" not in tmux("capture-pane", "-p", "-t", "0") and time.time() < deadline:
+                time.sleep(0.1)
+            keys("c")
+            for step in steps:
+                if step in ("Enter", "/") or len(step) == 1:
+                    keys(step)
+                else:
+                    tmux("send-keys", "-t", "0", "-l", step)
+            shot(name, title)
+            keys("q", "q")
+    finally:
+        tmux("kill-server")
+        shutil.rmtree(state, ignore_errors=True)
+
+
 def served_log():
     """The inspector's --serve: a backend's requests and the deliveries to it in the event log."""
     import base64
@@ -301,6 +340,8 @@ def family_device():
 
 
 def main():
+    if len(sys.argv) > 2 and sys.argv[2] == "customers":
+        return customers_view()
     if not shutil.which("tmux"):
         sys.exit("tmux is needed: apt-get install tmux")
     state = tempfile.mkdtemp()
@@ -369,6 +410,7 @@ def main():
         catch_up()
         served_log()
         decoded_receipt()
+        customers_view()
     finally:
         tmux("kill-server")
         shutil.rmtree(state, ignore_errors=True)

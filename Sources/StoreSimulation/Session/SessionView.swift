@@ -40,6 +40,14 @@ extension SessionView {
   /// The offers queued for a group's renewals to come (``Session/queuedOffers(groupID:)``).
   public func queuedOffers(groupID: String) -> [QueuedOffer] { base.queuedOffers(groupID: groupID) }
 
+  /// Every customer of the session as a list shows them (``Session/customerSummaries()``).
+  public func customerSummaries() -> [CustomerSummary] { base.customerSummaries() }
+
+  /// The overview of customers' summaries (``Session/customerOverview(_:)``).
+  public func customerOverview(_ summaries: [CustomerSummary]) -> CustomerOverview {
+    base.customerOverview(summaries)
+  }
+
   /// Every transaction the device has, oldest first (`SKTestSession.allTransactions()`).
   public func allTransactions() -> [Transaction] { base.allTransactions() }
 

@@ -13,6 +13,8 @@ package struct HelpOverlay: Equatable, Sendable {
     case filter(FilterLine)
     /// The command language (from the verb table); closing goes back to the prompt.
     case commands(TextInput)
+    /// The customers view's keys; closing goes back to the view.
+    case customers(CustomersView)
   }
 
   /// One line: a key or field, what it does, whether it is dimmed (it cannot act now).
@@ -35,6 +37,7 @@ package struct HelpOverlay: Equatable, Sendable {
     case .keys(let pane): "Help · \(pane.title)"
     case .filter: "Help · filter"
     case .commands: "Help · commands"
+    case .customers: "Help · customers"
     }
   }
 
@@ -74,6 +77,7 @@ package struct HelpOverlay: Equatable, Sendable {
         }
     case .filter: all = Self.filterSyntax
     case .commands: all = Self.commandSyntax
+    case .customers: all = CustomersView.keys.map { Line(label: $0.0, text: $0.1) }
     }
     let wanted = query.text.lowercased()
     guard !wanted.isEmpty else { return all }

@@ -44,6 +44,8 @@ extension InspectorState {
       } else if !table.filter.isEmpty {
         table.applyFilter("", session: session)
         say("filter cleared")
+      } else if returnsToCustomers {
+        openCustomers(session)
       }
     case .toggleClock: return toggleClock(session: session)
     case .fasterRate: return changeRate(by: 1, session: session)
@@ -62,15 +64,7 @@ extension InspectorState {
       }
       let next = names[((names.firstIndex(of: viewer) ?? 0) + 1) % names.count]
       return [.switchDevice(next)]
-    case .switchCustomer:
-      // The session's own customer, then every named one in the order they were made.
-      let names = session.customers.map(\.name)
-      guard names.count > 1 else {
-        complain("the session has only its own customer: :customer <name> makes another")
-        return []
-      }
-      let next = names[((names.firstIndex(of: session.customer.name) ?? 0) + 1) % names.count]
-      return [Self.apply(.customer(name: next, number: nil))]
+    case .switchCustomer: openCustomers(session)
     case .zoom:
       zoomed.toggle()
       inspectorTop = 0

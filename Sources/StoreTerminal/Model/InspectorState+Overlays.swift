@@ -42,6 +42,7 @@ extension InspectorState {
       }
     case .settings(let selected):
       return handleSettings(selected, key, session: session)
+    case .customers(let view): return handleCustomers(view, key, session: session)
     }
     return []
   }
@@ -193,6 +194,7 @@ extension InspectorState {
     switch help.topic {
     case .filter(let line): overlay = .filter(line)
     case .commands(let input): overlay = .prompt(input)
+    case .customers(let view): overlay = .customers(view)
     case .keys: overlay = nil
     }
   }

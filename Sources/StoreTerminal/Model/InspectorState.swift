@@ -50,6 +50,10 @@ package struct InspectorState {
   var configurationBytes: [UInt8]
   /// The signed forms made for what the inspector showed, the newest last.
   var signatures: [SignedItem] = []
+  /// The customers view as it was when it last closed (`c` opens it there again).
+  var customersPlace = CustomersView()
+  /// Whether the customer shown was opened from the customers view (Esc goes back to it).
+  var returnsToCustomers = false
   /// Set when the person asked to quit.
   package internal(set) var wantsToQuit = false
   /// A `finish all` going on in steps, one a frame.
@@ -100,6 +104,7 @@ package struct InspectorState {
     // `today` and `7d` in the filter are the clock's: they follow it (a catch-up refilters
     // once, at its end).
     if catchUp == nil { table.clockMoved(to: live.now(session), session: session) }
+    refreshCustomers(session)
     // What is shown signed, signed once.
     let unsigned = unsigned(in: session)
     if !unsigned.isEmpty { effects.append(.sign(unsigned)) }

@@ -152,9 +152,10 @@ package enum Keymap {
       short: "device"),
     KeyBinding(
       keys: [.character("c")], pane: nil, action: .switchCustomer,
-      help: "whose store the inspector shows and acts in: the session's own customer, then "
-        + "each named one (:customer <name> makes one; the filter takes customer:<name>)",
-      short: "customer"),
+      help: "customers: every customer with their status, product and revenue, sortable and "
+        + "filtered; Enter opens one (the inspector shows and acts in their store; :customer "
+        + "<name> makes one; the filter takes customer:<name>)",
+      short: "customers"),
     KeyBinding(keys: [.up, .character("k")], pane: nil, action: .moveUp, help: "up"),
     KeyBinding(keys: [.down, .character("j")], pane: nil, action: .moveDown, help: "down"),
     KeyBinding(keys: [.pageUp], pane: nil, action: .pageUp, help: "page up"),

@@ -19,6 +19,8 @@ package enum Overlay: Equatable, Sendable {
   case menu(ChoiceMenu)
   /// The session's switches.
   case settings(Int)
+  /// The customers view (`c`).
+  case customers(CustomersView)
 }
 
 /// A small menu of commands, one key each. Choices the session refuses now are shown dimmed

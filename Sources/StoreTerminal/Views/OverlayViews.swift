@@ -83,6 +83,8 @@ struct OverlayView: ScreenPart {
         into: &canvas, layout, title: "Settings", lines: lines,
         footer: "↑↓ choose · Enter change · w write to the .storekit file · Esc close",
         selected: selected + 0)
+    case .customers(let view):
+      CustomersPane(screen: screen).draw(view, into: &canvas, layout)
     }
   }
 

@@ -1,0 +1,81 @@
+import StoreCommands
+import StoreSimulation
+
+extension InspectorState {
+  /// `c`: the customers view, where it was when it last closed.
+  mutating func openCustomers(_ session: SessionView) {
+    guard session.customers.count > 1 else {
+      complain("the session has only its own customer: :customer <name> makes another")
+      return
+    }
+    var view = customersPlace
+    view.refresh(session, revision: Self.customersRevision(session))
+    overlay = .customers(view)
+  }
+
+  /// Keeps an open customers view in line with the session (after a command, a renewal).
+  mutating func refreshCustomers(_ session: SessionView) {
+    guard case .customers(var view) = overlay else { return }
+    view.refresh(session, revision: Self.customersRevision(session))
+    overlay = .customers(view)
+  }
+
+  /// What the customers' summaries change with: the events caused, step backs, customers made.
+  /// (The clock alone changes no summary.)
+  static func customersRevision(_ session: SessionView) -> Int {
+    Int(truncatingIfNeeded: session.emittedEventCount) &* 31 &+ session.stepBacks &* 7
+      &+ session.customers.count
+  }
+
+  /// A key in the customers view.
+  mutating func handleCustomers(
+    _ view: CustomersView, _ key: Key, session: SessionView
+  ) -> [InspectorEffect] {
+    var view = view
+    if view.isFiltering {
+      switch key {
+      case .enter: view.isFiltering = false
+      case .escape:
+        view.isFiltering = false
+        view.filter = TextInput()
+        view.refilter(session)
+      default:
+        view.filter.edit(key)
+        view.refilter(session)
+      }
+      overlay = .customers(view)
+      return []
+    }
+    let page = max(1, terminalSize.height - 8)
+    switch key {
+    case .escape, .character("q"), .character("c"):
+      customersPlace = view
+      overlay = nil
+      returnsToCustomers = false
+      return []
+    case .enter:
+      customersPlace = view
+      overlay = nil
+      returnsToCustomers = true
+      guard let chosen = view.selectedCustomer else { return [] }
+      return [Self.apply(.customer(name: chosen.customer.name, number: nil))]
+    case .character("/"): view.isFiltering = true
+    case .character("?"):
+      overlay = .help(HelpOverlay(topic: .customers(view)))
+      return []
+    case .up, .character("k"): view.move(by: -1)
+    case .down, .character("j"): view.move(by: 1)
+    case .pageUp: view.move(by: -page)
+    case .pageDown: view.move(by: page)
+    case .home, .character("g"): view.move(by: Int.min / 2)
+    case .end, .character("G"): view.move(by: Int.max / 2)
+    case .character(let digit) where ("1"..."8").contains(digit):
+      let column = CustomersView.Column(rawValue: Int(String(digit))! - 1)!
+      view.sort(by: column, session)
+    default:
+      complain("\(key.label) does nothing in the customers view; ? lists its keys")
+    }
+    overlay = .customers(view)
+    return []
+  }
+}

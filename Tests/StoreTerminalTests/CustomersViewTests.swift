@@ -1,0 +1,122 @@
+import StoreSimulation
+import Testing
+
+@testable import StoreTerminal
+
+/// The customers view (`c`): every customer listed with their status, sorted by any column,
+/// filtered as typed; Enter opens one and the panes follow them; `c` and Esc come back to the
+/// list where it was; it fits 80×24 and 120×40.
+@Suite struct CustomersViewTests {
+  /// An app with three customers: alice subscribed, bob refunded (revoked), carol in billing
+  /// retry, and the session's own one who bought nothing.
+  func appWithCustomers() -> App {
+    var app = makeApp()
+    for line in [
+      "customer alice", "buy socialfeed.monthly", "customer bob", "buy socialfeed.yearly",
+      "refund last", "customer carol", "set storefront JPN", "set billing-retry on",
+      "buy socialfeed.premium.monthly", "advance next", "customer",
+    ] {
+      app.perform(line: line)
+    }
+    return app
+  }
+
+  func customersView(_ app: App) -> CustomersView? {
+    if case .customers(let view)? = app.state.overlay { return view }
+    return nil
+  }
+
+  @Test func cListsEveryCustomerWithTheirStatusInStoreKitsWords() throws {
+    var app = appWithCustomers()
+    app.press(.character("c"))
+    let view = try #require(customersView(app))
+    #expect(
+      view.rows.map { $0.customer.name } == ["alice", "bob", "carol"], "the own one bought nothing")
+    let statuses = Dictionary(
+      uniqueKeysWithValues: view.rows.map { ($0.customer.name!, $0.statusName) })
+    #expect(statuses["alice"] == "subscribed")
+    #expect(statuses["bob"] == "revoked")
+    #expect(statuses["carol"] == "inBillingRetryPeriod")
+    #expect(view.rows.first { $0.customer.name == "carol" }?.storefront.countryCode == "JPN")
+    let screen = app.screen(width: 120, height: 40)
+    #expect(screen.contains("3 customers"), "\(screen)")
+    #expect(screen.contains("1 in retry"))
+    #expect(screen.contains("inBillingRetryPeriod"))
+    #expect(screen.contains("subscribers at month ends"))
+  }
+
+  @Test func aNumberSortsByItsColumnAndAgainReverses() throws {
+    var app = appWithCustomers()
+    app.press(.character("c"), .character("4"))
+    let sorted = ["inBillingRetryPeriod", "revoked", "subscribed"]
+    #expect(customersView(app)?.rows.map(\.statusName) == sorted)
+    app.press(.character("4"))
+    #expect(customersView(app)?.rows.map(\.statusName) == sorted.reversed())
+    app.press(.character("1"))
+    #expect(customersView(app)?.rows.map { $0.customer.name } == ["alice", "bob", "carol"])
+  }
+
+  @Test func theFilterNarrowsByStatusProductAndStorefront() throws {
+    var app = appWithCustomers()
+    app.press(.character("c"), .character("/"))
+    app.type("status:inbill")
+    #expect(customersView(app)?.rows.map { $0.customer.name } == ["carol"])
+    app.press(.enter)
+    #expect(customersView(app)?.isFiltering == false)
+    app.press(.character("/"), .escape)
+    #expect(customersView(app)?.rows.count == 3, "Esc clears the filter")
+    app.press(.character("/"))
+    app.type("storefront:jpn")
+    #expect(customersView(app)?.rows.map { $0.customer.name } == ["carol"])
+    app.press(.escape, .character("/"))
+    app.type("!product:yearly")
+    #expect(customersView(app)?.rows.map { $0.customer.name } == ["alice", "carol"])
+    app.press(.escape, .character("/"))
+    app.type("status:happy")
+    #expect(app.screen().contains("unknown status \"happy\""))
+  }
+
+  @Test func enterOpensTheCustomerAndEscComesBackToTheListWhereItWas() throws {
+    var app = appWithCustomers()
+    app.press(.character("c"), .down, .down, .enter)
+    #expect(app.state.overlay == nil)
+    #expect(app.session.customer.name == "carol")
+    #expect(app.screen().contains("Transactions of carol"))
+    app.press(.escape)
+    #expect(customersView(app)?.selectedCustomer?.customer.name == "carol")
+    app.press(.up, .enter)
+    #expect(app.session.customer.name == "bob")
+    app.press(.character("c"))
+    #expect(customersView(app)?.selectedCustomer?.customer.name == "bob")
+    app.press(.character("?"))
+    #expect(app.screen().contains("Help · customers"))
+    app.press(.escape)
+    #expect(customersView(app) != nil, "closing the help goes back to the list")
+    app.press(.escape)
+    #expect(app.state.overlay == nil)
+  }
+
+  @Test func theViewFitsEightyByTwentyFour() throws {
+    var app = appWithCustomers()
+    app.press(.character("c"))
+    let screen = app.screen(width: 80, height: 24)
+    let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.contains { $0.contains("3 customers · ") && $0.contains("churned") }, "\(screen)")
+    for name in ["alice", "bob", "carol", "inBillingRetryPeriod", "revoked", "JPN", "Enter open"] {
+      #expect(screen.contains(name), "\(name) in\n\(screen)")
+    }
+    // Eight columns do not fit 80 cells with a 26-letter product beside inBillingRetryPeriod:
+    // the transactions' count goes, the product is cut last.
+    #expect(screen.contains("socialfeed.premi"), "\(screen)")
+    #expect(screen.contains("2026-11-22   0"), "the date and the renewals whole\n\(screen)")
+    let wide = app.screen(width: 120, height: 40)
+    #expect(wide.contains("socialfeed.premium.monthly inBillingRetryPeriod 2026-11-22 02:00:30"))
+  }
+
+  @Test func aSessionWithOnlyItsOwnCustomerSaysHowToMakeOne() {
+    var app = makeApp()
+    app.press(.character("c"))
+    #expect(app.state.overlay == nil)
+    #expect(app.screen(width: 120).contains("the session has only its own customer"))
+  }
+}
