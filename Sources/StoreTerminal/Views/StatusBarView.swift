@@ -93,7 +93,8 @@ extension BottomLines {
         return (binding.keys[0].label, word, allowed)
       }
       // With customers, whose store is shown matters first.
-      if session.customers.count > 1, let index = items.firstIndex(where: { $0.word == "customers" })
+      if session.customers.count > 1,
+        let index = items.firstIndex(where: { $0.word == "customers" })
       {
         items.insert(items.remove(at: index), at: 0)
       }
