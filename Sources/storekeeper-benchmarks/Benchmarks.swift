@@ -14,7 +14,7 @@ struct Benchmarks: AsyncParsableCommand {
       History.self,
       Replay.self,
       Inspector.self, ServeBenchmark.self, StoreKitBenchmark.self, DebugBuild.self,
-      NotificationsBenchmark.self, SimulateBenchmark.self,
+      NotificationsBenchmark.self, SimulateBenchmark.self, CustomersBenchmark.self,
     ]
   )
 }

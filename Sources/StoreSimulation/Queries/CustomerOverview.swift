@@ -28,12 +28,37 @@ public struct CustomerOverview: Equatable, Sendable {
   }
 }
 
+/// Which month ends each customer held a paid period at: the month ends, and a bit per month
+/// end for each customer (by slot), so that an overview of any subset of customers counts bits
+/// instead of reading transactions again.
+public struct MonthEndHolding: Sendable {
+  /// The month ends (UTC calendar months), oldest first, at most the last 24.
+  public let ends: [Instant]
+  /// Bit *i* set: the customer in that slot held a paid period at `ends[i]`.
+  public let masks: [UInt32]
+
+  /// No month ended yet (or `masks` for `ends`).
+  public init(ends: [Instant] = [], masks: [UInt32] = []) {
+    self.ends = ends
+    self.masks = masks
+  }
+}
+
 extension Session {
-  /// The overview of `summaries` (``customerSummaries()``'s, maybe filtered), at most the last
-  /// 24 month ends.
+  /// The overview of `summaries` (``customerSummaries()``'s, maybe filtered).
   ///
   /// - Complexity: O(*n* + *c* × *m*) for *n* transactions of *c* customers over *m* months.
   public func customerOverview(_ summaries: [CustomerSummary]) -> CustomerOverview {
+    let slots = summaries.compactMap { storage.customers.slot(number: $0.customer.number) }
+    return Self.overview(summaries, slots: slots, holding: monthEndHolding())
+  }
+
+  /// The overview of `summaries`, whose customers are in `slots`, from `holding`.
+  ///
+  /// - Complexity: O(*c* × *m*) for *c* customers over *m* months.
+  public static func overview(
+    _ summaries: [CustomerSummary], slots: [Int], holding: MonthEndHolding
+  ) -> CustomerOverview {
     var overview = CustomerOverview(customers: summaries.count)
     for summary in summaries {
       switch summary.status {
@@ -46,18 +71,28 @@ extension Session {
       case nil: break
       }
     }
-    overview.subscribersAtMonthEnds = monthEndSubscribers(of: Set(summaries.map(\.customer.number)))
+    var counts = [Int](repeating: 0, count: holding.ends.count)
+    for slot in slots where slot < holding.masks.count {
+      var mask = holding.masks[slot]
+      while mask != 0 {
+        counts[mask.trailingZeroBitCount] += 1
+        mask &= mask - 1
+      }
+    }
+    overview.subscribersAtMonthEnds = zip(holding.ends, counts).map { ($0, $1) }
     return overview
   }
 
-  private func monthEndSubscribers(of numbers: Set<Int>) -> [(end: Instant, count: Int)] {
+  /// At each calendar month's end (UTC) from the first purchase's month to now (the last 24),
+  /// which customers held a paid period of an auto-renewable subscription, not refunded by then.
+  ///
+  /// - Complexity: O(*n* + *c* × *m*) for *n* transactions of *c* customers over *m* months.
+  public func monthEndHolding() -> MonthEndHolding {
     var first = Int64.max
     storage.customers.forEach { state in
-      if numbers.contains(state.customer.number), let record = state.ledger.records.first {
-        first = min(first, record.purchaseDate)
-      }
+      if let record = state.ledger.records.first { first = min(first, record.purchaseDate) }
     }
-    guard first < now.milliseconds else { return [] }
+    guard first < now.milliseconds else { return MonthEndHolding(ends: [], masks: []) }
     var ends: [Int64] = []
     var civil = CivilDateTime(Instant(milliseconds: first))
     civil = CivilDateTime(year: civil.year, month: civil.month, day: 1, millisecondOfDay: 0)
@@ -66,25 +101,30 @@ extension Session {
       guard end <= now.milliseconds else { break }
       ends.append(end)
     }
-    ends = Array(ends.suffix(24))
-    var counts = [Int](repeating: 0, count: ends.count)
+    let shown = Array(ends.suffix(24))
+    var masks: [UInt32] = []
+    masks.reserveCapacity(storage.customers.count)
     storage.customers.forEach { state in
-      guard numbers.contains(state.customer.number) else { return }
-      var held = [Bool](repeating: false, count: ends.count)
+      var mask: UInt32 = 0
       for record in state.ledger.records where record.hasExpiration && !record.isDeleted {
         guard record.state == .purchased, !record.flags.contains(.pendingApproval) else { continue }
-        let stop = min(
-          record.expirationDate,
-          record.revocationDate == TransactionRecord.none ? .max : record.revocationDate)
-        var index = Self.firstIndex(in: ends, atLeast: record.purchaseDate)
-        while index < ends.count, ends[index] < stop {
-          held[index] = true
+        let stop =
+          record.isRevoked
+          ? min(record.expirationDate, record.revocationDate) : record.expirationDate
+        var index = Self.firstIndex(in: shown, atLeast: record.purchaseDate)
+        while index < shown.count, shown[index] < stop {
+          mask |= 1 << UInt32(index)
           index += 1
         }
       }
-      for index in held.indices where held[index] { counts[index] += 1 }
+      masks.append(mask)
     }
-    return zip(ends, counts).map { (Instant(milliseconds: $0), $1) }
+    return MonthEndHolding(ends: shown.map { Instant(milliseconds: $0) }, masks: masks)
+  }
+
+  /// The slot of each customer (their place in ``customers``).
+  public func slot(of customer: Customer) -> Int? {
+    storage.customers.slot(number: customer.number)
   }
 
   /// The index of the first of the ascending `values` at least `value` (binary search).

@@ -48,6 +48,9 @@ extension SessionView {
     base.customerOverview(summaries)
   }
 
+  /// Which customers held a paid period at each month's end (``Session/monthEndHolding()``).
+  public func monthEndHolding() -> MonthEndHolding { base.monthEndHolding() }
+
   /// Every transaction the device has, oldest first (`SKTestSession.allTransactions()`).
   public func allTransactions() -> [Transaction] { base.allTransactions() }
 

@@ -31,6 +31,13 @@ package struct CustomersView: Equatable, Sendable {
   package private(set) var selected = 0
   /// What the summaries were made from: the host's revision and the session's now.
   private var madeFrom: (revision: Int, now: Instant)?
+  /// Each customer's fields as the filter reads them, and a sort key per column (strings by
+  /// rank), made once per refresh so that a key press filters and sorts integers.
+  private var fields: [CustomerFilter.Fields] = []
+  private var keys: [[Int64]] = []
+  /// Who held a paid period at each month's end, by slot; `all[i]` is in slot `i + slotOffset`.
+  private var holding = MonthEndHolding()
+  private var slotOffset = 0
 
   package init() {}
 
@@ -57,8 +64,15 @@ package struct CustomersView: Equatable, Sendable {
     madeFrom = (revision, session.now)
     let keep = selectedCustomer?.customer
     var summaries = session.customerSummaries()
-    if summaries.count > 1 && summaries[0].transactions == 0 { summaries.removeFirst() }
+    slotOffset = 0
+    if summaries.count > 1 && summaries[0].transactions == 0 {
+      summaries.removeFirst()
+      slotOffset = 1
+    }
     all = summaries
+    fields = summaries.map(CustomerFilter.Fields.init)
+    keys = Column.allCases.map { Self.keys(of: summaries, by: $0) }
+    holding = session.monthEndHolding()
     arrange(session, keeping: keep)
   }
 
@@ -80,6 +94,8 @@ package struct CustomersView: Equatable, Sendable {
   }
 
   /// Applies the filter and the sort, and finds the overview of who is kept.
+  ///
+  /// - Complexity: O(*c* log *c* + *c* × *m*) integer work for *c* customers over *m* months.
   private mutating func arrange(_ session: SessionView, keeping customer: Customer?) {
     var kept = CustomerFilter.all
     do throws(TransactionFilter.ParseError) {
@@ -88,37 +104,39 @@ package struct CustomersView: Equatable, Sendable {
     } catch {
       filterError = error.message
     }
-    let order = Self.order(sort)
+    let key = keys.isEmpty ? [] : keys[sort.rawValue]
     let ascending = self.ascending
-    shown = all.indices.filter { kept.matches(all[$0]) }.sorted { a, b in
-      let (x, y) = (all[a], all[b])
-      if order(x, y) { return ascending }
-      if order(y, x) { return !ascending }
-      return x.customer.number < y.customer.number
+    let numbers = all.map { $0.customer.number }
+    shown = all.indices.filter { kept.isEmpty || kept.matches(fields[$0]) }.sorted { a, b in
+      if key[a] != key[b] { return (key[a] < key[b]) == ascending }
+      return numbers[a] < numbers[b]
     }
-    overview = session.customerOverview(shown.map { all[$0] })
+    let offset = slotOffset
+    overview = Session.overview(
+      shown.map { all[$0] }, slots: shown.map { $0 + offset }, holding: holding)
     selected = customer.flatMap { wanted in shown.firstIndex { all[$0].customer == wanted } } ?? 0
     move(by: 0)
   }
 
-  /// Whether `a` comes before `b` by a column (ties are broken by the customer's number).
-  private static func order(_ column: Column) -> (CustomerSummary, CustomerSummary) -> Bool {
-    switch column {
-    case .name: { ($0.customer.name ?? "") < ($1.customer.name ?? "") }
-    case .storefront: { $0.storefront.countryCode < $1.storefront.countryCode }
-    case .product: { ($0.productID ?? "") < ($1.productID ?? "") }
-    case .status: { $0.statusName < $1.statusName }
-    case .since: { ($0.since?.milliseconds ?? .min) < ($1.since?.milliseconds ?? .min) }
-    case .renewals: { $0.renewals < $1.renewals }
-    case .revenue: { revenueKey($0) < revenueKey($1) }
-    case .transactions: { $0.transactions < $1.transactions }
+  /// Each customer's sort key by `column`: numbers as they are, words by their rank.
+  private static func keys(of summaries: [CustomerSummary], by column: Column) -> [Int64] {
+    func ranks(_ words: [String]) -> [Int64] {
+      let order = Dictionary(
+        Set(words).sorted().enumerated().map { ($1, Int64($0)) }, uniquingKeysWith: { a, _ in a })
+      return words.map { order[$0]! }
     }
-  }
-
-  /// Revenue compared across currencies by its total in milliunits (a yen is not a dollar, but
-  /// a list sorted by what customers paid puts the biggest payers of each currency together).
-  private static func revenueKey(_ summary: CustomerSummary) -> Int64 {
-    summary.revenue.values.reduce(0, +)
+    switch column {
+    case .name: return ranks(summaries.map { $0.customer.name ?? "" })
+    case .storefront: return ranks(summaries.map(\.storefront.countryCode))
+    case .product: return ranks(summaries.map { $0.productID ?? "" })
+    case .status: return ranks(summaries.map(\.statusName))
+    case .since: return summaries.map { $0.since?.milliseconds ?? .min }
+    case .renewals: return summaries.map { Int64($0.renewals) }
+    // A yen is not a dollar, but a list sorted by what customers paid puts the biggest payers
+    // of each currency together.
+    case .revenue: return summaries.map { $0.revenue.values.reduce(0, +) }
+    case .transactions: return summaries.map { Int64($0.transactions) }
+    }
   }
 
   /// The view's keys, for its help and footer.

@@ -70,26 +70,42 @@ public struct CustomerFilter: Equatable, Sendable {
   /// Whether the filter keeps everyone.
   public var isEmpty: Bool { terms.isEmpty }
 
+  /// A customer's fields as the filter reads them, lowercased once (a view that filters as
+  /// you type keeps these rather than lowercasing thousands of names on every key).
+  public struct Fields: Sendable {
+    let values: [String]
+
+    /// The fields of `summary`.
+    public init(_ summary: CustomerSummary) {
+      values = [
+        (summary.customer.name ?? "").lowercased(), summary.statusName.lowercased(),
+        (summary.productID ?? "").lowercased(), summary.storefront.countryCode.lowercased(),
+      ]
+    }
+  }
+
   /// Whether `summary` is kept.
-  public func matches(_ summary: CustomerSummary) -> Bool {
+  public func matches(_ summary: CustomerSummary) -> Bool { matches(Fields(summary)) }
+
+  /// Whether the customer whose fields are `fields` is kept.
+  public func matches(_ fields: Fields) -> Bool {
     terms.allSatisfy { term in
       let hit = term.values.contains { value in
         guard let field = term.field else {
-          return Field.allCases.contains { Self.field($0, of: summary, has: value) }
+          return Field.allCases.contains { Self.field($0, of: fields, has: value) }
         }
-        return Self.field(field, of: summary, has: value)
+        return Self.field(field, of: fields, has: value)
       }
       return hit != term.negated
     }
   }
 
-  private static func field(_ field: Field, of summary: CustomerSummary, has value: String) -> Bool
-  {
+  private static func field(_ field: Field, of fields: Fields, has value: String) -> Bool {
     switch field {
-    case .name: (summary.customer.name ?? "").lowercased().contains(value)
-    case .status: summary.statusName.lowercased().hasPrefix(value)
-    case .product: (summary.productID ?? "").lowercased().contains(value)
-    case .storefront: summary.storefront.countryCode.lowercased().contains(value)
+    case .name: fields.values[0].contains(value)
+    case .status: fields.values[1].hasPrefix(value)
+    case .product: fields.values[2].contains(value)
+    case .storefront: fields.values[3].contains(value)
     }
   }
 }
