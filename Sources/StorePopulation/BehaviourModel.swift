@@ -44,6 +44,27 @@ public struct BehaviourModel: Equatable, Sendable {
   /// A customer asked to consent to a price increase consents.
   public var priceIncreaseConsent = 0.7
 
+  /// The chances the model draws, by their keys in a model file.
+  public enum Chance: String, CaseIterable, Sendable {
+    case introductoryConversion, cancellation, planChange, billingFailure, billingRecovery
+    case refund, priceIncrease, priceIncreaseConsent, familySharing
+  }
+
+  /// The probability of a chance.
+  public func probability(_ chance: Chance) -> Double {
+    switch chance {
+    case .introductoryConversion: introductoryConversion
+    case .cancellation: cancellation
+    case .planChange: planChange
+    case .billingFailure: billingFailure
+    case .billingRecovery: billingRecovery
+    case .refund: refund
+    case .priceIncrease: priceIncrease
+    case .priceIncreaseConsent: priceIncreaseConsent
+    case .familySharing: familySharing
+    }
+  }
+
   /// The defaults.
   public init() {}
 

@@ -58,6 +58,14 @@ public final class Population {
   /// The host's sender, whose notifications are counted.
   private let sender: NotificationSender?
   private var seen = Set<UInt64>()
+  /// The expiries counted as churn.
+  private var expired = Set<ExpiryKey>()
+  private struct ExpiryKey: Hashable {
+    var number: Int
+    var transaction: UInt64
+  }
+  /// When each month of the run ends.
+  private var monthEnds: [Int64] = []
   private var refunded = Set<UInt64>()
   private var arrived = 0
   private(set) var summary = PopulationSummary()
@@ -112,6 +120,7 @@ public final class Population {
     let ends = (1...max(1, options.months)).map {
       CommandDuration(months: Int64($0)).after(start).milliseconds
     }
+    monthEnds = ends
     for (index, end) in ends.enumerated() {
       try live(until: end)
       summary.subscribers.append((Instant(milliseconds: end), host.session.subscriberCount))
@@ -122,6 +131,7 @@ public final class Population {
     }
     // What waits is journaled and sent (and counted) before the summary is told.
     try host.flush()
+    summary.monthlyRecurringRevenue = recurringRevenue()
     return summary
   }
 
@@ -161,7 +171,7 @@ public final class Population {
       try perform(.set(.flag(.billingRetry, true)))
     case .billingFailed:
       try perform(.set(.flag(.billingRetry, false)))
-      if let id = life.current, life.random.chance(model.billingRecovery) {
+      if let id = life.current, decide(.billingRecovery, life) {
         let later = planned.time + life.random.milliseconds(3_600_000, 20 * 86_400_000)
         queue.insert(life.plan(.resolve(id), at: later))
       }
@@ -172,7 +182,7 @@ public final class Population {
     case .requestPriceIncrease:
       guard let id = life.current else { break }
       if try perform(.priceIncrease(.request, .id(id))) {
-        let consent = life.random.chance(model.priceIncreaseConsent)
+        let consent = decide(.priceIncreaseConsent, life)
         let later = planned.time + life.random.milliseconds(86_400_000, 10 * 86_400_000)
         queue.insert(life.plan(.answerPriceIncrease(consent: consent), at: later))
       }
@@ -206,14 +216,22 @@ public final class Population {
     try perform(.buy(productID: product.productID, options: PurchaseOptions()))
     let now = host.session.now.milliseconds
     let day: Int64 = 86_400_000
-    if product.familyShareable && life.random.chance(model.familySharing) {
+    if product.familyShareable && decide(.familySharing, life) {
       queue.insert(life.plan(.familyJoin, at: now + life.random.milliseconds(day, 30 * day)))
     }
-    if life.random.chance(model.priceIncrease) {
+    if decide(.priceIncrease, life) {
       let last = Int64(max(2, options.months)) * 30 * day
       queue.insert(
         life.plan(.requestPriceIncrease, at: now + life.random.milliseconds(30 * day, last)))
     }
+  }
+
+  /// Draws a chance of the model from the customer's stream, and counts it.
+  private func decide(_ chance: BehaviourModel.Chance, _ life: CustomerLife) -> Bool {
+    let hit = life.random.chance(options.model.probability(chance))
+    summary.draws[chance, default: PopulationSummary.Draws()].trials += 1
+    if hit { summary.draws[chance, default: PopulationSummary.Draws()].hits += 1 }
+    return hit
   }
 
   /// Makes the session act as `customer` (made with their number when `new`).
@@ -234,6 +252,8 @@ public final class Population {
     if let error = outcome.error {
       if orThrow { throw error }
       summary.skippedActions += 1
+      let verb = command.description.split(separator: " ").first.map(String.init) ?? "?"
+      summary.skippedByKind[verb, default: 0] += 1
       return false
     }
     guard !made.isEmpty else { return true }
@@ -258,6 +278,8 @@ public final class Population {
       else { return }
       life.current = t.id
       plan(life, after: t, at: event.time.milliseconds)
+    case .status(let status) where status.owner.isPurchaser && status.state == .expired:
+      countChurn(status, of: number)
     case .status(let status) where status.owner.isPurchaser && life.failing:
       guard status.state == .inBillingRetryPeriod || status.state == .inGracePeriod else { return }
       life.failing = false
@@ -266,16 +288,61 @@ public final class Population {
     }
   }
 
-  /// Revenue: a charge when first seen, less its refund when first revoked.
+  /// Revenue: a charge when first seen, less its refund when first revoked, each in its month.
   private func count(_ t: Transaction) {
     if seen.insert(t.id).inserted {
       summary.transactions += 1
       summary.revenue[t.currency, default: 0] += t.price
+      addRevenue(t.price, t.currency, at: t.purchaseDate)
     }
-    if t.revocationDate != nil, refunded.insert(t.id).inserted {
+    if let revoked = t.revocationDate, refunded.insert(t.id).inserted {
       let share = Int64(t.revocationPercentage ?? 100_000)
       summary.revenue[t.currency, default: 0] -= t.price * share / 100_000
+      addRevenue(-t.price * share / 100_000, t.currency, at: revoked)
     }
+  }
+
+  private func addRevenue(_ amount: Int64, _ currency: String, at time: Instant) {
+    let month = monthEnds.firstIndex { time.milliseconds < $0 } ?? max(0, monthEnds.count - 1)
+    while summary.revenueByMonth.count <= month { summary.revenueByMonth.append([:]) }
+    summary.revenueByMonth[month][currency, default: 0] += amount
+  }
+
+  /// An expiry, counted once per subscription period: voluntary or billing churn.
+  private func countChurn(_ status: SubscriptionStatus, of number: Int) {
+    guard expired.insert(ExpiryKey(number: number, transaction: status.transactionID)).inserted
+    else { return }
+    switch status.renewalInfo.expirationReason {
+    case .autoRenewDisabled?, .didNotConsentToPriceIncrease?: summary.voluntaryChurn += 1
+    case .billingError?: summary.billingChurn += 1
+    default: break
+    }
+  }
+
+  /// Monthly recurring revenue now: each subscriber's product at its list price.
+  private func recurringRevenue() -> [String: Int64] {
+    var total: [String: Int64] = [:]
+    let catalog = host.session.catalog
+    for summary in host.session.customerSummaries() {
+      guard summary.status == .subscribed || summary.status == .inGracePeriod,
+        let id = summary.productID, let product = catalog.product(id)
+      else { continue }
+      let months: Int64 =
+        switch product.period?.unit {
+        case .year?: 12 * Int64(product.period!.value)
+        case .month?: Int64(product.period!.value)
+        case .week?: 0
+        case .day?: 0
+        case nil: 1
+        }
+      let monthly =
+        months > 0
+        ? product.price / months
+        : product.price * 30 / (product.period!.unit == .week ? 7 : 1)
+          / Int64(product.period!.value)
+      total[summary.storefront.currency, default: 0] += monthly
+    }
+    return total
   }
 
   /// What a customer plans when a period of their subscription begins.
@@ -283,23 +350,23 @@ public final class Population {
     let model = options.model
     let end = t.expirationDate?.milliseconds ?? time
     let day: Int64 = 86_400_000
-    if t.price > 0 && life.random.chance(model.refund) {
+    if t.price > 0 && decide(.refund, life) {
       queue.insert(
         life.plan(.refund(t.id), at: time + life.random.milliseconds(day / 24, 14 * day)))
     }
     let intro = t.offer?.type == .introductory
     if intro && t.reason == .purchase {
-      if !life.random.chance(model.introductoryConversion) {
+      if !decide(.introductoryConversion, life) {
         queue.insert(life.plan(.cancel, at: life.random.milliseconds(time, end)))
       }
-    } else if !intro && life.random.chance(model.cancellation) {
+    } else if !intro && decide(.cancellation, life) {
       queue.insert(life.plan(.cancel, at: life.random.milliseconds(time, end)))
-    } else if !intro && life.random.chance(model.planChange),
+    } else if !intro && decide(.planChange, life),
       let other = otherPlan(than: t.productID, random: &life.random)
     {
       queue.insert(life.plan(.changePlan(other), at: life.random.milliseconds(time, end)))
     }
-    if life.random.chance(model.billingFailure) {
+    if decide(.billingFailure, life) {
       queue.insert(life.plan(.failNextRenewal, at: time))
     }
   }

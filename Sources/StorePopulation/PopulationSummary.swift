@@ -20,6 +20,32 @@ public struct PopulationSummary: Equatable, Sendable {
   public var revenue: [String: Int64] = [:]
   /// Actions the model chose that the session refused (a cancellation after an expiry …).
   public var skippedActions = 0
+  /// Those actions by kind (the command's verb: `auto-renew`, `refund`, `resolve` …).
+  public var skippedByKind: [String: Int] = [:]
+  /// Each chance the model drew: how many times it was drawn and how many times it came up.
+  public var draws: [BehaviourModel.Chance: Draws] = [:]
+  /// Charges less refunds by month (the month each happened in, from the start), in milliunits,
+  /// by currency.
+  public var revenueByMonth: [[String: Int64]] = []
+  /// Subscriptions that ended because the customer turned auto-renew off (or declined a price
+  /// increase).
+  public var voluntaryChurn = 0
+  /// Subscriptions that ended because billing retry gave up.
+  public var billingChurn = 0
+  /// Monthly recurring revenue at the end: each subscriber's product at its list price, a year's
+  /// price over 12, in milliunits, by currency.
+  public var monthlyRecurringRevenue: [String: Int64] = [:]
+
+  /// How often a chance was drawn and came up.
+  public struct Draws: Equatable, Sendable {
+    /// Times drawn.
+    public var trials = 0
+    /// Times it came up.
+    public var hits = 0
+  }
+
+  /// Introductory offers that became paid subscriptions, of those the model decided on.
+  public var introductoryConversion: Draws { draws[.introductoryConversion] ?? Draws() }
 
   /// Every notification.
   public var notificationCount: Int { notifications.values.reduce(0, +) }
@@ -31,6 +57,10 @@ public struct PopulationSummary: Equatable, Sendable {
       && lhs.subscribers.map(\.end) == rhs.subscribers.map(\.end)
       && lhs.subscribers.map(\.count) == rhs.subscribers.map(\.count)
       && lhs.revenue == rhs.revenue && lhs.skippedActions == rhs.skippedActions
+      && lhs.skippedByKind == rhs.skippedByKind && lhs.draws == rhs.draws
+      && lhs.revenueByMonth == rhs.revenueByMonth && lhs.voluntaryChurn == rhs.voluntaryChurn
+      && lhs.billingChurn == rhs.billingChurn
+      && lhs.monthlyRecurringRevenue == rhs.monthlyRecurringRevenue
   }
 
   /// The summary for a person: aligned columns, money with two decimals.
@@ -43,18 +73,45 @@ public struct PopulationSummary: Equatable, Sendable {
     for (name, count) in notifications.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
       lines.append("  \(name.padding(toLength: 46, withPad: " ", startingAt: 0)) \(count)")
     }
-    lines.append("subscribers at each month's end")
-    for (end, count) in subscribers {
-      lines.append("  \(String(end.iso8601.prefix(10)))  \(count)")
+    lines.append("subscribers at each month's end  \(Self.chart(subscribers.map(\.count)))")
+    for (index, (end, count)) in subscribers.enumerated() {
+      let month = index < revenueByMonth.count ? revenueByMonth[index] : [:]
+      lines.append(
+        "  \(String(end.iso8601.prefix(10)))  \(String(count).leftPadded(to: 7))  revenue "
+          + Self.amounts(month))
     }
-    lines.append("revenue (charges less refunds)")
-    for (currency, amount) in revenue.sorted(by: { $0.key < $1.key }) {
-      lines.append("  \(currency)  \(Money.text(amount, currency: currency))")
+    lines.append("revenue (charges less refunds)  " + Self.amounts(revenue))
+    lines.append("MRR now (list prices)  " + Self.amounts(monthlyRecurringRevenue))
+    let conversion = introductoryConversion
+    if conversion.trials > 0 {
+      let percent = Double(conversion.hits) * 100 / Double(conversion.trials)
+      lines.append(
+        "introductory offers kept paying  \(conversion.hits) of \(conversion.trials) "
+          + "(\(String(format: "%.1f", percent))%)")
     }
+    lines.append(
+      "churn  voluntary \(voluntaryChurn) (auto-renew off, price increase declined) · billing "
+        + "\(billingChurn) (retry gave up)")
     if skippedActions > 0 {
-      lines.append("actions the session refused (and were skipped)  \(skippedActions)")
+      let kinds = skippedByKind.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+        .map { "\($0.key) \($0.value)" }.joined(separator: " · ")
+      lines.append("actions the session refused (skipped)  \(skippedActions): \(kinds)")
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `USD 12.30 · EUR 4.00`, or `-` for none.
+  static func amounts(_ byCurrency: [String: Int64]) -> String {
+    guard !byCurrency.isEmpty else { return "-" }
+    return byCurrency.sorted { $0.key < $1.key }
+      .map { "\($0.key) \(Money.text($0.value, currency: $0.key))" }.joined(separator: " · ")
+  }
+
+  /// A row of bars, one a value, the highest full.
+  static func chart(_ values: [Int]) -> String {
+    let levels = Array("▁▂▃▄▅▆▇█")
+    let peak = max(1, values.max() ?? 1)
+    return String(values.map { levels[min(levels.count - 1, $0 * (levels.count - 1) / peak)] })
   }
 
   /// The summary as one JSON object.
@@ -88,7 +145,47 @@ public struct PopulationSummary: Equatable, Sendable {
               JSONMember($0.key, .number(JSONNumber(text: Money.text($0.value, currency: $0.key))))
             }))),
       JSONMember("skippedActions", .number(JSONNumber(skippedActions))),
+      JSONMember(
+        "skippedByKind",
+        .object(
+          JSONObject(
+            skippedByKind.sorted { $0.key < $1.key }.map {
+              JSONMember($0.key, .number(JSONNumber($0.value)))
+            }))),
+      JSONMember("revenueByMonth", .array(revenueByMonth.map(Self.amountsJSON))),
+      JSONMember("monthlyRecurringRevenue", Self.amountsJSON(monthlyRecurringRevenue)),
+      JSONMember("voluntaryChurn", .number(JSONNumber(voluntaryChurn))),
+      JSONMember("billingChurn", .number(JSONNumber(billingChurn))),
+      JSONMember(
+        "chances",
+        .object(
+          JSONObject(
+            draws.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+              JSONMember(
+                $0.key.rawValue,
+                .object(
+                  JSONObject([
+                    JSONMember("trials", .number(JSONNumber($0.value.trials))),
+                    JSONMember("hits", .number(JSONNumber($0.value.hits))),
+                  ])))
+            }))),
     ])
     return JSONWriter.compact(.object(object)) + "\n"
+  }
+
+  /// Amounts by currency as a JSON object of decimal numbers.
+  static func amountsJSON(_ byCurrency: [String: Int64]) -> JSONValue {
+    .object(
+      JSONObject(
+        byCurrency.sorted { $0.key < $1.key }.map {
+          JSONMember($0.key, .number(JSONNumber(text: Money.text($0.value, currency: $0.key))))
+        }))
+  }
+}
+
+extension String {
+  /// The text with spaces before it, `width` cells at least.
+  fileprivate func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
   }
 }
