@@ -120,3 +120,43 @@ import Testing
     #expect(app.screen(width: 120).contains("the session has only its own customer"))
   }
 }
+
+/// Every customer's transactions at once (`t` in the customers view).
+@Suite struct EveryTransactionViewTests {
+  let customers = CustomersViewTests()
+
+  func everyView(_ app: App) -> EveryTransactionView? {
+    if case .everyTransaction(let view)? = app.state.overlay { return view }
+    return nil
+  }
+
+  @Test func tListsEveryCustomersTransactionsNewestFirstWithWhoseTheyAre() throws {
+    var app = customers.appWithCustomers()
+    app.press(.character("c"), .character("t"))
+    let view = try #require(everyView(app))
+    let all = view.page(from: 0, count: 100)
+    #expect(all.count == view.shownCount)
+    #expect(Set(all.map { $0.customer.name }) == ["alice", "bob", "carol"])
+    #expect(all.map(\.row.purchaseDate) == all.map(\.row.purchaseDate).sorted(by: >))
+    let screen = app.screen(width: 120, height: 40)
+    #expect(screen.contains("Transactions of every customer"))
+    #expect(screen.contains("Customer") && screen.contains("carol"))
+    app.press(.character("/"))
+    app.type("customer:bob")
+    #expect(everyView(app)?.page(from: 0, count: 10).map { $0.customer.name } == ["bob"])
+    app.press(.enter)
+    app.press(.character("/"), .escape)
+    app.press(.character("/"))
+    app.type("state:retry")
+    let retry = try #require(everyView(app)?.selectedRow)
+    #expect(retry.customer.name == "carol")
+    app.press(.enter, .enter)
+    #expect(app.session.customer.name == "carol")
+    #expect(app.state.table.selectedID == retry.row.id, "the transaction is selected")
+    app.press(.character("c"), .character("t"), .escape)
+    #expect(customers.customersView(app) != nil, "Esc goes back to the customers")
+    app.press(.character("t"), .character("/"))
+    app.type("customer:zed")
+    #expect(app.screen(width: 120).contains("customer:zed: no such customer"))
+  }
+}

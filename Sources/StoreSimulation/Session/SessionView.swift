@@ -48,6 +48,14 @@ extension SessionView {
     base.customerOverview(summaries)
   }
 
+  /// Every customer's transactions as the table shows them, each customer's rows oldest first,
+  /// the session's own customer first.
+  ///
+  /// - Complexity: O(*n*) for *n* transactions of every customer.
+  public func everyCustomersRows() -> [(customer: Customer, rows: [LedgerRow])] {
+    base.customers.map { ($0, base.view(of: Account(customer: $0)).ledgerRows()) }
+  }
+
   /// Which customers held a paid period at each month's end (``Session/monthEndHolding()``).
   public func monthEndHolding() -> MonthEndHolding { base.monthEndHolding() }
 

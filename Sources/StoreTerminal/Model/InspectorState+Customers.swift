@@ -13,11 +13,18 @@ extension InspectorState {
     overlay = .customers(view)
   }
 
-  /// Keeps an open customers view in line with the session (after a command, a renewal).
+  /// Keeps an open customers view (or every customer's transactions) in line with the session
+  /// (after a command, a renewal).
   mutating func refreshCustomers(_ session: SessionView) {
-    guard case .customers(var view) = overlay else { return }
-    view.refresh(session, revision: Self.customersRevision(session))
-    overlay = .customers(view)
+    switch overlay {
+    case .customers(var view):
+      view.refresh(session, revision: Self.customersRevision(session))
+      overlay = .customers(view)
+    case .everyTransaction(var view):
+      view.refresh(session, revision: Self.customersRevision(session))
+      overlay = .everyTransaction(view)
+    default: return
+    }
   }
 
   /// What the customers' summaries change with: the events caused, step backs, customers made.
@@ -63,6 +70,11 @@ extension InspectorState {
     case .character("?"):
       overlay = .help(HelpOverlay(topic: .customers(view)))
       return []
+    case .character("t"):
+      var every = EveryTransactionView(from: view)
+      every.refresh(session, revision: Self.customersRevision(session))
+      overlay = .everyTransaction(every)
+      return []
     case .up, .character("k"): view.move(by: -1)
     case .down, .character("j"): view.move(by: 1)
     case .pageUp: view.move(by: -page)
@@ -76,6 +88,61 @@ extension InspectorState {
       complain("\(key.label) does nothing in the customers view; ? lists its keys")
     }
     overlay = .customers(view)
+    return []
+  }
+
+  /// A key in the list of every customer's transactions.
+  mutating func handleEveryTransaction(
+    _ view: EveryTransactionView, _ key: Key, session: SessionView
+  ) -> [InspectorEffect] {
+    var view = view
+    if view.isFiltering {
+      switch key {
+      case .enter: view.isFiltering = false
+      case .escape:
+        view.isFiltering = false
+        view.filter = TextInput()
+        view.refilter(session)
+      default:
+        view.filter.edit(key)
+        view.refilter(session)
+      }
+      overlay = .everyTransaction(view)
+      return []
+    }
+    let page = max(1, terminalSize.height - 6)
+    switch key {
+    case .escape, .character("t"):
+      overlay = .customers(view.from)
+      return []
+    case .character("q"):
+      customersPlace = view.from
+      overlay = nil
+      return []
+    case .enter:
+      guard let (row, customer) = view.selectedRow else { return [] }
+      customersPlace = view.from
+      overlay = nil
+      returnsToCustomers = true
+      guard customer != session.customer else {
+        table.select(id: row.id)
+        return []
+      }
+      pendingSelection = row.id
+      return [Self.apply(.customer(name: customer.name, number: nil))]
+    case .character("/"): view.isFiltering = true
+    case .up, .character("k"): view.move(by: -1)
+    case .down, .character("j"): view.move(by: 1)
+    case .pageUp: view.move(by: -page)
+    case .pageDown: view.move(by: page)
+    case .home, .character("g"): view.move(by: Int.min / 2)
+    case .end, .character("G"): view.move(by: Int.max / 2)
+    default:
+      complain(
+        "\(key.label) does nothing here: Enter opens the transaction's customer, / filters, Esc goes back"
+      )
+    }
+    overlay = .everyTransaction(view)
     return []
   }
 }

@@ -43,6 +43,7 @@ extension InspectorState {
     case .settings(let selected):
       return handleSettings(selected, key, session: session)
     case .customers(let view): return handleCustomers(view, key, session: session)
+    case .everyTransaction(let view): return handleEveryTransaction(view, key, session: session)
     }
     return []
   }

@@ -54,6 +54,8 @@ package struct InspectorState {
   var customersPlace = CustomersView()
   /// Whether the customer shown was opened from the customers view (Esc goes back to it).
   var returnsToCustomers = false
+  /// The transaction to select once the customer being opened is shown.
+  var pendingSelection: UInt64?
   /// Set when the person asked to quit.
   package internal(set) var wantsToQuit = false
   /// A `finish all` going on in steps, one a frame.
@@ -242,6 +244,8 @@ package struct InspectorState {
       viewer = nil
       products.rebuild(session)
       table.reload(session)
+      if let id = pendingSelection { table.select(id: id) }
+      pendingSelection = nil
       say(
         "showing \(session.customer.name.map { "customer \($0)" } ?? "the session's own customer")'s store"
       )

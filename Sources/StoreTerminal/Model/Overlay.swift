@@ -21,6 +21,8 @@ package enum Overlay: Equatable, Sendable {
   case settings(Int)
   /// The customers view (`c`).
   case customers(CustomersView)
+  /// Every customer's transactions (`t` in the customers view).
+  case everyTransaction(EveryTransactionView)
 }
 
 /// A small menu of commands, one key each. Choices the session refuses now are shown dimmed

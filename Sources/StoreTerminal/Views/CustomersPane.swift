@@ -171,7 +171,8 @@ struct CustomersPane: ScreenPart {
       return
     }
     canvas.put(
-      "Enter open · 1–8 sort · / filter · ? help · Esc close · \(position)", x: rect.x, y: rect.y,
+      "Enter open · 1–8 sort · / filter · t all txns · ? help · Esc close · \(position)", x: rect.x,
+      y: rect.y,
       limit: rect.width, style: styled(CellStyle(dim: true)))
   }
 }

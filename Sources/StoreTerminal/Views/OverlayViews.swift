@@ -85,6 +85,8 @@ struct OverlayView: ScreenPart {
         selected: selected + 0)
     case .customers(let view):
       CustomersPane(screen: screen).draw(view, into: &canvas, layout)
+    case .everyTransaction(let view):
+      EveryTransactionPane(screen: screen).draw(view, into: &canvas, layout)
     }
   }
 
