@@ -134,8 +134,9 @@ extension Session {
   /// Whose the event just counted is, when that is a named customer, and its place in their
   /// history.
   var eventCustomer: (Customer?, UInt64) {
-    let state = storage.customers.actingState
-    return state.customer.isOwn ? (nil, 0) : (state.customer, state.eventCount - 1)
+    let customers = storage.customers
+    let customer = customers.actingState.customer
+    return customer.isOwn ? (nil, 0) : (customer, customers.actingState.eventCount - 1)
   }
 }
 

@@ -84,17 +84,15 @@ public struct Session: Sendable {
   /// next due).
   mutating func reschedule(group index: Int) {
     makeUnique()
-    storage.customers.actingState.reschedule(group: index)
-    storage.customers.rewake()
+    storage.customers.reschedule(group: index)
   }
 
   /// The acting customer's earliest transition due at or before `limit`, removed from the
-  /// schedule.
+  /// schedule. The caller fires it and reschedules its group, which brings the customer's wake
+  /// in line.
   mutating func popDue(upTo limit: Int64) -> Scheduler.Entry? {
     makeUnique()
-    let entry = storage.customers.actingState.popDue(upTo: limit)
-    if entry != nil { storage.customers.rewake() }
-    return entry
+    return storage.customers.actingState.popDue(upTo: limit)
   }
 
   /// The configuration the session runs on.

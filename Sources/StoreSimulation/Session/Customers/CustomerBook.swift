@@ -110,11 +110,15 @@ struct CustomerBook {
     acting = slot
   }
 
-  /// Brings the acting customer's wake in line with their schedule.
+  /// Records that the acting customer's group `index` changed its next transition, and brings
+  /// their wake in line.
   ///
-  /// - Complexity: O(log *c*) for *c* customers, amortized over superseded entries.
-  mutating func rewake() {
-    let due = actingState.nextDue()
+  /// - Complexity: O(log *g* + log *c*) for *g* groups and *c* customers, amortized over
+  ///   superseded entries.
+  mutating func reschedule(group index: Int) {
+    let (chunk, offset) = (acting / Self.chunkSize, acting % Self.chunkSize)
+    chunks[chunk][offset].reschedule(group: index)
+    let due = chunks[chunk][offset].nextDue()
     wakes.set(slot: acting, number: customers[acting].number, due: due)
   }
 
