@@ -90,7 +90,19 @@ extension Session {
         return "group \(catalog.groups[index].id)'s purchase count drifted"
       }
     }
-    return groupsViolation()
+    return wakeViolation() ?? groupsViolation()
+  }
+
+  /// Whether the acting customer's wake says when their schedule is next due (a view of a
+  /// member's device has no schedule of its own, and is not checked).
+  func wakeViolation() -> String? {
+    let book = storage.customers
+    let wake = book.wakes.due(of: book.acting)
+    guard wake == scheduler.nextDue(groups: groups) else {
+      return "customer \(customer)'s wake (\(wake.map(String.init) ?? "none")) is not their "
+        + "schedule's next due time"
+    }
+    return nil
   }
 
   /// The first broken invariant of the transactions from ledger position `start` on and of the

@@ -18,6 +18,11 @@ struct WakeHeap {
   /// The earliest wake.
   var min: Wake? { heap.first }
 
+  /// When the customer in `slot` is next due, if they are.
+  func due(of slot: Int) -> Int64? {
+    slot < places.count && places[slot] >= 0 ? heap[Int(places[slot])].due : nil
+  }
+
   /// How many customers have a transition due.
   var count: Int { heap.count }
 
