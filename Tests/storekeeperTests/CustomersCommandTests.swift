@@ -67,6 +67,11 @@ import Testing
       nobody.stderr.contains(#"--customer c999999 in \#(journal): there is no customer "c999999""#))
     let one = try jsonLines(try storekeeper(base + ["--customer", "c000007"]).stdout)
     #expect(one.map { $0["customer"] as? String } == ["c000007"])
+    let none = try storekeeper([
+      "customers", "Configs/FoodTruck.storekit", "--journal", journal + ".missing",
+    ])
+    #expect(none.status == 0 && none.stdout.isEmpty)
+    #expect(none.stderr.contains("no journal at \(journal).missing yet; nothing to list."))
     let bad = try storekeeper(base + ["--filter", "status:happy"])
     #expect(bad.status == 64)
     #expect(bad.stderr.contains("unknown status \"happy\""), "\(bad.stderr)")

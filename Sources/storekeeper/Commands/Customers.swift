@@ -52,6 +52,9 @@ struct Customers: ParsableCommand {
         printError("storekeeper: \($0)".sanitizedForTerminal)
       }
     }
+    if session == nil {
+      printError("storekeeper: no journal at \(path) yet; nothing to list.".sanitizedForTerminal)
+    }
     var summaries = session?.customerSummaries() ?? []
     if let customer {
       guard let found = summaries.first(where: { $0.customer.name == customer }) else {
