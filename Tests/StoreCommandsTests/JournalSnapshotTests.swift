@@ -103,6 +103,11 @@ import Testing
       #expect((0..<ledger.count).map(ledger.transaction) == theirs.allTransactions())
     }
     #expect(second.ledger.count == 1, "the own customer's, whoever acted last")
+    // Where each subscription stands is kept too: the customers' summaries need no replay.
+    #expect(second.ledgers.map { $0.customerSummary() } == session.customerSummaries())
+    #expect(first.ledgers.map { $0.customerSummary() } == session.customerSummaries())
+    #expect(
+      Set(session.customerSummaries().map(\.statusName)) == ["none", "subscribed", "revoked"])
   }
 
   @Test func aSnapshotKeepsTheCatalogOfEveryReload() throws {

@@ -110,7 +110,7 @@ public enum JournalSnapshot {
   // MARK: - The file
 
   /// The file's first bytes; a new layout gets a new number.
-  private static let magic = Array("storekeeper ledger snapshot 5\n".utf8)
+  private static let magic = Array("storekeeper ledger snapshot 6\n".utf8)
 
   /// What a snapshot was made from: the journal's length and fingerprint.
   struct Stamp: Equatable {

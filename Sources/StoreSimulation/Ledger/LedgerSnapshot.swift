@@ -19,6 +19,10 @@ public struct LedgerSnapshot: Sendable {
   public let timeRate: TimeRate
   private let storefronts: [Storefront]
   private let details: [TransactionDetails]
+  /// Where the customer's subscription stood, and their device's storefront (a customers
+  /// listing reads them: ``customerSummary()``).
+  private let standing: CustomerSummary.Standing?
+  private let device: Storefront
   /// The records, ``recordSize`` bytes each from `recordsStart`, as ``encoded(_:)`` laid them.
   private let bytes: [UInt8]
   private let recordsStart: Int
@@ -39,6 +43,16 @@ public struct LedgerSnapshot: Sendable {
       record, catalog: catalog, storefront: storefronts[Int(record.storefront)],
       details: record.details >= 0 ? details[Int(record.details)] : nil, owner: owner,
       rate: timeRate)
+  }
+
+  /// The customer as a list of customers shows them (``Session/customerSummaries()``'s line
+  /// for them), without the session.
+  ///
+  /// - Complexity: O(*n*) in the transactions.
+  public func customerSummary() -> CustomerSummary {
+    CustomerSummary(
+      customer: owner.customer, records: (0..<count).lazy.map { self[$0].0 },
+      storefronts: storefronts, device: device, standing: standing, catalog: catalog)
   }
 
   private subscript(index: Int) -> (TransactionRecord, LedgerState) {
@@ -71,15 +85,21 @@ extension LedgerSnapshot {
   /// Hands out the snapshot's bytes, in order, in pieces (without copying the records).
   ///
   /// The little-endian layout: the session's now (milliseconds), its time rate (raw value),
-  /// storefronts (count, country codes), details (count, each a presence byte, a token, a
-  /// failure's qualified name), then the records (count, ``recordSize`` bytes each), their
-  /// enumerations by ``SnapshotCode``.
+  /// storefronts (count, country codes), the device's storefront, the standing (a status byte,
+  /// 0 for none, else 1 + its place in `RenewalState.allCases`; product, original id, since),
+  /// details (count, each a presence byte, a token, a failure's qualified name), then the
+  /// records (count, ``recordSize`` bytes each), their enumerations by ``SnapshotCode``.
   public func encoded(_ piece: (UnsafeRawBufferPointer) -> Void) {
     var out = BinaryOut()
     out.i64(now.milliseconds)
     out.u32(UInt32(timeRate.rawValue))
     out.u32(UInt32(storefronts.count))
     for storefront in storefronts { out.string(storefront.countryCode) }
+    out.string(device.countryCode)
+    out.u8(standing.map { UInt8(RenewalState.allCases.firstIndex(of: $0.status)! + 1) } ?? 0)
+    out.u32(UInt32(bitPattern: standing?.product ?? 0))
+    out.u64(standing?.originalID ?? 0)
+    out.i64(standing?.since ?? 0)
     out.u32(UInt32(details.count))
     for detail in details {
       out.u8((detail.appAccountToken == nil ? 0 : 1) | (detail.failure == nil ? 0 : 2))
@@ -115,6 +135,18 @@ extension LedgerSnapshot {
       }
       storefronts.append(storefront)
     }
+    guard let deviceCode = reader.string(), let device = Storefront(countryCode: deviceCode),
+      let statusCode = reader.u8(), Int(statusCode) <= RenewalState.allCases.count,
+      let product = reader.u32().map({ Int32(bitPattern: $0) }), let original = reader.u64(),
+      let since = reader.u64().map({ Int64(bitPattern: $0) })
+    else { return nil }
+    var standing: CustomerSummary.Standing?
+    if statusCode > 0 {
+      guard product >= 0, Int(product) < catalog.products.count else { return nil }
+      standing = CustomerSummary.Standing(
+        status: RenewalState.allCases[Int(statusCode) - 1], product: product,
+        originalID: original, since: since)
+    }
     guard let detailCount = reader.u32(), Int(detailCount) <= bytes.count else { return nil }
     for _ in 0..<detailCount {
       guard let presence = reader.u8(), presence < 4 else { return nil }
@@ -146,6 +178,8 @@ extension LedgerSnapshot {
       }
     }
     guard valid else { return nil }
+    self.standing = standing
+    self.device = device
     self.owner = owner
     self.catalog = catalog
     self.count = Int(count)
@@ -184,6 +218,8 @@ extension LedgerSnapshot {
     catalog = session.catalog
     now = session.now
     owner = session.account
+    standing = Session.standing(of: session.groups)
+    device = session.settings.storefront
     timeRate = session.settings.timeRate
     count = out.bytes.count / Self.recordSize
     storefronts = session.storefronts

@@ -30,6 +30,49 @@ public struct CustomerSummary: Equatable, Sendable {
   public var statusName: String { status?.rawValue ?? "none" }
 }
 
+extension CustomerSummary {
+  /// Where a customer's subscription stands: what the summary reads from their groups (the
+  /// rest it reads from their transactions). Kept in a ledger snapshot, so a listing of
+  /// customers needs no replay.
+  struct Standing: Equatable {
+    var status: RenewalState
+    var product: Int32
+    var originalID: UInt64
+    var since: Int64
+  }
+
+  /// A summary from a customer's live transactions and standing.
+  ///
+  /// - Complexity: O(*n*) for the customer's *n* transactions.
+  init(
+    customer: Customer, records: some Sequence<TransactionRecord>, storefronts: [Storefront],
+    device: Storefront, standing: Standing?, catalog: Catalog
+  ) {
+    self.init(
+      customer: customer, renewals: 0, transactions: 0, storefront: device, revenue: [:])
+    var latestStorefront: UInt8?
+    for record in records where !record.isDeleted {
+      transactions += 1
+      guard record.state == .purchased, !record.flags.contains(.pendingApproval) else { continue }
+      var paid = record.price
+      if record.isRevoked {
+        paid -=
+          record.refundedShare > 0 ? record.price * Int64(record.refundedShare) / 100_000 : paid
+      }
+      revenue[storefronts[Int(record.storefront)].currency, default: 0] += paid
+      if record.flags.contains(.renewal) { renewals += 1 }
+      latestStorefront = record.storefront
+    }
+    if let latestStorefront { storefront = storefronts[Int(latestStorefront)] }
+    if let standing {
+      status = standing.status
+      productID = catalog.products[Int(standing.product)].productID
+      originalTransactionID = standing.originalID
+      since = Instant(milliseconds: standing.since)
+    }
+  }
+}
+
 extension Session {
   /// Every customer (the session's own first, then the named ones as they were made), as a
   /// list of customers shows them.
@@ -40,41 +83,26 @@ extension Session {
     result.reserveCapacity(storage.customers.count)
     let storefronts = storage.storefronts
     storage.customers.forEach { state in
-      result.append(summary(of: state, storefronts: storefronts))
+      result.append(
+        CustomerSummary(
+          customer: state.customer, records: state.ledger.records, storefronts: storefronts,
+          device: state.settings.storefront, standing: Self.standing(of: state.groups),
+          catalog: catalog))
     }
     return result
   }
 
-  private func summary(of state: CustomerState, storefronts: [Storefront]) -> CustomerSummary {
-    var summary = CustomerSummary(
-      customer: state.customer, renewals: 0, transactions: state.ledger.liveCount,
-      storefront: state.settings.storefront, revenue: [:])
-    var latestStorefront: UInt8?
-    for record in state.ledger.records where !record.isDeleted && record.state == .purchased {
-      if record.flags.contains(.pendingApproval) { continue }
-      let currency = storefronts[Int(record.storefront)].currency
-      var paid = record.price
-      if record.isRevoked {
-        paid -=
-          record.refundedShare > 0 ? record.price * Int64(record.refundedShare) / 100_000 : paid
-      }
-      summary.revenue[currency, default: 0] += paid
-      if record.flags.contains(.renewal) { summary.renewals += 1 }
-      latestStorefront = record.storefront
-    }
-    if let latestStorefront { summary.storefront = storefronts[Int(latestStorefront)] }
-    let speaking = state.groups.indices.filter { state.groups[$0].phase != .none }.max {
-      let (a, b) = (state.groups[$0], state.groups[$1])
+  /// The standing of the subscription that speaks for a customer: the active one, else the one
+  /// that ended last; `nil` before any.
+  static func standing(of groups: [GroupState]) -> CustomerSummary.Standing? {
+    let speaking = groups.indices.filter { groups[$0].phase != .none }.max {
+      let (a, b) = (groups[$0], groups[$1])
       return (a.isActive ? 1 : 0, a.periodEnd) < (b.isActive ? 1 : 0, b.periodEnd)
     }
-    if let speaking {
-      let group = state.groups[speaking]
-      summary.status = group.renewalState
-      summary.productID = catalog.products[Int(group.product)].productID
-      summary.originalTransactionID = group.originalID
-      summary.since = Instant(
-        milliseconds: group.phase == .subscribed ? group.recentStart : group.periodEnd)
-    }
-    return summary
+    guard let speaking, let status = groups[speaking].renewalState else { return nil }
+    let group = groups[speaking]
+    return CustomerSummary.Standing(
+      status: status, product: group.product, originalID: group.originalID,
+      since: group.phase == .subscribed ? group.recentStart : group.periodEnd)
   }
 }

@@ -46,16 +46,16 @@ struct Customers: ParsableCommand {
 
   func run() throws {
     let path = try journal ?? defaultJournal(for: configurationPath)
-    _ = try loadConfiguration(configurationPath)
-    let session = try exiting { () throws(CommandError) in
-      try JournalSnapshot.replayedSession(ofJournal: path) {
-        printError("storekeeper: \($0)".sanitizedForTerminal)
-      }
+    let (configuration, bytes) = try loadConfiguration(configurationPath)
+    // From the snapshot beside the journal when it matches (every customer's transactions and
+    // standing), else replayed and the snapshot saved.
+    let ledgers = try exiting { () throws(CommandError) in
+      try SessionOpening.ledgers(
+        configuration: configuration, bytes: bytes, configurationPath: configurationPath,
+        journalPath: path, now: wallClock
+      ) { printError("storekeeper: \($0)".sanitizedForTerminal) }
     }
-    if session == nil {
-      printError("storekeeper: no journal at \(path) yet; nothing to list.".sanitizedForTerminal)
-    }
-    var summaries = session?.customerSummaries() ?? []
+    var summaries = ledgers.map { $0.customerSummary() }
     if let customer {
       guard let found = summaries.first(where: { $0.customer.name == customer }) else {
         let error = Session.noCustomer(
@@ -65,7 +65,8 @@ struct Customers: ParsableCommand {
         throw ExitCode(1)
       }
       summaries = [found]
-    } else if summaries.count > 1, summaries[0].transactions == 0 {
+    } else if summaries.first?.transactions == 0 {
+      // The session's own customer, when it bought nothing (a population's, a journal not made).
       summaries.removeFirst()
     }
     let kept = try CustomerFilter(parsing: filter ?? "")
