@@ -327,19 +327,18 @@ public final class Population {
       guard summary.status == .subscribed || summary.status == .inGracePeriod,
         let id = summary.productID, let product = catalog.product(id)
       else { continue }
-      let months: Int64 =
-        switch product.period?.unit {
-        case .year?: 12 * Int64(product.period!.value)
-        case .month?: Int64(product.period!.value)
-        case .week?: 0
-        case .day?: 0
-        case nil: 1
-        }
-      let monthly =
-        months > 0
-        ? product.price / months
-        : product.price * 30 / (product.period!.unit == .week ? 7 : 1)
-          / Int64(product.period!.value)
+      let price = product.price
+      var monthly = price
+      if let period = product.period {
+        let count = Int64(max(1, period.value))
+        monthly =
+          switch period.unit {
+          case .year: price / (12 * count)
+          case .month: price / count
+          case .week: price * 30 / (7 * count)
+          case .day: price * 30 / count
+          }
+      }
       total[summary.storefront.currency, default: 0] += monthly
     }
     return total

@@ -1,6 +1,6 @@
 /// The customers at a glance: how many, how many subscribe now, are in billing retry or a
 /// grace period, or churned, and how many had paid access at each month's end. Made by
-/// ``Session/customerOverview(_:)`` from the customers' summaries and transactions.
+/// ``Session/overview(_:slots:holding:)`` from the customers' summaries and transactions.
 public struct CustomerOverview: Equatable, Sendable {
   /// Customers listed (the session's own left out when others exist and it bought nothing).
   public var customers: Int
@@ -45,14 +45,6 @@ public struct MonthEndHolding: Sendable {
 }
 
 extension Session {
-  /// The overview of `summaries` (``customerSummaries()``'s, maybe filtered).
-  ///
-  /// - Complexity: O(*n* + *c* × *m*) for *n* transactions of *c* customers over *m* months.
-  public func customerOverview(_ summaries: [CustomerSummary]) -> CustomerOverview {
-    let slots = summaries.compactMap { storage.customers.slot(number: $0.customer.number) }
-    return Self.overview(summaries, slots: slots, holding: monthEndHolding())
-  }
-
   /// The overview of `summaries`, whose customers are in `slots`, from `holding`.
   ///
   /// - Complexity: O(*c* × *m*) for *c* customers over *m* months.
@@ -120,11 +112,6 @@ extension Session {
       masks.append(mask)
     }
     return MonthEndHolding(ends: shown.map { Instant(milliseconds: $0) }, masks: masks)
-  }
-
-  /// The slot of each customer (their place in ``customers``).
-  public func slot(of customer: Customer) -> Int? {
-    storage.customers.slot(number: customer.number)
   }
 
   /// The index of the first of the ascending `values` at least `value` (binary search).

@@ -43,11 +43,6 @@ extension SessionView {
   /// Every customer of the session as a list shows them (``Session/customerSummaries()``).
   public func customerSummaries() -> [CustomerSummary] { base.customerSummaries() }
 
-  /// The overview of customers' summaries (``Session/customerOverview(_:)``).
-  public func customerOverview(_ summaries: [CustomerSummary]) -> CustomerOverview {
-    base.customerOverview(summaries)
-  }
-
   /// Every customer's transactions as the table shows them, each customer's rows oldest first,
   /// the session's own customer first.
   ///

@@ -5,7 +5,7 @@ import StoreSimulation
 /// status in StoreKit's words, since, renewals, revenue — sortable by any column, filtered as
 /// you type, with an overview line and a chart of subscribers at each month's end. Enter opens
 /// the selected customer; the view keeps its place for when it opens again.
-package struct CustomersView: Equatable, Sendable {
+package struct CustomersView: Equatable, Sendable, FilteredList {
   /// A column of the list, in screen order; its number key (1–8) sorts by it.
   package enum Column: Int, CaseIterable, Sendable {
     case name, storefront, product, status, since, renewals, revenue, transactions
@@ -47,8 +47,16 @@ package struct CustomersView: Equatable, Sendable {
       && lhs.isFiltering == rhs.isFiltering && lhs.selected == rhs.selected
   }
 
-  /// The customers on screen, in order.
+  /// The customers the filter keeps, in order.
   package var rows: [CustomerSummary] { shown.map { all[$0] } }
+
+  /// How many customers the filter keeps.
+  package var rowCount: Int { shown.count }
+
+  /// The kept customers from `first`, at most `count` (a frame's worth, not all of them).
+  package func page(from first: Int, count: Int) -> [CustomerSummary] {
+    shown.dropFirst(first).prefix(max(0, count)).map { all[$0] }
+  }
 
   /// The selected customer, if any is shown.
   package var selectedCustomer: CustomerSummary? {

@@ -3,7 +3,7 @@ import StoreSimulation
 /// Every customer's transactions at once (`t` in the customers view), newest first, with whose
 /// each is: filtered in the table's language, `customer:<name>` narrowing to one customer.
 /// Enter opens the customer with that transaction selected.
-package struct EveryTransactionView: Equatable, Sendable {
+package struct EveryTransactionView: Equatable, Sendable, FilteredList {
   /// The rows, newest first, and the customer of each (an index into `customers`).
   private(set) var rows: [LedgerRow] = []
   private(set) var owners: [Int32] = []

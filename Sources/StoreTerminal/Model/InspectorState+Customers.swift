@@ -39,21 +39,10 @@ extension InspectorState {
     _ view: CustomersView, _ key: Key, session: SessionView
   ) -> [InspectorEffect] {
     var view = view
-    if view.isFiltering {
-      switch key {
-      case .enter: view.isFiltering = false
-      case .escape:
-        view.isFiltering = false
-        view.filter = TextInput()
-        view.refilter(session)
-      default:
-        view.filter.edit(key)
-        view.refilter(session)
-      }
+    if view.takeListKey(key, page: max(1, terminalSize.height - 8), session) {
       overlay = .customers(view)
       return []
     }
-    let page = max(1, terminalSize.height - 8)
     switch key {
     case .escape, .character("q"), .character("c"):
       customersPlace = view
@@ -66,7 +55,6 @@ extension InspectorState {
       returnsToCustomers = true
       guard let chosen = view.selectedCustomer else { return [] }
       return [Self.apply(.customer(name: chosen.customer.name, number: nil))]
-    case .character("/"): view.isFiltering = true
     case .character("?"):
       overlay = .help(HelpOverlay(topic: .customers(view)))
       return []
@@ -75,12 +63,6 @@ extension InspectorState {
       every.refresh(session, revision: Self.customersRevision(session))
       overlay = .everyTransaction(every)
       return []
-    case .up, .character("k"): view.move(by: -1)
-    case .down, .character("j"): view.move(by: 1)
-    case .pageUp: view.move(by: -page)
-    case .pageDown: view.move(by: page)
-    case .home, .character("g"): view.move(by: Int.min / 2)
-    case .end, .character("G"): view.move(by: Int.max / 2)
     case .character(let digit) where ("1"..."8").contains(digit):
       let column = CustomersView.Column(rawValue: Int(String(digit))! - 1)!
       view.sort(by: column, session)
@@ -96,21 +78,10 @@ extension InspectorState {
     _ view: EveryTransactionView, _ key: Key, session: SessionView
   ) -> [InspectorEffect] {
     var view = view
-    if view.isFiltering {
-      switch key {
-      case .enter: view.isFiltering = false
-      case .escape:
-        view.isFiltering = false
-        view.filter = TextInput()
-        view.refilter(session)
-      default:
-        view.filter.edit(key)
-        view.refilter(session)
-      }
+    if view.takeListKey(key, page: max(1, terminalSize.height - 6), session) {
       overlay = .everyTransaction(view)
       return []
     }
-    let page = max(1, terminalSize.height - 6)
     switch key {
     case .escape, .character("t"):
       overlay = .customers(view.from)
@@ -130,13 +101,6 @@ extension InspectorState {
       }
       pendingSelection = row.id
       return [Self.apply(.customer(name: customer.name, number: nil))]
-    case .character("/"): view.isFiltering = true
-    case .up, .character("k"): view.move(by: -1)
-    case .down, .character("j"): view.move(by: 1)
-    case .pageUp: view.move(by: -page)
-    case .pageDown: view.move(by: page)
-    case .home, .character("g"): view.move(by: Int.min / 2)
-    case .end, .character("G"): view.move(by: Int.max / 2)
     default:
       complain(
         "\(key.label) does nothing here: Enter opens the transaction's customer, / filters, Esc goes back"

@@ -8,39 +8,49 @@ struct CustomersPane: ScreenPart {
 
   /// Draws `view` over every pane (the status and key bars stay).
   func draw(_ view: CustomersView, into canvas: inout Canvas, _ layout: Layout) {
-    let rect = Rect(x: 0, y: 0, width: layout.width, height: layout.statusBar.y)
-    canvas.fill(rect)
-    canvas.box(rect, title: "Customers", focused: true, glyphs: display.glyphs, marksFocus: false)
-    let inner = rect.inner
+    let inner = drawListBox("Customers", into: &canvas, layout)
     guard inner.height >= 5, inner.width >= 20 else { return }
     canvas.put(overviewText(view), x: inner.x, y: inner.y, limit: inner.width)
     drawChart(view.overview, into: &canvas, x: inner.x, y: inner.y + 1, width: inner.width)
     let listTop = inner.y + 2
     let listHeight = inner.height - 3
-    let rows = view.rows
     // The selected row stays on screen: the list scrolls as the selection leaves it.
     let first = max(0, view.selected - (listHeight - 2))
-    let visible = Array(rows.dropFirst(first).prefix(listHeight - 1))
+    let visible = view.page(from: first, count: listHeight - 1)
     let wide = inner.width >= 100
-    let columns = widths(for: visible, width: inner.width, view: view, wide: wide)
-    drawRow(
-      header(view, wide: wide), columns, into: &canvas, x: inner.x, y: listTop,
-      style: styled(CellStyle(bold: true, underline: true)))
+    let header = header(view, wide: wide)
+    let lines = visible.map { cells($0, wide: wide) }
+    let columns = listWidths(
+      header: header, lines: lines, flexible: CustomersView.Column.product.rawValue,
+      width: inner.width)
+    // Renewals, revenue and the count of transactions.
+    let numeric: Set<Int> = [5, 6, 7]
+    drawListRow(
+      header, columns, into: &canvas, x: inner.x, y: listTop,
+      style: styled(CellStyle(bold: true, underline: true)), rightAligned: numeric)
     for (offset, summary) in visible.enumerated() {
-      let selected = first + offset == view.selected
-      let cells = cells(summary, wide: wide)
-      drawRow(
-        cells, columns, into: &canvas, x: inner.x, y: listTop + 1 + offset,
-        style: CellStyle(reverse: selected), statusColor: color(of: summary.status))
+      let style = CellStyle(reverse: first + offset == view.selected)
+      let statusColor = display.color ? color(of: summary.status) : nil
+      drawListRow(
+        lines[offset], columns, into: &canvas, x: inner.x, y: listTop + 1 + offset, style: style,
+        rightAligned: numeric
+      ) { column in
+        guard column == CustomersView.Column.status.rawValue, let statusColor else { return nil }
+        var colored = style
+        colored.foreground = statusColor
+        return colored
+      }
     }
-    if rows.isEmpty {
+    if visible.isEmpty {
       canvas.put(
         "no customer matches the filter", x: inner.x, y: listTop + 1, limit: inner.width,
         style: styled(CellStyle(dim: true)))
     }
-    drawFooter(
-      view, into: &canvas,
-      Rect(x: inner.x, y: inner.y + inner.height - 1, width: inner.width, height: 1))
+    drawListFooter(
+      filter: view.filter, isFiltering: view.isFiltering, error: view.filterError,
+      position: view.rowCount == 0 ? "0" : "\(view.selected + 1)/\(view.rowCount)",
+      keys: "Enter open · 1–8 sort · / filter · t all txns · ? help · Esc close",
+      into: &canvas, Rect(x: inner.x, y: inner.y + inner.height - 1, width: inner.width, height: 1))
   }
 
   /// `10000 customers · 6234 subscribers · 312 in retry · 45 in grace · 3409 churned`.
@@ -106,43 +116,6 @@ struct CustomersPane: ScreenPart {
     return cells
   }
 
-  /// Each column's width: what its visible cells need, the product column taking what is left.
-  private func widths(
-    for rows: [CustomerSummary], width: Int, view: CustomersView, wide: Bool
-  ) -> [Int] {
-    let header = header(view, wide: wide)
-    var widths = header.map(TextCells.width)
-    for summary in rows {
-      for (column, cell) in cells(summary, wide: wide).enumerated() {
-        widths[column] = max(widths[column], TextCells.width(cell))
-      }
-    }
-    let product = CustomersView.Column.product.rawValue
-    let others = widths.enumerated().filter { $0.offset != product }.map(\.element).reduce(0, +)
-    widths[product] = max(8, min(widths[product], width - others - (widths.count - 1)))
-    return widths
-  }
-
-  private func drawRow(
-    _ cells: [String], _ widths: [Int], into canvas: inout Canvas, x: Int, y: Int,
-    style: CellStyle, statusColor: CellColor? = nil
-  ) {
-    var column = x
-    let right = canvas.width - 1
-    let numeric: Set<Int> = [5, 6, 7]
-    for (index, cell) in cells.enumerated() where column < right {
-      var cellStyle = style
-      if index == CustomersView.Column.status.rawValue, let statusColor {
-        cellStyle.foreground = display.color ? statusColor : nil
-      }
-      let text = TextCells.fit(
-        TextCells.truncate(cell, to: widths[index], ellipsis: display.glyphs.ellipsis),
-        widths[index], alignRight: numeric.contains(index))
-      column = canvas.put(
-        text + " ", x: column, y: y, limit: max(0, right - column), style: cellStyle)
-    }
-  }
-
   /// The status's color, always beside its word.
   private func color(of status: RenewalState?) -> CellColor? {
     switch status {
@@ -151,28 +124,5 @@ struct CustomersPane: ScreenPart {
     case .inBillingRetryPeriod?, .revoked?: .red
     case .expired?, nil: nil
     }
-  }
-
-  private func drawFooter(_ view: CustomersView, into canvas: inout Canvas, _ rect: Rect) {
-    let position = view.rows.isEmpty ? "0" : "\(view.selected + 1)/\(view.rows.count)"
-    if view.isFiltering || !view.filter.text.isEmpty {
-      let hint =
-        view.filterError.map { " \(display.glyphs.warning) \($0)" }
-        ?? (view.isFiltering ? " (Enter keep, Esc clear) · \(position)" : " · \(position)")
-      var column = canvas.put("/", x: rect.x, y: rect.y, limit: rect.width)
-      column = canvas.put(
-        view.filter.text, x: column, y: rect.y, limit: max(0, rect.x + rect.width - column),
-        style: CellStyle(reverse: view.isFiltering))
-      canvas.put(
-        hint, x: column, y: rect.y, limit: max(0, rect.x + rect.width - column),
-        style: styled(
-          CellStyle(foreground: view.filterError == nil ? nil : .red, dim: view.filterError == nil))
-      )
-      return
-    }
-    canvas.put(
-      "Enter open · 1–8 sort · / filter · t all txns · ? help · Esc close · \(position)", x: rect.x,
-      y: rect.y,
-      limit: rect.width, style: styled(CellStyle(dim: true)))
   }
 }
