@@ -59,6 +59,7 @@ let package = Package(
         "StoreJSON", "StoreUtilities",
         "StoreConfiguration",
         .product(name: "HeapModule", package: "swift-collections"),
+        .product(name: "OrderedCollections", package: "swift-collections"),
         // Verifying promotional offer signatures as StoreKit does (no signing, no randomness).
         .product(name: "Crypto", package: "swift-crypto"),
       ]

@@ -184,7 +184,7 @@ enum ServedRefusal {
       .invalidMemberName?, .kindNotShared?, .notFamilyShareable?, .sharingAlready?,
       .invalidCustomerName?, .noSuchCustomer?, .customerNumberWithoutName?,
       .customerNumberNotTheirs?, .customerNumberOutOfRange?, .customerNumberTaken?,
-      .stepBackNeedsHistory?, .notifyNeedsDelivery?:
+      .stepBackNeedsHistory?, .notifyNeedsDelivery?, .retention?:
       self = .refused
     }
   }

@@ -30,7 +30,7 @@ extension SKTestError.Code {
       .tooManyEvents?, .nothingScheduled?, .callExercisedByBuying?, .refundRequestNeedsTransaction?,
       .tokenCreatedInFuture?, .tokenExpiresBeforeCreation?, .externalPurchaseIDNotOneWord?,
       .noSuchMember?, .alreadyInFamily?, .familyFull?, .familyNamesUsedUp?, .notInFamily?,
-      .invalidMemberName?, .sharingAlready?, .invalidCustomerName?, .noSuchCustomer?,
+      .invalidMemberName?, .sharingAlready?, .invalidCustomerName?, .noSuchCustomer?, .retention?,
       .customerNumberWithoutName?, .customerNumberNotTheirs?, .customerNumberOutOfRange?,
       .customerNumberTaken?, .stepBackNeedsHistory?, .notifyNeedsDelivery?:
       self = .invalidAction

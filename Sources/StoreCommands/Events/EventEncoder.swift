@@ -122,6 +122,7 @@ public struct EventEncoder: Sendable {
       }
     case .notice(let notice): noticeFields(notice, &object)
     case .family(let action): familyFields(action, &object)
+    case .retention(let retention): retentionFields(retention, &object)
     }
     dates = object.dates
     writer = object.finishWriter()

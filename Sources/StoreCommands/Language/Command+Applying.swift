@@ -74,6 +74,7 @@ extension Command {
     case .notice(let request): verb = .sendNotice(request)
     case .family(let action): verb = .family(action)
     case .customer(let name, let number): verb = .selectCustomer(name: name, number: number)
+    case .retention(let action): verb = .retention(action)
     }
     return .verb(verb)
   }

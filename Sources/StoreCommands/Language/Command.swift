@@ -80,6 +80,8 @@ public enum Command: Equatable, Sendable {
   /// `customer <name> [number=N]`: the following lines act as that customer (made on first
   /// use); `customer` alone, as the session's own.
   case customer(name: String?, number: Int?)
+  /// `retention show|accept|review|url|default|upload-…|delete-…`: Retention Messaging.
+  case retention(RetentionAction)
 
   /// The command's verb.
   public var verb: String {
@@ -114,6 +116,7 @@ public enum Command: Equatable, Sendable {
     case .refreshReceipt: "call"
     case .family: "family"
     case .customer: "customer"
+    case .retention: "retention"
     }
   }
 }

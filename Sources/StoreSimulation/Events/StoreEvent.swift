@@ -68,6 +68,8 @@ public struct StoreEvent: Equatable, Sendable {
     case notice(StoreNotice)
     /// The purchaser's family changed (`family join|leave|sharing`).
     case family(FamilyAction)
+    /// Retention Messaging: the setup changed, or the subscription page showed a message.
+    case retention(RetentionEvent)
   }
 }
 

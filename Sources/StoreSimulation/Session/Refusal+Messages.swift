@@ -32,6 +32,7 @@ extension Refusal {
       .alreadyInFamily, .familyFull, .familyNamesUsedUp, .notInFamily, .invalidMemberName,
       .kindNotShared, .notFamilyShareable, .sharingAlready:
       familyMessage
+    case .retention(let refusal): refusal.message
     }
   }
 

@@ -175,6 +175,10 @@ public enum Refusal: Equatable, Sendable {
   case stepBackNeedsHistory
   /// `notify …` applied to a bare session.
   case notifyNeedsDelivery
+
+  // MARK: Retention Messaging
+  /// A retention action refused, with Apple's error code.
+  case retention(RetentionRefusal)
 }
 
 /// Why Apple would not extend a subscription (SubscriptionExtensionIneligibleError, and the

@@ -295,6 +295,12 @@ final class SessionStorage: @unchecked Sendable {
   @exclusivity(unchecked) var stepBacks = 0
   /// Each mass extension's result: the App Store's, for every customer.
   @exclusivity(unchecked) var massExtensions: [MassExtensionKey: MassExtension] = [:]
+  /// The Retention Messaging setup (the same for every customer).
+  @exclusivity(unchecked) var retention = RetentionSetup()
+  /// What each customer's subscription page offered last (`retention show`), by customer
+  /// number. (Kept here rather than in `CustomerState`: a larger customer state miscompiles
+  /// the book's `_read`/`_modify` accessors in debug builds of Swift 6.2.)
+  @exclusivity(unchecked) var retentionPages: [Int: RetentionPage] = [:]
 
   init(
     configuration: StoreKitConfiguration, catalog: Catalog, now: Instant, customers: CustomerBook
@@ -314,6 +320,8 @@ final class SessionStorage: @unchecked Sendable {
     copy.member = member
     copy.stepBacks = stepBacks
     copy.massExtensions = massExtensions
+    copy.retention = retention
+    copy.retentionPages = retentionPages
     return copy
   }
 }

@@ -67,6 +67,8 @@ public enum SessionVerb: Equatable, Sendable {
   case family(FamilyAction)
   /// ``Session/selectCustomer(named:number:)``.
   case selectCustomer(name: String?, number: Int?)
+  /// ``Session/performRetention(_:_:)``.
+  case retention(RetentionAction)
 }
 
 extension Session {
@@ -125,6 +127,7 @@ extension Session {
     case .sendNotice(let request): try sendNotice(request, sink)
     case .family(let action): try changeFamily(action, sink)
     case .selectCustomer(let name, let number): try selectCustomer(named: name, number: number)
+    case .retention(let action): try performRetention(action, sink)
     }
   }
 
@@ -187,6 +190,7 @@ extension Session {
     case .sendNotice(let request): try checkNotice(request)
     case .family(let action): try checkFamily(action)
     case .selectCustomer(let name, let number): try checkCustomer(named: name, number: number)
+    case .retention(let action): try checkRetention(action)
     }
   }
 }

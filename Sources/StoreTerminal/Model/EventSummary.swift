@@ -78,6 +78,27 @@ enum EventSummary {
       return "\(time) \(name) left the family"
     case .family(.sharing(let productID, let enabled)):
       return "\(time) the purchaser \(enabled ? "shares" : "stopped sharing") \(productID)"
+    case .retention(let retention): return "\(time) " + retentionLine(retention)
+    }
+  }
+
+  private static func retentionLine(_ event: RetentionEvent) -> String {
+    switch event {
+    case .changed(let action): return "retention " + action.summary
+    case .request(let request, let exchange, let problem):
+      let how: String =
+        switch exchange.outcome {
+        case .answered(let status, let body): "HTTP \(status) \(body.prefix(120))"
+        case .failed(let result, let reason): "\(reason) (\(result))"
+        }
+      return "retention request \(exchange.requestID.prefix(8)) for \(request.productID): \(how)"
+        + (problem.map { " — \($0)" } ?? "")
+    case .shown(let display):
+      var text = "retention message: \(display.source.rawValue)"
+      if let id = display.messageID { text += " \(id.prefix(8))" }
+      if let product = display.alternateProduct { text += ", switch to \(product)" }
+      if let offer = display.promotionalOffer { text += ", offer \(offer)" }
+      return text
     }
   }
 }

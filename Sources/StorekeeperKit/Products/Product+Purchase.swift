@@ -84,7 +84,7 @@ extension CommandError {
       .nothingScheduled?, .callExercisedByBuying?, .refundRequestNeedsTransaction?,
       .tokenCreatedInFuture?, .tokenExpiresBeforeCreation?, .externalPurchaseIDNotOneWord?,
       .noSuchMember?, .alreadyInFamily?, .familyFull?, .familyNamesUsedUp?, .notInFamily?,
-      .invalidMemberName?, .sharingAlready?, .invalidCustomerName?, .noSuchCustomer?,
+      .invalidMemberName?, .sharingAlready?, .invalidCustomerName?, .noSuchCustomer?, .retention?,
       .customerNumberWithoutName?, .customerNumberNotTheirs?, .customerNumberOutOfRange?,
       .customerNumberTaken?, .stepBackNeedsHistory?, .notifyNeedsDelivery?:
       StoreKitError.systemError(self)

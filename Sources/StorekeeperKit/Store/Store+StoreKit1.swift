@@ -112,7 +112,7 @@ extension SKError {
         .callExercisedByBuying?, .refundRequestNeedsTransaction?, .tokenCreatedInFuture?,
         .tokenExpiresBeforeCreation?, .externalPurchaseIDNotOneWord?, .noSuchMember?,
         .alreadyInFamily?, .familyFull?, .familyNamesUsedUp?, .notInFamily?, .invalidMemberName?,
-        .kindNotShared?, .notFamilyShareable?, .sharingAlready?, .invalidCustomerName?,
+        .kindNotShared?, .notFamilyShareable?, .sharingAlready?, .invalidCustomerName?, .retention?,
         .noSuchCustomer?, .customerNumberWithoutName?, .customerNumberNotTheirs?,
         .customerNumberOutOfRange?, .customerNumberTaken?, .stepBackNeedsHistory?,
         .notifyNeedsDelivery?:

@@ -1,0 +1,121 @@
+/// An uploaded item the review changes.
+public enum RetentionItem: String, Sendable, CaseIterable {
+  case image
+  case message
+}
+
+/// What `serve`'s Retention Messaging API and the `retention` command change: the developer's
+/// setup, App Review's verdicts, and the customer's side (the subscription page's message, and
+/// taking what it offered).
+public enum RetentionAction: Equatable, Sendable {
+  /// Upload Image: an image of this size with these dimensions (read from its PNG header);
+  /// `transparent` when the PNG has an alpha channel or a transparent colour.
+  case uploadImage(id: String, RetentionImage, transparent: Bool)
+  /// Delete Image.
+  case deleteImage(id: String)
+  /// Upload Message.
+  case uploadMessage(id: String, RetentionMessageText)
+  /// Delete Message.
+  case deleteMessage(id: String)
+  /// Configure Default Message.
+  case setDefault(productID: String, locale: String, messageID: String)
+  /// Delete Default Message (done when none is configured: Apple's endpoint is idempotent).
+  case deleteDefault(productID: String, locale: String)
+  /// Configure Realtime URL, or with `nil` Delete Realtime URL.
+  case setRealtimeURL(String?)
+  /// App Review's verdict (`retention review message|image <uuid> approved|rejected|pending`).
+  case review(RetentionItem, id: String, RetentionReview)
+  /// The customer opens their subscription's page: with the real-time exchange made for it
+  /// (what the developer's endpoint answered), or `nil` when none was made (no URL, or nothing
+  /// here calls one): the default message then.
+  case show(RealtimeExchange?)
+  /// The customer takes what the page's message offered: the other plan, or the offer.
+  case accept
+}
+
+/// One call of the developer's Get Retention Message endpoint, as it went: recorded in the
+/// journal so that a replay shows the same message without calling anyone.
+public struct RealtimeExchange: Equatable, Sendable {
+  /// How the call ended.
+  public enum Outcome: Equatable, Sendable {
+    /// An HTTP status and the body's text.
+    case answered(status: Int, body: String)
+    /// No answer: Apple's `sendAttemptResult` word (`TIMED_OUT`, `NO_RESPONSE`, …) and why.
+    case failed(result: String, reason: String)
+  }
+
+  /// The request's `requestIdentifier` (a new UUID each time).
+  public var requestID: String
+  /// How it ended.
+  public var outcome: Outcome
+  /// The app's bundle id promotional offer signatures are checked for; `nil` for the default.
+  public var bundleID: String?
+
+  /// An exchange.
+  public init(requestID: String, outcome: Outcome, bundleID: String? = nil) {
+    self.requestID = requestID
+    self.outcome = outcome
+    self.bundleID = bundleID
+  }
+
+  /// The most of an answer's body kept (a longer one is cut: no valid answer is that long).
+  public static let maximumBody = 16_384
+}
+
+/// What the subscription page asks the developer's endpoint (`DecodedRealtimeRequestBody`,
+/// but for the fields the signer adds: `appAppleId`, `requestIdentifier`, `signedDate`,
+/// `environment`).
+public struct RetentionRequest: Equatable, Sendable {
+  /// The subscription's original transaction.
+  public var originalTransactionID: UInt64
+  /// The product the customer is subscribed to.
+  public var productID: String
+  /// The customer's locale as Apple writes it (`en-US`).
+  public var userLocale: String
+  /// The configured URL, if any.
+  public var url: String?
+}
+
+/// Why a retention action is refused: Apple's error code (the HTTP status is its first three
+/// digits) and the words for a person.
+public struct RetentionRefusal: Equatable, Sendable {
+  /// Apple's `errorCode` (`4000162` HeaderTooLongError, …); 0 for a refusal of the customer's
+  /// side, which no API answers.
+  public var code: Int
+  /// What is wrong.
+  public var message: String
+
+  /// The HTTP status Apple answers with (400, 403, 404, 409).
+  public var status: Int { code == 0 ? 400 : code / 10_000 }
+
+  init(_ code: Int, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+}
+
+/// What the subscription page showed (`retentionMessage`).
+public struct RetentionDisplay: Equatable, Sendable {
+  /// Where the message came from.
+  public enum Source: String, Sendable {
+    /// The developer's real-time answer.
+    case realtime
+    /// The default message for the product and locale.
+    case `default`
+    /// No message.
+    case none
+  }
+
+  /// Where it came from.
+  public var source: Source
+  /// The message shown.
+  public var messageID: String?
+  /// A switch-plan message's product.
+  public var alternateProduct: String?
+  /// A promotional-offer message's offer and the product it is for.
+  public var promotionalOffer: String?
+  /// The product the promotional offer is for.
+  public var offerProductID: String?
+  /// The product subscribed to.
+  public var productID: String
+}
