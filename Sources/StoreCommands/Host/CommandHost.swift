@@ -92,6 +92,16 @@ public protocol DeliveryControl: AnyObject {
   func perform(_ action: NotifyAction, now: Instant) -> DeliveryNotice
 }
 
+/// Calls the developer's Get Retention Message endpoint for the subscription page
+/// (`retention show`): the one piece of the customer's side that needs the network. The host
+/// asks it before the command is journaled, and the journal records what came back, so a replay
+/// shows the same message without calling anyone.
+public protocol RetentionCaller: AnyObject {
+  /// POSTs the signed request for `request` (signed at `now`) to its URL and returns how it went,
+  /// within Apple's wait.
+  func exchange(for request: RetentionRequest, at now: Instant) -> RealtimeExchange
+}
+
 /// The one way into a session, for every front end: a line or a command is parsed, the engine
 /// says whether it may apply, its journal record is queued, it is applied, and its events go to
 /// the observers the front end attached, which are the only way events leave the host. The
@@ -110,6 +120,8 @@ public final class CommandHost {
   public var commitsEachCommand: Bool
   /// Where `notify` commands go.
   public weak var delivery: (any DeliveryControl)?
+  /// What calls the real-time URL for `retention show`; without one the page shows the default.
+  public var retentionCaller: (any RetentionCaller)?
   private var observers: [any CommandObserver] = []
   /// Counts the changes to what the session holds: a cache of anything read from it (the
   /// server's history order) is good while this stays the same. A quiet clock advance is not a
@@ -199,6 +211,7 @@ public final class CommandHost {
   private func perform(
     _ command: Command, from origin: CommandOrigin = .person, line: String?, number: Int?
   ) -> CommandOutcome {
+    let command = withRealtimeExchange(command)
     var outcome = CommandOutcome(command: command)
     if case .notify(let action) = command {
       outcome.notice =
@@ -242,6 +255,15 @@ public final class CommandHost {
     outcome.work = count + journaled.replayWork - replayed
     outcome.publishError = publishError
     return finish(outcome)
+  }
+
+  /// `retention show` with the real-time exchange made for it, when a URL is set and a caller
+  /// is attached; any other command as it is.
+  private func withRealtimeExchange(_ command: Command) -> Command {
+    guard case .retention(.show(nil)) = command, let caller = retentionCaller,
+      let request = try? session.retentionRequest(), request.url != nil
+    else { return command }
+    return .retention(.show(caller.exchange(for: request, at: session.now)))
   }
 
   /// Tells the observers, then publishes what they hold when the host commits each command or

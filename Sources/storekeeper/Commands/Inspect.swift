@@ -185,6 +185,9 @@ struct Inspect: ParsableCommand {
     }
     let sender = signing.attachSender(to: app.host)
     if let sender { app.hooks.deliveryLines = PreparedSigning.lines(of: sender) }
+    let options = self.signing
+    try? options.attachRetention(
+      to: app.host, signer: OnDemand { try signing.signer ?? options.makeSigner() })
     opened(&app, sender)
     var watch = FileWatch(path: configurationPath)
     return .success(TerminalLoop.run(&app, on: terminal, clock: SystemClock(), watching: &watch))

@@ -89,6 +89,7 @@ struct Run: ParsableCommand {
     // A script's lines share the journal's commits: events are printed a megabyte at a time,
     // each after the journal holds what explains it (the host sees to it).
     let host = CommandHost(journaled, commitsEachCommand: false)
+    try signing.attachRetention(to: host, signer: receipts)
     let lines = EventLines(encoder: prepared.encoder(receipts: receipts)) {
       try StandardStreams.writeOut(&$0)
     }

@@ -64,6 +64,7 @@ struct Serve: ParsableCommand {
     let prepared = try signing.prepare(whenFull: .waitWhileAnswered(5))
     let signer = try prepared.signer ?? signing.makeSigner()
     let host = CommandHost(journaled)
+    try signing.attachRetention(to: host, signer: OnDemand { signer })
     let sender = prepared.attachSender(to: host)
     if let sender {
       sender.listen { sent in

@@ -99,6 +99,13 @@ struct SigningOptions: ParsableArguments {
   }
 
   /// The signer, with keys made once and reused.
+  /// Makes `host`'s `retention show` call the real-time URL, signing with `signer` (made when
+  /// first needed) and trusting `--notify-ca`.
+  func attachRetention(to host: CommandHost, signer: OnDemand<Signer>) throws {
+    host.retentionCaller = try RealtimeRetention(
+      signer: signer, bundleID: journaledBundleID, trusting: notifyCa)
+  }
+
   func makeSigner() throws -> Signer {
     do {
       let identity = try SigningIdentity.load(in: try Self.keyFolder(), chain: chain)

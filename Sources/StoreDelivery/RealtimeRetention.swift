@@ -1,0 +1,161 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOSSL
+import StoreCommands
+import StoreJSON
+import StoreSigning
+import StoreSimulation
+
+/// The App Store's side of a Get Retention Message call: the request signed as `serve` signs
+/// everything (`DecodedRealtimeRequestBody` in `{"signedPayload": …}`), POSTed to the
+/// developer's URL, the answer read within Apple's wait (about 700 ms), never longer.
+public final class RealtimeRetention: RetentionCaller, @unchecked Sendable {
+  private let signer: OnDemand<Signer>
+  private let client: HTTPClient
+  /// How long the App Store waits for an answer, in seconds.
+  public let timeout: Double
+  /// The bundle id offer signatures are checked for.
+  public let bundleID: String?
+
+  /// Apple documents "approximately 700 ms" for the sandbox's performance test.
+  public static let appleWait = 0.7
+  /// The most of an answer read.
+  static let bodyLimit = RealtimeExchange.maximumBody
+
+  /// A caller signing with `signer` (made when the first request is signed).
+  ///
+  /// - Parameter caFile: a PEM file of CA certificates trusted besides the system's (a local CA
+  ///   for an `https` test endpoint, `--notify-ca`).
+  /// - Throws: ``DeliveryError`` naming the file when it holds no certificate.
+  public init(
+    signer: OnDemand<Signer>, bundleID: String? = nil, timeout: Double = appleWait,
+    trusting caFile: String? = nil
+  ) throws(DeliveryError) {
+    self.signer = signer
+    self.bundleID = bundleID
+    self.timeout = timeout
+    var configuration = HTTPClient.Configuration(
+      redirectConfiguration: .disallow,
+      timeout: .init(connect: .milliseconds(Int64(timeout * 1000)), read: nil))
+    configuration.proxy = nil
+    if let caFile { configuration.tlsConfiguration = try Self.tls(trusting: caFile) }
+    client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+  }
+
+  deinit { client.shutdown(queue: .global()) { _ in } }
+
+  static func tls(trusting caFile: String) throws(DeliveryError) -> TLSConfiguration {
+    let certificates: [NIOSSLCertificate]
+    do {
+      certificates = try NIOSSLCertificate.fromPEMFile(caFile)
+    } catch {
+      throw DeliveryError("--notify-ca \(caFile): not a PEM file of certificates (\(error))")
+    }
+    guard !certificates.isEmpty else {
+      throw DeliveryError("--notify-ca \(caFile): the file holds no PEM certificate")
+    }
+    var tls = TLSConfiguration.makeClientConfiguration()
+    tls.additionalTrustRoots = [.certificates(certificates)]
+    return tls
+  }
+
+  /// The signed request body for `request`, signed at `now`, with a new request identifier.
+  public func body(
+    for request: RetentionRequest, at now: Instant, requestID: String
+  ) throws
+    -> String
+  {
+    let signer = try signer.value
+    let payload = JSONValue.object(
+      JSONObject([
+        JSONMember("originalTransactionId", .string(String(request.originalTransactionID))),
+        JSONMember("appAppleId", .number(JSONNumber(Self.appAppleID(signer.bundleID)))),
+        JSONMember("productId", .string(request.productID)),
+        JSONMember("userLocale", .string(request.userLocale)),
+        JSONMember("requestIdentifier", .string(requestID)),
+        JSONMember("signedDate", .number(JSONNumber(text: String(now.milliseconds)))),
+        JSONMember("environment", .string(signer.environment.rawValue)),
+      ]))
+    let signed = try signer.sign(payload: payload)
+    return JSONWriter.compact(.object(JSONObject([JSONMember("signedPayload", .string(signed))])))
+  }
+
+  /// The `appAppleId` a test app's requests carry: the test environments have no App Store app,
+  /// so a stable number made from the bundle id (Apple's model requires the key).
+  public static func appAppleID(_ bundleID: String) -> Int {
+    let hash = bundleID.utf8.reduce(UInt64(1_469_598_103_934_665_603)) {
+      ($0 ^ UInt64($1)) &* 1_099_511_628_211
+    }
+    return 1_000_000_000 + Int(hash % 8_999_999_999)
+  }
+
+  public func exchange(for request: RetentionRequest, at now: Instant) -> RealtimeExchange {
+    let requestID = UUID().uuidString.lowercased()
+    guard let url = request.url else {
+      return RealtimeExchange(
+        requestID: requestID, outcome: .failed(result: "OTHER", reason: "no URL"),
+        bundleID: bundleID)
+    }
+    let outcome: RealtimeExchange.Outcome
+    do {
+      outcome = post(try body(for: request, at: now, requestID: requestID), to: url).outcome
+    } catch {
+      outcome = .failed(result: "OTHER", reason: "the request could not be signed (\(error))")
+    }
+    return RealtimeExchange(requestID: requestID, outcome: outcome, bundleID: bundleID)
+  }
+
+  /// POSTs `body` and waits for the whole answer, at most ``timeout``; how long it took.
+  func post(_ body: String, to url: String) -> (outcome: RealtimeExchange.Outcome, seconds: Double)
+  {
+    let started = DispatchTime.now()
+    let done = DispatchSemaphore(value: 0)
+    let box = OutcomeBox()
+    do {
+      let request = try HTTPClient.Request(
+        url: url, method: .POST,
+        headers: ["Content-Type": "application/json", "User-Agent": "storekeeper"],
+        body: .string(body))
+      let deadline = NIODeadline.now() + .milliseconds(Int64(timeout * 1000))
+      client.execute(request: request, deadline: deadline).whenComplete { result in
+        switch result {
+        case .success(let response):
+          var buffer = response.body ?? ByteBuffer()
+          let length = min(buffer.readableBytes, Self.bodyLimit)
+          let text = buffer.readString(length: length) ?? ""
+          box.set(.answered(status: Int(response.status.code), body: text))
+        case .failure(let error):
+          box.set(
+            .failed(result: Webhook.result(error).rawValue, reason: Webhook.reason(error)))
+        }
+        done.signal()
+      }
+      // The client's deadline ends the call; the margin only guards against a lost callback.
+      _ = done.wait(timeout: .now() + .milliseconds(Int(timeout * 1000) + 500))
+    } catch {
+      box.set(.failed(result: "OTHER", reason: "the URL cannot be requested (\(error))"))
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+    let outcome = box.value ?? .failed(result: "TIMED_OUT", reason: "no answer in time")
+    return (outcome, seconds)
+  }
+}
+
+/// An outcome handed from the client's thread. `@unchecked Sendable`: under `lock`.
+private final class OutcomeBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: RealtimeExchange.Outcome?
+
+  func set(_ outcome: RealtimeExchange.Outcome) {
+    lock.lock()
+    if stored == nil { stored = outcome }
+    lock.unlock()
+  }
+
+  var value: RealtimeExchange.Outcome? {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
+}
