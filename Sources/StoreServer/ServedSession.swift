@@ -31,6 +31,8 @@ public final class ServedSession {
   /// Set from any thread when the server is asked to stop: a control request stops between two
   /// commands.
   let stopping = NIOLockedValueBox(false)
+  /// Apple's performance tests of the real-time URL, by request id.
+  let performanceTests = NIOLockedValueBox<[String: PerformanceTest]>([:])
   /// The most work one control request may do: its commands, and the events they make (by
   /// default a million, the bound of one command's events).
   let requestBudget: Int

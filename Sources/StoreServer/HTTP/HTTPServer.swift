@@ -12,6 +12,13 @@ import ServiceLifecycle
 public final class HTTPServer: Sendable {
   /// The largest body read; a larger one is refused with 413.
   public static let bodyLimit = 1 << 20
+  /// The largest body an image upload takes (a 3840 × 2160 PNG).
+  public static let imageBodyLimit = 32 << 20
+
+  /// The largest body a request to `path` may send.
+  static func bodyLimit(for path: String) -> Int {
+    path.hasPrefix("/inApps/v1/messaging/image/") ? imageBodyLimit : bodyLimit
+  }
 
   private let group: MultiThreadedEventLoopGroup
   private let services: ServiceGroup

@@ -24,6 +24,7 @@ extension ServedSession {
     TransactionUpdateController(access: access).addRoutes(to: inApps)
     SubscriptionController(access: access).addRoutes(to: inApps)
     NotificationController(access: access).addRoutes(to: inApps)
+    RetentionController(access: access).addRoutes(to: inApps)
     routes.keep(router)
     return router
   }

@@ -43,24 +43,28 @@ struct BodyMiddleware: RouterMiddleware {
     _ request: Request, context: ServerContext,
     next: (Request, ServerContext) async throws -> Response
   ) async throws -> Response {
-    if let length = request.headers[.contentLength].flatMap({ Int($0) }),
-      length > HTTPServer.bodyLimit
-    {
+    let limit = HTTPServer.bodyLimit(for: request.uri.path)
+    if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
       throw BodyRefusal.tooLarge
     }
     var request = request
     request.body = RequestBody(
-      buffer: ByteBuffer(bytes: try await Self.body(of: request.body, timeout: timeout)))
+      buffer: ByteBuffer(
+        bytes: try await Self.body(of: request.body, limit: limit, timeout: timeout)))
     return try await next(request, context)
   }
 
   /// The whole body, or ``BodyRefusal`` when it is too large or does not arrive in time.
-  private static func body(of body: RequestBody, timeout: Duration) async throws -> [UInt8] {
+  private static func body(
+    of body: RequestBody, limit: Int, timeout: Duration
+  ) async throws
+    -> [UInt8]
+  {
     try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
       group.addTask {
         var bytes: [UInt8] = []
         for try await buffer in body {
-          guard bytes.count + buffer.readableBytes <= HTTPServer.bodyLimit else {
+          guard bytes.count + buffer.readableBytes <= limit else {
             throw BodyRefusal.tooLarge
           }
           bytes += buffer.readableBytesView
@@ -81,7 +85,7 @@ struct BodyMiddleware: RouterMiddleware {
 }
 
 /// Answers a request no route took as the App Store Server API would: 405 with `Allow` when its
-/// path takes other methods, 501 for Apple's endpoints that are not simulated, else 404; an
+/// path takes other methods, else 404; an
 /// `/inApps` path asks for a token first, as every route there does.
 struct UnmatchedMiddleware: RouterMiddleware {
   /// The routes, once they are all added (the middleware comes before them).
@@ -108,9 +112,6 @@ struct UnmatchedMiddleware: RouterMiddleware {
     _ method: HTTPRequest.Method, _ path: String, _ segments: [Substring]
   ) -> AppStoreError {
     let allowed = routes.methods(taking: segments)
-    if segments.starts(with: ["inApps", "v1", "messaging"]) {
-      return .notSimulated("retention messaging")
-    }
     guard allowed.isEmpty else {
       return .methodNotAllowed(method.rawValue, path, allowed: allowed)
     }

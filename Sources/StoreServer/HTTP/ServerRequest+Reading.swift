@@ -9,7 +9,7 @@ extension ServerRequest {
       query[String(name), default: []].append(String(value))
     }
     var request = request
-    let body = try await request.collectBody(upTo: HTTPServer.bodyLimit)
+    let body = try await request.collectBody(upTo: HTTPServer.imageBodyLimit)
     self.init(query: query, body: Array(body.readableBytesView))
   }
 }

@@ -1,0 +1,199 @@
+import Foundation
+import Hummingbird
+import StoreJSON
+import StoreSimulation
+
+/// Apple's Retention Messaging API: images, messages, default messages, the real-time URL and
+/// the performance test. Changes are commands applied where the session lives; lists and gets
+/// read the session as last committed.
+struct RetentionController {
+  let access: SessionAccess
+
+  func addRoutes(to api: RouterGroup<ServerContext>) {
+    api.get("v1/messaging/image/list", use: imageList)
+      .put("v1/messaging/image/:imageIdentifier", use: uploadImage)
+      .delete("v1/messaging/image/:imageIdentifier", use: deleteImage)
+      .get("v1/messaging/message/list", use: messageList)
+      .put("v1/messaging/message/:messageIdentifier", use: uploadMessage)
+      .delete("v1/messaging/message/:messageIdentifier", use: deleteMessage)
+      .put("v1/messaging/default/:productId/:locale", use: configureDefault)
+      .delete("v1/messaging/default/:productId/:locale", use: deleteDefault)
+      .get("v1/messaging/default/:productId/:locale", use: getDefault)
+      .put("v1/messaging/realtime/url", use: configureURL)
+      .delete("v1/messaging/realtime/url", use: deleteURL)
+      .get("v1/messaging/realtime/url", use: getURL)
+      .post("v1/messaging/performanceTest", use: initiateTest)
+      .get("v1/messaging/performanceTest/result/:requestId", use: testResult)
+  }
+
+  private static let done = ServerResponse(status: 200, body: [])
+
+  @Sendable func uploadImage(_ request: Request, context: ServerContext) async throws -> Response {
+    let id = context.parameters.get("imageIdentifier") ?? ""
+    let size = request.uri.queryParameters.get("imageSize")
+    return try await access.write(request, context) { served, whole in
+      try served.uploadImage(id, size: size, body: whole.body)
+      return Self.done
+    }
+  }
+
+  @Sendable func deleteImage(_ request: Request, context: ServerContext) async throws -> Response {
+    let id = context.parameters.get("imageIdentifier") ?? ""
+    return try await access.write(request, context) { served, _ in
+      try served.retention(
+        .deleteImage(id: try ServedSession.uuid(id, invalid: 4_000_161, "image identifier")))
+      return Self.done
+    }
+  }
+
+  @Sendable func uploadMessage(
+    _ request: Request, context: ServerContext
+  ) async throws
+    -> Response
+  {
+    let id = context.parameters.get("messageIdentifier") ?? ""
+    return try await access.write(request, context) { served, whole in
+      try served.uploadMessage(id, body: whole.body)
+      return Self.done
+    }
+  }
+
+  @Sendable func deleteMessage(
+    _ request: Request, context: ServerContext
+  ) async throws
+    -> Response
+  {
+    let id = context.parameters.get("messageIdentifier") ?? ""
+    return try await access.write(request, context) { served, _ in
+      try served.retention(
+        .deleteMessage(id: try ServedSession.uuid(id, invalid: 4_000_000, "message identifier")))
+      return Self.done
+    }
+  }
+
+  @Sendable func configureDefault(
+    _ request: Request, context: ServerContext
+  ) async throws
+    -> Response
+  {
+    let (productID, locale) = Self.place(context)
+    return try await access.write(request, context) { served, whole in
+      try served.configureDefault(productID: productID, locale: locale, body: whole.body)
+      return Self.done
+    }
+  }
+
+  @Sendable func deleteDefault(
+    _ request: Request, context: ServerContext
+  ) async throws
+    -> Response
+  {
+    let (productID, locale) = Self.place(context)
+    return try await access.write(request, context) { served, _ in
+      try served.retention(.deleteDefault(productID: productID, locale: locale))
+      return Self.done
+    }
+  }
+
+  @Sendable func configureURL(
+    _ request: Request, context: ServerContext
+  ) async throws
+    -> Response
+  {
+    try await access.write(request, context) { served, whole in
+      try served.configureRealtimeURL(body: whole.body)
+      return Self.done
+    }
+  }
+
+  @Sendable func deleteURL(_ request: Request, context: ServerContext) async throws -> Response {
+    try await access.write(request, context) { served, _ in
+      try served.retention(.setRealtimeURL(nil))
+      return Self.done
+    }
+  }
+
+  @Sendable func initiateTest(
+    _ request: Request, context: ServerContext
+  ) async throws
+    -> Response
+  {
+    try await access.write(request, context) { served, whole in
+      try served.initiatePerformanceTest(body: whole.body)
+    }
+  }
+
+  @Sendable func testResult(_ request: Request, context: ServerContext) async throws -> Response {
+    let id = context.parameters.get("requestId") ?? ""
+    return try await access.write(request, context) { served, _ in
+      guard UUID(uuidString: id) != nil else {
+        throw AppStoreError(status: 400, code: 4_000_212, message: "Invalid request id: \(id).")
+      }
+      guard let test = served.performanceTests.withLockedValue({ $0[id.lowercased()] }) else {
+        throw AppStoreError(
+          status: 404, code: 4_040_018, message: "Performance test run not found: \(id).")
+      }
+      return served.json(test.result)
+    }
+  }
+
+  @Sendable func imageList(_ request: Request, context: ServerContext) async throws -> Response {
+    try await access.read(request, context) { reader, _ in
+      let items = reader.base.retention.images.map { id, image in
+        JSONValue.object(
+          JSONObject([
+            JSONMember("imageIdentifier", .string(id)),
+            JSONMember("imageState", .string(image.review.rawValue)),
+            JSONMember("imageSize", .string(image.size.rawValue)),
+          ]))
+      }
+      return reader.json(.object(JSONObject([JSONMember("imageIdentifiers", .array(items))])))
+    }
+  }
+
+  @Sendable func messageList(_ request: Request, context: ServerContext) async throws -> Response {
+    try await access.read(request, context) { reader, _ in
+      let items = reader.base.retention.messages.map { id, message in
+        JSONValue.object(
+          JSONObject([
+            JSONMember("messageIdentifier", .string(id)),
+            JSONMember("messageState", .string(message.review.rawValue)),
+          ]))
+      }
+      return reader.json(.object(JSONObject([JSONMember("messageIdentifiers", .array(items))])))
+    }
+  }
+
+  @Sendable func getDefault(_ request: Request, context: ServerContext) async throws -> Response {
+    let (productID, locale) = Self.place(context)
+    return try await access.read(request, context) { reader, _ in
+      let session = reader.base
+      guard let index = session.catalog.index(of: productID),
+        session.catalog.products[index].groupIndex != nil
+      else {
+        throw AppStoreError(status: 400, code: 4_000_023, message: "Invalid product id.")
+      }
+      guard Session.isLocale(locale) else {
+        throw AppStoreError(status: 400, code: 4_000_164, message: "Invalid locale.")
+      }
+      guard let id = session.retention.defaultMessage(productID: productID, locale: locale) else {
+        throw AppStoreError(
+          status: 404, code: 4_040_020, message: "Default message not found.")
+      }
+      return reader.json(.object(JSONObject([JSONMember("messageIdentifier", .string(id))])))
+    }
+  }
+
+  @Sendable func getURL(_ request: Request, context: ServerContext) async throws -> Response {
+    try await access.read(request, context) { reader, _ in
+      guard let url = reader.base.retention.realtimeURL else {
+        throw AppStoreError(status: 404, code: 4_040_021, message: "Realtime URL not found.")
+      }
+      return reader.json(.object(JSONObject([JSONMember("realtimeURL", .string(url))])))
+    }
+  }
+
+  private static func place(_ context: ServerContext) -> (String, String) {
+    (context.parameters.get("productId") ?? "", context.parameters.get("locale") ?? "")
+  }
+}
