@@ -90,6 +90,8 @@ public final class RealtimeRetention: RetentionCaller, @unchecked Sendable {
     return 1_000_000_000 + Int(hash % 8_999_999_999)
   }
 
+  /// Signs the request at `now` with a new identifier, POSTs it and returns how it went; a
+  /// failure (no answer in time, a refused connection) is an outcome, never thrown.
   public func exchange(for request: RetentionRequest, at now: Instant) -> RealtimeExchange {
     let requestID = UUID().uuidString.lowercased()
     guard let url = request.url else {
