@@ -3,7 +3,7 @@
 keys, captures each situation with colors (`capture-pane -e`) and writes it as an SVG of the cell
 grid. Run from the package root after `swift build`:
 
-    python3 screenshots/capture.py [path/to/storekeeper] [customers]   # customers: that one only
+    python3 screenshots/capture.py [path/to/storekeeper] [customers|retention]   # that one only
 """
 import os
 import re
@@ -294,6 +294,48 @@ def served_log():
         shutil.rmtree(state, ignore_errors=True)
 
 
+def retention_dialog():
+    """o on a subscription with a real-time URL set: the switch-plan message it chose."""
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    message = "33333333-3333-4333-8333-333333333333"
+    answer = json.dumps({"alternateProduct": {"messageIdentifier": message,
+                                              "productId": "socialfeed.premium.monthly"}}).encode()
+
+    class Endpoint(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(answer)))
+            self.end_headers()
+            self.wfile.write(answer)
+
+        def log_message(self, *args):
+            pass
+
+    endpoint = HTTPServer(("127.0.0.1", 0), Endpoint)
+    threading.Thread(target=endpoint.serve_forever, daemon=True).start()
+    state = tempfile.mkdtemp()
+    try:
+        session("Configs/FoodTruck.storekit", state, size=(80, 24))
+        command("buy socialfeed.monthly")
+        body = {"header": "Go Premium instead of leaving",
+                "body": "Premium has every feed, no ads, and early access to new trucks."}
+        command("retention upload-message %s %s" % (message, json.dumps(json.dumps(body))))
+        command("retention url http://127.0.0.1:%d/retention" % endpoint.server_port)
+        keys("Tab", "o")
+        shot("retention-dialog-80x24",
+             "o on a subscription: the retention message your endpoint chose, before auto-renew goes off")
+        keys("Escape", "q")
+    finally:
+        tmux("kill-server")
+        endpoint.shutdown()
+        shutil.rmtree(state, ignore_errors=True)
+
+
 def decoded_receipt():
     """The zoomed inspector of a renewal: its record in the app receipt, each field with its
     ASN.1 type; W has written the receipt."""
@@ -342,6 +384,8 @@ def family_device():
 def main():
     if len(sys.argv) > 2 and sys.argv[2] == "customers":
         return customers_view()
+    if len(sys.argv) > 2 and sys.argv[2] == "retention":
+        return retention_dialog()
     if not shutil.which("tmux"):
         sys.exit("tmux is needed: apt-get install tmux")
     state = tempfile.mkdtemp()
@@ -411,6 +455,7 @@ def main():
         served_log()
         decoded_receipt()
         customers_view()
+        retention_dialog()
     finally:
         tmux("kill-server")
         shutil.rmtree(state, ignore_errors=True)

@@ -79,12 +79,19 @@ package struct CommandRequest: Equatable, Sendable {
   package var origin: CommandOrigin
   /// The status line after it applied; `nil` keeps the command's own text.
   package var success: String?
+  /// What applies after it, if its events say so (`retention show` before `auto-renew … off`:
+  /// straight on when the page shows no message).
+  package var then: Command?
 
   /// A request.
-  package init(_ command: Command, origin: CommandOrigin = .person, success: String? = nil) {
+  package init(
+    _ command: Command, origin: CommandOrigin = .person, success: String? = nil,
+    then: Command? = nil
+  ) {
     self.command = command
     self.origin = origin
     self.success = success
+    self.then = then
   }
 }
 

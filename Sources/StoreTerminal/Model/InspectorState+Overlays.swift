@@ -44,6 +44,7 @@ extension InspectorState {
       return handleSettings(selected, key, session: session)
     case .customers(let view): return handleCustomers(view, key, session: session)
     case .everyTransaction(let view): return handleEveryTransaction(view, key, session: session)
+    case .retention(let dialog): return handleRetention(dialog, key)
     }
     return []
   }

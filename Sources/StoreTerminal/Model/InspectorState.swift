@@ -253,6 +253,11 @@ package struct InspectorState {
     case .buy: table.select(visibleIndex: 0)
     default: break
     }
+    if case .retention(.show) = request.command {
+      say(request.success ?? request.command.description)
+      return retentionShown(events, then: request.then, session: session)
+        + (events.isEmpty ? [] : [.deliver(events)])
+    }
     if case .buy = request.command,
       let outcome = EventSummary.purchaseOutcome(events, session: session)
     {

@@ -86,7 +86,12 @@ extension KeyTarget {
     case .extend: return .menu(.extend(row.id))
     case .priceIncrease: return .menu(.priceIncrease(row.id))
     case .toggleAutoRenew:
-      return command(.autoRenew(id, enabled: !(status?.renewalInfo.willAutoRenew ?? false)))
+      let off = Command.autoRenew(id, enabled: !(status?.renewalInfo.willAutoRenew ?? false))
+      // Turning auto-renew off opens the subscription page: its retention message first.
+      guard status?.renewalInfo.willAutoRenew == true, session.mayShowRetention(for: product)
+      else { return command(off) }
+      return .command(
+        CommandRequest(.retention(.show(nil)), success: "the subscription page", then: off))
     case .expire, .forceRenew:
       // The subscription's current product: after an upgrade, not the selected row's.
       let current = status?.renewalInfo.currentProductID ?? product.productID

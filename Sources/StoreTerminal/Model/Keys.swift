@@ -180,7 +180,7 @@ package enum Keymap {
       help: "extend the renewal date (asks the days)", short: "extend…"),
     KeyBinding(
       keys: [.character("o")], pane: .transactions, action: .toggleAutoRenew,
-      help: "auto-renew off or on", short: "auto-renew"),
+      help: "auto-renew off (its retention message first, when set up) or on", short: "auto-renew"),
     KeyBinding(
       keys: [.character("e")], pane: .transactions, action: .expire,
       help: "expire the subscription now", short: "expire"),

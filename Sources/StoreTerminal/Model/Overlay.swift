@@ -23,6 +23,8 @@ package enum Overlay: Equatable, Sendable {
   case customers(CustomersView)
   /// Every customer's transactions (`t` in the customers view).
   case everyTransaction(EveryTransactionView)
+  /// The subscription page's retention message, before auto-renew is turned off.
+  case retention(RetentionDialog)
 }
 
 /// A small menu of commands, one key each. Choices the session refuses now are shown dimmed

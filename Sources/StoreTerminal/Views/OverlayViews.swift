@@ -87,6 +87,10 @@ struct OverlayView: ScreenPart {
       CustomersPane(screen: screen).draw(view, into: &canvas, layout)
     case .everyTransaction(let view):
       EveryTransactionPane(screen: screen).draw(view, into: &canvas, layout)
+    case .retention(let dialog):
+      drawBox(
+        into: &canvas, layout, title: dialog.title, lines: dialog.lines.map { ($0.label, $0.text) },
+        footer: dialog.footer)
     }
   }
 

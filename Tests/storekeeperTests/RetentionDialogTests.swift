@@ -1,0 +1,75 @@
+import Foundation
+import StoreTestSupport
+import Testing
+
+/// The inspector's `o` on a subscription: the subscription page's retention message in a dialog
+/// before auto-renew is turned off, with keys to accept, cancel anyway, or keep.
+@Suite(.serialized) struct RetentionDialogTests {
+  static let message = "33333333-3333-4333-8333-333333333333"
+  static let upload =
+    "retention upload-message \(message) \"{\\\"header\\\":\\\"Stay for the new menu\\\","
+    + "\\\"body\\\":\\\"New trucks every week.\\\"}\""
+
+  @Test func theDefaultMessageComesFirstAndKeepOrCancelDecide() throws {
+    let tmux = try TmuxSession(
+      TerminalTests.start + ["Configs/FoodTruck.storekit"], width: 80, height: 24)
+    tmux.waitFor("Products")
+    tmux.command(
+      "buy socialfeed.monthly", Self.upload,
+      "retention default socialfeed.monthly en-US \(Self.message)")
+    tmux.waitFor("retention default")
+    tmux.send("Tab", "o")
+    let dialog = tmux.waitFor("Before you cancel Social Feed+ Monthly")
+    #expect(dialog.contains("Stay for the new menu") && dialog.contains("New trucks every week."))
+    #expect(dialog.contains("c cancel anyway · k or Esc keep") && !dialog.contains("a accept"))
+    tmux.send("k")
+    let kept = tmux.waitFor("kept the subscription")
+    #expect(kept.contains("auto-renew on"))
+    tmux.send("o")
+    tmux.waitFor("Before you cancel")
+    tmux.send("c")
+    tmux.waitFor("auto-renew off")
+    tmux.send("q")
+    tmux.waitFor("EXIT=0")
+  }
+
+  @Test func aSwitchPlanAnswerIsOfferedAndAcceptedWithA() throws {
+    let answer =
+      #"{"alternateProduct":{"messageIdentifier":"\#(Self.message)","productId":"socialfeed.premium.monthly"}}"#
+    let endpoint = try WebhookServer(
+      reply: .raw(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+          + "\(answer.utf8.count)\r\nConnection: close\r\n\r\n\(answer)"))
+    defer { endpoint.stop() }
+    let tmux = try TmuxSession(
+      TerminalTests.start + ["Configs/FoodTruck.storekit"], width: 80, height: 24)
+    tmux.waitFor("Products")
+    tmux.command(
+      "buy socialfeed.monthly", Self.upload,
+      "retention url http://127.0.0.1:\(endpoint.port)/retention")
+    tmux.waitFor("retention url")
+    tmux.send("Tab", "o")
+    let dialog = tmux.waitFor("a accept")
+    #expect(dialog.contains("switch to Social Feed+ Premium"), "\(dialog)")
+    #expect(endpoint.requests().count == 1, "the App Store asked the endpoint once")
+    #expect(endpoint.bodies.first?.contains("signedPayload") == true)
+    tmux.send("a")
+    let accepted = tmux.waitFor("retention offer accepted")
+    #expect(accepted.contains("socialfeed.premi"), "the upgrade's transaction is listed")
+    tmux.send("q")
+    tmux.waitFor("EXIT=0")
+  }
+
+  @Test func withNothingToShowAutoRenewTurnsOffAtOnce() throws {
+    let tmux = try TmuxSession(
+      TerminalTests.start + ["Configs/FoodTruck.storekit"], width: 80, height: 24)
+    tmux.waitFor("Products")
+    tmux.command("buy socialfeed.monthly", Self.upload)
+    tmux.waitFor("retention upload-message")
+    tmux.send("Tab", "o")
+    let screen = tmux.waitFor("auto-renew off")
+    #expect(!screen.contains("Before you cancel"))
+    tmux.send("q")
+    tmux.waitFor("EXIT=0")
+  }
+}
