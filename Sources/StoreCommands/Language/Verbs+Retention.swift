@@ -17,9 +17,12 @@ extension Verb {
         .init("answer", .text("the answer's JSON string")), .init("failed", .text("RESULT")),
         .init("reason", .text("why")), .init("bundle", .text("bundle id")),
       ],
-      "Retention Messaging: the subscription page's message (show), taking its offer (accept), "
-        + "App Review's verdict (review), and the developer's setup (url, default, upload-…, "
-        + "delete-…)",
+      "Retention Messaging: show (the customer opens their subscription's page: its message), "
+        + "accept (they take its plan or offer), review message|image <uuid> "
+        + "approved|rejected|pending, url <URL>|none, default <subscriptionID> <locale> "
+        + "<uuid>|none, upload-image <uuid> FULL_SIZE|BULLET_POINT <W>x<H> [transparent], "
+        + "upload-message <uuid> <UploadMessageRequestBody JSON>, delete-image|delete-message "
+        + "<uuid>; show's options record a real-time exchange (as the journal writes it)",
       parse: { words throws(CommandError) in .retention(try words.retentionAction()) },
       words: { command in
         guard case .retention(let action) = command else { return nil }
