@@ -10,6 +10,8 @@ import StoreSimulation
 /// The App Store's side of a Get Retention Message call: the request signed as `serve` signs
 /// everything (`DecodedRealtimeRequestBody` in `{"signedPayload": …}`), POSTed to the
 /// developer's URL, the answer read within Apple's wait (about 700 ms), never longer.
+/// `@unchecked Sendable`: every stored property is a constant, and the signer and HTTP client
+/// are safe from any thread.
 public final class RealtimeRetention: RetentionCaller, @unchecked Sendable {
   private let signer: OnDemand<Signer>
   private let client: HTTPClient
@@ -39,26 +41,11 @@ public final class RealtimeRetention: RetentionCaller, @unchecked Sendable {
       redirectConfiguration: .disallow,
       timeout: .init(connect: .milliseconds(Int64(timeout * 1000)), read: nil))
     configuration.proxy = nil
-    if let caFile { configuration.tlsConfiguration = try Self.tls(trusting: caFile) }
+    if let caFile { configuration.tlsConfiguration = try Webhook.tls(trusting: caFile) }
     client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
   }
 
   deinit { client.shutdown(queue: .global()) { _ in } }
-
-  static func tls(trusting caFile: String) throws(DeliveryError) -> TLSConfiguration {
-    let certificates: [NIOSSLCertificate]
-    do {
-      certificates = try NIOSSLCertificate.fromPEMFile(caFile)
-    } catch {
-      throw DeliveryError("--notify-ca \(caFile): not a PEM file of certificates (\(error))")
-    }
-    guard !certificates.isEmpty else {
-      throw DeliveryError("--notify-ca \(caFile): the file holds no PEM certificate")
-    }
-    var tls = TLSConfiguration.makeClientConfiguration()
-    tls.additionalTrustRoots = [.certificates(certificates)]
-    return tls
-  }
 
   /// The signed request body for `request`, signed at `now`, with a new request identifier.
   public func body(

@@ -50,21 +50,26 @@ final class Webhook: Sendable {
       timeout: .init(connect: .seconds(5), read: .milliseconds(Int64(timeout * 1000))))
     configuration.proxy = nil
     configuration.decompression = .disabled
-    if let caFile {
-      let certificates: [NIOSSLCertificate]
-      do {
-        certificates = try NIOSSLCertificate.fromPEMFile(caFile)
-      } catch {
-        throw DeliveryError("--notify-ca \(caFile): not a PEM file of certificates (\(error))")
-      }
-      guard !certificates.isEmpty else {
-        throw DeliveryError("--notify-ca \(caFile): the file holds no PEM certificate")
-      }
-      var tls = TLSConfiguration.makeClientConfiguration()
-      tls.additionalTrustRoots = [.certificates(certificates)]
-      configuration.tlsConfiguration = tls
-    }
+    if let caFile { configuration.tlsConfiguration = try Self.tls(trusting: caFile) }
     client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+  }
+
+  /// TLS trusting the system's roots and the CA certificates of `caFile` (`--notify-ca`).
+  ///
+  /// - Throws: ``DeliveryError`` naming the file when it is not a PEM file of certificates.
+  static func tls(trusting caFile: String) throws(DeliveryError) -> TLSConfiguration {
+    let certificates: [NIOSSLCertificate]
+    do {
+      certificates = try NIOSSLCertificate.fromPEMFile(caFile)
+    } catch {
+      throw DeliveryError("--notify-ca \(caFile): not a PEM file of certificates (\(error))")
+    }
+    guard !certificates.isEmpty else {
+      throw DeliveryError("--notify-ca \(caFile): the file holds no PEM certificate")
+    }
+    var tls = TLSConfiguration.makeClientConfiguration()
+    tls.additionalTrustRoots = [.certificates(certificates)]
+    return tls
   }
 
   /// Lets the client go without waiting: the last owner may let go on the client's own loop.

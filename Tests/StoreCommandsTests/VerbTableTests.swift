@@ -46,7 +46,7 @@ import Testing
     case .winBackOffer: return [draws.pick(["winback.free", "w-1"])]
     case .member: return [draws.pick(["Anna", "ben-2", "C.d_e"])]
     case .customer: return [draws.pick(["alice", "c000042", "B.o-b_"])]
-    case .setting, .delivery, .api, .family:
+    case .setting, .delivery, .api, .family, .retention:
       var words: [String] = []
       while let next = kind.words(after: words)?.first {
         words += word(next, &draws, forcing: forced)

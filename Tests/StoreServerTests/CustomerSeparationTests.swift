@@ -93,7 +93,10 @@ import Testing
     var walked = 0
     for route in routes() where route.path.hasPrefix("inApps") {
       let described = "\(route.method) /\(route.path)"
-      if Self.notACustomers.contains(described) { continue }
+      // Retention Messaging's setup is the app's, the same for every customer.
+      if Self.notACustomers.contains(described) || route.path.hasPrefix("inApps/v1/messaging/") {
+        continue
+      }
       #expect(route.path.contains(":"), "\(described) takes no id: say whose data it answers")
       for target in targets(route.path, alice: alice) {
         #expect(!target.contains(":"), "\(described): a parameter this test cannot fill")

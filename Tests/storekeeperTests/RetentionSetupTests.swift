@@ -151,4 +151,30 @@ import Testing
     #expect(run.stdout.contains(#"PENDING, not APPROVED"#))
     #expect(run.stdout.contains(#""result":"TIMED_OUT""#))
   }
+
+  @Test func eachCustomerOpensTheirOwnPage() throws {
+    let server = try ServeProcess(["--paused", "Configs/FoodTruck.storekit"])
+    let made = try control(
+      server,
+      [
+        "customer alice", "set locale en_US", "buy socialfeed.yearly", "customer bob",
+        "set locale fr_FR", "buy socialfeed.monthly", "customer",
+        "retention upload-message \(Self.message) \"{\\\"header\\\":\\\"Reste\\\",\\\"body\\\":\\\"B\\\"}\"",
+        "retention default socialfeed.monthly fr-FR \(Self.message)",
+      ])
+    #expect(made.0 == 200, "\(made.1)")
+    let bob = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands?customer=bob", body: "retention show")
+    #expect(
+      bob.body.contains(#""customer":"bob","event":"retentionMessage","source":"default""#),
+      "\(bob.body)")
+    let alice = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands?customer=alice", body: "retention show")
+    #expect(
+      alice.body.contains(#""source":"none","productID":"socialfeed.yearly""#), "\(alice.body)")
+    let accept = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands?customer=bob", body: "retention accept")
+    #expect(accept.status == 422 && accept.body.contains("nothing is offered"), "\(accept.body)")
+    #expect(server.stop() == 0)
+  }
 }

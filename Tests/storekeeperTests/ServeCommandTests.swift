@@ -203,7 +203,7 @@ import Testing
     #expect(failure("malformed") == (400, 4_000_006))
     #expect(seen["stranger"] as? Int == 401, "a token signed with another key")
     #expect(server.stderr.contains("does not verify with the registered key"))
-    #expect(failure("messaging") == (501, 5_000_000), "retention messaging: Apple's error shape")
+    #expect(failure("messaging") == (404, 4_040_020), "no default message: Apple's error shape")
     #expect(failure("consumption_without_request").0 == 400)
     #expect(seen["token"] as? String == "00000000-0000-0000-0000-000000000007")
     let extend = try #require(seen["extend"] as? [String: Any])

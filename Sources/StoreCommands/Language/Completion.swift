@@ -75,6 +75,7 @@ extension WordKind {
       case "sharing" where typed.count == 2: [.choice(["on", "off"])]
       default: []
       }
+    case .retention: Verb.retentionCompletions(after: typed)
     case .api:
       typed.isEmpty
         ? [.choice(Command.callNames.map(\.0) + ["receipt"])]

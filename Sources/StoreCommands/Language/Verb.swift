@@ -35,6 +35,9 @@ public enum WordKind: Sendable, Equatable {
   case family
   /// A member of the purchaser's family, by name.
   case member
+  /// What `retention` does: `show`, `accept`, `review …`, `url …`, `default …`, `upload-…`,
+  /// `delete-…`.
+  case retention
   /// One of the session's customers, by name.
   case customer
   /// Any word; the text names what it is (`a request id`).
@@ -63,6 +66,10 @@ public enum WordKind: Sendable, Equatable {
     case .family: "join <name>|leave <member>|sharing <productID> on|off"
     case .member: "<member>"
     case .customer: "<customer>"
+    case .retention:
+      "show|accept|review message|image <uuid> approved|rejected|pending|url <URL>|none"
+        + "|default <subscriptionID> <locale> <uuid>|none|upload-image <uuid> FULL_SIZE|BULLET_POINT"
+        + " <W>x<H> [transparent]|upload-message <uuid> <JSON>|delete-image|delete-message <uuid>"
     }
   }
 }

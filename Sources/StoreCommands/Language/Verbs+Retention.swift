@@ -11,24 +11,38 @@ extension Verb {
 
   static let retention: [Verb] = [
     Verb(
-      "retention", [.init(.choice(retentionActions)), .init(.text("arguments"), optional: true)],
-      options: [
-        .init("request", .uuid), .init("status", .number(100...599)),
-        .init("answer", .text("the answer's JSON string")), .init("failed", .text("RESULT")),
-        .init("reason", .text("why")), .init("bundle", .text("bundle id")),
-      ],
-      "Retention Messaging: show (the customer opens their subscription's page: its message), "
-        + "accept (they take its plan or offer), review message|image <uuid> "
-        + "approved|rejected|pending, url <URL>|none, default <subscriptionID> <locale> "
-        + "<uuid>|none, upload-image <uuid> FULL_SIZE|BULLET_POINT <W>x<H> [transparent], "
-        + "upload-message <uuid> <UploadMessageRequestBody JSON>, delete-image|delete-message "
-        + "<uuid>; show's options record a real-time exchange (as the journal writes it)",
+      "retention", [.init(.retention)],
+      "Retention Messaging: show (the customer opens their subscription's page: its message; "
+        + "request= status= answer= or failed= reason= record a real-time exchange, as the "
+        + "journal writes it), accept (they take its plan or offer), review (App Review's "
+        + "verdict), and the developer's setup (url, default, upload-…, delete-…)",
       parse: { words throws(CommandError) in .retention(try words.retentionAction()) },
       words: { command in
         guard case .retention(let action) = command else { return nil }
         return ["retention"] + action.words
       })
   ]
+
+  /// The kinds of the word after `retention` and `typed`.
+  static func retentionCompletions(after typed: [String]) -> [WordKind] {
+    switch (typed.first, typed.count) {
+    case (nil, _): [.choice(retentionActions)]
+    case ("review", 1): [.choice(["message", "image"])]
+    case ("review", 2), ("delete-image", 1), ("delete-message", 1), ("upload-image", 1),
+      ("upload-message", 1):
+      [.uuid]
+    case ("review", 3): [.choice(["approved", "rejected", "pending"])]
+    case ("url", 1): [.choice(["https://", "none"])]
+    case ("default", 1): [.product(subscriptions: true)]
+    case ("default", 2): [.choice(["en-US", "fr-FR", "ja-JP"])]
+    case ("default", 3): [.uuid]
+    case ("upload-image", 2): [.choice(["FULL_SIZE", "BULLET_POINT"])]
+    case ("upload-image", 3): [.choice(["3840x160", "3840x2160", "96x96"])]
+    // Quoted as a line writes it: a quote outside quotes would start one.
+    case ("upload-message", 2): [.choice([#""{\"header\":\"Stay\",\"body\":\"New\"}""#])]
+    default: []
+    }
+  }
 }
 
 extension CommandWords {
@@ -100,7 +114,17 @@ extension CommandWords {
   }
 
   private mutating func exchange() throws(CommandError) -> RealtimeExchange? {
-    let options = try options()
+    var options: [String: String] = [:]
+    let names = ["request", "status", "answer", "failed", "reason", "bundle"]
+    while let next = peek {
+      guard let equals = next.firstIndex(of: "="), names.contains(String(next[..<equals])) else {
+        throw CommandError(
+          "retention show takes \(names.map { $0 + "=" }.joined(separator: " ")), not \"\(next.prefix(40))\""
+        )
+      }
+      options[String(next[..<equals])] = String(next[next.index(after: equals)...])
+      position += 1
+    }
     guard let request = options["request"] else {
       guard options.isEmpty else { throw CommandError("retention show's options need request=") }
       return nil

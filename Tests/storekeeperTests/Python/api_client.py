@@ -75,10 +75,10 @@ seen["order"] = {"status": order.rawStatus, "ids": [
     for t in order.signedTransactions]}
 
 
-def failure(call):
+def failure(call, *arguments):
     """Apple's error for a call that must fail: its HTTP status and errorCode."""
     try:
-        call()
+        call(*arguments)
     except APIException as error:
         return {"status": error.http_status_code, "code": error.raw_api_error}
     return None
@@ -87,7 +87,7 @@ def failure(call):
 seen["unknown"] = failure(lambda: client.get_transaction_info("424242"))
 seen["malformed"] = failure(lambda: client.get_transaction_info("abc"))
 seen["stranger"] = failure(lambda: stranger.get_transaction_info("0"))["status"]
-seen["messaging"] = failure(client.get_message_list)
+seen["messaging"] = failure(client.get_default_message, "socialfeed.monthly", "en-US")
 
 # Changes. Transaction 3 has a refund request, so its CONSUMPTION_REQUEST went out.
 client.send_consumption_information("3", ConsumptionRequest(
