@@ -417,7 +417,7 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
       class H(http.server.BaseHTTPRequestHandler):
           def do_POST(self):
               self.rfile.read(int(self.headers["Content-Length"]))
-              self.send_response(200); self.end_headers()
+              self.send_response(200); self.send_header("Content-Length", "0"); self.end_headers()
               print("POST " + self.path, flush=True)
           def log_message(self, *a): pass
       s = http.server.HTTPServer(("127.0.0.1", 0), H)
@@ -455,6 +455,15 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
       stdin: "buy foodtruck.saleshistory\n")
     #expect(untrusted.status == 1, "a certificate nobody vouches for is refused")
     #expect(untrusted.stderr.contains("--notify-ca"), "\(untrusted.stderr)")
+    // The subscription page's real-time call trusts the same CA.
+    let page = "buy socialfeed.monthly\nretention url \(url)\nretention show\n"
+    let shown = try scratch.run(
+      ["run", "Configs/FoodTruck.storekit", "-", "--notify-ca", cert], stdin: page)
+    #expect(
+      shown.stdout.contains(#""event":"retentionRequest""#)
+        && shown.stdout.contains(#""status":200"#), "\(shown.stdout)")
+    let refused = try scratch.run(["run", "Configs/FoodTruck.storekit", "-"], stdin: page)
+    #expect(refused.stdout.contains(#""result":"TLS_ISSUE""#), "\(refused.stdout)")
   }
 
   @Test func aNotificationFolderThatCannotBeWrittenFailsTheRunNamingTheFile() throws {
