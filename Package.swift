@@ -95,6 +95,16 @@ let package = Package(
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ]
     ),
+    // `storekeeper import`: a customer's history read from the App Store Server API, verified.
+    .target(
+      name: "StoreImport",
+      dependencies: [
+        "StoreJSON", "StoreSigning",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]
+    ),
     // `storekeeper serve`: the App Store Server API and a control endpoint over a live session.
     .target(
       name: "StoreServer",
@@ -157,6 +167,7 @@ let package = Package(
         "StoreSigning",
         "StoreDelivery",
         "StoreServer",
+        "StoreImport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -275,7 +286,7 @@ let package = Package(
       name: "storekeeperTests",
       dependencies: [
         "StoreJSON", "StoreUtilities", "storekeeper", "StoreTestSupport", "StorekeeperKit",
-        "StorekeeperKitTest",
+        "StorekeeperKitTest", "StoreImport", "StoreSigning", "StoreServer", "StoreSimulation",
       ],
       exclude: ["Fixtures", "Python", "Scripts"]),
   ]

@@ -1,0 +1,174 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import StoreJSON
+import StoreSigning
+
+/// Reads one customer's whole history from the App Store Server API (Apple's, the sandbox's, or
+/// any server that speaks it, such as `storekeeper serve`): every page of Get Transaction
+/// History v2, Get All Subscription Statuses, every page of Get Refund History and, where the
+/// server has it, Get Notification History. Each signed value is verified with `verifier` (the
+/// roots given) before it is used; without one (`--no-verify`) only decoded.
+/// `@unchecked Sendable`: every property is a constant; the client is safe from any thread.
+public final class HistoryFetcher: @unchecked Sendable {
+  let base: String
+  let token: @Sendable () throws -> String
+  private let verifier: SignedDataVerifier?
+  let client: HTTPClient
+  /// The most pages read of one list (a server that always says `hasMore` cannot hold us).
+  static let pageLimit = 10_000
+
+  /// A fetcher of `base` (`https://api.storekit.itunes.apple.com`), authenticating each request
+  /// with a fresh `token()`.
+  public init(
+    base: String, verifier: SignedDataVerifier?, token: @escaping @Sendable () throws -> String
+  ) {
+    self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
+    self.verifier = verifier
+    self.token = token
+    var configuration = HTTPClient.Configuration(
+      redirectConfiguration: .follow(max: 5, allowCycles: false),
+      timeout: .init(connect: .seconds(5), read: .seconds(60)))
+    configuration.proxy = nil
+    client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+  }
+
+  deinit { client.shutdown(queue: .global()) { _ in } }
+
+  /// The customer's history, by any of their transaction ids.
+  ///
+  /// - Throws: ``ImportError``: an unknown id (Apple's 4040010), a refused token (401), a server
+  ///   that cannot be reached, a signature that does not verify, an answer not in Apple's shape.
+  public func fetch(transactionID: String) async throws(ImportError) -> FetchedHistory {
+    var history = FetchedHistory()
+    history.transactions = try await pages(
+      "/inApps/v2/history/\(transactionID)?sort=ASCENDING", key: "signedTransactions",
+      what: "Get Transaction History", &history)
+    let statuses = try await object(
+      "GET", "/inApps/v1/subscriptions/\(transactionID)", what: "Get All Subscription Statuses",
+      &history)
+    history.statuses = try readStatuses(statuses, &history)
+    history.refunds = try await pages(
+      "/inApps/v2/refund/lookup/\(transactionID)", key: "signedTransactions",
+      what: "Get Refund History", &history)
+    history.notifications = try? await notifications(transactionID, &history)
+    return history
+  }
+
+  /// Every page of a list that pages with `revision` and `hasMore`, each item verified.
+  private func pages(
+    _ path: String, key: String, what: String, _ history: inout FetchedHistory
+  ) async throws(ImportError) -> [JSONObject] {
+    var items: [JSONObject] = []
+    var revision: String?
+    for page in 0..<Self.pageLimit {
+      let separator = path.contains("?") ? "&" : "?"
+      let query = revision.map { "\(separator)revision=\(percentEncoded($0))" } ?? ""
+      let answer = try await object("GET", path + query, what: what, &history)
+      guard case .array(let signed)? = answer[key] else {
+        throw ImportError("\(what) answered without \(key) (page \(page + 1))")
+      }
+      for (index, value) in signed.enumerated() {
+        items.append(try verified(value, "\(what), page \(page + 1), \(key)[\(index)]", &history))
+      }
+      guard answer["hasMore"] == .bool(true), case .string(let next)? = answer["revision"] else {
+        return items
+      }
+      revision = next
+    }
+    throw ImportError("\(what) still said hasMore after \(Self.pageLimit) pages")
+  }
+
+  private func readStatuses(
+    _ answer: JSONObject, _ history: inout FetchedHistory
+  )
+    throws(ImportError) -> [FetchedHistory.Status]
+  {
+    guard case .array(let groups)? = answer["data"] else {
+      throw ImportError("Get All Subscription Statuses answered without data")
+    }
+    var statuses: [FetchedHistory.Status] = []
+    for case .object(let group) in groups {
+      guard case .string(let groupID)? = group["subscriptionGroupIdentifier"],
+        case .array(let last)? = group["lastTransactions"]
+      else { throw ImportError("a subscription group's status is not in Apple's shape") }
+      for case .object(let item) in last {
+        let place = "Get All Subscription Statuses, group \(groupID)"
+        guard case .number(let status)? = item["status"], let code = Int(status.text),
+          let transaction = item["signedTransactionInfo"], let renewal = item["signedRenewalInfo"]
+        else { throw ImportError("\(place): a last transaction is not in Apple's shape") }
+        statuses.append(
+          FetchedHistory.Status(
+            groupID: groupID, status: code,
+            transaction: try verified(transaction, place + ", signedTransactionInfo", &history),
+            renewalInfo: try verified(renewal, place + ", signedRenewalInfo", &history)))
+      }
+    }
+    return statuses
+  }
+
+  /// Get Notification History for the customer, from their first purchase to now.
+  private func notifications(
+    _ transactionID: String, _ history: inout FetchedHistory
+  )
+    async throws(ImportError) -> [JSONObject]
+  {
+    let dates = history.transactions.compactMap { Self.milliseconds($0["purchaseDate"]) }
+    let start = (dates.min() ?? history.latestSignedDate) - 86_400_000
+    let end = max(history.latestSignedDate, Int64(Date().timeIntervalSince1970 * 1000))
+    var found: [JSONObject] = []
+    var token: String?
+    for page in 0..<Self.pageLimit {
+      let body =
+        #"{"startDate":\#(start),"endDate":\#(end),"transactionId":"\#(transactionID)"}"#
+      let query = token.map { "?paginationToken=\(percentEncoded($0))" } ?? ""
+      let answer = try await object(
+        "POST", "/inApps/v1/notifications/history" + query, body: body,
+        what: "Get Notification History", &history)
+      guard case .array(let items)? = answer["notificationHistory"] else { return found }
+      for case .object(let item) in items {
+        guard let payload = item["signedPayload"] else { continue }
+        found.append(
+          try verified(payload, "Get Notification History, page \(page + 1)", &history))
+      }
+      guard answer["hasMore"] == .bool(true), case .string(let next)? = answer["paginationToken"]
+      else { return found }
+      token = next
+    }
+    return found
+  }
+
+  /// A signed value verified (or, without a verifier, decoded).
+  private func verified(
+    _ value: JSONValue, _ place: String, _ history: inout FetchedHistory
+  )
+    throws(ImportError) -> JSONObject
+  {
+    guard case .string(let jws) = value else { throw ImportError("\(place) is not a JWS") }
+    let payload: JSONObject
+    do {
+      if let verifier {
+        payload = try verifier.verify(jws)
+      } else if case .object(let object) = try JWS.decode(jws).payload {
+        payload = object
+      } else {
+        throw SigningError("the payload is not a JSON object")
+      }
+    } catch {
+      throw ImportError("\(place) does not verify: \(error)")
+    }
+    if let signed = Self.milliseconds(payload["signedDate"]) {
+      history.latestSignedDate = max(history.latestSignedDate, signed)
+    }
+    return payload
+  }
+
+  static func milliseconds(_ value: JSONValue?) -> Int64? {
+    guard case .number(let number)? = value, let double = Double(number.text) else { return nil }
+    return Int64(double)
+  }
+
+  private func percentEncoded(_ text: String) -> String {
+    text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+  }
+}
