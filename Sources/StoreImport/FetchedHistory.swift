@@ -21,6 +21,9 @@ public struct FetchedHistory: Sendable {
   public var transactions: [JSONObject] = []
   /// Each subscription group's state now.
   public var statuses: [Status] = []
+  /// Each subscription's latest renewal info (the statuses' in an API import; the newest of
+  /// each original transaction among signed files).
+  public var renewalInfos: [JSONObject] = []
   /// The refunded transactions (Get Refund History).
   public var refunds: [JSONObject] = []
   /// The notifications the server sent about the customer (Get Notification History), decoded;

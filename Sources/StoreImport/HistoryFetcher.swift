@@ -48,6 +48,7 @@ public final class HistoryFetcher: @unchecked Sendable {
       "GET", "/inApps/v1/subscriptions/\(transactionID)", what: "Get All Subscription Statuses",
       &history)
     history.statuses = try readStatuses(statuses, &history)
+    history.renewalInfos = history.statuses.map(\.renewalInfo)
     history.refunds = try await pages(
       "/inApps/v2/refund/lookup/\(transactionID)", key: "signedTransactions",
       what: "Get Refund History", &history)
