@@ -1,6 +1,9 @@
 import Foundation
+import StoreConfiguration
 import StoreImport
+import StoreJSON
 import StoreSigning
+import StoreSimulation
 import StoreTestSupport
 import Testing
 
@@ -51,5 +54,24 @@ import Testing
     } catch {
       return error as? ImportError
     }
+  }
+}
+
+@Suite struct ImportCheckTests {
+  @Test func aProductTheConfigurationLacksIsNamedWithSuggestions() throws {
+    let bytes = try Data(contentsOf: bundledConfiguration("FoodTruck"))
+    let configuration = try #require(StoreKitConfiguration.load(Array(bytes)).configuration)
+    let catalog = Catalog(configuration)
+    var history = FetchedHistory()
+    history.transactions = [
+      JSONObject([JSONMember("productId", .string("socialfeed.monthly"))]),
+      JSONObject([JSONMember("productId", .string("socialfeed.montly"))]),
+    ]
+    #expect(history.missingProducts(in: catalog).map(\.productID) == ["socialfeed.montly"])
+    let refusal = try #require(history.refusal(for: catalog, configurationPath: "Foo.storekit"))
+    #expect(refusal.description.contains(#"Foo.storekit has no product "socialfeed.montly""#))
+    #expect(refusal.description.contains("socialfeed.monthly"), "\(refusal)")
+    history.transactions.removeLast()
+    #expect(history.refusal(for: catalog, configurationPath: "Foo.storekit") == nil)
   }
 }
