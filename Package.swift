@@ -287,6 +287,7 @@ let package = Package(
       dependencies: [
         "StoreJSON", "StoreUtilities", "storekeeper", "StoreTestSupport", "StorekeeperKit",
         "StorekeeperKitTest", "StoreImport", "StoreSigning", "StoreServer", "StoreSimulation",
+        "StoreConfiguration",
       ],
       exclude: ["Fixtures", "Python", "Scripts"]),
   ]
