@@ -21,8 +21,11 @@ struct Serve: ParsableCommand {
       signed as the session signs): transactions, appTransactions, history v1/v2, \
       subscriptions (statuses), refund lookup v2, order lookup, extend (single and mass, with \
       its status), consumption v1/v2, appAccountToken, finish, notifications test and \
-      history. Requests need Apple's bearer JWT (ES256); --api-key names the key it must be \
-      signed with.
+      history; and the Retention Messaging API (images, messages, default messages, the \
+      real-time URL, the performance test), whose URL "retention show" calls as the \
+      subscription page does (http:// on the loopback interface too; https trusts \
+      --notify-ca). Requests need Apple's bearer JWT (ES256); --api-key names the key it must \
+      be signed with.
 
       POST /storekeeper/v1/commands applies command-language lines as run does and answers the \
       events as JSON lines (422 with the error event when a line cannot apply); \
