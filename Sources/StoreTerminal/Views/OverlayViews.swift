@@ -43,26 +43,7 @@ struct OverlayView: ScreenPart {
         lines: lines.map { ($0.label, $0.text) },
         footer: "\(search) · ↑↓ PgUp PgDn scroll · Esc close\(position)",
         dimmed: Set(lines.indices.filter { lines[$0].dimmed }), top: top)
-    case .buy(let dialog):
-      let product = session.catalog.products[dialog.product]
-      let marker = { (field: Int) in dialog.field == field ? self.display.glyphs.selected : " " }
-      var lines = [
-        ("", product.productID),
-        ("\(marker(0)) Quantity", product.type == .consumable ? "\(dialog.quantity)  (←/→)" : "1"),
-        ("\(marker(1)) Offer", dialog.offers[dialog.offerIndex].label),
-        (
-          "\(marker(2)) From",
-          dialog.origin == .app ? "the app (purchase())" : "outside the app (Transaction.updates)"
-        ),
-        ("\(marker(3)) Date", BuyDialog.backDates[dialog.backDate].label),
-        ("\(marker(4)) Renewal", renewalLabel(dialog, product)),
-      ]
-      if dialog.isPromotional {
-        lines.append(("\(marker(5)) Signature", dialog.signature.label))
-      }
-      drawBox(
-        into: &canvas, layout, title: "Buy", lines: lines,
-        footer: "↑↓ field · ←→ change · Enter buy · Esc cancel")
+    case .buy(let dialog): drawBuy(dialog, into: &canvas, layout)
     case .confirm(let question, _):
       drawBox(
         into: &canvas, layout, title: "Confirm", lines: [("", question)], footer: "y yes · n no")
@@ -92,6 +73,29 @@ struct OverlayView: ScreenPart {
         into: &canvas, layout, title: dialog.title, lines: dialog.lines.map { ($0.label, $0.text) },
         footer: dialog.footer)
     }
+  }
+
+  /// The buy dialog: the product, quantity, offer, origin, date, renewal and signature fields.
+  private func drawBuy(_ dialog: BuyDialog, into canvas: inout Canvas, _ layout: Layout) {
+    let product = session.catalog.products[dialog.product]
+    let marker = { (field: Int) in dialog.field == field ? self.display.glyphs.selected : " " }
+    var lines = [
+      ("", product.productID),
+      ("\(marker(0)) Quantity", product.type == .consumable ? "\(dialog.quantity)  (←/→)" : "1"),
+      ("\(marker(1)) Offer", dialog.offers[dialog.offerIndex].label),
+      (
+        "\(marker(2)) From",
+        dialog.origin == .app ? "the app (purchase())" : "outside the app (Transaction.updates)"
+      ),
+      ("\(marker(3)) Date", BuyDialog.backDates[dialog.backDate].label),
+      ("\(marker(4)) Renewal", renewalLabel(dialog, product)),
+    ]
+    if dialog.isPromotional {
+      lines.append(("\(marker(5)) Signature", dialog.signature.label))
+    }
+    drawBox(
+      into: &canvas, layout, title: "Buy", lines: lines,
+      footer: "↑↓ field · ←→ change · Enter buy · Esc cancel")
   }
 
   private func renewalLabel(_ dialog: BuyDialog, _ product: CatalogProduct) -> String {
