@@ -231,9 +231,7 @@ public struct JournaledSession {
     journal?.append(record)
     history.appendCommand(record, on: session, makesEvents: session.unfinishedCount > 0)
     recordedNow = session.now
-    return FinishAllJob(
-      next: session.options.firstTransactionID, boundary: session.nextTransactionID,
-      total: session.unfinishedCount)
+    return FinishAllJob(next: 0, boundary: session.recordCount, total: session.unfinishedCount)
   }
 
   /// Finishes up to `limit` more transactions of a ``startFinishingAll()``; `true` when none
@@ -242,7 +240,9 @@ public struct JournaledSession {
     _ job: inout FinishAllJob, atMost limit: Int, _ sink: EventSink
   ) -> Bool {
     var count = 0
-    let next = session.finishAll(from: job.next, before: job.boundary, atMost: limit) {
+    let next = session.finishAll(
+      fromPosition: job.next, beforePosition: job.boundary, atMost: limit
+    ) {
       count += 1
       sink($0)
     }
@@ -274,10 +274,10 @@ public struct JournaledSession {
 
 /// A `finish all` being done in steps (``JournaledSession/startFinishingAll()``).
 public struct FinishAllJob: Equatable, Sendable {
-  /// The id to go on from.
-  var next: UInt64
-  /// The first id made after it started: left alone.
-  let boundary: UInt64
+  /// The ledger position to go on from.
+  var next: Int
+  /// The first position made after it started: left alone.
+  let boundary: Int
   /// How many transactions were unfinished when it started.
   public let total: Int
   /// How many it finished so far.

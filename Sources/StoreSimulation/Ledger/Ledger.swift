@@ -1,6 +1,8 @@
 /// Every transaction the environment made, by id. Ids are consecutive from the first id and
 /// never reused, so a record's position is its id minus the first id; deleted records stay as
-/// tombstones.
+/// tombstones. A ledger that holds records under ids it did not make (an imported customer's,
+/// Apple's) keeps a table of positions by id instead, and gives new records the id after the
+/// highest it holds.
 ///
 /// The ledger keeps the indexes its readers need so that no read walks it: the unfinished
 /// transactions, each product's last live transaction, and each lasting product's (non-consumable
@@ -28,16 +30,34 @@ struct Ledger {
   /// Each lasting product's live, purchased, unrevoked transactions' positions, ascending.
   private var holdings: [Int: [Int]] = [:]
 
+  /// Positions by id, once a record was placed under an id the ledger did not make; `nil`
+  /// while every id is `firstID` plus its position.
+  private(set) var placed: [UInt64: Int]?
+  /// The highest id held, while ``placed`` is kept (`nil` before the first record).
+  private var highestPlaced: UInt64?
+
   init(firstID: UInt64) { self.firstID = firstID }
 
   /// The id the next record gets.
-  var nextID: UInt64 { firstID + UInt64(records.count) }
+  var nextID: UInt64 {
+    placed == nil ? firstID + UInt64(records.count) : highestPlaced.map { $0 &+ 1 } ?? firstID
+  }
 
   /// The position of a live (not deleted) record.
   func position(of id: UInt64) -> Int? {
+    if let placed {
+      guard let position = placed[id] else { return nil }
+      return records[position].isDeleted ? nil : position
+    }
     guard id >= firstID, id - firstID < UInt64(records.count) else { return nil }
     let position = Int(id - firstID)
     return records[position].isDeleted ? nil : position
+  }
+
+  /// Whether any record (live or deleted) has `id`: an id placed again would be ambiguous.
+  func holds(_ id: UInt64) -> Bool {
+    if let placed { return placed[id] != nil }
+    return id >= firstID && id - firstID < UInt64(records.count)
   }
 
   subscript(position: Int) -> TransactionRecord { records[position] }
@@ -45,12 +65,18 @@ struct Ledger {
   /// Appends a record with the next id, which it returns.
   @discardableResult
   mutating func append(
-    _ record: TransactionRecord, details extra: TransactionDetails? = nil
+    _ record: TransactionRecord, details extra: TransactionDetails? = nil, id given: UInt64? = nil
   )
     -> UInt64
   {
     var record = record
-    record.id = nextID
+    if let given, given != nextID || placed != nil { startPlacing() }
+    record.id = given ?? nextID
+    if placed != nil {
+      precondition(placed?[record.id] == nil, "transaction id \(record.id) placed twice")
+      placed?[record.id] = records.count
+      highestPlaced = max(highestPlaced ?? record.id, record.id)
+    }
     if let extra {
       record.details = Int32(details.count)
       details.append(extra)
@@ -60,6 +86,15 @@ struct Ledger {
     records.append(record)
     index(records.count - 1, was: nil)
     return record.id
+  }
+
+  /// Keeps positions by id from now on (the ids held so far included).
+  private mutating func startPlacing() {
+    guard placed == nil else { return }
+    var table: [UInt64: Int] = [:]
+    for position in records.indices { table[records[position].id] = position }
+    placed = table
+    highestPlaced = records.isEmpty ? nil : records[records.count - 1].id
   }
 
   /// Clears the record's ``TransactionRecord/Flags/purchaseUntold`` when it is purchased:

@@ -119,8 +119,10 @@ extension Session {
   /// What must hold of the transaction at `position` by itself.
   private func recordViolation(at position: Int) -> String? {
     let record = ledger[position]
-    if record.id != ledger.firstID + UInt64(position) {
-      return "transaction ids are not consecutive at \(position)"
+    if ledger.placed == nil
+      ? record.id != ledger.firstID + UInt64(position) : !ledger.holds(record.id)
+    {
+      return "transaction \(record.id) is not where its id says, at \(position)"
     }
     guard !record.isDeleted else { return nil }
     if record.hasExpiration && record.expirationDate < record.purchaseDate {

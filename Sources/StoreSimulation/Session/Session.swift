@@ -301,6 +301,9 @@ final class SessionStorage: @unchecked Sendable {
   /// number. (Kept here rather than in `CustomerState`: a larger customer state miscompiles
   /// the book's `_read`/`_modify` accessors in debug builds of Swift 6.2.)
   @exclusivity(unchecked) var retentionPages: [Int: RetentionPage] = [:]
+  /// The customers (by number) whose ledgers hold ids the engine did not make (imported
+  /// customers'): an id is looked for in theirs before the id ranges are read.
+  @exclusivity(unchecked) var placingCustomers: [Int] = []
 
   init(
     configuration: StoreKitConfiguration, catalog: Catalog, now: Instant, customers: CustomerBook
@@ -322,6 +325,7 @@ final class SessionStorage: @unchecked Sendable {
     copy.massExtensions = massExtensions
     copy.retention = retention
     copy.retentionPages = retentionPages
+    copy.placingCustomers = placingCustomers
     return copy
   }
 }

@@ -116,12 +116,12 @@ extension SessionView {
     for range in mine.records.chunksDiffering(from: theirs.records) {
       for position in range
       where position >= theirs.records.count || mine[position] != theirs[position] {
-        ids.insert(mine.firstID + UInt64(position))
+        ids.insert(position < mine.records.count ? mine[position].id : theirs[position].id)
       }
     }
     if theirs.records.count > mine.records.count {
       for position in mine.records.count..<theirs.records.count {
-        ids.insert(mine.firstID + UInt64(position))
+        ids.insert(theirs[position].id)
       }
     }
     for group in base.groups + other.base.groups where group.renewalState != nil {

@@ -15,6 +15,12 @@ extension Session {
   /// The customer an App Store Server API id names: the one whose id range holds the
   /// transaction id, or whose `appTransactionId` it is.
   public func customer(owningID id: UInt64) -> Customer? {
+    for number in storage.placingCustomers {
+      guard let slot = storage.customers.slot(number: number),
+        storage.customers[slot].ledger.holds(id)
+      else { continue }
+      return storage.customers.customers[slot]
+    }
     let base = Customer(name: nil, number: 0).firstTransactionID(
       sessionFirstID: options.firstTransactionID)
     let namedBase = base + (1 << 47)
@@ -186,5 +192,29 @@ extension Session {
       if state.groups.contains(where: \.isEntitled) { count += 1 }
     }
     return count
+  }
+}
+
+extension Session {
+  /// Appends `record` to the acting customer's ledger under `id`, an id the engine did not make
+  /// (Apple's, for an imported customer), and remembers whose it is; later transactions of that
+  /// customer take the ids after their highest. The caller has checked ``holdsTransaction(_:)``.
+  mutating func place(
+    _ record: TransactionRecord, id: UInt64, details: TransactionDetails? = nil
+  )
+    -> Int
+  {
+    ledger.append(record, details: details, id: id)
+    let number = storage.customers.actingState.customer.number
+    if !storage.placingCustomers.contains(number) { storage.placingCustomers.append(number) }
+    return ledger.records.count - 1
+  }
+
+  /// Whether any customer holds a transaction with `id` (placed or made).
+  func holdsTransaction(_ id: UInt64) -> Bool {
+    guard let owner = customer(owningID: id),
+      let slot = owner.name.map({ storage.customers.slot(named: $0) }) ?? 0
+    else { return false }
+    return storage.customers[slot].ledger.holds(id)
   }
 }

@@ -14,26 +14,31 @@ extension Session {
 
   /// Finishes every unfinished transaction, oldest first.
   public mutating func finishAll(_ sink: EventSink) {
-    _ = finishAll(from: ledger.firstID, before: ledger.nextID, atMost: .max, sink)
+    _ = finishAll(fromPosition: 0, beforePosition: recordCount, atMost: .max, sink)
   }
 
-  /// Finishes at most `limit` unfinished transactions with ids from `start` and below
-  /// `boundary`, oldest first: ``finishAll(_:)`` in steps, for a caller that keeps drawing
-  /// between them. Transactions made after the first step (ids at or above `boundary`) are left
-  /// alone, so the steps together do what one `finishAll` did when they began.
+  /// How many records the acting customer's ledger holds, deleted ones included: the position
+  /// the next transaction takes.
+  public var recordCount: Int { ledger.records.count }
+
+  /// Finishes at most `limit` unfinished transactions at ledger positions from `start` and
+  /// below `boundary`, oldest first: ``finishAll(_:)`` in steps, for a caller that keeps drawing
+  /// between them. Transactions made after the first step (at or past `boundary`, the
+  /// ``recordCount`` then) are left alone, so the steps together do what one `finishAll` did
+  /// when they began. (Positions, not ids: an imported customer's ids are Apple's.)
   ///
-  /// - Returns: the id to continue from, or `nil` when none is left below `boundary`.
+  /// - Returns: the position to continue from, or `nil` when none is left below `boundary`.
   public mutating func finishAll(
-    from start: UInt64, before boundary: UInt64, atMost limit: Int, _ sink: EventSink
-  ) -> UInt64? {
+    fromPosition start: Int, beforePosition boundary: Int, atMost limit: Int, _ sink: EventSink
+  ) -> Int? {
     let stamp = now.milliseconds
-    let end = Int(min(boundary, ledger.nextID) - ledger.firstID)
-    var position = Int(max(start, ledger.firstID) - ledger.firstID)
+    let end = min(boundary, recordCount)
+    var position = max(start, 0)
     var finished = 0
     while let next = ledger.firstUnfinished(atOrAfter: position), next < end {
       guard finished < limit else {
         settle(sink)
-        return ledger.firstID + UInt64(next)
+        return next
       }
       ledger.update(next) { $0.flags.insert(.finished) }
       emitTransaction(next, delivery: nil, at: stamp, sink)
