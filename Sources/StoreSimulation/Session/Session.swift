@@ -298,8 +298,9 @@ final class SessionStorage: @unchecked Sendable {
   /// The Retention Messaging setup (the same for every customer).
   @exclusivity(unchecked) var retention = RetentionSetup()
   /// What each customer's subscription page offered last (`retention show`), by customer
-  /// number. (Kept here rather than in `CustomerState`: a larger customer state miscompiles
-  /// the book's `_read`/`_modify` accessors in debug builds of Swift 6.2.)
+  /// number. (Kept here rather than in `CustomerState`: an `Optional<RetentionPage>` field there
+  /// made debug builds of Swift 6.2 read a bad pointer through the book's `_read`/`_modify`
+  /// accessors on every purchase; an `Int` or a dictionary field does not.)
   @exclusivity(unchecked) var retentionPages: [Int: RetentionPage] = [:]
   /// The customers (by number) whose ledgers hold ids the engine did not make (imported
   /// customers'): an id is looked for in theirs before the id ranges are read.
