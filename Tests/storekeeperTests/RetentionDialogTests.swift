@@ -19,7 +19,9 @@ import Testing
       "retention default socialfeed.monthly en-US \(Self.message)")
     tmux.waitFor("retention default")
     tmux.send("Tab", "o")
-    let dialog = tmux.waitFor("Before you cancel Social Feed+ Monthly")
+    tmux.waitFor("Before you cancel Social Feed+ Monthly")
+    // The box's last line may reach the pane a moment after its title.
+    let dialog = tmux.waitFor("k or Esc keep")
     #expect(dialog.contains("Stay for the new menu") && dialog.contains("New trucks every week."))
     #expect(dialog.contains("c cancel anyway · k or Esc keep") && !dialog.contains("a accept"))
     tmux.send("k")
