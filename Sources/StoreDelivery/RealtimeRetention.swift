@@ -100,7 +100,7 @@ public final class RealtimeRetention: RetentionCaller, @unchecked Sendable {
   {
     let started = DispatchTime.now()
     let done = DispatchSemaphore(value: 0)
-    let box = OutcomeBox()
+    let box = HandedOver<RealtimeExchange.Outcome>()
     do {
       let request = try HTTPClient.Request(
         url: url, method: .POST,
@@ -128,23 +128,5 @@ public final class RealtimeRetention: RetentionCaller, @unchecked Sendable {
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
     let outcome = box.value ?? .failed(result: "TIMED_OUT", reason: "no answer in time")
     return (outcome, seconds)
-  }
-}
-
-/// An outcome handed from the client's thread. `@unchecked Sendable`: under `lock`.
-private final class OutcomeBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: RealtimeExchange.Outcome?
-
-  func set(_ outcome: RealtimeExchange.Outcome) {
-    lock.lock()
-    if stored == nil { stored = outcome }
-    lock.unlock()
-  }
-
-  var value: RealtimeExchange.Outcome? {
-    lock.lock()
-    defer { lock.unlock() }
-    return stored
   }
 }

@@ -78,7 +78,7 @@ final class Webhook: Sendable {
   /// POSTs `body` as JSON and waits for the status line (at most `timeout` seconds).
   func post(_ body: String) -> Answer {
     let done = DispatchSemaphore(value: 0)
-    let answer = LockedAnswer()
+    let answer = HandedOver<Answer>()
     post(body) {
       answer.set($0)
       done.signal()
@@ -198,19 +198,20 @@ final class Webhook: Sendable {
   }
 }
 
-/// An answer handed from the client's thread to a waiting one. `@unchecked Sendable`: `stored` is
-/// read and written only under `lock`.
-private final class LockedAnswer: @unchecked Sendable {
+/// A value handed from the client's thread to a waiting one; the first one set is kept (a late
+/// callback cannot replace what the waiter read). `@unchecked Sendable`: `stored` is read and
+/// written only under `lock`.
+final class HandedOver<Value: Sendable>: @unchecked Sendable {
   private let lock = NSLock()
-  private var stored: Webhook.Answer?
+  private var stored: Value?
 
-  func set(_ answer: Webhook.Answer) {
+  func set(_ value: Value) {
     lock.lock()
-    stored = answer
+    if stored == nil { stored = value }
     lock.unlock()
   }
 
-  var value: Webhook.Answer? {
+  var value: Value? {
     lock.lock()
     defer { lock.unlock() }
     return stored

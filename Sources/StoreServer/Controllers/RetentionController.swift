@@ -26,23 +26,30 @@ struct RetentionController {
       .get("v1/messaging/performanceTest/result/:requestId", use: testResult)
   }
 
-  private static let done = ServerResponse(status: 200, body: [])
+  /// A change: `body` applies it where the session lives; 200 with no body once it did.
+  private func change(
+    _ request: Request, _ context: ServerContext,
+    _ body: @escaping (ServedSession, ServerRequest) throws -> Void
+  ) async throws -> Response {
+    try await access.write(request, context) { served, whole in
+      try body(served, whole)
+      return ServerResponse(status: 200, body: [])
+    }
+  }
 
   @Sendable func uploadImage(_ request: Request, context: ServerContext) async throws -> Response {
     let id = context.parameters.get("imageIdentifier") ?? ""
     let size = request.uri.queryParameters.get("imageSize")
-    return try await access.write(request, context) { served, whole in
+    return try await change(request, context) { served, whole in
       try served.uploadImage(id, size: size, body: whole.body)
-      return Self.done
     }
   }
 
   @Sendable func deleteImage(_ request: Request, context: ServerContext) async throws -> Response {
     let id = context.parameters.get("imageIdentifier") ?? ""
-    return try await access.write(request, context) { served, _ in
+    return try await change(request, context) { served, _ in
       try served.retention(
         .deleteImage(id: try ServedSession.uuid(id, invalid: 4_000_161, "image identifier")))
-      return Self.done
     }
   }
 
@@ -52,9 +59,8 @@ struct RetentionController {
     -> Response
   {
     let id = context.parameters.get("messageIdentifier") ?? ""
-    return try await access.write(request, context) { served, whole in
+    return try await change(request, context) { served, whole in
       try served.uploadMessage(id, body: whole.body)
-      return Self.done
     }
   }
 
@@ -64,10 +70,9 @@ struct RetentionController {
     -> Response
   {
     let id = context.parameters.get("messageIdentifier") ?? ""
-    return try await access.write(request, context) { served, _ in
+    return try await change(request, context) { served, _ in
       try served.retention(
         .deleteMessage(id: try ServedSession.uuid(id, invalid: 4_000_000, "message identifier")))
-      return Self.done
     }
   }
 
@@ -77,9 +82,8 @@ struct RetentionController {
     -> Response
   {
     let (productID, locale) = Self.place(context)
-    return try await access.write(request, context) { served, whole in
+    return try await change(request, context) { served, whole in
       try served.configureDefault(productID: productID, locale: locale, body: whole.body)
-      return Self.done
     }
   }
 
@@ -89,9 +93,8 @@ struct RetentionController {
     -> Response
   {
     let (productID, locale) = Self.place(context)
-    return try await access.write(request, context) { served, _ in
+    return try await change(request, context) { served, _ in
       try served.retention(.deleteDefault(productID: productID, locale: locale))
-      return Self.done
     }
   }
 
@@ -100,17 +103,13 @@ struct RetentionController {
   ) async throws
     -> Response
   {
-    try await access.write(request, context) { served, whole in
+    try await change(request, context) { served, whole in
       try served.configureRealtimeURL(body: whole.body)
-      return Self.done
     }
   }
 
   @Sendable func deleteURL(_ request: Request, context: ServerContext) async throws -> Response {
-    try await access.write(request, context) { served, _ in
-      try served.retention(.setRealtimeURL(nil))
-      return Self.done
-    }
+    try await change(request, context) { served, _ in try served.retention(.setRealtimeURL(nil)) }
   }
 
   @Sendable func initiateTest(

@@ -44,8 +44,9 @@ package struct RetentionDialog: Equatable, Sendable {
     var accept: String?
     if let productID = shown.alternateProduct, let index = session.catalog.index(of: productID) {
       let product = session.catalog.products[index]
-      accept = "switch to \(name(productID)) (\(Self.price(product.price, session)))"
-      lines.append(Line(label: "switch", text: accept!))
+      let label = "switch to \(name(productID)) (\(Self.price(product.price, session)))"
+      lines.append(Line(label: "switch", text: label))
+      accept = label
     }
     if let offerID = shown.promotionalOffer, let productID = shown.offerProductID,
       let index = session.catalog.index(of: productID)
@@ -53,8 +54,9 @@ package struct RetentionDialog: Equatable, Sendable {
       let product = session.catalog.products[index]
       let offer = product.promotionalOffers.first { $0.id == offerID }
       let price = offer.map { " at \(Self.price($0.price, session))" } ?? ""
-      accept = "redeem \(offer?.referenceName ?? offerID) for \(name(productID))\(price)"
-      lines.append(Line(label: "offer", text: accept!))
+      let label = "redeem \(offer?.referenceName ?? offerID) for \(name(productID))\(price)"
+      lines.append(Line(label: "offer", text: label))
+      accept = label
     }
     let source = shown.source == .realtime ? "your server's answer" : "the default message"
     lines.append(Line(label: "", text: "(\(source), \(shown.messageID?.prefix(8) ?? "")…)"))
