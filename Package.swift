@@ -99,7 +99,7 @@ let package = Package(
     .target(
       name: "StoreImport",
       dependencies: [
-        "StoreJSON", "StoreSigning", "StoreSimulation",
+        "StoreJSON", "StoreSigning", "StoreSimulation", "StoreCommands", "StoreConfiguration",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -184,7 +184,8 @@ enum ServedRefusal {
       .invalidMemberName?, .kindNotShared?, .notFamilyShareable?, .sharingAlready?,
       .invalidCustomerName?, .noSuchCustomer?, .customerNumberWithoutName?,
       .customerNumberNotTheirs?, .customerNumberOutOfRange?, .customerNumberTaken?,
-      .stepBackNeedsHistory?, .notifyNeedsDelivery?, .retention?:
+      .stepBackNeedsHistory?, .notifyNeedsDelivery?, .retention?, .importedIDTaken?,
+      .noImportedSubscription?:
       self = .refused
     }
   }

@@ -102,7 +102,8 @@ public enum Receipt {
         fields.append(
           attribute(InAppField.subscriptionExpirationDate, ReceiptDER.ia5(date(expiration))))
       }
-      fields.append(attribute(InAppField.webOrderLineItemID, ReceiptDER.integer(Int64(t.id))))
+      let line = t.webOrderLineItemID.flatMap { Int64($0) } ?? Int64(truncatingIfNeeded: t.id)
+      fields.append(attribute(InAppField.webOrderLineItemID, ReceiptDER.integer(line)))
       let offer = t.offer
       let trial = offer?.paymentMode == .freeTrial
       let intro = offer?.type == .introductory && !trial
@@ -200,7 +201,7 @@ extension Signer {
     info += line("purchase-date", date(t.purchaseDate))
     if let expiration = t.expirationDate, t.productType == .autoRenewable {
       info += line("expires-date", String(expiration.milliseconds))
-      info += line("web-order-line-item-id", String(t.id))
+      info += line("web-order-line-item-id", t.webOrderLineItemID ?? String(t.id))
     }
     info += line("bid", bundleID)
     info += "}"

@@ -102,7 +102,7 @@ public struct Signer: Sendable {
     var p = JSONObject()
     p["transactionId"] = .string(String(t.id))
     p["originalTransactionId"] = .string(String(t.originalID))
-    if t.productType == .autoRenewable { p["webOrderLineItemId"] = .string(String(t.id)) }
+    if let line = t.webOrderLineItemID { p["webOrderLineItemId"] = .string(line) }
     p["bundleId"] = .string(bundleID)
     p["productId"] = .string(t.productID)
     if let group = t.subscriptionGroupID { p["subscriptionGroupIdentifier"] = .string(group) }
@@ -112,7 +112,7 @@ public struct Signer: Sendable {
     p["quantity"] = .number(JSONNumber(t.purchasedQuantity))
     p["type"] = .string(Self.typeName(t.productType))
     if let token = t.appAccountToken { p["appAccountToken"] = .string(token) }
-    p["inAppOwnershipType"] = .string(t.owner.ownership.rawValue)
+    p["inAppOwnershipType"] = .string(t.ownership.rawValue)
     p["signedDate"] = milliseconds(signedDate)
     if let date = t.revocationDate { p["revocationDate"] = milliseconds(date) }
     if let reason = t.revocationReason {
@@ -132,7 +132,7 @@ public struct Signer: Sendable {
     p["storefrontId"] = .string(t.storefrontID)
     p["price"] = .number(JSONNumber(text: String(t.price)))
     p["currency"] = .string(t.currency)
-    p["appTransactionId"] = .string(t.owner.appTransactionID)
+    p["appTransactionId"] = .string(t.appTransactionID)
     if let plan = t.billingPlanType { p["billingPlanType"] = .string(plan.rawValue) }
     if let commitment = t.commitment {
       p["commitmentInfo"] = .object(
@@ -185,7 +185,7 @@ public struct Signer: Sendable {
       p["eligibleWinBackOfferIds"] = .array(info.eligibleWinBackOfferIDs.map { .string($0) })
     }
     if let token = info.appAccountToken { p["appAccountToken"] = .string(token) }
-    p["appTransactionId"] = .string(status.owner.appTransactionID)
+    p["appTransactionId"] = .string(status.appTransactionID)
     if let plan = info.billingPlanType { p["renewalBillingPlanType"] = .string(plan.rawValue) }
     if let commitment = info.commitment {
       p["commitmentInfo"] = .object(

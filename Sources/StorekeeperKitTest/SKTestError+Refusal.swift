@@ -32,7 +32,8 @@ extension SKTestError.Code {
       .noSuchMember?, .alreadyInFamily?, .familyFull?, .familyNamesUsedUp?, .notInFamily?,
       .invalidMemberName?, .sharingAlready?, .invalidCustomerName?, .noSuchCustomer?, .retention?,
       .customerNumberWithoutName?, .customerNumberNotTheirs?, .customerNumberOutOfRange?,
-      .customerNumberTaken?, .stepBackNeedsHistory?, .notifyNeedsDelivery?:
+      .customerNumberTaken?, .stepBackNeedsHistory?, .notifyNeedsDelivery?, .importedIDTaken?,
+      .noImportedSubscription?:
       self = .invalidAction
     }
   }

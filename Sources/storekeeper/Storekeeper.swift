@@ -19,7 +19,7 @@ struct Storekeeper: ParsableCommand {
       Decode.self,
       CertificateCommand.self, AppTransactionCommand.self, ReceiptCommand.self,
       OfferSignatureCommand.self, KeysCommand.self, Notify.self,
-      Serve.self, TokenCommand.self, Simulate.self,
+      Serve.self, TokenCommand.self, Simulate.self, ImportCommand.self,
     ],
     defaultSubcommand: Inspect.self
   )

@@ -53,6 +53,16 @@ import Testing
       }
       return words
     case .text: return [draws.pick(["abc", "A1.b-2", "x", "20260101"])]
+    case .imported:
+      let id = 2_000_000_000 + draws.next(1000)
+      let transaction =
+        #"{"transactionId":"\#(id)","originalTransactionId":"\#(id)","productId":"#
+        + #""socialfeed.monthly","purchaseDate":1790000000000,"price":\#(draws.next(20000))}"#
+      let renewal =
+        #"{"originalTransactionId":"\#(id)","status":\#(1 + draws.next(5)),"productId":"#
+        + #""socialfeed.monthly","autoRenewStatus":\#(draws.next(2))}"#
+      return draws.next(2) == 0
+        ? ["transaction", quoted(transaction)] : ["renewal", quoted(renewal)]
     }
   }
 
@@ -158,4 +168,11 @@ import Testing
         if case .kind(.choice(let names), _) = $0 { names.contains("userCancelled") } else { false }
       } == true)
   }
+}
+
+/// `text` as one quoted word of a line.
+private func quoted(_ text: String) -> String {
+  "\""
+    + text.replacingOccurrences(of: "\\", with: "\\\\")
+    .replacingOccurrences(of: "\"", with: "\\\"") + "\""
 }

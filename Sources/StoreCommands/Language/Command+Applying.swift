@@ -75,6 +75,8 @@ extension Command {
     case .family(let action): verb = .family(action)
     case .customer(let name, let number): verb = .selectCustomer(name: name, number: number)
     case .retention(let action): verb = .retention(action)
+    case .importTransaction(let imported): verb = .importTransaction(imported)
+    case .importRenewal(let renewal): verb = .importRenewal(renewal)
     }
     return .verb(verb)
   }

@@ -82,6 +82,10 @@ public enum Command: Equatable, Sendable {
   case customer(name: String?, number: Int?)
   /// `retention show|accept|review|url|default|upload-…|delete-…`: Retention Messaging.
   case retention(RetentionAction)
+  /// `import transaction <JSON>`: a transaction Apple reported, placed under its own id.
+  case importTransaction(ImportedTransaction)
+  /// `import renewal <JSON>`: a subscription's state as Apple reported it.
+  case importRenewal(ImportedRenewal)
 
   /// The command's verb.
   public var verb: String {
@@ -117,6 +121,7 @@ public enum Command: Equatable, Sendable {
     case .family: "family"
     case .customer: "customer"
     case .retention: "retention"
+    case .importTransaction, .importRenewal: "import"
     }
   }
 }

@@ -76,6 +76,9 @@ extension WordKind {
       default: []
       }
     case .retention: Verb.retentionCompletions(after: typed)
+    case .imported:
+      typed.isEmpty
+        ? [.choice(["transaction", "renewal"])] : typed.count == 1 ? [.text("JSON")] : []
     case .api:
       typed.isEmpty
         ? [.choice(Command.callNames.map(\.0) + ["receipt"])]

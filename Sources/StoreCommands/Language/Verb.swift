@@ -38,6 +38,8 @@ public enum WordKind: Sendable, Equatable {
   /// What `retention` does: `show`, `accept`, `review …`, `url …`, `default …`, `upload-…`,
   /// `delete-…`.
   case retention
+  /// What `import` places: `transaction <JSON>` or `renewal <JSON>` (Apple's decoded payloads).
+  case imported
   /// One of the session's customers, by name.
   case customer
   /// Any word; the text names what it is (`a request id`).
@@ -66,6 +68,7 @@ public enum WordKind: Sendable, Equatable {
     case .family: "join <name>|leave <member>|sharing <productID> on|off"
     case .member: "<member>"
     case .customer: "<customer>"
+    case .imported: "transaction|renewal <JSON>"
     case .retention:
       "show|accept|review message|image <uuid> approved|rejected|pending|url <URL>|none"
         + "|default <subscriptionID> <locale> <uuid>|none|upload-image <uuid> FULL_SIZE|BULLET_POINT"

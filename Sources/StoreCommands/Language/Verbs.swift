@@ -2,7 +2,8 @@ import StoreSimulation
 
 extension Verb {
   /// Every verb of the command language, in the order help lists them.
-  public static let all: [Verb] = purchases + refunds + subscriptions + session + retention
+  public static let all: [Verb] =
+    purchases + refunds + subscriptions + session + retention + imports
 
   /// A promotional offer signature's parts (v1); `jws=` replaces them.
   static let signatureParts = ["key", "nonce", "timestamp", "signature"]

@@ -28,6 +28,17 @@ public struct Storefront: Hashable, Sendable {
     self = known
   }
 
+  /// A storefront as Apple's payloads name it: the table's when the code, id and currency are
+  /// its, else one with Apple's values (and the code's usual locale, or `en_US`).
+  public init(countryCode: String, id: String, currency: String) {
+    let known = Storefront(countryCode: countryCode)
+    if let known, known.id == id, known.currency == currency {
+      self = known
+      return
+    }
+    self.init(countryCode.uppercased(), id, currency, known?.defaultLocale ?? "en_US")
+  }
+
   /// The default storefront of the test environment.
   public static let unitedStates = Storefront("USA", "143441", "USD", "en_US")
 

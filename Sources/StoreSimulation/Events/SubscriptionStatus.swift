@@ -102,4 +102,8 @@ public struct SubscriptionStatus: Equatable, Sendable {
   public var billingRetryExpirationDate: Instant?
   /// Whose subscription it is: the purchaser's, or a family member's share of it.
   public var owner: Account = .purchaser
+  /// An imported customer's `appTransactionId` (Apple's); `nil` for the session's own.
+  public var importedAppTransactionID: String?
+  /// `appTransactionId`: the owner's, or an imported customer's Apple gave.
+  public var appTransactionID: String { importedAppTransactionID ?? owner.appTransactionID }
 }

@@ -69,10 +69,33 @@ public struct Transaction: Equatable, Sendable {
   public var billingPlanType: BillingPlanType?
   /// A `MONTHLY` plan's payment: where it stands in its commitment.
   public var commitment: TransactionCommitment?
+  /// Apple's values of an imported transaction (`storekeeper import`); `nil` for one the
+  /// session made.
+  public var imported: ImportedValues?
   /// StoreKit's environment: always `Xcode`.
   public var environment: String { "Xcode" }
   /// `purchased`, or `familyShared` for a family member's (`inAppOwnershipType`).
-  public var ownershipType: String { owner.ownership.caseName }
+  public var ownershipType: String { ownership.caseName }
+  /// How the account holds it: bought, or shared by the purchaser (an imported transaction's as
+  /// Apple said).
+  public var ownership: Ownership { imported?.ownership ?? owner.ownership }
+  /// `appTransactionId`: the owner's (an imported customer's is Apple's).
+  public var appTransactionID: String { imported?.appTransactionID ?? owner.appTransactionID }
+  /// `webOrderLineItemId`: an auto-renewable period's, which is the transaction id unless Apple
+  /// gave another; `nil` for other products.
+  public var webOrderLineItemID: String? {
+    imported?.webOrderLineItemID ?? (productType == .autoRenewable ? String(id) : nil)
+  }
+
+  /// What an imported transaction keeps of Apple's that the session would otherwise derive.
+  public struct ImportedValues: Equatable, Sendable {
+    /// `webOrderLineItemId`, when Apple gave one.
+    public var webOrderLineItemID: String?
+    /// The customer's `appTransactionId`.
+    public var appTransactionID: String?
+    /// `inAppOwnershipType`.
+    public var ownership: Ownership
+  }
 }
 
 /// StoreKit 2's `Product.ProductType`.
@@ -202,6 +225,16 @@ public struct TransactionOffer: Equatable, Sendable {
   /// the number of periods, `P3M` for three monthly pay-as-you-go periods; `nil` for a one-time
   /// product's offer code.
   public var period: SubscriptionPeriod?
+
+  /// An offer as a payload names it.
+  public init(
+    type: OfferType, id: String?, paymentMode: OfferPaymentMode, period: SubscriptionPeriod?
+  ) {
+    self.type = type
+    self.id = id
+    self.paymentMode = paymentMode
+    self.period = period
+  }
 }
 
 /// `Transaction.OfferType`.

@@ -67,4 +67,6 @@ struct TransactionRecord: Equatable {
 struct TransactionDetails {
   var appAccountToken: String?
   var failure: SimulatedError?
+  /// Apple's values of an imported transaction.
+  var imported: ImportedDetails?
 }

@@ -25,7 +25,7 @@ extension Refusal {
       subscriptionMessage
     case .callExercisedByBuying, .refundRequestNeedsTransaction, .tokenCreatedInFuture,
       .tokenExpiresBeforeCreation, .externalPurchaseIDNotOneWord, .stepBackNeedsHistory,
-      .notifyNeedsDelivery:
+      .notifyNeedsDelivery, .importedIDTaken, .noImportedSubscription:
       otherMessage
     case .invalidCustomerName, .noSuchCustomer, .customerNumberWithoutName,
       .customerNumberNotTheirs, .customerNumberOutOfRange, .customerNumberTaken, .noSuchMember,
@@ -179,6 +179,12 @@ extension Refusal {
       "notify and notify-fault act on the deliveries of storekeeper serve (or the inspector's "
         + "--serve), which keep every notification with its attempts; run and the inspector "
         + "alone POST each one with quick retries"
+    case .importedIDTaken(let id):
+      "transaction \(id) is already in the session: an imported transaction keeps Apple's id, "
+        + "which no other transaction may have"
+    case .noImportedSubscription(let original):
+      "no imported subscription has original transaction \(original): import its transactions "
+        + "first (import transaction …)"
     default: preconditionFailure("\(self) is not a call's or a notice's refusal")
     }
   }

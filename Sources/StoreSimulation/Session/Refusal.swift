@@ -176,6 +176,12 @@ public enum Refusal: Equatable, Sendable {
   /// `notify …` applied to a bare session.
   case notifyNeedsDelivery
 
+  // MARK: Imported customers
+  /// `import transaction` of an id a transaction of the session already has.
+  case importedIDTaken(UInt64)
+  /// `import renewal` of a subscription no imported transaction began.
+  case noImportedSubscription(originalID: UInt64)
+
   // MARK: Retention Messaging
   /// A retention action refused, with Apple's error code.
   case retention(RetentionRefusal)

@@ -188,9 +188,16 @@ extension Session {
       record.offerKind = offer.kind
       record.offerIndex = offer.index
     }
-    // A renewal carries its purchase's details (the app account token).
+    // A renewal carries its purchase's details (the app account token); an imported period's
+    // are its own (Apple's line item id), so a renewal of one gets only the token.
+    var ownDetails: TransactionDetails?
     if let current = ledger.position(of: groups[index].current) {
-      record.details = ledger[current].details
+      let shared = ledger.details(of: ledger[current])
+      if shared?.imported != nil {
+        ownDetails = shared?.appAccountToken.map { TransactionDetails(appAccountToken: $0) }
+      } else {
+        record.details = ledger[current].details
+      }
     }
     if groups[index].billingPeriod != 0 { groups[index].billingPeriod = 0 }
     if let payment {
@@ -198,7 +205,7 @@ extension Session {
       applyMonthlyPlan(number: payment, to: &record, group: &group, anchorDay: Int(group.anchorDay))
       groups[index] = group
     }
-    let id = ledger.append(record)
+    let id = appendMade(record, details: ownDetails)
     let cause = NotificationCause.renewal(after: groups[index].told)
     groups[index].renewed(as: id, product: productIndex, until: record.expirationDate)
     emitTransaction(ledger.records.count - 1, delivery: .updates, at: stamp, sink, cause: cause)

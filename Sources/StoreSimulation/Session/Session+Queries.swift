@@ -3,7 +3,7 @@ extension Session {
   public var transactionCount: Int { ledger.liveCount }
 
   /// The id the next transaction gets.
-  public var nextTransactionID: UInt64 { ledger.nextID }
+  public var nextTransactionID: UInt64 { nextFreeID }
 
   /// How many transactions the app has not finished.
   public var unfinishedCount: Int { ledger.unfinishedCount }

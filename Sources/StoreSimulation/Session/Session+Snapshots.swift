@@ -4,11 +4,21 @@ extension Session {
   /// The public view of the record at `position`.
   func snapshot(_ position: Int, verification: Bool = false) -> Transaction {
     let record = ledger[position]
-    return Transaction(
+    var transaction = Transaction(
       record, catalog: catalog, storefront: storefronts[Int(record.storefront)],
       details: ledger.details(of: record),
       verificationError: verification ? settings.simulatedErrors[.verification] : nil,
       owner: account, rate: settings.timeRate)
+    if let id = importedAppTransactionID, account.isPurchaser {
+      transaction.imported = transaction.imported ?? .init(ownership: .purchased)
+      transaction.imported?.appTransactionID = id
+    }
+    return transaction
+  }
+
+  /// The acting customer's `appTransactionId` when Apple gave it (an imported customer).
+  var importedAppTransactionID: String? {
+    storage.appTransactionIDs.isEmpty ? nil : storage.appTransactionIDs[customer.number]
   }
 
   /// The status of group `index`, when the customer ever subscribed in it.
@@ -45,7 +55,8 @@ extension Session {
       groupID: catalog.groups[index].id, state: state, transactionID: group.current,
       renewalInfo: info,
       billingRetryExpirationDate: group.phase == .gracePeriod || group.phase == .billingRetry
-        ? Instant(milliseconds: group.retryEnd) : nil, owner: account)
+        ? Instant(milliseconds: group.retryEnd) : nil, owner: account,
+      importedAppTransactionID: account.isPurchaser ? importedAppTransactionID : nil)
   }
 
   func offer(of upcoming: GroupState.UpcomingOffer) -> CatalogOffer? {
@@ -157,7 +168,8 @@ extension Transaction {
     owner: Account = .purchaser, rate: TimeRate = .realTime
   ) {
     let product = catalog.products[Int(record.product)]
-    let offer = record.offer(of: product).map { TransactionOffer($0.offer) }
+    let offer =
+      record.offer(of: product).map { TransactionOffer($0.offer) } ?? details?.imported?.offer
     let state: PaymentTransactionState =
       switch record.state {
       case .purchased: .purchased
@@ -191,6 +203,10 @@ extension Transaction {
       pendingAskToBuyConfirmation: record.flags.contains(.pendingApproval),
       isAskToBuyDeclined: record.flags.contains(.declined), failure: details?.failure,
       verificationError: verificationError, owner: owner)
+    if let kept = details?.imported {
+      imported = ImportedValues(
+        webOrderLineItemID: kept.webOrderLineItemID, ownership: kept.ownership)
+    }
     if let plan = TransactionCommitment.planTerms(of: record, catalog: catalog, rate: rate) {
       billingPlanType = plan.type
       commitment = plan.commitment

@@ -259,11 +259,7 @@ public struct Session: Sendable {
     return index
   }
 
-  mutating func storefrontIndex() -> UInt8 {
-    if let index = storefronts.firstIndex(of: settings.storefront) { return UInt8(index) }
-    storefronts.append(settings.storefront)
-    return UInt8(storefronts.count - 1)
-  }
+  mutating func storefrontIndex() -> UInt8 { storefrontIndex(of: settings.storefront) }
 
   /// Ends a verb: the family's transactions follow what it did to the purchaser's, then the
   /// invariants are checked.
@@ -305,6 +301,8 @@ final class SessionStorage: @unchecked Sendable {
   /// The customers (by number) whose ledgers hold ids the engine did not make (imported
   /// customers'): an id is looked for in theirs before the id ranges are read.
   @exclusivity(unchecked) var placingCustomers: [Int] = []
+  /// Imported customers' `appTransactionId`s (Apple's), by customer number.
+  @exclusivity(unchecked) var appTransactionIDs: [Int: String] = [:]
 
   init(
     configuration: StoreKitConfiguration, catalog: Catalog, now: Instant, customers: CustomerBook
@@ -327,6 +325,7 @@ final class SessionStorage: @unchecked Sendable {
     copy.retention = retention
     copy.retentionPages = retentionPages
     copy.placingCustomers = placingCustomers
+    copy.appTransactionIDs = appTransactionIDs
     return copy
   }
 }

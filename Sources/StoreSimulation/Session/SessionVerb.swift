@@ -69,6 +69,10 @@ public enum SessionVerb: Equatable, Sendable {
   case selectCustomer(name: String?, number: Int?)
   /// ``Session/performRetention(_:_:)``.
   case retention(RetentionAction)
+  /// ``Session/importTransaction(_:_:)``.
+  case importTransaction(ImportedTransaction)
+  /// ``Session/importRenewal(_:_:)``.
+  case importRenewal(ImportedRenewal)
 }
 
 extension Session {
@@ -128,6 +132,8 @@ extension Session {
     case .family(let action): try changeFamily(action, sink)
     case .selectCustomer(let name, let number): try selectCustomer(named: name, number: number)
     case .retention(let action): try performRetention(action, sink)
+    case .importTransaction(let imported): try importTransaction(imported, sink)
+    case .importRenewal(let renewal): try importRenewal(renewal, sink)
     }
   }
 
@@ -191,6 +197,8 @@ extension Session {
     case .family(let action): try checkFamily(action)
     case .selectCustomer(let name, let number): try checkCustomer(named: name, number: number)
     case .retention(let action): try checkRetention(action)
+    case .importTransaction(let imported): try checkImport(imported)
+    case .importRenewal(let renewal): _ = try importedGroup(renewal)
     }
   }
 }

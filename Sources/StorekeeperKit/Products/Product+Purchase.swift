@@ -86,7 +86,8 @@ extension CommandError {
       .noSuchMember?, .alreadyInFamily?, .familyFull?, .familyNamesUsedUp?, .notInFamily?,
       .invalidMemberName?, .sharingAlready?, .invalidCustomerName?, .noSuchCustomer?, .retention?,
       .customerNumberWithoutName?, .customerNumberNotTheirs?, .customerNumberOutOfRange?,
-      .customerNumberTaken?, .stepBackNeedsHistory?, .notifyNeedsDelivery?:
+      .customerNumberTaken?, .stepBackNeedsHistory?, .notifyNeedsDelivery?, .importedIDTaken?,
+      .noImportedSubscription?:
       StoreKitError.systemError(self)
     }
   }

@@ -115,7 +115,7 @@ extension SKError {
         .kindNotShared?, .notFamilyShareable?, .sharingAlready?, .invalidCustomerName?, .retention?,
         .noSuchCustomer?, .customerNumberWithoutName?, .customerNumberNotTheirs?,
         .customerNumberOutOfRange?, .customerNumberTaken?, .stepBackNeedsHistory?,
-        .notifyNeedsDelivery?:
+        .notifyNeedsDelivery?, .importedIDTaken?, .noImportedSubscription?:
         .unknown
       }
     self.init(code, userInfo: [NSLocalizedDescriptionKey: error.description])

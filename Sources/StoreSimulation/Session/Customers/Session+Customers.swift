@@ -81,7 +81,7 @@ extension Session {
   }
 
   /// A customer's name is a word of the command language, as a family member's is.
-  static func checkCustomerName(_ name: String) throws(SessionError) {
+  public static func checkCustomerName(_ name: String) throws(SessionError) {
     do throws(SessionError) {
       try checkMemberName(name)
     } catch {
@@ -208,6 +208,35 @@ extension Session {
     let number = storage.customers.actingState.customer.number
     if !storage.placingCustomers.contains(number) { storage.placingCustomers.append(number) }
     return ledger.records.count - 1
+  }
+
+  /// The id the acting customer's next transaction gets: their ledger's next, past any id an
+  /// imported customer holds (Apple's ids may fall in another customer's range).
+  ///
+  /// - Complexity: O(1) without imported customers.
+  var nextFreeID: UInt64 {
+    var id = ledger.nextID
+    guard !storage.placingCustomers.isEmpty else { return id }
+    let me = customer.number
+    while storage.placingCustomers.contains(where: { number in
+      number != me
+        && storage.customers.slot(number: number).map { storage.customers[$0].ledger.holds(id) }
+          == true
+    }) {
+      id += 1
+    }
+    return id
+  }
+
+  /// Appends a record the engine made under ``nextFreeID``; returns its id.
+  @discardableResult
+  mutating func appendMade(
+    _ record: TransactionRecord, details: TransactionDetails? = nil
+  )
+    -> UInt64
+  {
+    let id = nextFreeID
+    return ledger.append(record, details: details, id: id == ledger.nextID ? nil : id)
   }
 
   /// Whether any customer holds a transaction with `id` (placed or made).

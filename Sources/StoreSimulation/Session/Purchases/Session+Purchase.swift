@@ -203,7 +203,7 @@ extension Session {
   ) {
     let product = catalog.products[productIndex]
     var record = TransactionRecord(
-      id: 0, originalID: ledger.nextID, purchaseDate: date, originalPurchaseDate: date,
+      id: 0, originalID: nextFreeID, purchaseDate: date, originalPurchaseDate: date,
       price: product.price * Int64(options.quantity), product: Int32(productIndex),
       quantity: Int32(options.quantity), storefront: storefrontIndex(), state: .failed)
     var details = TransactionDetails(appAccountToken: options.appAccountToken)
@@ -234,7 +234,7 @@ extension Session {
     }
     let hasDetails = details.appAccountToken != nil || details.failure != nil
     record.flags.insert(.purchaseUntold)
-    let id = ledger.append(record, details: hasDetails ? details : nil)
+    let id = appendMade(record, details: hasDetails ? details : nil)
     emitTransaction(ledger.records.count - 1, delivery: nil, at: stamp, sink)
     var queued = update
     queued.transactionID = id
@@ -319,9 +319,9 @@ extension Session {
       ledger.update(request) { $0 = replacement }
       return request
     }
-    if record.originalID == TransactionRecord.ownID { record.originalID = ledger.nextID }
+    if record.originalID == TransactionRecord.ownID { record.originalID = nextFreeID }
     let details = token.map { TransactionDetails(appAccountToken: $0) }
-    ledger.append(record, details: details)
+    appendMade(record, details: details)
     return ledger.records.count - 1
   }
 
