@@ -41,7 +41,10 @@ extension SessionReader {
         JSONObject([
           JSONMember(
             "signedAppTransactionInfo",
-            .string(try signer.signAppTransaction(signedDate: now, for: .server, account: account)))
+            .string(
+              try signer.signAppTransaction(
+                signedDate: now, for: .server, account: account,
+                appTransactionID: base.appTransactionID(of: account))))
         ]))
     } catch {
       throw AppStoreError(status: 500, code: 5_000_000, message: "An unknown error occurred.")

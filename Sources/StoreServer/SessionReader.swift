@@ -88,8 +88,12 @@ struct SessionReader {
   /// A member's transaction id or `appTransactionId` names the member: their history,
   /// statuses and app transaction.
   func customer(_ text: String) throws(AppStoreError) -> Account {
+    if let imported = base.customer(importedAppTransactionID: text) {
+      return Account(customer: imported)
+    }
     if let numbers = Account.numbers(ofAppTransactionID: text),
-      let customer = base.customer(number: numbers.customer)
+      let customer = base.customer(number: numbers.customer),
+      numbers.member != 0 || !base.hasImportedAppTransactionID(customer)
     {
       let view = view(of: Account(customer: customer))
       let accounts =

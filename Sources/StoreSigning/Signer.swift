@@ -69,8 +69,12 @@ public struct Signer: Sendable {
 
   /// The app transaction (`AppTransaction.shared`, or for a server its
   /// `signedAppTransactionInfo`), signed at `signedDate`.
+  ///
+  /// - Parameter appTransactionID: the account's id when it is not the one it makes (an
+  ///   imported customer's, Apple's).
   public func signAppTransaction(
-    signedDate: Instant, for audience: Audience = .device, account: Account = .purchaser
+    signedDate: Instant, for audience: Audience = .device, account: Account = .purchaser,
+    appTransactionID: String? = nil
   ) throws -> String {
     var payload = JSONObject()
     payload["receiptType"] = .string(environment.rawValue)
@@ -80,7 +84,7 @@ public struct Signer: Sendable {
     payload["originalPurchaseDate"] = .number(JSONNumber(text: "-62135769600000"))
     payload["receiptCreationDate"] = milliseconds(signedDate)
     if audience == .device { payload["requestDate"] = milliseconds(signedDate) }
-    payload["appTransactionId"] = .string(account.appTransactionID)
+    payload["appTransactionId"] = .string(appTransactionID ?? account.appTransactionID)
     payload["originalPlatform"] = .string("iOS")
     if audience == .device {
       let seed = account == .purchaser ? "app" : "app-\(account.appTransactionID)"

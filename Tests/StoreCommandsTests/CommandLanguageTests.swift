@@ -83,6 +83,15 @@ import Testing
     ),
     ("buy", "buy needs a product ID"),
     (
+      #"import transaction "{\"transactionId\":\"1\",\"productId\":\"a\"}""#,
+      "the transaction: $.originalTransactionId must be present (a string)"
+    ),
+    (
+      #"import renewal "{\"originalTransactionId\":\"1\",\"status\":9,\"productId\":\"a\"}""#,
+      "the renewal info: $.status must be 1 (active) to 5 (revoked)"
+    ),
+    ("import transaction [1]", "import transaction: the payload must be one JSON object"),
+    (
       "notify again",
       "notify takes retry, fault, rescind-consent or external-purchase-token, not \"again\""
     ),

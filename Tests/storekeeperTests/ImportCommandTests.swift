@@ -112,6 +112,19 @@ import Testing
     let bob = try httpRequest(
       port: served.port, "GET", "/inApps/v1/transactions/\(source.bob[0])")
     #expect(bob.status == 404, "the second customer was not imported: \(bob.body)")
+    // Apple's appTransactionId names the imported customer, in their app transaction too.
+    let appTransactionID = try #require(
+      (history?.first as? NSDictionary)?["appTransactionId"] as? String)
+    let app = try httpRequest(
+      port: served.port, "GET", "/inApps/v1/transactions/appTransactions/\(appTransactionID)")
+    let jws = try #require(
+      app.body.firstMatch(of: /"signedAppTransactionInfo":"[^.]+\.([^.]+)\./)?.output.1,
+      "\(app.status) \(app.body)")
+    var base64 = jws.replacingOccurrences(of: "-", with: "+").replacingOccurrences(
+      of: "_", with: "/")
+    while base64.count % 4 != 0 { base64 += "=" }
+    let payload = String(decoding: Data(base64Encoded: base64) ?? Data(), as: UTF8.self)
+    #expect(payload.contains(#""appTransactionId":"\#(appTransactionID)""#), "\(payload)")
     _ = served.stop()
 
     // The clock continues their life: billing retry recovers with resolve, same original id.

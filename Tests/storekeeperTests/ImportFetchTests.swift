@@ -96,8 +96,9 @@ import Testing
     }
     #expect(nobody?.description.contains("cannot reach http://127.0.0.1:9") == true)
     #expect(
-      Date().timeIntervalSince(started) < 8,
-      "a refused connection is said within the connect timeout")
+      Date().timeIntervalSince(started) < 30,
+      "a refused connection is said after the connect timeout (5 s; more under a loaded CI), "
+        + "not the read timeout")
   }
 
   /// The root of a chain made in a folder of its own.

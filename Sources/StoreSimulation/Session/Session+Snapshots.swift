@@ -21,6 +21,29 @@ extension Session {
     storage.appTransactionIDs.isEmpty ? nil : storage.appTransactionIDs[customer.number]
   }
 
+  /// `appTransactionId` of `account`: an imported customer's is Apple's, every other the one
+  /// ``Account/appTransactionID`` makes.
+  public func appTransactionID(of account: Account) -> String {
+    guard account.isPurchaser, let imported = storage.appTransactionIDs[account.customer.number]
+    else { return account.appTransactionID }
+    return imported
+  }
+
+  /// The imported customer whose `appTransactionId` Apple gave as `text`.
+  ///
+  /// - Complexity: O(*i*) for *i* imported customers.
+  public func customer(importedAppTransactionID text: String) -> Customer? {
+    guard let number = storage.appTransactionIDs.first(where: { $0.value == text })?.key else {
+      return nil
+    }
+    return number == 0 ? .own : customer(number: number)
+  }
+
+  /// Whether Apple's `appTransactionId` replaced `customer`'s own-shaped one.
+  public func hasImportedAppTransactionID(_ customer: Customer) -> Bool {
+    storage.appTransactionIDs[customer.number] != nil
+  }
+
   /// The status of group `index`, when the customer ever subscribed in it.
   func status(ofGroup index: Int) -> SubscriptionStatus? {
     let group = groups[index]
