@@ -96,8 +96,9 @@ struct InspectorPane: ScreenPart {
     InspectorLine(
       label: InspectorLabel.owner.rawValue,
       text: (t.owner.member.map { "\($0.name), family shared by the purchaser" } ?? "the purchaser")
-        + "\(sep)\(t.owner.ownership.rawValue)"
-        + "\(sep)appTransactionId \(t.owner.appTransactionID)")
+        + "\(sep)\(t.ownership.rawValue)"
+        + "\(sep)appTransactionId \(t.appTransactionID)"
+        + (t.imported == nil ? "" : "\(sep)imported (Apple's values)"))
   }
 
   /// The lines of a transaction; `everyField` (the zoomed inspector, with the width to wrap
