@@ -170,6 +170,19 @@ import Testing
     }
     let latest = try #require(expirations.max(), "\(listed.stdout)")
     #expect(listed.stdout.contains(source.alice[1]), "the renewal is there under Apple's id")
+    let customers = try storekeeper([
+      "customers", Self.configuration, "--journal", journal.path, "--format", "json",
+    ])
+    #expect(
+      customers.stdout.contains(#""customer":"alice","status":"subscribed""#),
+      "\(customers.stdout)")
+    let receipt = try storekeeper([
+      "receipt", Self.configuration, "--journal", journal.path, "--customer", "alice",
+    ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    let decoded = try storekeeper(["decode", receipt])
+    #expect(
+      source.alice.allSatisfy { decoded.stdout.contains(#""transaction_id" : "\#($0)""#) },
+      "the receipt lists them: \(decoded.stdout.prefix(1_000))")
     let renewed = try storekeeper(
       ["run", Self.configuration, "-", "--journal", journal.path],
       stdin: "customer alice\nadvance next\n")

@@ -130,6 +130,15 @@ struct Ledger {
     }
   }
 
+  /// What a renewal of the record at `position` carries: its purchase's details, shared by
+  /// index; for an imported period, whose details are its own (Apple's line item id), none shared
+  /// and a fresh one with only the account token.
+  func renewalDetails(of position: Int) -> (shared: Int32, own: TransactionDetails?) {
+    let index = records[position].details
+    guard index >= 0, details[Int(index)].imported != nil else { return (index, nil) }
+    return (-1, details[Int(index)].appAccountToken.map { TransactionDetails(appAccountToken: $0) })
+  }
+
   func details(of record: TransactionRecord) -> TransactionDetails? {
     record.details >= 0 ? details[Int(record.details)] : nil
   }

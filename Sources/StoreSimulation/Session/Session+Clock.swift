@@ -192,12 +192,7 @@ extension Session {
     // are its own (Apple's line item id), so a renewal of one gets only the token.
     var ownDetails: TransactionDetails?
     if let current = ledger.position(of: groups[index].current) {
-      let shared = ledger.details(of: ledger[current])
-      if shared?.imported != nil {
-        ownDetails = shared?.appAccountToken.map { TransactionDetails(appAccountToken: $0) }
-      } else {
-        record.details = ledger[current].details
-      }
+      (record.details, ownDetails) = ledger.renewalDetails(of: current)
     }
     if groups[index].billingPeriod != 0 { groups[index].billingPeriod = 0 }
     if let payment {

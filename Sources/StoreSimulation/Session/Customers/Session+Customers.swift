@@ -215,8 +215,8 @@ extension Session {
   ///
   /// - Complexity: O(1) without imported customers.
   var nextFreeID: UInt64 {
+    guard !storage.placingCustomers.isEmpty else { return ledger.nextID }
     var id = ledger.nextID
-    guard !storage.placingCustomers.isEmpty else { return id }
     let me = customer.number
     while storage.placingCustomers.contains(where: { number in
       number != me
@@ -235,6 +235,9 @@ extension Session {
   )
     -> UInt64
   {
+    // Without imported customers, the ledger's next id (one read of the ledger: each copies the
+    // acting customer's state).
+    guard !storage.placingCustomers.isEmpty else { return ledger.append(record, details: details) }
     let id = nextFreeID
     return ledger.append(record, details: details, id: id == ledger.nextID ? nil : id)
   }
