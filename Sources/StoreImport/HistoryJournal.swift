@@ -27,6 +27,11 @@ public enum HistoryJournal {
     let ordered = transactions.values.sorted {
       ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id)
     }
+    if let latest = ordered.last, latest.purchaseDate > now {
+      throw ImportError(
+        "the clock would start at \(now.iso8601), before transaction \(latest.id) was bought "
+          + "(\(latest.purchaseDate.iso8601)); choose a later --at")
+    }
     commands += ordered.map { .importTransaction($0) }
     for payload in renewalPayloads(history, transactions: ordered, now: now) {
       commands.append(.importRenewal(try read(payload, ImportedRenewal.init(payload:))))

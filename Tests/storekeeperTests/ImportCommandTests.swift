@@ -232,6 +232,7 @@ import Testing
     var elsewhere = args(source.alice[0])
     elsewhere[1] = "Configs/Everything.storekit"
     try refused(elsewhere, #"has no product "socialfeed.monthly""#)
+    try refused(args(source.alice[0]) + ["--at", "2020-01-01T00:00:00Z"], "choose a later --at")
     try Data("keep me\n".utf8).write(to: out)
     let existing = try storekeeper(args(source.alice[0]))
     #expect(existing.status == 1 && existing.stderr.contains("exists"), "\(existing.stderr)")
