@@ -92,7 +92,10 @@ import Testing
         source.alice[1], port: source.server.port, root: source.root, journal: journal, key: key))
     #expect(imported.status == 0, "\(imported.stderr)")
     #expect(imported.stderr.contains("imported 4 transactions"), "\(imported.stderr)")
-    #expect(!imported.stderr.contains(try String(contentsOf: key, encoding: .utf8)))
+    let secret = try String(contentsOf: key, encoding: .utf8)
+    let written = try String(contentsOf: journal, encoding: .utf8)
+    #expect(!imported.stderr.contains(secret) && !written.contains(secret))
+    #expect(!written.contains("eyJ"), "neither a token nor a JWS is kept: decoded values only")
     _ = source.server.stop()
 
     let served = try ServeProcess([
@@ -183,6 +186,14 @@ import Testing
     #expect(
       source.alice.allSatisfy { decoded.stdout.contains(#""transaction_id" : "\#($0)""#) },
       "the receipt lists them: \(decoded.stdout.prefix(1_000))")
+    // The inspector opens the journal on them, their transactions under Apple's ids.
+    let tmux = try TmuxSession(
+      [Self.configuration, "--journal", journal.path, "--paused"], width: 120, height: 32)
+    tmux.waitFor("Transactions of alice")
+    let screen = tmux.waitFor(source.alice[1])
+    #expect(screen.contains("customer alice"), "\(screen)")
+    tmux.send("q")
+
     let renewed = try storekeeper(
       ["run", Self.configuration, "-", "--journal", journal.path],
       stdin: "customer alice\nadvance next\n")
