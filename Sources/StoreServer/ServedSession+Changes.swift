@@ -185,7 +185,7 @@ enum ServedRefusal {
       .invalidCustomerName?, .noSuchCustomer?, .customerNumberWithoutName?,
       .customerNumberNotTheirs?, .customerNumberOutOfRange?, .customerNumberTaken?,
       .stepBackNeedsHistory?, .notifyNeedsDelivery?, .retention?, .importedIDTaken?,
-      .noImportedSubscription?:
+      .noImportedSubscription?, .importedIDNotDecimal?:
       self = .refused
     }
   }

@@ -45,8 +45,10 @@ import Testing
     defer { held.signal() }
     let write = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
+      // Waits as long as the reads may take: a loaded machine can take more than the usual 10 s.
       _ = try? httpRequest(
-        port: server.port, "POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
+        port: server.port, "POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n",
+        receiveTimeout: 150)
       write.signal()
     }
     // Generous limits for a loaded machine: the write stays held until the reads answered, so a

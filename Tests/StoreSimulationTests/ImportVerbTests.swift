@@ -67,6 +67,11 @@ import Testing
 
     let refused = session.refusal(.importTransaction(monthly(Self.apple, daysAgo: 1)))
     #expect(refused?.reason == .importedIDTaken(Self.apple))
+    var lettered = monthly(Self.apple + 8, daysAgo: 1)
+    lettered.webOrderLineItemID = "W-1"
+    #expect(
+      session.refusal(.importTransaction(lettered))?.reason
+        == .importedIDNotDecimal(field: "webOrderLineItemId", value: "W-1"))
     var unknown = monthly(Self.apple + 9, daysAgo: 1)
     unknown.productID = "socialfeed.montly"
     #expect(session.refusal(.importTransaction(unknown))?.suggestions.first == "socialfeed.monthly")

@@ -23,14 +23,15 @@ package func wellFormedToken() -> String {
 /// One HTTP/1.1 request over a fresh connection; the status, headers (names lowercased) and body.
 /// An App Store Server API path carries a well-formed bearer token unless `bearer` says otherwise.
 package func httpRequest(
-  port: Int, _ method: String, _ path: String, body: String = "", bearer: String? = nil
+  port: Int, _ method: String, _ path: String, body: String = "", bearer: String? = nil,
+  receiveTimeout: Int = 10
 ) throws -> (status: Int, headers: [String: String], body: String) {
   let token = bearer ?? (path.hasPrefix("/inApps/") ? wellFormedToken() : "")
   let request =
     "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
     + (token.isEmpty ? "" : "Authorization: Bearer \(token)\r\n")
     + "Content-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
-  let response = try rawHTTP(port: port, request)
+  let response = try rawHTTP(port: port, request, receiveTimeout: receiveTimeout)
   let parts = response.components(separatedBy: "\r\n\r\n")
   let head = parts[0].components(separatedBy: "\r\n")
   let status = Int(head.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
@@ -43,11 +44,12 @@ package func httpRequest(
   return (status, headers, parts.dropFirst().joined(separator: "\r\n\r\n"))
 }
 
-/// Sends bytes to 127.0.0.1:`port` and reads until the server closes (at most 10 s).
-package func rawHTTP(port: Int, _ text: String) throws -> String {
+/// Sends bytes to 127.0.0.1:`port` and reads until the server closes (at most
+/// `receiveTimeout` seconds without a byte).
+package func rawHTTP(port: Int, _ text: String, receiveTimeout: Int = 10) throws -> String {
   let descriptor = try connectTo(port: port)
   defer { close(descriptor) }
-  var timeout = timeval(tv_sec: 10, tv_usec: 0)
+  var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
   setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
   let bytes = Array(text.utf8)
   var sent = 0

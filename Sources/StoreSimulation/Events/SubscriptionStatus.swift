@@ -102,8 +102,10 @@ public struct SubscriptionStatus: Equatable, Sendable {
   public var billingRetryExpirationDate: Instant?
   /// Whose subscription it is: the purchaser's, or a family member's share of it.
   public var owner: Account = .purchaser
-  /// An imported customer's `appTransactionId` (Apple's); `nil` for the session's own.
-  public var importedAppTransactionID: String?
+  /// An imported customer's `appTransactionId` (Apple's); `nil` for every other.
+  var importedAppTransaction: UInt64?
   /// `appTransactionId`: the owner's, or an imported customer's Apple gave.
-  public var appTransactionID: String { importedAppTransactionID ?? owner.appTransactionID }
+  public var appTransactionID: String {
+    importedAppTransaction.map { String($0) } ?? owner.appTransactionID
+  }
 }

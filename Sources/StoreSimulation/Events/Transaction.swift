@@ -88,13 +88,18 @@ public struct Transaction: Equatable, Sendable {
   }
 
   /// What an imported transaction keeps of Apple's that the session would otherwise derive.
+  /// Apple's ids are decimal numbers, kept as integers: a snapshot copies them without
+  /// reference counting.
   public struct ImportedValues: Equatable, Sendable {
-    /// `webOrderLineItemId`, when Apple gave one.
-    public var webOrderLineItemID: String?
-    /// The customer's `appTransactionId`.
-    public var appTransactionID: String?
+    var lineItem: UInt64?
+    var appTransaction: UInt64?
     /// `inAppOwnershipType`.
     public var ownership: Ownership
+
+    /// `webOrderLineItemId`, when Apple gave one.
+    public var webOrderLineItemID: String? { lineItem.map { String($0) } }
+    /// The customer's `appTransactionId`.
+    public var appTransactionID: String? { appTransaction.map { String($0) } }
   }
 }
 

@@ -25,7 +25,7 @@ extension Refusal {
       subscriptionMessage
     case .callExercisedByBuying, .refundRequestNeedsTransaction, .tokenCreatedInFuture,
       .tokenExpiresBeforeCreation, .externalPurchaseIDNotOneWord, .stepBackNeedsHistory,
-      .notifyNeedsDelivery, .importedIDTaken, .noImportedSubscription:
+      .notifyNeedsDelivery, .importedIDTaken, .noImportedSubscription, .importedIDNotDecimal:
       otherMessage
     case .invalidCustomerName, .noSuchCustomer, .customerNumberWithoutName,
       .customerNumberNotTheirs, .customerNumberOutOfRange, .customerNumberTaken, .noSuchMember,
@@ -182,6 +182,8 @@ extension Refusal {
     case .importedIDTaken(let id):
       "transaction \(id) is already in the session: an imported transaction keeps Apple's id, "
         + "which no other transaction may have"
+    case .importedIDNotDecimal(let field, let value):
+      "\(field) must be a decimal number, as Apple's ids are, not \"\(value.prefix(40))\""
     case .noImportedSubscription(let original):
       "no imported subscription has original transaction \(original): import its transactions "
         + "first (import transaction …)"

@@ -181,6 +181,9 @@ public enum Refusal: Equatable, Sendable {
   case importedIDTaken(UInt64)
   /// `import renewal` of a subscription no imported transaction began.
   case noImportedSubscription(originalID: UInt64)
+  /// `import transaction` of a `webOrderLineItemId` or `appTransactionId` that is not a decimal
+  /// number (Apple's ids are).
+  case importedIDNotDecimal(field: String, value: String)
 
   // MARK: Retention Messaging
   /// A retention action refused, with Apple's error code.

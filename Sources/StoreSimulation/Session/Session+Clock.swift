@@ -192,7 +192,11 @@ extension Session {
     // are its own (Apple's line item id), so a renewal of one gets only the token.
     var ownDetails: TransactionDetails?
     if let current = ledger.position(of: groups[index].current) {
-      (record.details, ownDetails) = ledger.renewalDetails(of: current)
+      if storage.placingCustomers.isEmpty {
+        record.details = ledger[current].details
+      } else {
+        (record.details, ownDetails) = ledger.renewalDetails(of: current)
+      }
     }
     if groups[index].billingPeriod != 0 { groups[index].billingPeriod = 0 }
     if let payment {
@@ -200,7 +204,7 @@ extension Session {
       applyMonthlyPlan(number: payment, to: &record, group: &group, anchorDay: Int(group.anchorDay))
       groups[index] = group
     }
-    let id = appendMade(record, details: ownDetails)
+    let id = ownDetails == nil ? appendMade(record) : appendMade(record, details: ownDetails)
     let cause = NotificationCause.renewal(after: groups[index].told)
     groups[index].renewed(as: id, product: productIndex, until: record.expirationDate)
     emitTransaction(ledger.records.count - 1, delivery: .updates, at: stamp, sink, cause: cause)

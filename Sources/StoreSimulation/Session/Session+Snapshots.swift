@@ -4,21 +4,19 @@ extension Session {
   /// The public view of the record at `position`.
   func snapshot(_ position: Int, verification: Bool = false) -> Transaction {
     let record = ledger[position]
-    var transaction = Transaction(
+    return Transaction(
       record, catalog: catalog, storefront: storefronts[Int(record.storefront)],
       details: ledger.details(of: record),
       verificationError: verification ? settings.simulatedErrors[.verification] : nil,
-      owner: account, rate: settings.timeRate)
-    if let id = importedAppTransactionID, account.isPurchaser {
-      transaction.imported = transaction.imported ?? .init(ownership: .purchased)
-      transaction.imported?.appTransactionID = id
-    }
-    return transaction
+      owner: account, rate: settings.timeRate,
+      appTransactionID: importedAppTransactionID)
   }
 
-  /// The acting customer's `appTransactionId` when Apple gave it (an imported customer).
-  var importedAppTransactionID: String? {
-    storage.appTransactionIDs.isEmpty ? nil : storage.appTransactionIDs[customer.number]
+  /// The acting account's `appTransactionId` when Apple gave it (an imported customer's own
+  /// account; never a family member's).
+  var importedAppTransactionID: UInt64? {
+    guard storage.hasAppTransactionIDs, account.isPurchaser else { return nil }
+    return storage.appTransactionIDs[customer.number]
   }
 
   /// `appTransactionId` of `account`: an imported customer's is Apple's, every other the one
@@ -26,14 +24,16 @@ extension Session {
   public func appTransactionID(of account: Account) -> String {
     guard account.isPurchaser, let imported = storage.appTransactionIDs[account.customer.number]
     else { return account.appTransactionID }
-    return imported
+    return String(imported)
   }
 
   /// The imported customer whose `appTransactionId` Apple gave as `text`.
   ///
   /// - Complexity: O(*i*) for *i* imported customers.
   public func customer(importedAppTransactionID text: String) -> Customer? {
-    guard let number = storage.appTransactionIDs.first(where: { $0.value == text })?.key else {
+    guard let value = UInt64(text),
+      let number = storage.appTransactionIDs.first(where: { $0.value == value })?.key
+    else {
       return nil
     }
     return number == 0 ? .own : customer(number: number)
@@ -79,7 +79,7 @@ extension Session {
       renewalInfo: info,
       billingRetryExpirationDate: group.phase == .gracePeriod || group.phase == .billingRetry
         ? Instant(milliseconds: group.retryEnd) : nil, owner: account,
-      importedAppTransactionID: account.isPurchaser ? importedAppTransactionID : nil)
+      importedAppTransaction: importedAppTransactionID)
   }
 
   func offer(of upcoming: GroupState.UpcomingOffer) -> CatalogOffer? {
@@ -188,11 +188,13 @@ extension Transaction {
   init(
     _ record: TransactionRecord, catalog: Catalog, storefront: Storefront,
     details: TransactionDetails?, verificationError: SimulatedError? = nil,
-    owner: Account = .purchaser, rate: TimeRate = .realTime
+    owner: Account = .purchaser, rate: TimeRate = .realTime, appTransactionID: UInt64? = nil
   ) {
     let product = catalog.products[Int(record.product)]
+    // An offer of the catalog by index; an imported one the catalog lacks, as Apple named it.
     let offer =
-      record.offer(of: product).map { TransactionOffer($0.offer) } ?? details?.imported?.offer
+      record.offerIndex >= 0
+      ? record.offer(of: product).map { TransactionOffer($0.offer) } : details?.imported?.offer
     let state: PaymentTransactionState =
       switch record.state {
       case .purchased: .purchased
@@ -225,11 +227,13 @@ extension Transaction {
       hasPurchaseIssue: record.flags.contains(.purchaseIssue),
       pendingAskToBuyConfirmation: record.flags.contains(.pendingApproval),
       isAskToBuyDeclined: record.flags.contains(.declined), failure: details?.failure,
-      verificationError: verificationError, owner: owner)
-    if let kept = details?.imported {
-      imported = ImportedValues(
-        webOrderLineItemID: kept.webOrderLineItemID, ownership: kept.ownership)
-    }
+      verificationError: verificationError, owner: owner,
+      imported: details?.imported != nil || appTransactionID != nil
+        ? ImportedValues(
+          lineItem: details?.imported?.webOrderLineItemID, appTransaction: appTransactionID,
+          ownership: details?.imported?.ownership ?? .purchased)
+        : nil)
+
     if let plan = TransactionCommitment.planTerms(of: record, catalog: catalog, rate: rate) {
       billingPlanType = plan.type
       commitment = plan.commitment

@@ -259,7 +259,11 @@ public struct Session: Sendable {
     return index
   }
 
-  mutating func storefrontIndex() -> UInt8 { storefrontIndex(of: settings.storefront) }
+  mutating func storefrontIndex() -> UInt8 {
+    // Found without handing the storefront to a mutating call (which would copy it out first).
+    if let index = storefronts.firstIndex(of: settings.storefront) { return UInt8(index) }
+    return storefrontIndex(of: settings.storefront)
+  }
 
   /// Ends a verb: the family's transactions follow what it did to the purchaser's, then the
   /// invariants are checked.
@@ -302,7 +306,10 @@ final class SessionStorage: @unchecked Sendable {
   /// customers'): an id is looked for in theirs before the id ranges are read.
   @exclusivity(unchecked) var placingCustomers: [Int] = []
   /// Imported customers' `appTransactionId`s (Apple's), by customer number.
-  @exclusivity(unchecked) var appTransactionIDs: [Int: String] = [:]
+  @exclusivity(unchecked) var appTransactionIDs: [Int: UInt64] = [:]
+  /// Whether ``appTransactionIDs`` holds any: what every snapshot asks, read without touching
+  /// the dictionary.
+  @exclusivity(unchecked) var hasAppTransactionIDs = false
 
   init(
     configuration: StoreKitConfiguration, catalog: Catalog, now: Instant, customers: CustomerBook
@@ -326,6 +333,7 @@ final class SessionStorage: @unchecked Sendable {
     copy.retentionPages = retentionPages
     copy.placingCustomers = placingCustomers
     copy.appTransactionIDs = appTransactionIDs
+    copy.hasAppTransactionIDs = hasAppTransactionIDs
     return copy
   }
 }

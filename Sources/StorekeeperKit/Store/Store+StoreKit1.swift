@@ -115,7 +115,7 @@ extension SKError {
         .kindNotShared?, .notFamilyShareable?, .sharingAlready?, .invalidCustomerName?, .retention?,
         .noSuchCustomer?, .customerNumberWithoutName?, .customerNumberNotTheirs?,
         .customerNumberOutOfRange?, .customerNumberTaken?, .stepBackNeedsHistory?,
-        .notifyNeedsDelivery?, .importedIDTaken?, .noImportedSubscription?:
+        .notifyNeedsDelivery?, .importedIDTaken?, .noImportedSubscription?, .importedIDNotDecimal?:
         .unknown
       }
     self.init(code, userInfo: [NSLocalizedDescriptionKey: error.description])

@@ -229,7 +229,7 @@ extension Session {
   }
 
   /// Appends a record the engine made under ``nextFreeID``; returns its id.
-  @discardableResult
+  @discardableResult @inline(__always)
   mutating func appendMade(
     _ record: TransactionRecord, details: TransactionDetails? = nil
   )

@@ -102,12 +102,19 @@ public struct ImportedRenewal: Equatable, Sendable {
 }
 
 /// What an imported transaction keeps that the ledger's integers cannot say: Apple's values of
-/// the fields Storekeeper would otherwise derive.
-struct ImportedDetails {
+/// the fields Storekeeper would otherwise derive. A class, so that the details of every other
+/// transaction grow by one word only.
+final class ImportedDetails: Sendable {
   /// `webOrderLineItemId`, when it is not the transaction id.
-  var webOrderLineItemID: String?
+  let webOrderLineItemID: UInt64?
   /// The offer as Apple named it, when the configuration has no such offer.
-  var offer: TransactionOffer?
+  let offer: TransactionOffer?
   /// `inAppOwnershipType`.
-  var ownership: Ownership
+  let ownership: Ownership
+
+  init(webOrderLineItemID: UInt64?, offer: TransactionOffer?, ownership: Ownership) {
+    self.webOrderLineItemID = webOrderLineItemID
+    self.offer = offer
+    self.ownership = ownership
+  }
 }

@@ -16,24 +16,27 @@ extension Session {
       of: Storefront(
         countryCode: imported.storefront, id: imported.storefrontID, currency: imported.currency))
     var record = TransactionRecord(imported, product: Int32(productIndex), storefront: storefront)
-    var details = TransactionDetails(
-      appAccountToken: imported.appAccountToken,
-      imported: ImportedDetails(
-        webOrderLineItemID: imported.webOrderLineItemID == String(imported.id)
-          ? nil : imported.webOrderLineItemID,
-        ownership: imported.ownership))
+    var unmatchedOffer: TransactionOffer?
     if let offer = imported.offer {
       if let (kind, index) = catalogOffer(offer, product: productIndex) {
         record.offerKind = kind
         record.offerIndex = index
       } else {
-        details.imported?.offer = offer
+        unmatchedOffer = offer
       }
     }
+    let details = TransactionDetails(
+      appAccountToken: imported.appAccountToken,
+      imported: ImportedDetails(
+        webOrderLineItemID: imported.webOrderLineItemID.flatMap { UInt64($0) }.flatMap {
+          $0 == imported.id ? nil : $0
+        },
+        offer: unmatchedOffer, ownership: imported.ownership))
     let position = place(record, id: imported.id, details: details)
-    if let appTransactionID = imported.appTransactionID {
+    if let appTransactionID = imported.appTransactionID.flatMap({ UInt64($0) }) {
       makeUnique()
       storage.appTransactionIDs[customer.number] = appTransactionID
+      storage.hasAppTransactionIDs = true
     }
     settings.storefront = storefronts[Int(storefront)]
     if let groupIndex = catalog.products[productIndex].groupIndex {
@@ -57,6 +60,14 @@ extension Session {
     }
     if holdsTransaction(imported.id) {
       throw SessionError(.importedIDTaken(imported.id))
+    }
+    for (field, value) in [
+      ("webOrderLineItemId", imported.webOrderLineItemID),
+      ("appTransactionId", imported.appTransactionID),
+    ] {
+      if let value, UInt64(value) == nil {
+        throw SessionError(.importedIDNotDecimal(field: field, value: value))
+      }
     }
   }
 
