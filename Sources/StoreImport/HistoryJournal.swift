@@ -39,8 +39,9 @@ public enum HistoryJournal {
     return commands
   }
 
-  /// Each subscription's renewal info with its `status` beside it: the API's, or for signed
-  /// files (which carry none) the one the renewal info and the latest transaction say.
+  /// Each subscription's renewal info with its `status` beside it: the API's, the one a signed
+  /// file kept beside it (a status answer, a notification's data), or else the one the renewal
+  /// info and the latest transaction say.
   static func renewalPayloads(
     _ history: FetchedHistory, transactions: [ImportedTransaction], now: Instant
   ) -> [JSONObject] {
@@ -52,6 +53,7 @@ public enum HistoryJournal {
       }
     }
     return history.renewalInfos.map { info in
+      guard info["status"] == nil else { return info }
       var payload = info
       let original = info["originalTransactionId"].flatMap { value -> UInt64? in
         if case .string(let text) = value { UInt64(text) } else { nil }

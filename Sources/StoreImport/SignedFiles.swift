@@ -72,8 +72,11 @@ public enum SignedFiles {
       case .array(let items):
         for (index, item) in items.enumerated() { try take(item, place: "\(place)[\(index)]") }
       case .object(let object):
-        for key in ["signedPayload", "signedTransactionInfo", "signedRenewalInfo"] {
+        for key in ["signedPayload", "signedTransactionInfo"] {
           if let inner = object[key] { try take(inner, place: "\(place) \(key)") }
+        }
+        if case .string(let jws)? = object["signedRenewalInfo"] {
+          try renewal(jws, status: object["status"], place: "\(place) signedRenewalInfo")
         }
         for key in ["signedTransactions", "data", "lastTransactions", "notificationHistory"] {
           if let inner = object[key] { try take(inner, place: "\(place) \(key)") }
@@ -82,6 +85,19 @@ public enum SignedFiles {
         try file(try payload(jws, place: place), place: place)
       default: return
       }
+    }
+
+    /// A renewal info with Apple's `status` beside it (a status answer's item, a notification's
+    /// data), which it keeps: a status said is better than one inferred.
+    private mutating func renewal(
+      _ jws: String, status: JSONValue?, place: String
+    ) throws(ImportError) {
+      guard jws.split(separator: ".").count == 3 else { return }
+      var info = try payload(jws, place: place)
+      if case .number(let number)? = status, info["status"] == nil {
+        info.members.append(JSONMember("status", .number(number)))
+      }
+      try file(info, place: place)
     }
 
     private func payload(_ jws: String, place: String) throws(ImportError) -> JSONObject {

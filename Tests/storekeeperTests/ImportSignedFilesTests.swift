@@ -30,6 +30,9 @@ import Testing
     #expect(ids == ["0", "1", "2"], "\(ids)")
     #expect(history.notifications?.count == 4)
     #expect(history.renewalInfos.count == 1)
+    #expect(
+      history.renewalInfos.first?["status"] == .number(JSONNumber(1)),
+      "the status a notification's data gave is kept beside its renewal info")
     #expect(history.refunds.count == 1)
     #expect(history.latestSignedDate > 0)
 
