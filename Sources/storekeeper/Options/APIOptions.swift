@@ -8,7 +8,7 @@ struct APIKeyOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "The App Store Connect API key (.p8): serve accepts only tokens it signed (without it, any "
-        + "well-formed token); token signs with it.", valueName: "file.p8"))
+        + "well-formed token); token and import sign with it.", valueName: "file.p8"))
   var apiKey: String?
 
   @Option(help: "The API key's id (the tokens' kid); with --api-key.")
