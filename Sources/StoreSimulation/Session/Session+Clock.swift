@@ -192,7 +192,7 @@ extension Session {
     // are its own (Apple's line item id), so a renewal of one gets only the token.
     var ownDetails: TransactionDetails?
     if let current = ledger.position(of: groups[index].current) {
-      if storage.placingCustomers.isEmpty {
+      if storage.idOwners.isEmpty {
         record.details = ledger[current].details
       } else {
         (record.details, ownDetails) = ledger.renewalDetails(of: current)

@@ -302,9 +302,10 @@ final class SessionStorage: @unchecked Sendable {
   /// made debug builds of Swift 6.2 read a bad pointer through the book's `_read`/`_modify`
   /// accessors on every purchase; an `Int` or a dictionary field does not.)
   @exclusivity(unchecked) var retentionPages: [Int: RetentionPage] = [:]
-  /// The customers (by number) whose ledgers hold ids the engine did not make (imported
-  /// customers'): an id is looked for in theirs before the id ranges are read.
-  @exclusivity(unchecked) var placingCustomers: [Int] = []
+  /// Every id held by a ledger that holds ids the engine did not make (an imported customer's:
+  /// Apple's, and those made after them), with its customer's number: an id is looked up here
+  /// before the id ranges are read, and no other customer is given one.
+  @exclusivity(unchecked) var idOwners: [UInt64: Int] = [:]
   /// Imported customers' `appTransactionId`s (Apple's), by customer number.
   @exclusivity(unchecked) var appTransactionIDs: [Int: UInt64] = [:]
   /// Whether ``appTransactionIDs`` holds any: what every snapshot asks, read without touching
@@ -331,7 +332,7 @@ final class SessionStorage: @unchecked Sendable {
     copy.massExtensions = massExtensions
     copy.retention = retention
     copy.retentionPages = retentionPages
-    copy.placingCustomers = placingCustomers
+    copy.idOwners = idOwners
     copy.appTransactionIDs = appTransactionIDs
     copy.hasAppTransactionIDs = hasAppTransactionIDs
     return copy

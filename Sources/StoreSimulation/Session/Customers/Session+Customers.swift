@@ -14,13 +14,10 @@ extension Session {
 
   /// The customer an App Store Server API id names: the one whose id range holds the
   /// transaction id, or whose `appTransactionId` it is.
+  ///
+  /// - Complexity: O(1).
   public func customer(owningID id: UInt64) -> Customer? {
-    for number in storage.placingCustomers {
-      guard let slot = storage.customers.slot(number: number),
-        storage.customers[slot].ledger.holds(id)
-      else { continue }
-      return storage.customers.customers[slot]
-    }
+    if let number = storage.idOwners[id] { return number == 0 ? .own : customer(number: number) }
     let base = Customer(name: nil, number: 0).firstTransactionID(
       sessionFirstID: options.firstTransactionID)
     let namedBase = base + (1 << 47)
@@ -205,26 +202,19 @@ extension Session {
     -> Int
   {
     ledger.append(record, details: details, id: id)
-    let number = storage.customers.actingState.customer.number
-    if !storage.placingCustomers.contains(number) { storage.placingCustomers.append(number) }
+    storage.idOwners[id] = customer.number
     return ledger.records.count - 1
   }
 
   /// The id the acting customer's next transaction gets: their ledger's next, past any id an
   /// imported customer holds (Apple's ids may fall in another customer's range).
   ///
-  /// - Complexity: O(1) without imported customers.
+  /// - Complexity: O(1) but for the ids skipped.
   var nextFreeID: UInt64 {
-    guard !storage.placingCustomers.isEmpty else { return ledger.nextID }
     var id = ledger.nextID
+    guard !storage.idOwners.isEmpty else { return id }
     let me = customer.number
-    while storage.placingCustomers.contains(where: { number in
-      number != me
-        && storage.customers.slot(number: number).map { storage.customers[$0].ledger.holds(id) }
-          == true
-    }) {
-      id += 1
-    }
+    while let owner = storage.idOwners[id], owner != me { id += 1 }
     return id
   }
 
@@ -237,9 +227,13 @@ extension Session {
   {
     // Without imported customers, the ledger's next id (one read of the ledger: each copies the
     // acting customer's state).
-    guard !storage.placingCustomers.isEmpty else { return ledger.append(record, details: details) }
+    guard !storage.idOwners.isEmpty else { return ledger.append(record, details: details) }
     let id = nextFreeID
-    return ledger.append(record, details: details, id: id == ledger.nextID ? nil : id)
+    let placing = ledger.placed != nil
+    ledger.append(record, details: details, id: id == ledger.nextID ? nil : id)
+    // An imported customer's own next ids are theirs too, past every range.
+    if placing { storage.idOwners[id] = customer.number }
+    return id
   }
 
   /// Whether any customer holds a transaction with `id` (placed or made).
