@@ -161,17 +161,15 @@ public struct Signer: Sendable {
     let info = status.renewalInfo
     var p = JSONObject()
     if let reason = info.expirationReason {
-      p["expirationIntent"] = .number(JSONNumber(Self.expirationIntent(reason)))
+      p["expirationIntent"] = .number(JSONNumber(reason.appleIntent))
     }
     p["originalTransactionId"] = .string(String(info.originalTransactionID))
     p["autoRenewProductId"] = .string(info.autoRenewPreference)
     p["productId"] = .string(info.currentProductID)
     p["autoRenewStatus"] = .number(JSONNumber(info.willAutoRenew ? 1 : 0))
     p["isInBillingRetryPeriod"] = .bool(info.isInBillingRetry)
-    switch info.priceIncreaseStatus {
-    case .pending: p["priceIncreaseStatus"] = .number(JSONNumber(0))
-    case .agreed: p["priceIncreaseStatus"] = .number(JSONNumber(1))
-    case .noIncreasePending: break
+    if let increase = info.priceIncreaseStatus.appleNumber {
+      p["priceIncreaseStatus"] = .number(JSONNumber(increase))
     }
     if let grace = info.gracePeriodExpirationDate {
       p["gracePeriodExpiresDate"] = milliseconds(grace)
@@ -223,23 +221,9 @@ public struct Signer: Sendable {
   }
 
   private func offerFields(_ offer: TransactionOffer, into p: inout JSONObject) {
-    let type: Int =
-      switch offer.type {
-      case .introductory: 1
-      case .promotional: 2
-      case .code: 3
-      case .winBack: 4
-      }
-    p["offerType"] = .number(JSONNumber(type))
+    p["offerType"] = .number(JSONNumber(offer.type.appleNumber))
     if let id = offer.id { p["offerIdentifier"] = .string(id) }
-    let discount: String =
-      switch offer.paymentMode {
-      case .freeTrial: "FREE_TRIAL"
-      case .payAsYouGo: "PAY_AS_YOU_GO"
-      case .payUpFront: "PAY_UP_FRONT"
-      case .oneTime: "ONE_TIME"
-      }
-    p["offerDiscountType"] = .string(discount)
+    p["offerDiscountType"] = .string(offer.paymentMode.appleName)
     if let period = offer.period { p["offerPeriod"] = .string(period.iso8601) }
   }
 
@@ -249,16 +233,6 @@ public struct Signer: Sendable {
     case .nonConsumable: "Non-Consumable"
     case .nonRenewable: "Non-Renewing Subscription"
     case .autoRenewable: "Auto-Renewable Subscription"
-    }
-  }
-
-  static func expirationIntent(_ reason: ExpirationReason) -> Int {
-    switch reason {
-    case .autoRenewDisabled: 1
-    case .billingError: 2
-    case .didNotConsentToPriceIncrease: 3
-    case .productUnavailable: 4
-    case .unknown: 5
     }
   }
 

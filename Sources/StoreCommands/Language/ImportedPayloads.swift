@@ -87,20 +87,19 @@ extension ImportedRenewal {
       autoRenewProductID: try read.optionalString("autoRenewProductId") ?? product,
       willAutoRenew: (try read.optionalInt("autoRenewStatus") ?? 0) == 1)
     if let intent = try read.optionalInt("expirationIntent") {
-      let reasons: [ExpirationReason] = [
-        .autoRenewDisabled, .billingError, .didNotConsentToPriceIncrease, .productUnavailable,
-        .unknown,
-      ]
-      guard (1...5).contains(intent) else { throw read.bad("expirationIntent", "1 to 5") }
-      expirationReason = reasons[intent - 1]
+      guard let reason = ExpirationReason(appleIntent: intent) else {
+        throw read.bad("expirationIntent", "1 to 5")
+      }
+      expirationReason = reason
     }
     gracePeriodExpiration = try read.optionalInstant("gracePeriodExpiresDate")
-    switch try read.optionalInt("priceIncreaseStatus") {
-    case nil: priceIncrease = .noIncreasePending
-    case 0: priceIncrease = .pending
-    case 1: priceIncrease = .agreed
-    default: throw read.bad("priceIncreaseStatus", "0 or 1")
-    }
+    let increase = try read.optionalInt("priceIncreaseStatus")
+    guard
+      let status = [PriceIncreaseStatus.noIncreasePending, .pending, .agreed].first(where: {
+        $0.appleNumber == increase
+      })
+    else { throw read.bad("priceIncreaseStatus", "0 or 1") }
+    priceIncrease = status
     renewalPrice = try read.optionalInt("renewalPrice").map(Int64.init)
     renewalDate = try read.optionalInstant("renewalDate")
     recentStart = try read.optionalInstant("recentSubscriptionStartDate")
@@ -115,20 +114,9 @@ extension ImportedRenewal {
     p.string("productId", productID)
     p.string("autoRenewProductId", autoRenewProductID)
     p.int("autoRenewStatus", willAutoRenew ? 1 : 0)
-    let intents: [ExpirationReason] = [
-      .autoRenewDisabled, .billingError, .didNotConsentToPriceIncrease, .productUnavailable,
-      .unknown,
-    ]
-    p.int(
-      "expirationIntent", expirationReason.flatMap { intents.firstIndex(of: $0) }.map { $0 + 1 })
+    p.int("expirationIntent", expirationReason?.appleIntent)
     p.instant("gracePeriodExpiresDate", gracePeriodExpiration)
-    let increase: Int? =
-      switch priceIncrease {
-      case .noIncreasePending: nil
-      case .pending: 0
-      case .agreed: 1
-      }
-    p.int("priceIncreaseStatus", increase)
+    p.int("priceIncreaseStatus", priceIncrease.appleNumber)
     p.int("renewalPrice", renewalPrice.map { Int($0) })
     p.instant("renewalDate", renewalDate)
     p.instant("recentSubscriptionStartDate", recentStart)
@@ -206,14 +194,9 @@ private struct PayloadReader {
   /// `offerType`, `offerIdentifier`, `offerDiscountType`, `offerPeriod`.
   func offer() throws(CommandError) -> TransactionOffer? {
     guard let number = try optionalInt("offerType") else { return nil }
-    let types: [OfferType] = [.introductory, .promotional, .code, .winBack]
-    guard (1...4).contains(number) else { throw bad("offerType", "1 to 4") }
-    let modes: [String: OfferPaymentMode] = [
-      "FREE_TRIAL": .freeTrial, "PAY_AS_YOU_GO": .payAsYouGo, "PAY_UP_FRONT": .payUpFront,
-      "ONE_TIME": .oneTime,
-    ]
-    let name = try optionalString("offerDiscountType") ?? "FREE_TRIAL"
-    guard let mode = modes[name] else {
+    guard let type = OfferType(appleNumber: number) else { throw bad("offerType", "1 to 4") }
+    let name = try optionalString("offerDiscountType") ?? OfferPaymentMode.freeTrial.appleName
+    guard let mode = OfferPaymentMode(appleName: name) else {
       throw bad("offerDiscountType", "FREE_TRIAL, PAY_AS_YOU_GO, PAY_UP_FRONT or ONE_TIME")
     }
     var period: SubscriptionPeriod?
@@ -224,7 +207,7 @@ private struct PayloadReader {
       period = parsed
     }
     return TransactionOffer(
-      type: types[number - 1], id: try optionalString("offerIdentifier"), paymentMode: mode,
+      type: type, id: try optionalString("offerIdentifier"), paymentMode: mode,
       period: period)
   }
 }
@@ -247,17 +230,9 @@ private struct PayloadWriter {
 
   mutating func offer(_ offer: TransactionOffer?) {
     guard let offer else { return }
-    let types: [OfferType] = [.introductory, .promotional, .code, .winBack]
-    int("offerType", types.firstIndex(of: offer.type).map { $0 + 1 })
+    int("offerType", offer.type.appleNumber)
     string("offerIdentifier", offer.id)
-    let mode: String =
-      switch offer.paymentMode {
-      case .freeTrial: "FREE_TRIAL"
-      case .payAsYouGo: "PAY_AS_YOU_GO"
-      case .payUpFront: "PAY_UP_FRONT"
-      case .oneTime: "ONE_TIME"
-      }
-    string("offerDiscountType", mode)
+    string("offerDiscountType", offer.paymentMode.appleName)
     string("offerPeriod", offer.period?.iso8601)
   }
 }
