@@ -43,13 +43,18 @@ import Testing
       }
       return seen
     }
-    let root = server.folder.appendingPathComponent("root.der")
-    try Data(
-      storekeeper(
-        ["certificate", "--root", "--der"], environment: ["XDG_STATE_HOME": server.folder.path]
-      ).stdoutBytes
-    ).write(to: root)
+    let root = try Self.root(
+      of: server.folder, into: server.folder.appendingPathComponent("root.der"))
     return Source(server: server, alice: ids("alice"), bob: ids("bob"), root: root)
+  }
+
+  /// The root certificate (DER) of the `serve` whose state is in `state`, written to `file`.
+  static func root(of state: URL, into file: URL) throws -> URL {
+    try Data(
+      storekeeper(["certificate", "--root", "--der"], environment: ["XDG_STATE_HOME": state.path])
+        .stdoutBytes
+    ).write(to: file)
+    return file
   }
 
   /// What Apple's library reads for `ids` from the server on `port`.
@@ -102,12 +107,8 @@ import Testing
       "--paused", "--chain", "--journal", journal.path, Self.configuration,
     ])
     defer { _ = served.stop() }
-    let servedRoot = folder.appendingPathComponent("served-root.der")
-    try Data(
-      storekeeper(
-        ["certificate", "--root", "--der"], environment: ["XDG_STATE_HOME": served.folder.path]
-      ).stdoutBytes
-    ).write(to: servedRoot)
+    let servedRoot = try Self.root(
+      of: served.folder, into: folder.appendingPathComponent("served-root.der"))
     let after = try Self.dump(port: served.port, root: servedRoot, key: key, ids: asked)
     let history = (before[asked[0]] as? NSDictionary)?["history"] as? [Any]
     #expect(history?.count == 4 && before.count == 3, "what is compared is all there")
@@ -230,12 +231,8 @@ import Testing
     unreachable[5] = "http://127.0.0.1:9"
     try refused(unreachable, "cannot reach http://127.0.0.1:9")
     let other = try ServeProcess(["--paused", "--chain", Self.configuration])
-    let otherRoot = folder.appendingPathComponent("other.der")
-    try Data(
-      storekeeper(
-        ["certificate", "--root", "--der"], environment: ["XDG_STATE_HOME": other.folder.path]
-      ).stdoutBytes
-    ).write(to: otherRoot)
+    let otherRoot = try Self.root(
+      of: other.folder, into: folder.appendingPathComponent("other.der"))
     _ = other.stop()
     var stranger = args(source.alice[0])
     stranger[7] = otherRoot.path

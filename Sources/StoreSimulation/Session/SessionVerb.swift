@@ -198,7 +198,7 @@ extension Session {
     case .selectCustomer(let name, let number): try checkCustomer(named: name, number: number)
     case .retention(let action): try checkRetention(action)
     case .importTransaction(let imported): try checkImport(imported)
-    case .importRenewal(let renewal): _ = try importedGroup(renewal)
+    case .importRenewal(let renewal): try importedGroup(renewal)
     }
   }
 }

@@ -89,14 +89,14 @@ struct ImportCommand: ParsableCommand {
 
   func run() throws {
     let (configuration, bytes) = try loadConfiguration(configurationPath)
-    let session = Session(configuration: configuration, start: wallClock)
+    // Said before the network is asked (writing checks again: it never overwrites).
     guard !FileManager.default.fileExists(atPath: journal) else {
       throw fail("\(journal) exists: import writes a new journal and never overwrites one")
     }
     let history = try read()
     try importing { () throws(ImportError) in
       if let refusal = history.refusal(
-        for: session.catalog, configurationPath: configurationPath)
+        for: Catalog(configuration), configurationPath: configurationPath)
       {
         throw refusal
       }

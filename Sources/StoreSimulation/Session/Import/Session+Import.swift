@@ -10,8 +10,7 @@ extension Session {
   public mutating func importTransaction(
     _ imported: ImportedTransaction, _ sink: EventSink
   ) throws(SessionError) {
-    try checkImport(imported)
-    let productIndex = catalog.index(of: imported.productID)!
+    let productIndex = try checkImport(imported)
     let storefront = storefrontIndex(
       of: Storefront(
         countryCode: imported.storefront, id: imported.storefrontID, currency: imported.currency))
@@ -49,11 +48,13 @@ extension Session {
     settle(sink)
   }
 
-  func checkImport(_ imported: ImportedTransaction) throws(SessionError) {
+  /// Why `imported` cannot be placed, thrown; else its product's index.
+  @discardableResult
+  func checkImport(_ imported: ImportedTransaction) throws(SessionError) -> Int {
     guard account.isPurchaser else {
       throw SessionError(.memberCannotBuy(member: account.name))
     }
-    guard catalog.index(of: imported.productID) != nil else {
+    guard let productIndex = catalog.index(of: imported.productID) else {
       throw SessionError(
         .noProduct(imported.productID),
         suggestions: catalog.productIDs(closeTo: imported.productID))
@@ -69,6 +70,7 @@ extension Session {
         throw SessionError(.importedIDNotDecimal(field: field, value: value))
       }
     }
+    return productIndex
   }
 
   /// The offer of the configuration an imported transaction's offer names: its kind's index and

@@ -12,10 +12,10 @@ extension Session {
   public mutating func importRenewal(
     _ renewal: ImportedRenewal, _ sink: EventSink
   ) throws(SessionError) {
-    let index = try importedGroup(renewal)
+    let (index, current, next) = try importedGroup(renewal)
     var group = groups[index]
-    group.product = Int32(catalog.index(of: renewal.productID)!)
-    group.renewalProduct = Int32(catalog.index(of: renewal.autoRenewProductID)!)
+    group.product = Int32(current)
+    group.renewalProduct = Int32(next)
     group.willAutoRenew = renewal.willAutoRenew
     group.expirationReason = renewal.expirationReason
     group.priceIncrease = renewal.priceIncrease
@@ -46,25 +46,31 @@ extension Session {
     settle(sink)
   }
 
-  /// The group of the subscription `renewal` is about, which an imported transaction began.
-  func importedGroup(_ renewal: ImportedRenewal) throws(SessionError) -> Int {
+  /// The group of the subscription `renewal` is about, which an imported transaction began,
+  /// with the indexes of its current and its auto-renew product.
+  @discardableResult
+  func importedGroup(
+    _ renewal: ImportedRenewal
+  ) throws(SessionError) -> (group: Int, product: Int, renewalProduct: Int) {
     guard account.isPurchaser else {
       throw SessionError(.memberCannotBuy(member: account.name))
     }
+    var found: [(product: Int, group: Int)] = []
     for productID in [renewal.productID, renewal.autoRenewProductID] {
       guard let index = catalog.index(of: productID) else {
         throw SessionError(
           .noProduct(productID), suggestions: catalog.productIDs(closeTo: productID))
       }
-      guard catalog.products[index].groupIndex != nil else {
+      guard let group = catalog.products[index].groupIndex else {
         throw SessionError(.productNotAutoRenewable(productID: productID))
       }
+      found.append((index, group))
     }
-    let groupIndex = catalog.products[catalog.index(of: renewal.productID)!].groupIndex!
+    let groupIndex = found[0].group
     guard groups[groupIndex].phase != .none, groups[groupIndex].originalID == renewal.originalID,
-      catalog.products[catalog.index(of: renewal.autoRenewProductID)!].groupIndex == groupIndex
+      found[1].group == groupIndex
     else { throw SessionError(.noImportedSubscription(originalID: renewal.originalID)) }
-    return groupIndex
+    return (groupIndex, found[0].product, found[1].product)
   }
 
   /// The phase Apple's `status` says, with the dates billing retry and grace need.
