@@ -177,8 +177,7 @@ extension Session {
     let storefront = storefrontIndex()
     let originalDate = originalPurchaseDate(of: groups[index])
     var (expiration, price) = periodTerms(
-      product: productIndex, offer: offer, start: periodStart,
-      anchorDay: Int(groups[index].anchorDay))
+      product: productIndex, offer: offer, start: periodStart, anchor: &groups[index].anchorDay)
     if offer == nil { price = standardPrice(group: index, product: productIndex) }
     var record = TransactionRecord(
       id: 0, originalID: groups[index].originalID, purchaseDate: periodStart,
@@ -201,7 +200,7 @@ extension Session {
     if groups[index].billingPeriod != 0 { groups[index].billingPeriod = 0 }
     if let payment {
       var group = groups[index]
-      applyMonthlyPlan(number: payment, to: &record, group: &group, anchorDay: Int(group.anchorDay))
+      applyMonthlyPlan(number: payment, to: &record, group: &group)
       groups[index] = group
     }
     let id = ownDetails == nil ? appendMade(record) : appendMade(record, details: ownDetails)
@@ -212,20 +211,29 @@ extension Session {
   }
 
   /// The end and price of a period of `product` starting at `start`, under `offer` if any.
+  ///
+  /// - Parameter anchor: the group's day of the month (``GroupState/anchorDay``), which the
+  ///   period keeps and leaves as the next period must read it: a period of months or years
+  ///   starts the anchor where there is none (on its own first day); one of days or weeks
+  ///   clears it, so that the paid months after a week's trial fall on the day the trial ended,
+  ///   as Apple bills them.
   func periodTerms(
-    product productIndex: Int32, offer: GroupState.UpcomingOffer?, start: Int64, anchorDay: Int,
-    rate: TimeRate? = nil
+    product productIndex: Int32, offer: GroupState.UpcomingOffer?, start: Int64,
+    anchor: inout Int8, rate: TimeRate? = nil
   ) -> (expiration: Int64, price: Int64) {
     let product = product(at: productIndex)
-    let rate = rate ?? settings.timeRate
-    if let offer, let terms = self.offer(of: offer) {
-      let end = rate.end(
-        of: terms.period, startingAt: Instant(milliseconds: start), anchorDay: anchorDay)
+    var terms = (period: product.period ?? SubscriptionPeriod(1, .month), price: product.price)
+    if let offer, let offered = self.offer(of: offer) { terms = (offered.period, offered.price) }
+    let startInstant = Instant(milliseconds: start)
+    guard terms.period.unit == .month || terms.period.unit == .year else {
+      anchor = 0
+      let end = (rate ?? settings.timeRate).end(of: terms.period, startingAt: startInstant)
       return (end.milliseconds, terms.price)
     }
-    let period = product.period ?? SubscriptionPeriod(1, .month)
-    let end = rate.end(of: period, startingAt: Instant(milliseconds: start), anchorDay: anchorDay)
-    return (end.milliseconds, product.price)
+    if anchor == 0 { anchor = Int8(CivilDateTime(startInstant).day) }
+    let end = (rate ?? settings.timeRate).end(
+      of: terms.period, startingAt: startInstant, anchorDay: Int(anchor))
+    return (end.milliseconds, terms.price)
   }
 
   func originalPurchaseDate(of group: GroupState) -> Int64 {
@@ -307,8 +315,8 @@ extension Session {
         monthly
         ? settings.timeRate.monthEnd(from: due, anchorDay: Int(group.anchorDay))
         : periodTerms(
-          product: group.renewalProduct, offer: offer, start: due,
-          anchorDay: Int(group.anchorDay), rate: settings.timeRate
+          product: group.renewalProduct, offer: offer, start: due, anchor: &group.anchorDay,
+          rate: settings.timeRate
         ).expiration
       due = max(next, due + 1)
     }

@@ -41,8 +41,10 @@ struct GroupState {
   /// price before and the new price, charged by renewals of that product once the customer
   /// consented (before, and while it waits, the old one).
   var increase: (product: Int32, old: Int64, new: Int64)?
-  /// At real time, the day of the month renewals stay on.
-  var anchorDay: Int8 = 1
+  /// At real time, the day of the month renewals counted in months or years stay on: the day
+  /// the first such period of the run started. 0 until one starts (a new subscription, or
+  /// after a period of days or weeks, such as a week's free trial, moved the start).
+  var anchorDay: Int8 = 0
   var recentStart: Int64 = 0
   /// Offers for the renewals to come, in order.
   var upcoming: [UpcomingOffer] = []

@@ -95,7 +95,7 @@ extension Session {
   private mutating func follow(imported position: Int, inGroup index: Int) {
     let record = ledger[position]
     var group = groups[index]
-    if !record.isRevoked { group.purchasedCount += 1 }
+    group.purchasedCount += 1
     let latest =
       group.phase == .none
       || ledger.position(of: group.current).map { ledger[$0].purchaseDate <= record.purchaseDate }
@@ -109,7 +109,7 @@ extension Session {
     group.product = record.product
     group.renewalProduct = record.product
     group.periodEnd = record.expirationDate
-    group.anchorDay = Int8(CivilDateTime(Instant(milliseconds: record.purchaseDate)).day)
+    group.anchorDay = 0  // the next period keeps the day it starts on
     group.phase =
       record.isRevoked
       ? .revoked : record.expirationDate > now.milliseconds ? .subscribed : .expired

@@ -38,11 +38,14 @@ extension Session {
 
   /// Makes `record` payment `number` of a monthly plan: a month from its purchase date at the
   /// plan's monthly price, without offers [unverified: a monthly plan's own offers are not
-  /// simulated]; `group` follows it. Nothing when the product has no monthly plan.
-  func applyMonthlyPlan(
-    number: Int, to record: inout TransactionRecord, group: inout GroupState, anchorDay: Int
-  ) {
+  /// simulated]; `group` follows it, its months on the group's day of the month (the payment's
+  /// own when it has none). Nothing when the product has no monthly plan.
+  func applyMonthlyPlan(number: Int, to record: inout TransactionRecord, group: inout GroupState) {
     guard let plan = monthlyPlan(of: record.product) else { return }
+    if group.anchorDay == 0 {
+      group.anchorDay = Int8(CivilDateTime(Instant(milliseconds: record.purchaseDate)).day)
+    }
+    let anchorDay = Int(group.anchorDay)
     record.expirationDate = settings.timeRate.monthEnd(
       from: record.purchaseDate, anchorDay: anchorDay)
     record.price = plan.price

@@ -118,9 +118,9 @@ extension Session {
     if !plan.isEmpty {
       if plan[0].remaining <= 1 { plan.removeFirst() } else { plan[0].remaining -= 1 }
     }
-    let anchorDay = Int8(CivilDateTime(Instant(milliseconds: start)).day)
+    var anchorDay: Int8 = 0
     let (expiration, price) = periodTerms(
-      product: Int32(productIndex), offer: first, start: start, anchorDay: Int(anchorDay))
+      product: Int32(productIndex), offer: first, start: start, anchor: &anchorDay)
     var record = TransactionRecord(
       id: 0, originalID: originalID, purchaseDate: start,
       originalPurchaseDate: originalPurchaseDate,
@@ -135,7 +135,9 @@ extension Session {
     if options.billingPlan == "MONTHLY" {
       // Payment 1 of a 12-month commitment.
       plan = []
-      applyMonthlyPlan(number: 1, to: &record, group: &group, anchorDay: Int(anchorDay))
+      group.anchorDay = anchorDay
+      applyMonthlyPlan(number: 1, to: &record, group: &group)
+      anchorDay = group.anchorDay
     }
     let position = place(&record, token: options.appAccountToken, reusing: request)
     group.phase = .subscribed

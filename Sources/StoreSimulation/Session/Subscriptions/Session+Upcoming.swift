@@ -45,7 +45,7 @@ extension Session {
     while result.count < limit {
       let offer = group.takeOffer(for: group.renewalProduct)
       let terms = periodTerms(
-        product: group.renewalProduct, offer: offer, start: due, anchorDay: Int(group.anchorDay))
+        product: group.renewalProduct, offer: offer, start: due, anchor: &group.anchorDay)
       let price =
         offer == nil ? standardPrice(group: index, product: group.renewalProduct) : terms.price
       result.append(
