@@ -71,15 +71,17 @@ extension Store {
   /// A promoted purchase reaches StoreKit 1's queue too: an observer that answers `true` to
   /// `paymentQueue(_:shouldAddStorePayment:for:)` has the payment added at once.
   fileprivate func offerToPaymentQueue(_ product: Product) {
-    guard let queue = (primary ?? self).queue else { return }
+    guard let hub = madePaymentHub else { return }
     let item = SKProduct(product)
     let payment = SKPayment(product: item)
     DispatchQueue.main.async {
-      let observers = queue.transactionObservers
-      if observers.contains(where: {
-        $0.paymentQueue(queue, shouldAddStorePayment: payment, for: item)
-      }) {
-        queue.add(payment)
+      for queue in hub.liveFronts {
+        let observers = queue.transactionObservers
+        if observers.contains(where: {
+          $0.paymentQueue(queue, shouldAddStorePayment: payment, for: item)
+        }) {
+          return queue.add(payment)
+        }
       }
     }
   }

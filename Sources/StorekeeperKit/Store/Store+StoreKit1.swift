@@ -6,21 +6,27 @@ internal import StoreSimulation
 /// What StoreKit's original API asks of the store: its payment queue, payments, restores,
 /// products, and the app receipt file.
 extension Store {
-  /// The session's payment queue (the purchaser's device's), made on first use with the
-  /// app's unfinished transactions in it.
-  package var paymentQueue: SKPaymentQueue {
+  /// The app's one payment queue (the purchaser's device's), made on first use with the app's
+  /// unfinished transactions in it.
+  var paymentHub: PaymentQueueHub {
     let root = primary ?? self
     return lock.withLock {
-      if let queue = root.queue { return queue }
+      if let hub = root.queueHub { return hub }
       let (unfinished, firstNew) = root.withSession { session in
         let unfinished = session.unfinishedTransactions().filter { $0.owner == .purchaser }
         return (unfinished.map { ($0, $0.purchaseDate.date) }, session.nextTransactionID)
       }
-      let queue = SKPaymentQueue(store: root, unfinished: unfinished, firstNew: firstNew)
-      root.queue = queue
-      return queue
+      let hub = PaymentQueueHub(store: root, unfinished: unfinished, firstNew: firstNew)
+      root.queueHub = hub
+      return hub
     }
   }
+
+  /// The app's payment queue if anything asked for it yet.
+  var madePaymentHub: PaymentQueueHub? { lock.withLock { (primary ?? self).queueHub } }
+
+  /// The session's queue object (`SKPaymentQueue.default()`).
+  package var paymentQueue: SKPaymentQueue { paymentHub.defaultQueue }
 
   /// A payment the app added: bought as `Product.purchase()` buys (the session's switches
   /// apply), its updates told to the queue's observers. A payment the store refuses before
@@ -43,7 +49,9 @@ extension Store {
       queuePayment = payment
       defer { queuePayment = nil }
       let performed = perform(command)
-      if let error = performed.error { queue.refuse(payment, SKError(refusal: error)) }
+      if let error = performed.error {
+        paymentHub.change { $0.refuse(payment, SKError(refusal: error)) }
+      }
     }
   }
 
@@ -53,9 +61,7 @@ extension Store {
   func restore(through queue: SKPaymentQueue) {
     let failure = read { $0.settings.failTransactionsEnabled ? $0.settings.failureError : nil }
     if let failure {
-      queue.tell {
-        $0.paymentQueue(queue, restoreCompletedTransactionsFailedWithError: SKError(failure))
-      }
+      paymentHub.change { _ in [.restoreFailed(SKError(failure))] }
       return
     }
     perform(.restore)
@@ -63,11 +69,14 @@ extension Store {
 
   /// Hands a batch of published events to the payment queue, if the app made one.
   func dispatchToPaymentQueue(_ events: [StoreEvent], storefrontChanged: Bool) {
-    guard let queue else { return }
-    queue.receive(events, payment: queuePayment) { id in
-      self.withSession { $0.transaction(id)?.purchaseDate.date }
+    guard let hub = queueHub else { return }
+    let payment = queuePayment
+    hub.change { state in
+      let news = state.receive(events, payment: payment) { id in
+        self.withSession { $0.transaction(id)?.purchaseDate.date }
+      }
+      return news + (storefrontChanged ? [.storefrontChanged] : [])
     }
-    if storefrontChanged { queue.tell { $0.paymentQueueDidChangeStorefront(queue) } }
   }
 
   /// The available products of these identifiers, in the configuration's order.

@@ -39,8 +39,8 @@ package final class Store: @unchecked Sendable {
   /// Wall time minus simulated time while the clock runs; `nil` when it is manual.
   private var offset: Int64?
   private var customerChoices = CustomerChoices()
-  /// StoreKit 1's payment queue, once the app asked for it (``paymentQueue``).
-  var queue: SKPaymentQueue?
+  /// StoreKit 1's payment queue, once the app asked for it (``paymentHub``).
+  var queueHub: PaymentQueueHub?
   /// The payment the queue is buying, while it buys it (under the lock).
   var queuePayment: SKPayment?
   /// The file `Bundle.main.appStoreReceiptURL` names for this store.

@@ -29,13 +29,19 @@ final class StoreRegistry: @unchecked Sendable {
     weak var store: Store?
   }
 
+  private struct WeakQueue {
+    weak var queue: SKPaymentQueue?
+  }
+
   private let lock = NSLock()
   private var scopes: @Sendable () -> [String] = { [] }
   private var byScope: [String: Weak] = [:]
-  private var scopesAfterPruning = 64
   private var latest = Weak()
   private var kept: [Store] = []
   private var fallback: Store?
+  /// Queue objects made with `SKPaymentQueue()`, with the scopes of the test that made them.
+  private var followers: [(front: WeakQueue, scopes: Set<String>)] = []
+  private var scopesAfterPruning = 64
 
   /// Sets how the running test's scopes are named, innermost first (a test case, its test,
   /// its suites); empty outside a test of that kind.
@@ -44,8 +50,15 @@ final class StoreRegistry: @unchecked Sendable {
   }
 
   /// Registers a store just made: the latest of the process and of the running test's scopes.
+  /// The queue objects of the test that made it (of any test, under XCTest) follow it.
   func register(_ store: Store) {
     let names = lock.withLock { scopes }()
+    let movers: [SKPaymentQueue] = lock.withLock {
+      followers.removeAll { $0.front.queue == nil }
+      return followers.filter { $0.scopes.isEmpty || !$0.scopes.isDisjoint(with: names) }
+        .compactMap(\.front.queue)
+    }
+    defer { for queue in movers { queue.follow(store) } }
     lock.withLock {
       for name in names { byScope[name] = Weak(store: store) }
       latest = Weak(store: store)
@@ -55,6 +68,16 @@ final class StoreRegistry: @unchecked Sendable {
         byScope = byScope.filter { $0.value.store != nil }
         scopesAfterPruning = max(64, byScope.count * 2)
       }
+    }
+  }
+
+  /// Keeps a queue made with `SKPaymentQueue()` following the store its test makes next (a
+  /// queue made before the test's session hears that session's changes).
+  func keepFollowing(_ queue: SKPaymentQueue) {
+    let names = Set(lock.withLock { scopes }())
+    lock.withLock {
+      followers.removeAll { $0.front.queue == nil }
+      followers.append((WeakQueue(queue: queue), names))
     }
   }
 

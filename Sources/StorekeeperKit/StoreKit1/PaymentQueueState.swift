@@ -10,6 +10,7 @@ struct PaymentQueueState {
   /// What observers hear, in order.
   enum News {
     case updated([SKPaymentTransaction])
+    case removed([SKPaymentTransaction])
     case restoreFinished
     case restoreFailed(any Error)
     case revoked([String])
@@ -23,6 +24,8 @@ struct PaymentQueueState {
   /// remembers them all, however long the app runs).
   private var firstUnheard: UInt64 = 0
   private var nextKey = 0
+  /// Marks the transactions this queue made.
+  private let origin = PaymentQueueOrigin()
 
   /// The unfinished transactions, oldest first.
   var transactions: [SKPaymentTransaction] { queued.keys.sorted().compactMap { queued[$0] } }
@@ -40,17 +43,19 @@ struct PaymentQueueState {
   }
 
   /// A payment refused before any transaction existed: queued `purchasing`, then `failed`.
-  mutating func refuse(
-    _ payment: SKPayment, _ error: SKError
-  ) -> (SKPaymentTransaction, SKPaymentTransaction) {
+  mutating func refuse(_ payment: SKPayment, _ error: SKError) -> [News] {
     let purchasing = put(payment: payment, state: .purchasing, id: nil, date: nil)
     let failed = put(
       payment: payment, state: .failed, id: nil, date: nil, error: error, key: purchasing.key)
-    return (purchasing, failed)
+    return [.updated([purchasing]), .updated([failed])]
   }
 
-  /// Removes a finished transaction (its latest form), if it is queued.
-  mutating func remove(key: Int) -> SKPaymentTransaction? { queued.removeValue(forKey: key) }
+  /// Removes a finished transaction (its latest form), if it is queued here (one of another
+  /// app queue, an earlier session's, is not, whatever its key).
+  mutating func remove(_ transaction: SKPaymentTransaction) -> SKPaymentTransaction? {
+    guard transaction.origin === origin else { return nil }
+    return queued.removeValue(forKey: transaction.key)
+  }
 
   /// What a batch of the store's events means for the queue. `payment` is the payment the
   /// queue itself added, when the batch is its purchase; `dates` gives a transaction's date.
@@ -113,7 +118,7 @@ struct PaymentQueueState {
       return made
     case .restored:
       let original = SKPaymentTransaction(
-        payment: payment, state: .purchased, key: -1, engineID: update.transactionID,
+        payment: payment, state: .purchased, key: -1, origin: nil, engineID: update.transactionID,
         date: date)
       return put(
         payment: payment, state: .restored, id: update.transactionID, date: date,
@@ -143,10 +148,13 @@ struct PaymentQueueState {
     if key == nextKey { nextKey += 1 }
     if let id, id >= firstUnheard { firstUnheard = id + 1 }
     let transaction = SKPaymentTransaction(
-      payment: payment, state: state, key: key, engineID: id, date: date, original: original,
-      error: error)
+      payment: payment, state: state, key: key, origin: origin, engineID: id, date: date,
+      original: original, error: error)
     queued[key] = transaction
     return transaction
   }
 
 }
+
+/// The identity of one app payment queue, which its transactions carry.
+final class PaymentQueueOrigin: Sendable {}

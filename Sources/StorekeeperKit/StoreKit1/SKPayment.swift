@@ -6,7 +6,9 @@ public import Foundation
 /// `@unchecked Sendable` as Apple's is: an `SKPayment` never changes after it is made, and the
 /// queue keeps a copy of a mutable payment it is given, so a payment a transaction holds is
 /// never changed by anyone.
-open class SKPayment: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
+open class SKPayment: NSObject, NSCopying, NSMutableCopying, _SKKeyValueCoding,
+  @unchecked Sendable
+{
   struct Values {
     var productIdentifier: String
     var quantity = 1
@@ -68,6 +70,43 @@ open class SKPayment: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable
 
   /// The product identifier's hash.
   open override var hash: Int { productIdentifier.hashValue }
+
+  /// Stores a value by Apple's property name (on an `SKPayment` too, as a test double does).
+  public func _setKeyed(_ value: Any?, forKey key: String) -> Bool {
+    let given = KeyedValue(value, key: key, of: self)
+    switch key {
+    case "productIdentifier": values.productIdentifier = given.string()
+    case "quantity": values.quantity = given.integer()
+    case "applicationUsername": values.applicationUsername = given.optional(String.self)
+    case "requestData": values.requestData = given.optional(Data.self)
+    case "simulatesAskToBuyInSandbox": values.simulatesAskToBuyInSandbox = given.bool()
+    case "paymentDiscount": values.paymentDiscount = given.optional(SKPaymentDiscount.self)
+    default: return false
+    }
+    return true
+  }
+
+  /// A property's value by Apple's name.
+  public func _keyed(_ key: String) -> Any?? {
+    switch key {
+    case "productIdentifier": productIdentifier
+    case "quantity": quantity
+    case "applicationUsername": .some(applicationUsername)
+    case "requestData": .some(requestData)
+    case "simulatesAskToBuyInSandbox": simulatesAskToBuyInSandbox
+    case "paymentDiscount": .some(paymentDiscount)
+    default: nil
+    }
+  }
+
+  #if canImport(ObjectiveC)
+    /// Sets one of Apple's Objective-C properties by name (``KeyedValue``'s conversions).
+    open override func setValue(_ value: Any?, forKey key: String) {
+      if !_setKeyed(value, forKey: key) { super.setValue(value, forKey: key) }
+    }
+    /// Reads one of Apple's Objective-C properties by name.
+    open override func value(forKey key: String) -> Any? { _keyed(key) ?? super.value(forKey: key) }
+  #endif
 }
 
 /// A payment whose fields can be set before it is added to the queue (StoreKit's

@@ -4,35 +4,59 @@ internal import StoreSimulation
 
 /// The queue of payments of StoreKit's original API (StoreKit's `SKPaymentQueue`), over the
 /// same store as StoreKit 2: a purchase through either appears in both, as on a device.
-/// ``default()`` is the queue of the running test's session.
 ///
-/// `@unchecked Sendable`: its mutable state is used only under `lock` (and the store's lock
-/// when the store's events arrive); observers are called on the main queue, outside both.
+/// Every queue object fronts the app's one payment queue, as Apple's do: ``default()`` and a
+/// queue made with ``init()`` (a test's spy subclass included) share its transactions, and
+/// each one's observers hear every change, with that object as the queue. What is each
+/// object's own: its observers and its delegate.
+///
+/// `@unchecked Sendable`: its observers and its store are used only under `lock` (taken after
+/// the app queue's, ``PaymentQueueHub``); observers are called on the main queue, outside both.
 open class SKPaymentQueue: NSObject, @unchecked Sendable {
   let lock = NSLock()
-  unowned let store: Store
-  /// The store of a queue made with ``init()``, which the store does not keep.
-  private let ownStore: Store?
-  var state = PaymentQueueState()
+  /// The store of ``default()``'s queue, which keeps it (`nil` for a queue made with `init()`).
+  private unowned let defaultStore: Store?
+  /// The store a queue made with `init()` fronts now: the running test's, followed as it
+  /// changes (``follow(_:)``).
+  private weak var followed: Store?
   private var observers: [any SKPaymentTransactionObserver] = []
   private weak var storedDelegate: (any SKPaymentQueueDelegate)?
 
-  init(store: Store, unfinished: [(StoreSimulation.Transaction, Date)], firstNew: UInt64) {
-    self.store = store
-    ownStore = nil
+  /// The queue `default()` answers for `store` (made by the store's ``PaymentQueueHub``).
+  init(defaultOf store: Store) {
+    defaultStore = store
     super.init()
-    state.start(unfinished: unfinished, firstNew: firstNew)
   }
 
-  /// A queue of its own over the running test's session, as `SKPaymentQueue()` makes one on
-  /// Apple's platforms: for a subclass that mocks the queue. Its payments are bought in the
-  /// session, but only ``default()`` hears the session's updates.
+  /// A queue object over the app's one payment queue, as `SKPaymentQueue()` makes one on
+  /// Apple's platforms (for a subclass that spies on the queue): it fronts the running test's
+  /// session, whichever that is when it is used, so a queue made before the test's session
+  /// hears that session's purchases.
   public override init() {
-    let store = Store.current
-    self.store = store
-    ownStore = store
+    defaultStore = nil
     super.init()
-    state.start(unfinished: [], firstNew: .max)
+    StoreRegistry.shared.keepFollowing(self)
+  }
+
+  /// The store this queue fronts now.
+  var store: Store {
+    if let defaultStore { return defaultStore }
+    return follow(Store.current)
+  }
+
+  /// Makes a queue made with `init()` front `store`'s payment queue (from now on it hears that
+  /// queue's changes, and no longer another store's).
+  @discardableResult
+  func follow(_ store: Store) -> Store {
+    guard defaultStore == nil else { return store }
+    let previous = lock.withLock {
+      defer { followed = store }
+      return followed
+    }
+    guard previous !== store else { return store }
+    previous?.madePaymentHub?.detach(self)
+    store.paymentHub.attach(self)
+    return store
   }
 
   /// The queue of the running test's session (the session made last under XCTest, the test's
@@ -56,22 +80,28 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     lock.withLock { observers }
   }
 
-  /// The transactions not yet finished, each as it stands now, oldest first.
-  open var transactions: [SKPaymentTransaction] { lock.withLock { state.transactions } }
+  /// The transactions not yet finished, each as it stands now, oldest first (the app's,
+  /// whichever queue object is asked).
+  open var transactions: [SKPaymentTransaction] { store.paymentHub.transactions }
 
   /// Adds an observer; it hears the unfinished transactions at once (as an app hears them at
   /// launch), then every change.
   open func add(_ observer: any SKPaymentTransactionObserver) {
-    let pending: [SKPaymentTransaction] = lock.withLock {
-      guard !observers.contains(where: { $0 === observer }) else { return [] }
-      observers.append(observer)
-      return state.transactions
-    }
+    let pending = store.paymentHub.add(observer, to: self)
     guard !pending.isEmpty else { return }
     // The app's observer is called on the main queue, as StoreKit calls it; how it keeps its
     // own state safe is the app's (Apple's protocol is not Sendable either).
     nonisolated(unsafe) let observer = observer
     DispatchQueue.main.async { observer.paymentQueue(self, updatedTransactions: pending) }
+  }
+
+  /// Adds `observer` if it is not there yet (under the app queue's lock): whether it was added.
+  func insert(_ observer: any SKPaymentTransactionObserver) -> Bool {
+    lock.withLock {
+      guard !observers.contains(where: { $0 === observer }) else { return false }
+      observers.append(observer)
+      return true
+    }
   }
 
   /// Removes an observer.
@@ -91,10 +121,15 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
   open func finishTransaction(_ transaction: SKPaymentTransaction) {
     guard transaction.transactionState != .purchasing, transaction.transactionState != .deferred
     else { return }
-    let (removed, observers) = change { $0.remove(key: transaction.key) }
-    guard let removed else { return }
-    if let id = removed.engineID, removed.transactionState != .failed { store.finish(id) }
-    tell(observers) { $0.paymentQueue(self, removedTransactions: [removed]) }
+    let store = store
+    var removed: SKPaymentTransaction?
+    store.paymentHub.change { state in
+      removed = state.remove(transaction)
+      return removed.map { [.removed([$0])] } ?? []
+    }
+    if let removed, let id = removed.engineID, removed.transactionState != .failed {
+      store.finish(id)
+    }
   }
 
   /// Restores the customer's non-consumables and subscriptions: each arrives `restored`, then
@@ -129,52 +164,22 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
   /// Hosted content is not simulated: nothing to cancel.
   open func cancel(_ downloads: [SKDownload]) {}
 
-  // MARK: - What the store hands the queue
-
-  /// Changes the queue's state and reads its observers under one lock: news of the change goes
-  /// to the observers there were when it was made.
-  private func change<Result>(
-    _ body: (inout PaymentQueueState) -> Result
-  ) -> (Result, [any SKPaymentTransactionObserver]) {
-    lock.withLock { (body(&state), observers) }
-  }
+  // MARK: - What the app's queue tells this one
 
   /// Calls every observer of this moment with `body` on the main queue.
   func tell(_ body: @escaping (any SKPaymentTransactionObserver) -> Void) {
     tell(transactionObservers, body)
   }
 
-  /// Calls `observers` (those there were when the news was made, read under the same lock as
-  /// the change) with `body` on the main queue: an observer added after the change heard of
-  /// it from ``add(_:)``, and does not hear of it twice.
-  private func tell(
-    _ observers: [any SKPaymentTransactionObserver],
-    _ body: @escaping (any SKPaymentTransactionObserver) -> Void
-  ) {
-    // On the main queue, as StoreKit calls observers (see `add(_:)` for why it is unchecked).
-    nonisolated(unsafe) let body = body
-    nonisolated(unsafe) let observers = observers
-    DispatchQueue.main.async {
-      for observer in observers { body(observer) }
-    }
-  }
-
-  /// A payment the store refused before any transaction existed: observers hear it
-  /// `purchasing`, then `failed` with `error`.
-  func refuse(_ payment: SKPayment, _ error: SKError) {
-    let ((purchasing, failed), observers) = change { $0.refuse(payment, error) }
-    tell(observers) { $0.paymentQueue(self, updatedTransactions: [purchasing]) }
-    tell(observers) { $0.paymentQueue(self, updatedTransactions: [failed]) }
-  }
-
-  /// Takes the store's events (under the store's lock, once the journal holds them) and tells
-  /// the observers what they mean for the queue.
-  func receive(_ events: [StoreEvent], payment: SKPayment?, dates: (UInt64) -> Date?) {
-    let (told, observers) = change { $0.receive(events, payment: payment, dates: dates) }
-    for news in told {
-      switch news {
+  /// Tells `observers` (this queue's when the news was made, read under the app queue's lock)
+  /// the news, in order, with this object as the queue.
+  func tell(_ observers: [any SKPaymentTransactionObserver], _ news: [PaymentQueueState.News]) {
+    for item in news {
+      switch item {
       case .updated(let transactions):
         tell(observers) { $0.paymentQueue(self, updatedTransactions: transactions) }
+      case .removed(let transactions):
+        tell(observers) { $0.paymentQueue(self, removedTransactions: transactions) }
       case .restoreFinished:
         tell(observers) { $0.paymentQueueRestoreCompletedTransactionsFinished(self) }
       case .restoreFailed(let error):
@@ -188,6 +193,21 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
       case .storefrontChanged:
         tell(observers) { $0.paymentQueueDidChangeStorefront(self) }
       }
+    }
+  }
+
+  /// Calls `observers` with `body` on the main queue: an observer added after the change heard
+  /// of it from ``add(_:)-(any SKPaymentTransactionObserver)``, and does not hear of it twice.
+  private func tell(
+    _ observers: [any SKPaymentTransactionObserver],
+    _ body: @escaping (any SKPaymentTransactionObserver) -> Void
+  ) {
+    guard !observers.isEmpty else { return }
+    // On the main queue, as StoreKit calls observers (see `add(_:)` for why it is unchecked).
+    nonisolated(unsafe) let body = body
+    nonisolated(unsafe) let observers = observers
+    DispatchQueue.main.async {
+      for observer in observers { body(observer) }
     }
   }
 }

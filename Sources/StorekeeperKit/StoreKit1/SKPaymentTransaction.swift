@@ -33,11 +33,13 @@ extension SKPaymentTransactionState {
 /// A payment in the queue, as the observer sees it at one update (StoreKit's
 /// `SKPaymentTransaction`). Each update hands the observer a transaction as it stands then;
 /// ``SKPaymentQueue/transactions`` holds each one's latest. Open, with overridable properties
-/// and `init()`, as Apple's is, so tests may mock it (a mock the queue did not make finishes
-/// nothing).
+/// and `init()`, as Apple's is, so tests may mock it or fill an empty one by key-value coding
+/// (`setValue(SKPaymentTransactionState.failed.rawValue, forKey: "transactionState")`); a
+/// transaction the queue did not make finishes nothing.
 ///
-/// `@unchecked Sendable`: its values never change after it is made.
-open class SKPaymentTransaction: NSObject, @unchecked Sendable {
+/// `@unchecked Sendable`: its values change only by key-value coding, which a test double does
+/// before it hands the transaction over.
+open class SKPaymentTransaction: NSObject, _SKKeyValueCoding, @unchecked Sendable {
   private struct Values {
     var payment = SKPayment()
     var transactionState = SKPaymentTransactionState.purchasing
@@ -47,9 +49,11 @@ open class SKPaymentTransaction: NSObject, @unchecked Sendable {
     var error: (any Error)?
   }
 
-  private let values: Values
+  private var values: Values
   /// Which payment of the queue this is, across its updates (-1: not the queue's).
   let key: Int
+  /// The app queue that made it (`nil` for one a test made): a key means something only there.
+  let origin: PaymentQueueOrigin?
   /// The engine's transaction, once there is one (a failed or deferred one has one too).
   let engineID: UInt64?
 
@@ -57,12 +61,14 @@ open class SKPaymentTransaction: NSObject, @unchecked Sendable {
   public override init() {
     values = Values()
     key = -1
+    origin = nil
     engineID = nil
     super.init()
   }
 
   init(
-    payment: SKPayment, state: SKPaymentTransactionState, key: Int, engineID: UInt64?,
+    payment: SKPayment, state: SKPaymentTransactionState, key: Int, origin: PaymentQueueOrigin?,
+    engineID: UInt64?,
     date: Date?, original: SKPaymentTransaction? = nil, error: (any Error)? = nil
   ) {
     let identified = state == .purchased || state == .restored
@@ -71,6 +77,7 @@ open class SKPaymentTransaction: NSObject, @unchecked Sendable {
       transactionIdentifier: identified ? engineID.map { String($0) } : nil,
       transactionDate: identified ? date : nil, original: original, error: error)
     self.key = key
+    self.origin = origin
     self.engineID = engineID
     super.init()
   }
@@ -96,6 +103,48 @@ open class SKPaymentTransaction: NSObject, @unchecked Sendable {
     "SKPaymentTransaction: \(payment.productIdentifier) \(transactionState) "
       + (transactionIdentifier ?? "-")
   }
+
+  /// Stores a value by Apple's Objective-C property name (`originalTransaction` is Swift's
+  /// `original`; `payment` may be set too, which Apple's is not: a double needs one).
+  public func _setKeyed(_ value: Any?, forKey key: String) -> Bool {
+    let given = KeyedValue(value, key: key, of: self)
+    switch key {
+    case "payment": values.payment = given.required(SKPayment.self)
+    case "transactionState":
+      values.transactionState = given.raw(SKPaymentTransactionState.self)
+    case "transactionIdentifier": values.transactionIdentifier = given.optional(String.self)
+    case "transactionDate": values.transactionDate = given.optional(Date.self)
+    case "originalTransaction", "original":
+      values.original = given.optional(SKPaymentTransaction.self)
+    case "error": values.error = given.optional((any Error).self)
+    case "downloads": break
+    default: return false
+    }
+    return true
+  }
+
+  /// A property's value by Apple's Objective-C name (the state by its raw value).
+  public func _keyed(_ key: String) -> Any?? {
+    switch key {
+    case "payment": payment
+    case "transactionState": transactionState.rawValue
+    case "transactionIdentifier": .some(transactionIdentifier)
+    case "transactionDate": .some(transactionDate)
+    case "originalTransaction", "original": .some(original)
+    case "error": .some(error)
+    case "downloads": downloads
+    default: nil
+    }
+  }
+
+  #if canImport(ObjectiveC)
+    /// Sets one of Apple's Objective-C properties by name (``KeyedValue``'s conversions).
+    open override func setValue(_ value: Any?, forKey key: String) {
+      if !_setKeyed(value, forKey: key) { super.setValue(value, forKey: key) }
+    }
+    /// Reads one of Apple's Objective-C properties by name.
+    open override func value(forKey key: String) -> Any? { _keyed(key) ?? super.value(forKey: key) }
+  #endif
 }
 
 /// Apple-hosted content of a purchase (StoreKit's `SKDownload`): declared so that observers

@@ -3,9 +3,11 @@ public import Foundation
 /// A product as StoreKit's original API describes it (StoreKit's `SKProduct`), made from the
 /// same catalog entry as StoreKit 2's ``Product``. Open, with overridable properties and
 /// `init()`, as Apple's is: tests mock it (`class MockProduct: SKProduct { override var
-/// productIdentifier: String { "x" } }`), and a payment for a mocked product reaches the
-/// queue by its identifier. `@unchecked Sendable`: its values never change after it is made.
-open class SKProduct: NSObject, @unchecked Sendable {
+/// productIdentifier: String { "x" } }`) or fill an empty one with key-value coding
+/// (`setValue("x", forKey: "productIdentifier")`), and a payment for a mocked product reaches
+/// the queue by its identifier. `@unchecked Sendable`: its values change only by key-value
+/// coding, which a test double does before it hands the product over.
+open class SKProduct: NSObject, _SKKeyValueCoding, @unchecked Sendable {
   /// The unit of a subscription period.
   public enum PeriodUnit: UInt, Sendable, Equatable, Hashable {
     /// Days.
@@ -31,7 +33,7 @@ open class SKProduct: NSObject, @unchecked Sendable {
     var discounts: [SKProductDiscount] = []
   }
 
-  private let values: Values
+  private var values: Values
 
   /// An empty product (no identifier, free), for a subclass to describe.
   public override init() {
@@ -89,12 +91,66 @@ open class SKProduct: NSObject, @unchecked Sendable {
 
   /// `SKProduct: <id>`.
   open override var description: String { "SKProduct: \(productIdentifier)" }
+
+  /// Stores a value by Apple's property name (hosted content's keys are taken and ignored).
+  public func _setKeyed(_ value: Any?, forKey key: String) -> Bool {
+    let given = KeyedValue(value, key: key, of: self)
+    switch key {
+    case "productIdentifier": values.productIdentifier = given.string()
+    case "localizedTitle": values.localizedTitle = given.string()
+    case "localizedDescription": values.localizedDescription = given.string()
+    case "price": values.price = given.decimal()
+    case "priceLocale": values.priceLocale = given.locale()
+    case "isFamilyShareable", "familyShareable": values.isFamilyShareable = given.bool()
+    case "subscriptionPeriod":
+      values.subscriptionPeriod = given.optional(SKProductSubscriptionPeriod.self)
+    case "introductoryPrice": values.introductoryPrice = given.optional(SKProductDiscount.self)
+    case "subscriptionGroupIdentifier":
+      values.subscriptionGroupIdentifier = given.optional(String.self)
+    case "discounts": values.discounts = given.optional([SKProductDiscount].self) ?? []
+    case "downloadable", "isDownloadable", "downloadContentLengths", "downloadContentVersion",
+      "contentVersion":
+      break
+    default: return false
+    }
+    return true
+  }
+
+  /// A property's value by Apple's name.
+  public func _keyed(_ key: String) -> Any?? {
+    switch key {
+    case "productIdentifier": productIdentifier
+    case "localizedTitle": localizedTitle
+    case "localizedDescription": localizedDescription
+    case "price": price
+    case "priceLocale": priceLocale
+    case "isFamilyShareable", "familyShareable": isFamilyShareable
+    case "subscriptionPeriod": .some(subscriptionPeriod)
+    case "introductoryPrice": .some(introductoryPrice)
+    case "subscriptionGroupIdentifier": .some(subscriptionGroupIdentifier)
+    case "discounts": discounts
+    case "downloadable", "isDownloadable": isDownloadable
+    case "downloadContentLengths": downloadContentLengths
+    case "downloadContentVersion", "contentVersion": downloadContentVersion
+    default: nil
+    }
+  }
+
+  #if canImport(ObjectiveC)
+    /// Sets one of Apple's Objective-C properties by name (``KeyedValue``'s conversions).
+    open override func setValue(_ value: Any?, forKey key: String) {
+      if !_setKeyed(value, forKey: key) { super.setValue(value, forKey: key) }
+    }
+    /// Reads one of Apple's Objective-C properties by name.
+    open override func value(forKey key: String) -> Any? { _keyed(key) ?? super.value(forKey: key) }
+  #endif
 }
 
 /// A subscription period (StoreKit's `SKProductSubscriptionPeriod`): open, as Apple's is, so
-/// tests may mock it. `@unchecked Sendable`: its values never change after it is made.
-open class SKProductSubscriptionPeriod: NSObject, @unchecked Sendable {
-  private let length: (units: Int, unit: SKProduct.PeriodUnit)
+/// tests may mock it or fill an empty one by key-value coding. `@unchecked Sendable`: its
+/// values change only by key-value coding, before a test double hands it over.
+open class SKProductSubscriptionPeriod: NSObject, _SKKeyValueCoding, @unchecked Sendable {
+  private var length: (units: Int, unit: SKProduct.PeriodUnit)
 
   /// An empty period (no units of a day), for a subclass to describe.
   public override init() {
@@ -127,12 +183,42 @@ open class SKProductSubscriptionPeriod: NSObject, @unchecked Sendable {
 
   /// The length's hash.
   open override var hash: Int { numberOfUnits &* 4 &+ Int(unit.rawValue) }
+
+  /// Stores a value by Apple's property name.
+  public func _setKeyed(_ value: Any?, forKey key: String) -> Bool {
+    let given = KeyedValue(value, key: key, of: self)
+    switch key {
+    case "numberOfUnits": length.units = given.integer()
+    case "unit": length.unit = given.raw(SKProduct.PeriodUnit.self)
+    default: return false
+    }
+    return true
+  }
+
+  /// A property's value by Apple's name (an enumeration by its raw value, as Objective-C's).
+  public func _keyed(_ key: String) -> Any?? {
+    switch key {
+    case "numberOfUnits": numberOfUnits
+    case "unit": unit.rawValue
+    default: nil
+    }
+  }
+
+  #if canImport(ObjectiveC)
+    /// Sets one of Apple's Objective-C properties by name (``KeyedValue``'s conversions).
+    open override func setValue(_ value: Any?, forKey key: String) {
+      if !_setKeyed(value, forKey: key) { super.setValue(value, forKey: key) }
+    }
+    /// Reads one of Apple's Objective-C properties by name.
+    open override func value(forKey key: String) -> Any? { _keyed(key) ?? super.value(forKey: key) }
+  #endif
 }
 
 /// An introductory or promotional offer of a subscription (StoreKit's `SKProductDiscount`):
-/// open, as Apple's is, so tests may mock it. `@unchecked Sendable`: its values never change
-/// after it is made.
-open class SKProductDiscount: NSObject, @unchecked Sendable {
+/// open, as Apple's is, so tests may mock it or fill an empty one by key-value coding.
+/// `@unchecked Sendable`: its values change only by key-value coding, before a test double
+/// hands it over.
+open class SKProductDiscount: NSObject, _SKKeyValueCoding, @unchecked Sendable {
   /// How the offer is paid.
   public enum PaymentMode: UInt, Sendable, Equatable, Hashable {
     /// A reduced price each period.
@@ -161,7 +247,7 @@ open class SKProductDiscount: NSObject, @unchecked Sendable {
     var type = `Type`.introductory
   }
 
-  private let values: Values
+  private var values: Values
 
   /// An empty offer, for a subclass to describe.
   public override init() {
@@ -199,4 +285,44 @@ open class SKProductDiscount: NSObject, @unchecked Sendable {
   open var paymentMode: PaymentMode { values.paymentMode }
   /// Introductory or promotional.
   open var type: `Type` { values.type }
+
+  /// Stores a value by Apple's property name.
+  public func _setKeyed(_ value: Any?, forKey key: String) -> Bool {
+    let given = KeyedValue(value, key: key, of: self)
+    switch key {
+    case "price": values.price = given.decimal()
+    case "priceLocale": values.priceLocale = given.locale()
+    case "identifier": values.identifier = given.optional(String.self)
+    case "subscriptionPeriod":
+      values.subscriptionPeriod = given.required(SKProductSubscriptionPeriod.self)
+    case "numberOfPeriods": values.numberOfPeriods = given.integer()
+    case "paymentMode": values.paymentMode = given.raw(PaymentMode.self)
+    case "type": values.type = given.raw(`Type`.self)
+    default: return false
+    }
+    return true
+  }
+
+  /// A property's value by Apple's name (an enumeration by its raw value, as Objective-C's).
+  public func _keyed(_ key: String) -> Any?? {
+    switch key {
+    case "price": price
+    case "priceLocale": priceLocale
+    case "identifier": .some(identifier)
+    case "subscriptionPeriod": subscriptionPeriod
+    case "numberOfPeriods": numberOfPeriods
+    case "paymentMode": paymentMode.rawValue
+    case "type": type.rawValue
+    default: nil
+    }
+  }
+
+  #if canImport(ObjectiveC)
+    /// Sets one of Apple's Objective-C properties by name (``KeyedValue``'s conversions).
+    open override func setValue(_ value: Any?, forKey key: String) {
+      if !_setKeyed(value, forKey: key) { super.setValue(value, forKey: key) }
+    }
+    /// Reads one of Apple's Objective-C properties by name.
+    open override func value(forKey key: String) -> Any? { _keyed(key) ?? super.value(forKey: key) }
+  #endif
 }

@@ -66,6 +66,12 @@ open class SKProductsRequest: SKRequest, @unchecked Sendable {
     self.productIdentifiers = productIdentifiers
   }
 
+  /// A request for no products, as Apple's inherits `NSObject`'s `init()` (a test double's
+  /// subclass starts from it): its answer has no products and no invalid identifiers.
+  public override init() {
+    productIdentifiers = []
+  }
+
   override func answer(from store: Store) {
     let answer = Result { try store.products(productIdentifiers) }
     switch answer {
@@ -83,10 +89,11 @@ open class SKProductsRequest: SKRequest, @unchecked Sendable {
 }
 
 /// The App Store's answer to a products request (StoreKit's `SKProductsResponse`): open, with
-/// overridable properties, as Apple's is, so tests may mock it. `@unchecked Sendable`: its
-/// values never change after it is made.
-open class SKProductsResponse: NSObject, @unchecked Sendable {
-  private let answer: (products: [SKProduct], invalid: [String])
+/// overridable properties, as Apple's is, so tests may mock it or fill an empty one by
+/// key-value coding. `@unchecked Sendable`: its values change only by key-value coding, before
+/// a test double hands it over.
+open class SKProductsResponse: NSObject, _SKKeyValueCoding, @unchecked Sendable {
+  private var answer: (products: [SKProduct], invalid: [String])
 
   /// An empty answer, for a subclass to describe.
   public override init() {
@@ -103,6 +110,35 @@ open class SKProductsResponse: NSObject, @unchecked Sendable {
   open var products: [SKProduct] { answer.products }
   /// The identifiers it has no available product for, sorted.
   open var invalidProductIdentifiers: [String] { answer.invalid }
+
+  /// Stores a value by Apple's property name.
+  public func _setKeyed(_ value: Any?, forKey key: String) -> Bool {
+    let given = KeyedValue(value, key: key, of: self)
+    switch key {
+    case "products": answer.products = given.optional([SKProduct].self) ?? []
+    case "invalidProductIdentifiers": answer.invalid = given.optional([String].self) ?? []
+    default: return false
+    }
+    return true
+  }
+
+  /// A property's value by Apple's name.
+  public func _keyed(_ key: String) -> Any?? {
+    switch key {
+    case "products": products
+    case "invalidProductIdentifiers": invalidProductIdentifiers
+    default: nil
+    }
+  }
+
+  #if canImport(ObjectiveC)
+    /// Sets one of Apple's Objective-C properties by name (``KeyedValue``'s conversions).
+    open override func setValue(_ value: Any?, forKey key: String) {
+      if !_setKeyed(value, forKey: key) { super.setValue(value, forKey: key) }
+    }
+    /// Reads one of Apple's Objective-C properties by name.
+    open override func value(forKey key: String) -> Any? { _keyed(key) ?? super.value(forKey: key) }
+  #endif
 }
 
 /// `receiptProperties` key: ask the sandbox for an expired receipt (sandbox only; the test
@@ -122,8 +158,9 @@ open class SKReceiptRefreshRequest: SKRequest, @unchecked Sendable {
   /// The properties asked for (sandbox only).
   open var receiptProperties: [String: Any]? { properties }
 
-  /// A request for the current receipt.
-  public override convenience init() { self.init(receiptProperties: nil) }
+  /// A request for the current receipt (a designated initializer, as Apple's inherits
+  /// `NSObject`'s: a test double's `override init()` calls it).
+  public override init() { properties = nil }
 
   /// A request with sandbox properties (ignored here).
   public init(receiptProperties properties: [String: Any]?) {
