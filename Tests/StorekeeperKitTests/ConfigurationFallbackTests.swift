@@ -60,6 +60,24 @@ import Testing
     scopes.value = ["A/u()", "A"]
     #expect(registry.current() === shared, "suite A's own stays its own")
   }
+
+  /// `swift test` runs every test target in one process: a suite that made no session reaches
+  /// the one its own target made last, not one another target made since (Xcode runs a process
+  /// per test bundle).
+  @Test func theSessionMadeLastIsKeptPerTestTarget() throws {
+    let registry = StoreRegistry()
+    let scopes = Locked(["A/t()", "A", "test target One"])
+    registry.useScopes { scopes.value }
+    let ours = try store()
+    registry.register(ours)  // target One's static let
+    scopes.value = ["X/t()", "X", "test target Two"]
+    let theirs = try store()
+    registry.register(theirs)  // target Two, at the same time
+    scopes.value = ["B/t()", "B", "test target One"]
+    #expect(registry.current() === ours)
+    scopes.value = ["Y/t()", "Y", "test target Three"]
+    #expect(registry.current() === theirs, "a target that made none: the one made last")
+  }
 }
 
 /// A value behind a lock, for the scopes closure.
