@@ -134,16 +134,11 @@ public final class PerformanceTest: @unchecked Sendable {
       JSONMember("numPending", .number(JSONNumber(pending))),
     ]
     if !times.isEmpty { members.append(JSONMember("responseTimes", Self.responseTimes(times))) }
-    if !failures.isEmpty {
-      members.append(
-        JSONMember(
-          "failures",
-          .object(
-            JSONObject(
-              failures.sorted { $0.key < $1.key }.map {
-                JSONMember($0.key, .number(JSONNumber($0.value)))
-              }))))
+    // Apple's `PerformanceTestResultResponse` always has `failures`: an empty map when none.
+    let failed = failures.sorted { $0.key < $1.key }.map {
+      JSONMember($0.key, .number(JSONNumber($0.value)))
     }
+    members.append(JSONMember("failures", .object(JSONObject(failed))))
     return .object(JSONObject(members))
   }
 

@@ -157,6 +157,9 @@ import Testing
     #expect(result["sent"] as? Int == total)
     #expect((result["mostInFlight"] as? Int ?? 99) <= concurrency)
     #expect(result["successRate"] as? Int == 100 && result["numPending"] as? Int == 0)
+    #expect(
+      (result["failures"] as? [String: Any])?.isEmpty == true,
+      "Apple's result has `failures`, an empty map when none: \(result)")
     let times = try #require(result["times"] as? [String: Any])
     for key in ["average", "p50", "p90", "p95", "p99"] {
       #expect((times[key] as? Int ?? -1) >= 50, "\(key): \(times)")
