@@ -77,6 +77,19 @@ import Testing
     #expect(session.refusal(.importTransaction(unknown))?.suggestions.first == "socialfeed.monthly")
   }
 
+  /// A refunded subscription counts against the introductory offer, as a refunded purchase does
+  /// in the live engine; the invariants hold (the debug build checks them after every verb).
+  @Test func aRefundedImportedSubscriptionCountsAsAPurchase() throws {
+    var session = try session()
+    var refunded = monthly(Self.apple, daysAgo: 40)
+    refunded.revocationDate = Instant(milliseconds: Self.start.milliseconds - 86_400_000 * 35)
+    refunded.revocationReason = .other
+    try session.perform(.importTransaction(refunded)) { _ in }
+    #expect(session.invariantViolation() == nil)
+    let group = try #require(session.catalog.products.first { $0.productID == "socialfeed.monthly" })
+    #expect(!session.isEligibleForIntroductoryOffer(group: Int(try #require(group.groupIndex))))
+  }
+
   @Test func theClockContinuesAnImportedSubscription() throws {
     var session = try session()
     try session.perform(.importTransaction(monthly(Self.apple, daysAgo: 10))) { _ in }
