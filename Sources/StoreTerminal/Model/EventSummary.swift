@@ -86,13 +86,16 @@ enum EventSummary {
     switch event {
     case .changed(let action): return "retention " + action.summary
     case .request(let request, let exchange, let problem):
+      // What came back and whether it was used; the body itself is in the journal and `run`'s
+      // output (`retentionRequest`'s `answer`).
       let how: String =
         switch exchange.outcome {
-        case .answered(let status, let body): "HTTP \(status) \(body.prefix(120))"
-        case .failed(let result, let reason): "\(reason) (\(result))"
+        case .answered(let status, let body): "HTTP \(status), \(body.utf8.count) bytes"
+        case .failed(let result, let reason): "no answer (\(result): \(reason))"
         }
-      return "retention request \(exchange.requestID.prefix(8)) for \(request.productID): \(how)"
-        + (problem.map { " — \($0)" } ?? "")
+      let verdict = problem.map { "not used: \($0); the default instead" } ?? "its message shown"
+      return "retention: asked your server about \(request.productID) "
+        + "(request \(exchange.requestID.prefix(8))): \(how), \(verdict)"
     case .shown(let display):
       var text = "retention message: \(display.source.rawValue)"
       if let id = display.messageID { text += " \(id.prefix(8))" }

@@ -3,8 +3,9 @@ import StoreConfiguration
 import StoreSimulation
 
 /// What the subscription page shows before the customer cancels: the retention message (its
-/// header, body, bullet points), the plan or offer it suggests with its price, and three ways
-/// on: take the suggestion (`a`), cancel anyway (`c`), keep the subscription (`k`, Esc).
+/// header, body, bullet points), the plan or offer it suggests with its price, where the message
+/// came from (and why the default when the developer's server was asked), and three ways on:
+/// take the suggestion (`a`), cancel anyway (`c`), keep the subscription (`k`, Esc).
 package struct RetentionDialog: Equatable, Sendable {
   /// One row: a label and its text.
   package struct Line: Equatable, Sendable {
@@ -16,53 +17,72 @@ package struct RetentionDialog: Equatable, Sendable {
   package var title: String
   /// The message and the suggestion.
   package var lines: [Line]
-  /// What `a` takes, when the message suggests something.
-  package var acceptLabel: String?
-  /// What `c` applies: turning auto-renew off.
+  /// What `a` does, in the footer's words (`switch plan`, `take the offer`), when the message
+  /// suggests something.
+  package var acceptKey: String?
+  /// What the status line says once `a` applied (`switched to …`, `redeemed … for …`).
+  package var accepted: String
+  /// What `c` applies: turning the subscription's auto-renew off, however the page was opened.
   package var cancel: Command
 
   /// The dialog for what the page showed.
-  static func make(
-    _ shown: RetentionDisplay, cancel: Command, session: SessionView
-  )
-    -> RetentionDialog
-  {
+  static func make(_ shown: RetentionDisplay, session: SessionView) -> RetentionDialog {
     let locale = session.settings.locale
     func name(_ productID: String) -> String {
       session.catalog.index(of: productID).map {
         session.catalog.products[$0].displayName(locale: locale)
       } ?? productID
     }
-    var lines: [Line] = []
-    if let id = shown.messageID, let message = session.retention.messages[id] {
-      let text = message.text
-      lines.append(Line(label: "", text: text.header))
-      if let alt = text.altText { lines.append(Line(label: "image", text: alt)) }
-      lines.append(Line(label: "", text: text.body))
-      for bullet in text.bullets { lines.append(Line(label: "•", text: bullet.text)) }
-    }
-    var accept: String?
+    var lines = messageLines(shown, session: session)
+    var dialog = RetentionDialog(
+      title: "Before you cancel \(name(shown.productID))", lines: [], acceptKey: nil,
+      accepted: "", cancel: .autoRenew(.id(shown.originalTransactionID), enabled: false))
     if let productID = shown.alternateProduct, let index = session.catalog.index(of: productID) {
-      let product = session.catalog.products[index]
-      let label = "switch to \(name(productID)) (\(Self.price(product.price, session)))"
-      lines.append(Line(label: "switch", text: label))
-      accept = label
+      let price = Self.price(session.catalog.products[index].price, session)
+      lines.append(Line(label: "switch to", text: "\(name(productID)) (\(price))"))
+      dialog.acceptKey = "switch plan"
+      dialog.accepted = "switched to \(name(productID))"
     }
     if let offerID = shown.promotionalOffer, let productID = shown.offerProductID,
       let index = session.catalog.index(of: productID)
     {
-      let product = session.catalog.products[index]
-      let offer = product.promotionalOffers.first { $0.id == offerID }
+      let offer = session.catalog.products[index].promotionalOffers.first { $0.id == offerID }
       let price = offer.map { " at \(Self.price($0.price, session))" } ?? ""
-      let label = "redeem \(offer?.referenceName ?? offerID) for \(name(productID))\(price)"
-      lines.append(Line(label: "offer", text: label))
-      accept = label
+      let what = "\(offer?.referenceName ?? offerID) for \(name(productID))\(price)"
+      lines.append(Line(label: "offer", text: what))
+      dialog.acceptKey = "take the offer"
+      dialog.accepted = "redeemed \(what)"
     }
-    let source = shown.source == .realtime ? "your server's answer" : "the default message"
-    lines.append(Line(label: "", text: "(\(source), \(shown.messageID?.prefix(8) ?? "")…)"))
-    return RetentionDialog(
-      title: "Before you cancel \(name(shown.productID))", lines: lines, acceptLabel: accept,
-      cancel: cancel)
+    lines.append(Line(label: "from", text: source(shown)))
+    dialog.lines = lines
+    return dialog
+  }
+
+  /// The message's header, image, body and bullet points.
+  private static func messageLines(_ shown: RetentionDisplay, session: SessionView) -> [Line] {
+    guard let id = shown.messageID, let message = session.retention.messages[id] else {
+      return []
+    }
+    let text = message.text
+    var lines = [Line(label: "", text: text.header)]
+    if let alt = text.altText { lines.append(Line(label: "image", text: alt)) }
+    lines.append(Line(label: "", text: text.body))
+    for bullet in text.bullets { lines.append(Line(label: "•", text: bullet.text)) }
+    return lines
+  }
+
+  /// Where the message came from, in one line: the developer's answer, the default, or the
+  /// default because the answer could not be used (and why).
+  private static func source(_ shown: RetentionDisplay) -> String {
+    let id = shown.messageID.map { " (message \($0.prefix(8))…)" } ?? ""
+    switch shown.source {
+    case .realtime: return "your server's answer\(id)"
+    case .default, .none:
+      let what = shown.source == .none ? "no message" : "the default message\(id)"
+      guard let why = shown.fallbackReason else { return what }
+      return "\(what), because your server's answer was not used: "
+        + TextCells.truncate(why, to: 100)
+    }
   }
 
   private static func price(_ milliunits: Int64, _ session: SessionView) -> String {
@@ -72,7 +92,7 @@ package struct RetentionDialog: Equatable, Sendable {
 
   /// The keys at the bottom.
   var footer: String {
-    (acceptLabel == nil ? "" : "a accept · ") + "c cancel anyway · k or Esc keep"
+    (acceptKey.map { "a \($0) · " } ?? "") + "c cancel anyway · k or Esc keep"
   }
 }
 
@@ -80,9 +100,9 @@ extension InspectorState {
   /// A key in the retention dialog.
   mutating func handleRetention(_ dialog: RetentionDialog, _ key: Key) -> [InspectorEffect] {
     switch key {
-    case .character("a") where dialog.acceptLabel != nil:
+    case .character("a") where dialog.acceptKey != nil:
       overlay = nil
-      return [Self.apply(.retention(.accept), success: "retention offer accepted")]
+      return [Self.apply(.retention(.accept), success: dialog.accepted)]
     case .character("c"):
       overlay = nil
       return [Self.apply(dialog.cancel, success: "auto-renew turned off")]
@@ -94,8 +114,9 @@ extension InspectorState {
     return []
   }
 
-  /// What a `retention show` came to: the dialog, or when the page shows no message, straight on
-  /// with `then` (auto-renew off, as without Retention Messaging).
+  /// What a `retention show` came to, however it was asked for (`o`, a `:` line, the control
+  /// endpoint): the dialog; when the page shows no message, straight on with `then` (auto-renew
+  /// off, as without Retention Messaging) if the page was opened to cancel.
   mutating func retentionShown(
     _ events: [StoreEvent], then: Command?, session: SessionView
   ) -> [InspectorEffect] {
@@ -104,10 +125,10 @@ extension InspectorState {
     }.last
     guard let shown else { return [] }
     guard shown.source != .none else {
+      if let why = shown.fallbackReason { say("no retention message (\(why))") }
       return then.map { [Self.apply($0, success: "\($0) done")] } ?? []
     }
-    let cancel = then ?? .retention(.show(nil))
-    overlay = .retention(RetentionDialog.make(shown, cancel: cancel, session: session))
+    overlay = .retention(RetentionDialog.make(shown, session: session))
     return []
   }
 }

@@ -118,4 +118,10 @@ public struct RetentionDisplay: Equatable, Sendable {
   public var offerProductID: String?
   /// The product subscribed to.
   public var productID: String
+  /// The subscription's original transaction: what cancelling from the page turns auto-renew
+  /// off for.
+  public var originalTransactionID: UInt64 = 0
+  /// Why the page fell back to the default message (or to none) after asking the developer's
+  /// server: the answer's problem, or why there was no answer.
+  public var fallbackReason: String?
 }

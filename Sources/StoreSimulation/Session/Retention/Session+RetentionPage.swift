@@ -58,14 +58,18 @@ extension Session {
   mutating func showRetentionPage(_ exchange: RealtimeExchange?, _ sink: EventSink) {
     guard let request = try? retentionRequest() else { return }
     var chosen: RetentionPage?
+    var problem: String?
     if let exchange {
       let judged = judge(exchange, for: request)
       emit(
         .retention(.request(request, exchange, problem: judged.problem)), at: now.milliseconds,
         sink)
       chosen = judged.page
+      problem = judged.problem
     }
-    let page = chosen ?? defaultPage(for: request)
+    var page = chosen ?? defaultPage(for: request)
+    page.display.originalTransactionID = request.originalTransactionID
+    page.display.fallbackReason = chosen == nil ? problem : nil
     retentionPage = page
     emit(.retention(.shown(page.display)), at: now.milliseconds, sink)
   }
