@@ -1,12 +1,15 @@
 import Foundation
+import NIOConcurrencyHelpers
 import StoreJSON
 import StoreSimulation
 
 /// Apple's performance test of a Get Retention Message endpoint (Initiate Performance Test):
 /// ``Config/totalRequests`` signed requests sent to the URL, never more than
-/// ``Config/maxConcurrentRequests`` at once, each timed; the result judged against the config's
-/// thresholds. `@unchecked Sendable`: its tallies are read and written under `lock`.
-public final class PerformanceTest: @unchecked Sendable {
+/// ``Config/maxConcurrentRequests`` at once, each timed, within ``Config/totalDuration`` (what is
+/// still out or unsent when it ends is a `TIMED_OUT` failure); the result judged against the
+/// config's thresholds. It runs as tasks awaiting the HTTP client's event loop: no thread waits
+/// for an answer, so the session and the server's reads go on meanwhile.
+public final class PerformanceTest: Sendable {
   /// `PerformanceTestConfig`.
   public struct Config: Sendable, Equatable {
     /// The most requests in flight at once.
@@ -36,53 +39,86 @@ public final class PerformanceTest: @unchecked Sendable {
     }
   }
 
+  /// What the test has counted so far.
+  private struct Tally {
+    var times: [Int] = []
+    var successes = 0
+    var failures: [String: Int] = [:]
+    var finished = 0
+    var inFlight = 0
+    var mostInFlight = 0
+  }
+
   /// The test's `requestId`.
   public let requestID: String
   /// Its parameters.
   public let config: Config
   /// The URL tested.
   public let target: String
+  private let tally = NIOLockedValueBox(Tally())
 
-  private let lock = NSLock()
-  private var times: [Int] = []
-  private var successes = 0
-  private var failures: [String: Int] = [:]
-  private var finished = 0
-  private var inFlight = 0
-  private var mostInFlight = 0
-
-  /// Starts a test of `request`'s URL, signing each request at `now`, on threads of its own.
+  /// Starts a test of `request`'s URL, signing each request at `now`; it runs on as tasks.
   public init(
     request: RetentionRequest, at now: Instant, config: Config, caller: RealtimeRetention
   ) {
     requestID = UUID().uuidString.lowercased()
     self.config = config
     target = request.url ?? ""
-    let slots = DispatchSemaphore(value: max(1, config.maxConcurrentRequests))
-    let queue = DispatchQueue(label: "storekeeper.performance-test", attributes: .concurrent)
+    Task { [self] in await run(request, at: now, caller: caller) }
+  }
+
+  /// Sends the requests, `maxConcurrentRequests` at a time, until all are answered or the
+  /// test's duration ends; what never finished fails `TIMED_OUT`.
+  private func run(_ request: RetentionRequest, at now: Instant, caller: RealtimeRetention) async {
     let total = config.totalRequests
-    Thread.detachNewThread { [self] in
-      for _ in 0..<total {
-        slots.wait()
-        queue.async {
-          self.send(request, at: now, caller: caller)
-          slots.signal()
+    let width = max(1, min(config.maxConcurrentRequests, total))
+    let duration = Duration.milliseconds(config.totalDuration)
+    // Each task says whether it is a request that ended (`false`: the test's end came).
+    await withTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        try? await Task.sleep(for: duration)
+        return false
+      }
+      var started = 0
+      while started < width {
+        group.addTask { await self.send(request, at: now, caller: caller) }
+        started += 1
+      }
+      while let requestEnded = await group.next(), requestEnded {
+        if started < total {
+          group.addTask { await self.send(request, at: now, caller: caller) }
+          started += 1
+        } else if tally.withLockedValue({ $0.finished == total }) {
+          break
         }
       }
+      group.cancelAll()
+    }
+    tally.withLockedValue { tally in
+      let missing = total - tally.finished
+      if missing > 0 { tally.failures["TIMED_OUT", default: 0] += missing }
+      tally.finished = total
+      tally.inFlight = 0
     }
   }
 
-  private func send(_ request: RetentionRequest, at now: Instant, caller: RealtimeRetention) {
-    record {
-      $0.inFlight += 1; $0.mostInFlight = max($0.mostInFlight, $0.inFlight)
+  private func send(
+    _ request: RetentionRequest, at now: Instant, caller: RealtimeRetention
+  ) async -> Bool {
+    tally.withLockedValue {
+      $0.inFlight += 1
+      $0.mostInFlight = max($0.mostInFlight, $0.inFlight)
     }
     let id = UUID().uuidString.lowercased()
-    let body = try? caller.body(for: request, at: now, requestID: id)
-    let (outcome, seconds) =
-      body.map { caller.post($0, to: target) }
-      ?? (.failed(result: "OTHER", reason: "not signed"), 0)
+    var outcome = RealtimeExchange.Outcome.failed(result: "OTHER", reason: "not signed")
+    var seconds = 0.0
+    if let body = try? caller.body(for: request, at: now, requestID: id) {
+      (outcome, seconds) = await caller.post(body, to: target)
+    }
+    // A request the test's end cancelled is counted with the unsent ones.
+    guard !Task.isCancelled else { return true }
     let milliseconds = Int((seconds * 1000).rounded())
-    record { test in
+    tally.withLockedValue { test in
       test.inFlight -= 1
       test.finished += 1
       switch outcome {
@@ -98,33 +134,23 @@ public final class PerformanceTest: @unchecked Sendable {
       case .failed(let result, _): test.failures[result, default: 0] += 1
       }
     }
-  }
-
-  private func record(_ change: (PerformanceTest) -> Void) {
-    lock.lock()
-    change(self)
-    lock.unlock()
+    return true
   }
 
   /// Whether every request has been answered (or given up on).
   public var isFinished: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return finished == config.totalRequests
+    tally.withLockedValue { $0.finished == config.totalRequests }
   }
 
   /// The most requests that were in flight at once.
-  public var peakConcurrency: Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return mostInFlight
-  }
+  public var peakConcurrency: Int { tally.withLockedValue { $0.mostInFlight } }
 
   /// `PerformanceTestResultResponse`: `PENDING` while requests are out, then `PASS` or `FAIL`
   /// (a success rate at or above the threshold; a late answer is a `TIMED_OUT` failure).
   public var result: JSONValue {
-    lock.lock()
-    defer { lock.unlock() }
+    let (times, successes, failures, finished) = tally.withLockedValue {
+      ($0.times, $0.successes, $0.failures, $0.finished)
+    }
     let pending = config.totalRequests - finished
     let rate = finished == 0 ? 0 : successes * 100 / finished
     let verdict = pending > 0 ? "PENDING" : rate >= config.successRateThreshold ? "PASS" : "FAIL"

@@ -9,7 +9,10 @@ import StoreSimulation
 
 /// The App Store's side of a Get Retention Message call: the request signed as `serve` signs
 /// everything (`DecodedRealtimeRequestBody` in `{"signedPayload": …}`), POSTed to the
-/// developer's URL, the answer read within Apple's wait (about 700 ms), never longer.
+/// developer's URL, the answer read within Apple's wait (about 700 ms), never longer, and never
+/// more of it than ``RealtimeExchange/maximumBody``. Awaited off the session (the session never
+/// waits on the network): a refused connection is an answer at once, not a wait.
+///
 /// `@unchecked Sendable`: every stored property is a constant, and the signer and HTTP client
 /// are safe from any thread.
 public final class RealtimeRetention: RetentionCaller, @unchecked Sendable {
@@ -41,6 +44,9 @@ public final class RealtimeRetention: RetentionCaller, @unchecked Sendable {
       redirectConfiguration: .disallow,
       timeout: .init(connect: .milliseconds(Int64(timeout * 1000)), read: nil))
     configuration.proxy = nil
+    // A refused connection is the answer: the App Store shows the default message at once
+    // rather than retrying until its wait ends.
+    configuration.connectionPool.retryConnectionEstablishment = false
     if let caFile { configuration.tlsConfiguration = try Webhook.tls(trusting: caFile) }
     client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
   }
@@ -79,7 +85,7 @@ public final class RealtimeRetention: RetentionCaller, @unchecked Sendable {
 
   /// Signs the request at `now` with a new identifier, POSTs it and returns how it went; a
   /// failure (no answer in time, a refused connection) is an outcome, never thrown.
-  public func exchange(for request: RetentionRequest, at now: Instant) -> RealtimeExchange {
+  public func exchange(for request: RetentionRequest, at now: Instant) async -> RealtimeExchange {
     let requestID = UUID().uuidString.lowercased()
     guard let url = request.url else {
       return RealtimeExchange(
@@ -88,45 +94,44 @@ public final class RealtimeRetention: RetentionCaller, @unchecked Sendable {
     }
     let outcome: RealtimeExchange.Outcome
     do {
-      outcome = post(try body(for: request, at: now, requestID: requestID), to: url).outcome
+      outcome = await post(try body(for: request, at: now, requestID: requestID), to: url).outcome
     } catch {
       outcome = .failed(result: "OTHER", reason: "the request could not be signed (\(error))")
     }
     return RealtimeExchange(requestID: requestID, outcome: outcome, bundleID: bundleID)
   }
 
-  /// POSTs `body` and waits for the whole answer, at most ``timeout``; how long it took.
-  func post(_ body: String, to url: String) -> (outcome: RealtimeExchange.Outcome, seconds: Double)
-  {
-    let started = DispatchTime.now()
-    let done = DispatchSemaphore(value: 0)
-    let box = HandedOver<RealtimeExchange.Outcome>()
+  /// POSTs `body` and reads the answer, at most ``timeout`` seconds and ``bodyLimit`` bytes (the
+  /// rest is never read: the connection is dropped); how long it took.
+  func post(
+    _ body: String, to url: String
+  ) async -> (outcome: RealtimeExchange.Outcome, seconds: Double) {
+    let started = ContinuousClock.now
+    var request = HTTPClientRequest(url: url)
+    request.method = .POST
+    request.headers.add(name: "Content-Type", value: "application/json")
+    request.headers.add(name: "User-Agent", value: "storekeeper")
+    request.body = .bytes(ByteBuffer(string: body))
+    let outcome: RealtimeExchange.Outcome
     do {
-      let request = try HTTPClient.Request(
-        url: url, method: .POST,
-        headers: ["Content-Type": "application/json", "User-Agent": "storekeeper"],
-        body: .string(body))
       let deadline = NIODeadline.now() + .milliseconds(Int64(timeout * 1000))
-      client.execute(request: request, deadline: deadline).whenComplete { result in
-        switch result {
-        case .success(let response):
-          var buffer = response.body ?? ByteBuffer()
-          let length = min(buffer.readableBytes, Self.bodyLimit)
-          let text = buffer.readString(length: length) ?? ""
-          box.set(.answered(status: Int(response.status.code), body: text))
-        case .failure(let error):
-          box.set(
-            .failed(result: Webhook.result(error).rawValue, reason: Webhook.reason(error)))
+      let response = try await client.execute(request, deadline: deadline)
+      var collected = ByteBuffer()
+      for try await var chunk in response.body {
+        let room = Self.bodyLimit - collected.readableBytes
+        guard chunk.readableBytes < room else {
+          if var last = chunk.readSlice(length: room) { collected.writeBuffer(&last) }
+          break  // the rest is never read: no valid answer is that long
         }
-        done.signal()
+        collected.writeBuffer(&chunk)
       }
-      // The client's deadline ends the call; the margin only guards against a lost callback.
-      _ = done.wait(timeout: .now() + .milliseconds(Int(timeout * 1000) + 500))
+      let text = collected.readString(length: collected.readableBytes) ?? ""
+      outcome = .answered(status: Int(response.status.code), body: text)
     } catch {
-      box.set(.failed(result: "OTHER", reason: "the URL cannot be requested (\(error))"))
+      outcome = .failed(result: Webhook.result(error).rawValue, reason: Webhook.reason(error))
     }
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-    let outcome = box.value ?? .failed(result: "TIMED_OUT", reason: "no answer in time")
+    let elapsed = ContinuousClock.now - started
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     return (outcome, seconds)
   }
 }

@@ -19,7 +19,13 @@ extension ServedSession {
   ///
   /// A request does at most ``requestBudget`` work, counted as the engine does it (a command,
   /// its events, and what a step back replays); the lines after are refused, to be sent again.
-  func commands(_ body: [UInt8], device: DeviceFilter, answer: StreamedAnswer) {
+  ///
+  /// A `retention show` that asks the developer's server is awaited outside the session: the
+  /// request lets the session go (other requests and the clock go on), and `later` brings it
+  /// back where the session lives with the answer, to apply that line and go on.
+  func commands(
+    _ body: [UInt8], device: DeviceFilter, answer: StreamedAnswer, later: @escaping Later
+  ) {
     if let name = device.customer, host.session.customer(named: name) == nil {
       let error = host.session.noCustomer(named: name)
       return answer.fail(
@@ -31,54 +37,68 @@ extension ServedSession {
       buffer.removeAll()
     }
     lines.device = device
-    controlLines = lines
-    host.attach(lines)
+    let run = ControlRun(lines: Command.scriptLines(body), events: lines, answer: answer)
+    run.customer = device.customer
+    proceed(run, later: later) { loop, host in loop.run({ run.next() }, on: host) }
+  }
+
+  /// Runs where the session lives: how a control request goes on with a piece of work.
+  typealias Later = @Sendable (_ work: @escaping (ServedSession) -> Void) -> Void
+
+  /// Applies a request's lines from where it is (`step`), as its customer, its events to its
+  /// answer; ends the answer, or lets the session go while a line waits for a call.
+  private func proceed(
+    _ run: ControlRun, later: @escaping Later,
+    _ step: (ScriptLoop, CommandHost) -> ScriptLoop.End
+  ) {
+    controlLines = run.events
+    host.attach(run.events)
     // The request's commands share the journal's commits (one at the end), but for those whose
     // notifications or lines must go out first.
     let commitsEach = host.commitsEachCommand
     host.commitsEachCommand = false
     defer {
-      host.detach(lines)
+      host.detach(run.events)
       controlLines = nil
       host.commitsEachCommand = commitsEach
     }
-    if host.session.customer.name != device.customer {
-      let acting = Command.customer(name: device.customer, number: nil).description
+    if host.session.customer.name != run.customer {
+      let acting = Command.customer(name: run.customer, number: nil).description
       if let error = host.perform(line: acting, number: 0).publishError {
-        return fail(answer, journal: error)
+        return fail(run.answer, journal: error)
       }
     }
-    var script = Command.scriptLines(body).makeIterator()
-    let end = ScriptLoop(shouldStop: stop(spent:)).run({ script.next() }, on: host)
+    let end = step(ScriptLoop(shouldStop: stop(spent:)), host)
     var status = 200
     switch end {
-    case .journalFailed(let error): return fail(answer, journal: error)
+    case .waiting(let wait):
+      run.customer = host.session.customer.name
+      do throws(CommandError) { try host.flush() } catch { return fail(run.answer, journal: error) }
+      Task {
+        let exchange = await wait.call.exchange()
+        later { served in
+          served.proceed(run, later: later) { loop, host in
+            loop.resume(wait, with: exchange, { run.next() }, on: host) { _ in true }
+          }
+        }
+      }
+      return
+    case .journalFailed(let error): return fail(run.answer, journal: error)
     case .refused: status = 422
     case .stopped(let line, let text, let why):
       let located = CommandError(
         "\(why): lines \(line) and after were not applied; send them again", command: text,
         line: line)
-      lines.error(located, time: now)
+      run.events.error(located, time: now)
       status = stopping.withLockedValue { $0 } ? 503 : 422
     case .finished, .halted: break
     }
     do throws(CommandError) {
       try host.flush()
     } catch {
-      return fail(answer, journal: error)
+      return fail(run.answer, journal: error)
     }
-    answer.finish(status: status)
-  }
-
-  /// The answer to a control request that is not (or no longer) answered as a whole: a sent
-  /// command's answer (the tests', the inspector's).
-  func commands(_ body: [UInt8], device: DeviceFilter = .init()) -> ServerResponse {
-    var response: ServerResponse?
-    commands(
-      body, device: device,
-      answer: StreamedAnswer(
-        contentType: "application/x-ndjson", threshold: .max, reply: { response = $0 }))
-    return response ?? SessionWork.unavailable("the request was not answered")
+    run.answer.finish(status: status)
   }
 
   /// Why the next line of a request is not applied: the server is stopping, or the request
@@ -94,4 +114,26 @@ extension ServedSession {
   private func fail(_ answer: StreamedAnswer, journal error: CommandError) {
     answer.fail(AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)").response)
   }
+}
+
+/// A control request under way, between the pieces of work it takes where the session lives
+/// (a line waiting for the developer's server splits it). `@unchecked Sendable`: used only
+/// where the session lives; the task awaiting a call only carries it back there.
+final class ControlRun: @unchecked Sendable {
+  private var lines: IndexingIterator<[String]>
+  /// Where its events are written.
+  let events: EventLines
+  /// Its answer.
+  let answer: StreamedAnswer
+  /// The customer its lines act for now (a `customer` line in the body changes it).
+  var customer: String?
+
+  init(lines: [String], events: EventLines, answer: StreamedAnswer) {
+    self.lines = lines.makeIterator()
+    self.events = events
+    self.answer = answer
+  }
+
+  /// The next line.
+  func next() -> String? { lines.next() }
 }

@@ -4,7 +4,7 @@ import StoreUtilities
 
 /// The `storekeeper` command: Xcode's StoreKit Testing environment, in a terminal.
 @main
-struct Storekeeper: ParsableCommand {
+struct Storekeeper: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "storekeeper",
     abstract: "Xcode's StoreKit Testing environment, rebuilt for the terminal.",
@@ -26,12 +26,16 @@ struct Storekeeper: ParsableCommand {
 
   /// Parses, runs, and ends with an honest status: output that could not be written (help
   /// included) is an error, a reader that went away ends quietly.
-  static func main() {
+  static func main() async {
     StandardStreams.prepare()
     var status: Int32 = 0
     do {
       var command = try parseAsRoot()
-      try command.run()
+      if var awaited = command as? AsyncParsableCommand {
+        try await awaited.run()
+      } else {
+        try command.run()
+      }
     } catch let failure as OutputFailure {
       status = StandardStreams.exitStatus(for: failure)
     } catch {

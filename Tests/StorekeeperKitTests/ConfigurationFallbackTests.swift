@@ -79,15 +79,3 @@ import Testing
     #expect(registry.current() === theirs, "a target that made none: the one made last")
   }
 }
-
-/// A value behind a lock, for the scopes closure.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-  // Every access is under `lock`.
-  private let lock = NSLock()
-  private var stored: Value
-  init(_ value: Value) { stored = value }
-  var value: Value {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
-  }
-}

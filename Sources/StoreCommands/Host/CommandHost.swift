@@ -94,12 +94,43 @@ public protocol DeliveryControl: AnyObject {
 
 /// Calls the developer's Get Retention Message endpoint for the subscription page
 /// (`retention show`): the one piece of the customer's side that needs the network. The host
-/// asks it before the command is journaled, and the journal records what came back, so a replay
-/// shows the same message without calling anyone.
-public protocol RetentionCaller: AnyObject {
+/// never calls it: a front end awaits the call outside the session (``CommandHost/pendingCall(for:)``)
+/// and hands the host `retention show` with what came back, which the journal records, so a
+/// replay shows the same message without calling anyone.
+public protocol RetentionCaller: AnyObject, Sendable {
   /// POSTs the signed request for `request` (signed at `now`) to its URL and returns how it went,
   /// within Apple's wait.
-  func exchange(for request: RetentionRequest, at now: Instant) -> RealtimeExchange
+  func exchange(for request: RetentionRequest, at now: Instant) async -> RealtimeExchange
+}
+
+/// A call to the developer's server a command needs before it applies (`retention show` with a
+/// real-time URL set): awaited outside the session, then ``resolved(_:)`` applied.
+public struct RetentionCall: Sendable {
+  /// What the subscription page asks, for the customer whose page it is.
+  public let request: RetentionRequest
+  /// The customer the page is for (the command then acts for them).
+  public let customer: String?
+  private let now: Instant
+  private let caller: any RetentionCaller
+
+  init(
+    request: RetentionRequest, customer: String?, now: Instant, caller: any RetentionCaller
+  ) {
+    self.request = request
+    self.customer = customer
+    self.now = now
+    self.caller = caller
+  }
+
+  /// Makes the call (within Apple's wait); never throws: a failure is an outcome.
+  public func exchange() async -> RealtimeExchange {
+    await caller.exchange(for: request, at: now)
+  }
+
+  /// The command that shows the page with what the call came to.
+  public static func resolved(_ exchange: RealtimeExchange) -> Command {
+    .retention(.show(exchange))
+  }
 }
 
 /// The one way into a session, for every front end: a line or a command is parsed, the engine
@@ -211,7 +242,6 @@ public final class CommandHost {
   private func perform(
     _ command: Command, from origin: CommandOrigin = .person, line: String?, number: Int?
   ) -> CommandOutcome {
-    let command = withRealtimeExchange(command)
     var outcome = CommandOutcome(command: command)
     if case .notify(let action) = command {
       outcome.notice =
@@ -257,13 +287,31 @@ public final class CommandHost {
     return finish(outcome)
   }
 
-  /// `retention show` with the real-time exchange made for it, when a URL is set and a caller
-  /// is attached; any other command as it is.
-  private func withRealtimeExchange(_ command: Command) -> Command {
+  /// The call to the developer's server `command` needs before it applies: `retention show`
+  /// with no exchange yet, when a caller is attached and a real-time URL is set; `nil` for any
+  /// other command (it applies as it is; without a URL the page shows the default at once).
+  public func pendingCall(for command: Command) -> RetentionCall? {
     guard case .retention(.show(nil)) = command, let caller = retentionCaller,
       let request = try? session.retentionRequest(), request.url != nil
-    else { return command }
-    return .retention(.show(caller.exchange(for: request, at: session.now)))
+    else { return nil }
+    return RetentionCall(
+      request: request, customer: session.customer.name, now: session.now, caller: caller)
+  }
+
+  /// ``pendingCall(for:)`` of a line of the command language (only a `retention` line is
+  /// parsed: a script's other lines cost nothing more).
+  public func pendingCall(forLine line: String) -> RetentionCall? {
+    guard retentionCaller != nil, line.contains("retention"),
+      case .some(.some(let command)) = try? Command.parse(line)
+    else { return nil }
+    return pendingCall(for: command)
+  }
+
+  /// Applies `command` as line `number` of a script whose text was `line` (a `retention show`
+  /// resolved after its call): an error names the line and the command.
+  @discardableResult
+  public func perform(_ command: Command, line: String, number: Int?) -> CommandOutcome {
+    perform(command, from: .person, line: line, number: number)
   }
 
   /// Tells the observers, then publishes what they hold when the host commits each command or

@@ -63,11 +63,27 @@ struct SessionAccess: Sendable {
   /// a long one streams once it outgrows ``StreamedAnswer/startsStreaming`` bytes.
   func control(
     _ request: Request, _ context: ServerContext,
-    _ body: @escaping (ServedSession, ServerRequest, StreamedAnswer) -> Void
+    _ body:
+      @escaping (ServedSession, ServerRequest, StreamedAnswer, @escaping ServedSession.Later) ->
+      Void
   ) async throws -> Response {
     try await run(request, context) { served, whole, reply in
       served.tick()
-      body(served, whole, StreamedAnswer(contentType: "application/x-ndjson", reply: reply))
+      let answer = StreamedAnswer(contentType: "application/x-ndjson", reply: reply)
+      body(served, whole, answer, later(answering: answer))
+    }
+  }
+
+  /// Brings more of a control request's work to where the session lives, when it comes (its
+  /// turn waits however long); 503 in its answer when the session is closing.
+  private func later(answering answer: StreamedAnswer) -> ServedSession.Later {
+    { [submit, session] work in
+      SessionWork.answer(
+        patience: nil, submit: submit,
+        { _ in
+          guard let served = session() else { return answer.fail(Self.opening.response) }
+          work(served)
+        }, reply: { answer.fail($0) })
     }
   }
 

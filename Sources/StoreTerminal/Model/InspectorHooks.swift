@@ -74,6 +74,10 @@ package struct InspectorHooks {
   /// Runs the work that waits for the loop (the requests `--serve` answers on the session);
   /// returns what to show (each request's log line, the commands they applied).
   package var background: (() -> [InspectorInput])?
+  /// Awaits `work` off the loop (a call to the developer's server) and hands what it reports
+  /// to the loop when it is done; the loop goes on meanwhile. Without it such a call is not
+  /// made (the subscription page shows its default message).
+  package var later: ((_ work: @escaping @Sendable () async -> [InspectorInput]) -> Void)?
 
   /// No hooks.
   package init() {}

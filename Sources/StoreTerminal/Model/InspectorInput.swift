@@ -25,6 +25,9 @@ package enum InspectorInput: Sendable {
   case served([ServedCommand])
   /// A command the state asked for was refused; nothing changed.
   case refused(CommandRequest, CommandError)
+  /// A command that had to ask the developer's server first (`retention show` with a real-time
+  /// URL), now with the answer: apply it.
+  case callAnswered(CommandRequest)
   /// The configuration changed (reloaded or written back) and is journaled.
   case reloaded(bytes: [UInt8], written: Bool)
   /// `finish all` started in steps (a million transactions, a frame at a time).

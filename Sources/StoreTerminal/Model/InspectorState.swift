@@ -137,6 +137,7 @@ package struct InspectorState {
       }
       return []
     case .refused(let request, let error): return refused(request, error)
+    case .callAnswered(let request): return [.apply(request)]
     case .deviceSwitched:
       products.rebuild(session)
       table.reload(session)

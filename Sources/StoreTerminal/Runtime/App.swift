@@ -80,6 +80,9 @@ package struct App {
   private mutating func run(_ effect: InspectorEffect) -> [InspectorInput] {
     switch effect {
     case .apply(let request):
+      if let call = host.pendingCall(for: request.command), let later = hooks.later {
+        return ask(call, for: request, later: later)
+      }
       // A step back: the session before it, so that what the two share is not read again.
       if case .stepBack = request.command { state.stepBackBaseline = viewedSession }
       let outcome = host.perform(request.command, from: request.origin)
@@ -146,6 +149,20 @@ package struct App {
   }
 
   /// The journal's failure, reported (what was applied stays applied and shown).
+  /// Asks the developer's server off the loop; the request applies with the answer when it
+  /// comes (within Apple's wait), the inspector going on meanwhile.
+  private func ask(
+    _ call: RetentionCall, for request: CommandRequest,
+    later: (@escaping @Sendable () async -> [InspectorInput]) -> Void
+  ) -> [InspectorInput] {
+    later {
+      var answered = request
+      answered.command = RetentionCall.resolved(await call.exchange())
+      return [.callAnswered(answered)]
+    }
+    return [.notice("asking your server for \(call.request.productID)'s retention message…")]
+  }
+
   private func failure(_ error: CommandError?) -> [InspectorInput] {
     error.map { [.failed("journal: \($0.explanation)")] } ?? []
   }

@@ -97,6 +97,13 @@ struct Inspect: ParsableCommand {
       on: terminal, configuration: configuration, bytes: bytes, journalPath: journalPath,
       display: display, signing: prepared
     ) { app, sender in
+      app.hooks.background = { inbox.runWaiting() }
+      app.hooks.later = { work in
+        Task {
+          let reported = await work()
+          inbox.post { reported }
+        }
+      }
       guard let server, let signer = try? prepared.signer ?? signing.makeSigner() else { return }
       let session = ServedSession(
         host: app.host, sender: sender, signer: signer, running: false, key: key,
@@ -104,7 +111,6 @@ struct Inspect: ParsableCommand {
       served = session
       servedCommands = app.takeServed
       reads.set(session.reads)
-      app.hooks.background = { inbox.runWaiting() }
       if key == nil { app.note(APIOptions.anyTokenNotice) }
       let address = serve.map { ServeAddress.url(host: $0.host, port: server.port) } ?? ""
       app.note("serving the App Store Server API on \(address)")

@@ -7,7 +7,7 @@ import StoreSimulation
 import StoreUtilities
 
 /// `storekeeper run CONFIG [SCRIPT|-]`: applies a script and prints the events as JSON lines.
-struct Run: ParsableCommand {
+struct Run: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Apply a script of commands to a session and print its events as JSON lines.",
     discussion: """
@@ -64,7 +64,7 @@ struct Run: ParsableCommand {
     if maxEvents < 1 { throw ValidationError("--max-events must be at least 1.") }
   }
 
-  func run() throws {
+  func run() async throws {
     var options = SessionOptions()
     options.maximumEventsPerVerb = maxEvents
     if let journal, start != nil, !fresh, FileManager.default.fileExists(atPath: journal) {
@@ -115,7 +115,7 @@ struct Run: ParsableCommand {
     let interactive = script == "-"
     let path = script
     let script = try exiting { () throws(CommandError) in try ScriptReader(path: path) }
-    let end = try ScriptLoop(keepsGoing: keepGoing).run(script.next, on: host) { outcome in
+    let afterLine = { (outcome: CommandOutcome) throws -> Bool in
       if let failure = lines.failure { throw failure }
       if let error = outcome.error {
         try flush(host, lines)
@@ -125,13 +125,22 @@ struct Run: ParsableCommand {
       }
       return !notificationFailed
     }
+    let loop = ScriptLoop(keepsGoing: keepGoing)
+    var end = try loop.run(script.next, on: host, afterLine: afterLine)
+    // A `retention show` asks the developer's server first: what came before is out, then the
+    // call is awaited and the line applied with its answer.
+    while case .waiting(let wait) = end {
+      try flush(host, lines)
+      let exchange = await wait.call.exchange()
+      end = try loop.resume(wait, with: exchange, script.next, on: host, afterLine: afterLine)
+    }
     var failures = 0
     switch end {
     case .journalFailed(let error): try fail(error, lines)
     case .finished(let count): failures = count
     case .refused: failures = 1
     case .halted(let count): failures = count + 1  // a notification could not be sent
-    case .stopped: break
+    case .stopped, .waiting: break
     }
     try flush(host, lines)
     if let outbox = sender?.outbox { failures += reportDeliveries(outbox) }

@@ -1,0 +1,52 @@
+import Foundation
+import StoreSigning
+import StoreTestSupport
+import Testing
+
+@testable import StoreDelivery
+@testable import StoreSimulation
+
+/// The App Store's side of a Get Retention Message call: a refused connection is an answer at
+/// once, and an answer is read no further than the most a valid one can be.
+@Suite struct RealtimeRetentionTests {
+  /// A caller that would wait `timeout` seconds for an answer.
+  func caller(timeout: Double) throws -> RealtimeRetention {
+    let identity = try SigningIdentity.makeSelfSigned()
+    return try RealtimeRetention(
+      signer: OnDemand { Signer(identity: identity, environment: .xcode) }, timeout: timeout)
+  }
+
+  func request(_ url: String) -> RetentionRequest {
+    RetentionRequest(
+      originalTransactionID: 0, productID: "socialfeed.monthly", userLocale: "en-US", url: url)
+  }
+
+  @Test func aRefusedConnectionIsAnAnswerAtOnceNotAWait() async throws {
+    let closed = try WebhookServer()
+    let port = closed.port
+    closed.stop()
+    let started = ContinuousClock.now
+    let exchange = await try caller(timeout: 5).exchange(
+      for: request("http://127.0.0.1:\(port)/retention"), at: Instant(milliseconds: 0))
+    let waited = ContinuousClock.now - started
+    guard case .failed(let result, let reason) = exchange.outcome else {
+      Issue.record("\(exchange.outcome)")
+      return
+    }
+    #expect(result == "SOCKET_ISSUE" && reason.contains("refused"), "\(reason)")
+    #expect(waited < .seconds(3), "the connection was refused: nothing to wait for (\(waited))")
+  }
+
+  @Test func anEndlessAnswerIsReadNoFurtherThanTheLimit() async throws {
+    let endpoint = try WebhookServer(reply: .endlessBody)
+    defer { endpoint.stop() }
+    let exchange = await try caller(timeout: 10).exchange(
+      for: request("http://127.0.0.1:\(endpoint.port)/retention"), at: Instant(milliseconds: 0))
+    guard case .answered(let status, let body) = exchange.outcome else {
+      Issue.record("\(exchange.outcome)")
+      return
+    }
+    #expect(status == 200)
+    #expect(body.utf8.count == RealtimeExchange.maximumBody)
+  }
+}
