@@ -43,6 +43,20 @@ func defaultJournal(for configurationPath: String) throws -> String {
   }
 }
 
+/// The journal a reading command lists: `explicit` (`--journal FILE`), which must exist (a path
+/// given that names nothing is a mistake, not an empty session), else the configuration's own
+/// (which may not exist yet: nothing to list).
+func journalToRead(_ explicit: String?, for configurationPath: String) throws -> String {
+  guard let explicit else { return try defaultJournal(for: configurationPath) }
+  guard FileManager.default.fileExists(atPath: explicit) else {
+    printError(
+      "storekeeper: --journal \(explicit): no such file (leave --journal out to read "
+        .sanitizedForTerminal + "the configuration's own journal)")
+    throw ExitCode(1)
+  }
+  return explicit
+}
+
 /// Moves a journal aside so that a fresh one starts; tells where the old one went.
 func setAside(_ journal: String) throws {
   try exiting { () throws(CommandError) in

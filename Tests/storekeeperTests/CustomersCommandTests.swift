@@ -67,11 +67,15 @@ import Testing
       nobody.stderr.contains(#"--customer c999999 in \#(journal): there is no customer "c999999""#))
     let one = try jsonLines(try storekeeper(base + ["--customer", "c000007"]).stdout)
     #expect(one.map { $0["customer"] as? String } == ["c000007"])
-    let none = try storekeeper([
-      "customers", "Configs/FoodTruck.storekit", "--journal", journal + ".missing",
-    ])
-    #expect(none.status == 0 && none.stdout.isEmpty)
-    #expect(none.stderr.contains("no journal at \(journal).missing yet; nothing to list."))
+    // A --journal that names nothing is a mistake, said with its path (issue 51, item 14).
+    for command in ["customers", "transactions", "receipt"] {
+      let none = try storekeeper([
+        command, "Configs/FoodTruck.storekit", "--journal", journal + ".missing",
+      ])
+      #expect(none.status == 1 && none.stdout.isEmpty, "\(command)")
+      #expect(
+        none.stderr.contains("--journal \(journal).missing: no such file"), "\(none.stderr)")
+    }
     let bad = try storekeeper(base + ["--filter", "status:happy"])
     #expect(bad.status == 64)
     #expect(bad.stderr.contains("unknown status \"happy\""), "\(bad.stderr)")

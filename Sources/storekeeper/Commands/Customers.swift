@@ -45,7 +45,7 @@ struct Customers: ParsableCommand {
   }
 
   func run() throws {
-    let path = try journal ?? defaultJournal(for: configurationPath)
+    let path = try journalToRead(journal, for: configurationPath)
     let (configuration, bytes) = try loadConfiguration(configurationPath)
     // From the snapshot beside the journal when it matches (every customer's transactions and
     // standing), else replayed and the snapshot saved.

@@ -52,7 +52,7 @@ struct ReceiptCommand: ParsableCommand {
   }
 
   func run() throws {
-    let path = try journal ?? defaultJournal(for: configurationPath)
+    let path = try journalToRead(journal, for: configurationPath)
     // Read, never opened for writing: no lock taken, nothing appended or set aside.
     let report = { (text: String) in printError("storekeeper: \(text)".sanitizedForTerminal) }
     let read = try exiting { () throws(CommandError) in

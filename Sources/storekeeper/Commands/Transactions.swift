@@ -50,7 +50,7 @@ struct Transactions: ParsableCommand {
   }
 
   func run() throws {
-    let path = try journal ?? defaultJournal(for: configurationPath)
+    let path = try journalToRead(journal, for: configurationPath)
     // The filter's customer:<name> picks a customer's store as --customer does.
     var device = self.device
     if device.customer == nil {
