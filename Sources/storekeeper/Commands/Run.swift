@@ -64,7 +64,9 @@ struct Run: AsyncParsableCommand {
     if maxEvents < 1 { throw ValidationError("--max-events must be at least 1.") }
   }
 
-  func run() async throws {
+  /// The session the script applies to: the journal's (set aside first with `--fresh`), or a
+  /// new one from `--start`, at `--rate`.
+  private func openJournaled() throws -> JournaledSession {
     var options = SessionOptions()
     options.maximumEventsPerVerb = maxEvents
     if let journal, start != nil, !fresh, FileManager.default.fileExists(atPath: journal) {
@@ -83,6 +85,11 @@ struct Run: AsyncParsableCommand {
     try exiting { () throws(CommandError) in
       try LiveSessionOptions.apply(rate: rate, to: &journaled)
     }
+    return journaled
+  }
+
+  func run() async throws {
+    let journaled = try openJournaled()
     let prepared = try signing.prepare()
     let signing = self.signing
     let receipts = OnDemand { try prepared.signer ?? signing.makeSigner() }
