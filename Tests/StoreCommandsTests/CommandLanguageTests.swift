@@ -76,6 +76,35 @@ import Testing
     #expect(try Command.parse(#"buy "with\\backslash""#)?.description == #"buy "with\\backslash""#)
   }
 
+  /// A JSON object or array is a value as written (issue 51, item 17): spaces, quotes and `#`
+  /// inside it are its own; the escaped form reads the same.
+  @Test func aJSONValueIsAWordAsWritten() throws {
+    let id = "33333333-3333-4333-8333-333333333333"
+    let written = try #require(
+      try Command.parse(
+        #"retention upload-message \#(id) {"header": "Stay #1", "body": "Say \"hi\" [a b]"}"#))
+    let escaped = try #require(
+      try Command.parse(
+        #"retention upload-message \#(id) "{\"header\": \"Stay #1\", \"body\": \"Say \\\"hi\\\" [a b]\"}""#
+      ))
+    #expect(written == escaped)
+    #expect(try Command.parse(written.description) == written, "printed, it reads back")
+    let answer = try #require(
+      try Command.parse(
+        #"retention show request=\#(id) status=200 answer={"message": {"messageIdentifier": "\#(id)"}}"#
+      ))
+    guard case .retention(.show(let exchange?)) = answer,
+      case .answered(200, let body) = exchange.outcome
+    else {
+      Issue.record("\(answer)")
+      return
+    }
+    #expect(body == #"{"message": {"messageIdentifier": "\#(id)"}}"#)
+    #expect(throws: CommandError.self) {
+      try Command.parse(#"retention upload-message \#(id) {"header": "open"#)
+    }
+  }
+
   @Test(arguments: [
     (
       "frobnicate",

@@ -57,6 +57,19 @@ import Testing
     #expect(lines.contains { $0.contains(#""customer":"alice""#) && $0.contains(#""renewal""#) })
   }
 
+  /// docs/command-language.md's JSON lines, as written, after a subscription to show a page for.
+  @Test func theJSONLinesOfTheCommandLanguagePageRunAsWritten() throws {
+    let page = try String(
+      contentsOf: packageRoot.appendingPathComponent("docs/command-language.md"), encoding: .utf8)
+    let section = try #require(page.range(of: "JSON goes in as written:"))
+    let open = try #require(page.range(of: "```\n", range: section.upperBound..<page.endIndex))
+    let close = try #require(page.range(of: "```", range: open.upperBound..<page.endIndex))
+    let script = "buy socialfeed.monthly\n" + page[open.upperBound..<close.lowerBound]
+    let run = try storekeeper(["run", "Configs/FoodTruck.storekit", "-"], stdin: script)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains(#""source":"realtime""#), "\(run.stdout)")
+  }
+
   @Test func theScriptItBlockWorksAsWrittenAndAgain() throws {
     let block = try block(after: "### Script it")
     let folder = try temporaryFolder("readme")

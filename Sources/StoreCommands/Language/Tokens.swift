@@ -1,6 +1,43 @@
 /// Splitting a line into words: white space separates, `"…"` quotes a word that holds spaces
-/// (with `\"` and `\\` inside), and `#` outside quotes starts a comment.
+/// (with `\"` and `\\` inside), and `#` outside quotes starts a comment. A JSON object or array
+/// is a word as written, spaces and quotes included: one starting a word (`{"header": "Stay"}`)
+/// or a `key=` value (`answer={"message": {…}}`) runs to its closing brace or bracket.
 enum Tokens {
+  /// Where a JSON value being read stands: how deep, and whether in one of its strings.
+  private struct JSONScan {
+    var depth = 0
+    var inString = false
+    var escaping = false
+
+    /// Takes the next character; whether the value is still open after it.
+    mutating func take(_ character: Character) -> Bool {
+      if inString {
+        if escaping {
+          escaping = false
+        } else if character == "\\" {
+          escaping = true
+        } else if character == "\"" {
+          inString = false
+        }
+        return true
+      }
+      switch character {
+      case "\"": inString = true
+      case "{", "[": depth += 1
+      case "}", "]": depth -= 1
+      default: break
+      }
+      return depth > 0
+    }
+  }
+
+  /// Whether a JSON value may start here: at a word's start, or right after its `key=`.
+  private static func startsJSON(_ character: Character, after current: String) -> Bool {
+    guard character == "{" || character == "[" else { return false }
+    guard !current.isEmpty else { return true }
+    return current.last == "=" && current.dropLast().allSatisfy { $0.isLetter || $0 == "-" }
+  }
+
   /// The words of `line`.
   static func split(_ line: String) throws(CommandError) -> [String] {
     if let words = splitPlainASCII(line) { return words }
@@ -9,7 +46,21 @@ enum Tokens {
     var inWord = false
     var quoted = false
     var escaping = false
+    var json: JSONScan?
     for character in line {
+      if var scan = json {
+        current.append(character)
+        json = scan.take(character) ? scan : nil
+        continue
+      }
+      if !quoted, startsJSON(character, after: current) {
+        var scan = JSONScan()
+        _ = scan.take(character)
+        json = scan
+        current.append(character)
+        inWord = true
+        continue
+      }
       if quoted {
         if escaping {
           current.append(character)
@@ -36,6 +87,7 @@ enum Tokens {
       if character == "\"" { quoted = true } else { current.append(character) }
     }
     if quoted { throw CommandError("a quote is not closed") }
+    if json != nil { throw CommandError("a JSON value is not closed: \(current.prefix(60))") }
     if inWord { words.append(current) }
     return words
   }
@@ -49,7 +101,7 @@ enum Tokens {
       for index in bytes.indices {
         let byte = bytes[index]
         if byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "#")
-          || (byte < 0x20 && byte != 0x20)
+          || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") || (byte < 0x20 && byte != 0x20)
         {
           return nil
         }
