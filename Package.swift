@@ -191,7 +191,7 @@ let package = Package(
       name: "storekeeper-benchmarks",
       dependencies: [
         "StoreJSON", "StoreUtilities",
-        "StoreConfiguration",
+        "StoreConfiguration", "StorePopulation",
         "StoreSimulation",
         "StoreCommands",
         "StoreTerminal",

@@ -100,8 +100,16 @@ struct Inspector: ParsableCommand {
         + "median \(milliseconds(timings[timings.count / 2])), worst \(milliseconds(timings.last!))"
     )
     app.handle(.enter, wall: wall)
-    // N: a step back, the table and its marks read again, with its frame (on a session with
-    // its history, as the inspector opens one).
+    try stepsBack(configuration, transactions: count, start: start, wall: wall)
+    ticksAndFinishing(&app, unfinished: count)
+  }
+
+  /// N: a step back, the table and its marks read again, with its frame (on a session with its
+  /// history, as the inspector opens one).
+  private func stepsBack(
+    _ configuration: StoreKitConfiguration, transactions count: Int, start: Instant, wall: Instant
+  ) throws {
+    let clock = ContinuousClock()
     var stepping = try Self.appWithHistory(configuration, transactions: count, start: start)
     stepping.handle(.tab, wall: wall)
     var stepsBack: [Duration] = []
@@ -115,10 +123,16 @@ struct Inspector: ParsableCommand {
     if let message = stepping.message, message.isError { print("  N refused: \(message.text)") }
     stepsBack.sort()
     print(
-      "inspector: \(session.transactionCount) transactions: a step back (N + frame) takes median "
-        + "\(milliseconds(stepsBack[stepsBack.count / 2])), worst \(milliseconds(stepsBack.last!))")
-    // A renewal falling due on the live clock: the clock's advance command, events into the
-    // table, entitlements, a frame.
+      "inspector: \(stepping.session.transactionCount) transactions: a step back (N + frame) "
+        + "takes median \(milliseconds(stepsBack[stepsBack.count / 2])), worst "
+        + milliseconds(stepsBack.last!))
+  }
+
+  /// A renewal falling due on the live clock (the clock's advance command, events into the
+  /// table, entitlements, a frame), then F: finishing every unfinished transaction a step a
+  /// frame, each with its frame.
+  private func ticksAndFinishing(_ app: inout App, unfinished count: Int) {
+    let clock = ContinuousClock()
     var ticks: [Duration] = []
     var now = app.session.now
     for _ in 0..<20 {

@@ -42,4 +42,85 @@ import Testing
     #expect(found > 10, "the check found the declarations")
     #expect(unexplained.isEmpty, "no reason above: \(unexplained.joined(separator: ", "))")
   }
+
+  /// No function is longer than 80 lines (benchmarks included): from its declaration to the
+  /// brace that closes its body, string literals and comments aside.
+  @Test func noFunctionIsLongerThanEightyLines() throws {
+    var long: [String] = []
+    var found = 0
+    for (path, text) in try Self.sources() {
+      let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(Self.code)
+      for (index, line) in lines.enumerated() where Self.declaresFunction(line) {
+        found += 1
+        if let length = Self.bodyLength(lines, from: index), length > 80 {
+          long.append("\(path):\(index + 1) (\(length) lines)")
+        }
+      }
+    }
+    #expect(found > 1000, "the check found the functions")
+    #expect(long.isEmpty, "longer than 80 lines: \(long.joined(separator: ", "))")
+  }
+
+  /// A line without its string literals and its comment (a multi-line literal's inner lines
+  /// hold no braces that count: they are rarely code-like, and the check is a guard).
+  static func code(_ line: Substring) -> String {
+    var result = ""
+    var inString = false
+    var escaping = false
+    var previous: Character = " "
+    for character in line {
+      if inString {
+        if escaping {
+          escaping = false
+        } else if character == "\\" {
+          escaping = true
+        } else if character == "\"" {
+          inString = false
+        }
+        continue
+      }
+      if character == "/" && previous == "/" {
+        result.removeLast()
+        break
+      }
+      if character == "\"" { inString = true } else { result.append(character) }
+      previous = character
+    }
+    return result
+  }
+
+  static func declaresFunction(_ line: String) -> Bool {
+    let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ")
+    guard
+      let first = words.firstIndex(where: { !$0.hasPrefix("@") && !Self.modifiers.contains($0) })
+    else { return false }
+    let word = words[first]
+    return word == "func" || word.hasPrefix("init(") || word.hasPrefix("init?(")
+      || word.hasPrefix("init<") || word == "init" || word == "deinit"
+  }
+
+  static let modifiers: Set<Substring> = [
+    "public", "private", "fileprivate", "internal", "package", "open", "static", "class",
+    "final", "override", "mutating", "nonisolated", "convenience", "required", "private(set)",
+  ]
+
+  /// Lines from the declaration at `start` to the brace that closes its body; `nil` for a
+  /// declaration without a body (a protocol's).
+  static func bodyLength(_ lines: [String], from start: Int) -> Int? {
+    var depth = 0
+    var opened = false
+    for index in start..<lines.count {
+      for character in lines[index] {
+        if character == "{" {
+          depth += 1
+          opened = true
+        } else if character == "}" {
+          depth -= 1
+        }
+      }
+      if opened && depth <= 0 { return index - start + 1 }
+      if !opened && index > start + 20 { return nil }
+    }
+    return nil
+  }
 }

@@ -178,3 +178,33 @@ import Testing
     #expect(session.ledgerRow(0)?.state == .expired)
   }
 }
+
+/// Which filters narrow the one before them (a list filtered as you type then looks only at
+/// what it kept): typing on into a term narrows; negations, alternatives, ids and dates do not
+/// say so.
+@Suite struct FilterNarrowingTests {
+  func transactions(_ text: String) throws -> TransactionFilter {
+    try TransactionFilter(parsing: text)
+  }
+
+  @Test func typingOnIntoATransactionTermNarrowsIt() throws {
+    #expect(try transactions("product:mon").narrows(transactions("product:mo")))
+    #expect(try transactions("state:ret").narrows(transactions("state:re")))
+    #expect(try transactions("product:mo state:re").narrows(transactions("product:mo")))
+    #expect(try transactions("product:mo").narrows(.all))
+    #expect(try !transactions("product:m").narrows(transactions("product:mo")))
+    #expect(try !transactions("!product:mon").narrows(transactions("!product:mo")))
+    #expect(try !transactions("product:mo,y").narrows(transactions("product:mo")))
+    #expect(try !transactions("id:12").narrows(transactions("id:1")))
+    #expect(try !transactions("consumable").narrows(transactions("consumabl")))
+  }
+
+  @Test func typingOnIntoACustomerTermNarrowsIt() throws {
+    func customers(_ text: String) throws -> CustomerFilter { try CustomerFilter(parsing: text) }
+    #expect(try customers("status:inb").narrows(customers("status:in")))
+    #expect(try customers("c00").narrows(customers("c0")))
+    #expect(try customers("c0 name:a").narrows(customers("c0")))
+    #expect(try !customers("!name:ab").narrows(customers("!name:a")))
+    #expect(try !customers("name:a,b").narrows(customers("name:a")))
+  }
+}

@@ -76,6 +76,32 @@ import Testing
     #expect(app.screen().contains("unknown status \"happy\""))
   }
 
+  /// The filter is incremental (a key typed on looks only at who the last one kept): typing a
+  /// filter a key at a time, erasing and typing again, keeps whom the whole filter keeps.
+  @Test func aFilterTypedKeyByKeyKeepsWhomTheWholeFilterKeeps() throws {
+    var app = appWithCustomers()
+    app.press(.character("c"), .character("/"))
+    var typed = ""
+    for (text, expected) in [
+      ("s", ["alice", "bob", "carol"]), ("status:in", ["carol"]), ("sta", []),
+      ("status:sub", ["alice"]), ("status:sub !name:a", []), ("status:sub", ["alice"]),
+      ("status:r,i", ["bob", "carol"]), ("status:r,i n", ["carol"]),
+      ("", ["alice", "bob", "carol"]),
+    ] {
+      // Erase back to what the two share, then type the rest, a key at a time.
+      let shared = typed.commonPrefix(with: text)
+      for _ in 0..<(typed.count - shared.count) { app.press(.backspace) }
+      app.type(String(text.dropFirst(shared.count)))
+      typed = text
+      #expect(customersView(app)?.filter.text == text)
+      #expect(customersView(app)?.rows.map { $0.customer.name ?? "" } == expected, "\(text)")
+      var fresh = appWithCustomers()
+      fresh.press(.character("c"), .character("/"))
+      fresh.type(text)
+      #expect(customersView(fresh)?.rows == customersView(app)?.rows, "\(text)")
+    }
+  }
+
   @Test func enterOpensTheCustomerAndEscComesBackToTheListWhereItWas() throws {
     var app = appWithCustomers()
     app.press(.character("c"), .down, .down, .enter)

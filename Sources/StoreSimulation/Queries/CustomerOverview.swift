@@ -1,6 +1,6 @@
 /// The customers at a glance: how many, how many subscribe now, are in billing retry or a
 /// grace period, or churned, and how many had paid access at each month's end. Made by
-/// ``Session/overview(_:slots:holding:)`` from the customers' summaries and transactions.
+/// ``Session/overview(statuses:slots:holding:)`` from the customers' summaries and transactions.
 public struct CustomerOverview: Equatable, Sendable {
   /// Customers listed (the session's own left out when others exist and it bought nothing).
   public var customers: Int
@@ -45,15 +45,17 @@ public struct MonthEndHolding: Sendable {
 }
 
 extension Session {
-  /// The overview of `summaries`, whose customers are in `slots`, from `holding`.
+  /// The overview of customers whose statuses are `statuses` and who are in `slots` of
+  /// `holding` (two collections in the same order, read once each: a view filtering thousands
+  /// of customers as you type passes indices, not summaries).
   ///
   /// - Complexity: O(*c* × *m*) for *c* customers over *m* months.
   public static func overview(
-    _ summaries: [CustomerSummary], slots: [Int], holding: MonthEndHolding
+    statuses: [RenewalState?], slots: [Int], holding: MonthEndHolding
   ) -> CustomerOverview {
-    var overview = CustomerOverview(customers: summaries.count)
-    for summary in summaries {
-      switch summary.status {
+    var overview = CustomerOverview(customers: statuses.count)
+    for status in statuses {
+      switch status {
       case .subscribed?: overview.subscribers += 1
       case .inGracePeriod?:
         overview.subscribers += 1

@@ -35,6 +35,13 @@ package struct CustomersView: Equatable, Sendable, FilteredList {
   /// rank), made once per refresh so that a key press filters and sorts integers.
   private var fields: [CustomerFilter.Fields] = []
   private var keys: [[Int64]] = []
+  /// Each customer's status, for the overview.
+  private var statuses: [RenewalState?] = []
+  /// Every customer in the sort's order (made when the summaries or the sort change), which a
+  /// keystroke filters without sorting again.
+  private var order: [Int] = []
+  /// The filter `shown` was made with: a filter typed on from it looks only at `shown`.
+  private var applied = CustomerFilter.all
   /// Who held a paid period at each month's end, by slot; `all[i]` is in slot `i + slotOffset`.
   private var holding = MonthEndHolding()
   private var slotOffset = 0
@@ -79,8 +86,10 @@ package struct CustomersView: Equatable, Sendable, FilteredList {
     }
     all = summaries
     fields = summaries.map(CustomerFilter.Fields.init)
+    statuses = summaries.map(\.status)
     keys = Column.allCases.map { Self.keys(of: summaries, by: $0) }
     holding = session.monthEndHolding()
+    sortOrder()
     arrange(session, keeping: keep)
   }
 
@@ -88,7 +97,23 @@ package struct CustomersView: Equatable, Sendable, FilteredList {
   mutating func sort(by column: Column, _ session: SessionView) {
     ascending = column == sort ? !ascending : true
     sort = column
+    sortOrder()
     arrange(session, keeping: nil)
+  }
+
+  /// Puts every customer in the sort's order (ties by number).
+  ///
+  /// - Complexity: O(*c* log *c*).
+  private mutating func sortOrder() {
+    let key = keys.isEmpty ? [] : keys[sort.rawValue]
+    let ascending = self.ascending
+    let numbers = all.map { $0.customer.number }
+    order = all.indices.sorted { a, b in
+      if key[a] != key[b] { return (key[a] < key[b]) == ascending }
+      return numbers[a] < numbers[b]
+    }
+    applied = CustomerFilter.all
+    shown = order
   }
 
   /// Moves the selection by `delta` rows, within the list.
@@ -101,9 +126,11 @@ package struct CustomersView: Equatable, Sendable, FilteredList {
     arrange(session, keeping: nil)
   }
 
-  /// Applies the filter and the sort, and finds the overview of who is kept.
+  /// Applies the filter to the sorted customers (to those it kept, when the filter was typed on:
+  /// an incremental filter), and finds the overview of who is kept.
   ///
-  /// - Complexity: O(*c* log *c* + *c* × *m*) integer work for *c* customers over *m* months.
+  /// - Complexity: O(*c* × *m*) for *c* customers over *m* months, byte comparisons and integer
+  ///   work; no sort.
   private mutating func arrange(_ session: SessionView, keeping customer: Customer?) {
     var kept = CustomerFilter.all
     do throws(TransactionFilter.ParseError) {
@@ -112,16 +139,20 @@ package struct CustomersView: Equatable, Sendable, FilteredList {
     } catch {
       filterError = error.message
     }
-    let key = keys.isEmpty ? [] : keys[sort.rawValue]
-    let ascending = self.ascending
-    let numbers = all.map { $0.customer.number }
-    shown = all.indices.filter { kept.isEmpty || kept.matches(fields[$0]) }.sorted { a, b in
-      if key[a] != key[b] { return (key[a] < key[b]) == ascending }
-      return numbers[a] < numbers[b]
+    if kept != applied {
+      let from = kept.narrows(applied) ? shown : order
+      shown = kept.isEmpty ? order : from.filter { kept.matches(fields[$0]) }
+      applied = kept
     }
-    let offset = slotOffset
-    overview = Session.overview(
-      shown.map { all[$0] }, slots: shown.map { $0 + offset }, holding: holding)
+    var keptStatuses: [RenewalState?] = []
+    var slots: [Int] = []
+    keptStatuses.reserveCapacity(shown.count)
+    slots.reserveCapacity(shown.count)
+    for index in shown {
+      keptStatuses.append(statuses[index])
+      slots.append(index + slotOffset)
+    }
+    overview = Session.overview(statuses: keptStatuses, slots: slots, holding: holding)
     selected = customer.flatMap { wanted in shown.firstIndex { all[$0].customer == wanted } } ?? 0
     move(by: 0)
   }

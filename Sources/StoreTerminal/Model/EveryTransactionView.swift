@@ -19,6 +19,9 @@ package struct EveryTransactionView: Equatable, Sendable, FilteredList {
   /// The customers view it was opened from (Esc goes back to it).
   package var from: CustomersView
   private var madeFrom: Int?
+  /// The filter `shown` was made with, and the customer it narrowed to.
+  private var applied = TransactionFilter.all
+  private var appliedCustomer: Int?
 
   package init(from: CustomersView) { self.from = from }
 
@@ -61,27 +64,46 @@ package struct EveryTransactionView: Equatable, Sendable, FilteredList {
     }
     self.rows = order.map { rows[$0] }
     self.owners = order.map { owners[$0] }
+    shown = Array(self.rows.indices)
+    applied = .all
+    appliedCustomer = nil
     refilter(session)
   }
 
-  /// Filters again (after the filter's text changed), from the top.
+  /// Filters again (after the filter's text changed), from the top. A filter that does not
+  /// parse is explained and the last one that did stays (as in the transaction table); one
+  /// typed on from it looks only at the rows it kept.
   ///
-  /// - Complexity: O(*n*) for *n* transactions.
+  /// - Complexity: O(*n*) for *n* transactions, O(*k*) for the *k* kept when typed on.
   mutating func refilter(_ session: SessionView) {
-    var parsed = TransactionFilter.all
+    let parsed: TransactionFilter
     do throws(TransactionFilter.ParseError) {
       parsed = try TransactionFilter(parsing: filter.text)
       filterError = nil
     } catch {
       filterError = error.message
+      return
     }
-    let compiled = parsed.compiled(for: session.catalog, now: session.now)
     let only = parsed.customer.map { name in customers.firstIndex { $0.name == name } ?? -1 }
     if let only, only < 0 { filterError = "customer:\(parsed.customer ?? ""): no such customer" }
-    shown = rows.indices.filter { index in
-      (only.map { Int(owners[index]) == $0 } ?? true) && compiled.matches(rows[index])
-    }
     selected = 0
+    guard parsed != applied || only != appliedCustomer else { return }
+    let narrowing = parsed.narrows(applied) && (appliedCustomer == nil || only == appliedCustomer)
+    let compiled = parsed.compiled(for: session.catalog, now: session.now)
+    let candidates = narrowing ? shown : Array(rows.indices)
+    var kept: [Int] = []
+    kept.reserveCapacity(candidates.count)
+    // Through buffers: the debug build `swift run` makes pays for every checked access.
+    rows.withUnsafeBufferPointer { rows in
+      owners.withUnsafeBufferPointer { owners in
+        for index in candidates where only.map({ Int(owners[index]) == $0 }) ?? true {
+          if compiled.matches(rows[index]) { kept.append(index) }
+        }
+      }
+    }
+    shown = kept
+    applied = parsed
+    appliedCustomer = only
   }
 
   /// Moves the selection by `delta` rows, within the list.

@@ -7,8 +7,16 @@ public struct CompiledTransactionFilter: Sendable {
   /// Whether the row passes every term.
   @inline(__always)
   public func matches(_ row: LedgerRow) -> Bool {
-    for term in terms where term.matches(row) == term.negated { return false }
-    return true
+    // Through a buffer, each term read in place: the debug build `swift run` makes would
+    // otherwise copy every term (and retain its arrays) for every row.
+    terms.withUnsafeBufferPointer { terms in
+      var index = 0
+      while index < terms.count {
+        if terms[index].matches(row) == terms[index].negated { return false }
+        index += 1
+      }
+      return true
+    }
   }
 
   /// Whether the two keep the same dates: when a moving clock leaves them equal, the rows
@@ -95,9 +103,12 @@ struct CompiledTerm: Sendable {
         return true
       }
     }
-    for range in ids where range.contains(row.id) { return true }
-    for range in originals where range.contains(row.originalID) { return true }
-    for span in spans where span.contains(row.purchaseDate) { return true }
+    // Each list looked at only when it holds something (an iterator costs in a debug build).
+    if !ids.isEmpty { for range in ids where range.contains(row.id) { return true } }
+    if !originals.isEmpty {
+      for range in originals where range.contains(row.originalID) { return true }
+    }
+    if !spans.isEmpty { for span in spans where span.contains(row.purchaseDate) { return true } }
     return false
   }
 }

@@ -14,14 +14,28 @@ public struct CustomerFilter: Equatable, Sendable {
     var field: Field?
     var values: [String]
     var negated: Bool
+    /// The values' UTF-8 bytes, which each customer's fields are searched for.
+    var bytes: [[UInt8]] { values.map { Array($0.utf8) } }
   }
+
+  /// Each term's values as bytes, made once per filter (a keystroke searches thousands of
+  /// customers with them).
+  private let needles: [[[UInt8]]]
 
   let terms: [Term]
 
   /// The filter that keeps every customer.
   public static let all = CustomerFilter(terms: [])
 
-  private init(terms: [Term]) { self.terms = terms }
+  private init(terms: [Term]) {
+    self.terms = terms
+    needles = terms.map(\.bytes)
+  }
+
+  /// Filters with the same terms are equal.
+  public static func == (lhs: CustomerFilter, rhs: CustomerFilter) -> Bool {
+    lhs.terms == rhs.terms
+  }
 
   /// The statuses' words, for completion and messages.
   public static let statusNames = RenewalState.allCases.map(\.rawValue) + ["none"]
@@ -70,17 +84,18 @@ public struct CustomerFilter: Equatable, Sendable {
   /// Whether the filter keeps everyone.
   public var isEmpty: Bool { terms.isEmpty }
 
-  /// A customer's fields as the filter reads them, lowercased once (a view that filters as
-  /// you type keeps these rather than lowercasing thousands of names on every key).
+  /// A customer's fields as the filter reads them, lowercased once and kept as bytes (a view
+  /// that filters as you type searches these rather than lowercasing thousands of names, and
+  /// compares bytes rather than going through Foundation's string search, on every key).
   public struct Fields: Sendable {
-    let values: [String]
+    let values: [[UInt8]]
 
     /// The fields of `summary`.
     public init(_ summary: CustomerSummary) {
       values = [
         (summary.customer.name ?? "").lowercased(), summary.statusName.lowercased(),
         (summary.productID ?? "").lowercased(), summary.storefront.countryCode.lowercased(),
-      ]
+      ].map { Array($0.utf8) }
     }
   }
 
@@ -88,24 +103,60 @@ public struct CustomerFilter: Equatable, Sendable {
   public func matches(_ summary: CustomerSummary) -> Bool { matches(Fields(summary)) }
 
   /// Whether the customer whose fields are `fields` is kept.
+  ///
+  /// - Complexity: O(*t* × *f*) byte comparisons for *t* terms over fields of *f* bytes.
   public func matches(_ fields: Fields) -> Bool {
-    terms.allSatisfy { term in
-      let hit = term.values.contains { value in
-        guard let field = term.field else {
-          return Field.allCases.contains { Self.field($0, of: fields, has: value) }
+    for (term, values) in zip(terms, needles) {
+      var hit = false
+      for value in values where !hit {
+        if let field = term.field {
+          hit = Self.field(field, of: fields, has: value)
+        } else {
+          hit = Field.allCases.contains { Self.field($0, of: fields, has: value) }
         }
-        return Self.field(field, of: fields, has: value)
       }
-      return hit != term.negated
+      if hit == term.negated { return false }
+    }
+    return true
+  }
+
+  private static func field(_ field: Field, of fields: Fields, has value: [UInt8]) -> Bool {
+    switch field {
+    case .name: contains(fields.values[0], value)
+    case .status: fields.values[1].starts(with: value)
+    case .product: contains(fields.values[2], value)
+    case .storefront: contains(fields.values[3], value)
     }
   }
 
-  private static func field(_ field: Field, of fields: Fields, has value: String) -> Bool {
-    switch field {
-    case .name: fields.values[0].contains(value)
-    case .status: fields.values[1].hasPrefix(value)
-    case .product: fields.values[2].contains(value)
-    case .storefront: fields.values[3].contains(value)
+  /// Whether `needle`'s bytes appear in `haystack` (both short: names, product ids, codes).
+  private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard needle.count <= haystack.count else { return false }
+    guard let first = needle.first else { return true }
+    var start = 0
+    while start + needle.count <= haystack.count {
+      if haystack[start] == first {
+        var offset = 1
+        while offset < needle.count && haystack[start + offset] == needle[offset] { offset += 1 }
+        if offset == needle.count { return true }
+      }
+      start += 1
+    }
+    return false
+  }
+}
+
+extension CustomerFilter {
+  /// Whether every customer this filter keeps is one `previous` kept: each of `previous`'s
+  /// terms is here, or typed on (`status:in` → `status:inb`, `name:c0` → `name:c00`), or the
+  /// filter only added terms. `false` when unsure (negations and alternatives).
+  public func narrows(_ previous: CustomerFilter) -> Bool {
+    previous.terms.allSatisfy { old in
+      terms.contains { new in
+        new == old
+          || (new.field == old.field && !new.negated && !old.negated && new.values.count == 1
+            && old.values.count == 1 && new.values[0].hasPrefix(old.values[0]))
+      }
     }
   }
 }

@@ -191,3 +191,29 @@ public struct TransactionFilter: Equatable, Sendable, CustomStringConvertible {
       })
   }
 }
+
+extension TransactionFilter {
+  /// Whether every transaction this filter keeps is one `previous` kept: each of `previous`'s
+  /// terms is here, or narrowed by typing on (`product:mon` → `product:mont`, a state or type
+  /// by a longer prefix), or the filter only added terms. A list filtered as you type then
+  /// looks only at what `previous` kept. `false` when unsure (dates, ids, negations,
+  /// alternatives and bare words change in other ways).
+  public func narrows(_ previous: TransactionFilter) -> Bool {
+    previous.terms.allSatisfy { old in
+      terms.contains { new in new == old || new.narrows(old) }
+    }
+  }
+}
+
+extension TransactionFilter.Term {
+  /// Whether this term keeps only what `old` kept, one being the other typed on.
+  fileprivate func narrows(_ old: Self) -> Bool {
+    guard field == old.field, !negated, !old.negated, values.count == 1, old.values.count == 1
+    else { return false }
+    switch field {
+    case .product?, .state?, .type?:
+      return values[0].lowercased().hasPrefix(old.values[0].lowercased())
+    default: return false
+    }
+  }
+}
