@@ -176,8 +176,11 @@ extension Session {
     let offer = payment == nil ? groups[index].takeOffer(for: productIndex) : nil
     let storefront = storefrontIndex()
     let originalDate = originalPurchaseDate(of: groups[index])
+    // A local anchor: an inout argument into `groups` while `self` is read for the call would
+    // copy the session's storage at every renewal.
+    var anchor = groups[index].anchorDay
     var (expiration, price) = periodTerms(
-      product: productIndex, offer: offer, start: periodStart, anchor: &groups[index].anchorDay)
+      product: productIndex, offer: offer, start: periodStart, anchor: &anchor)
     if offer == nil { price = standardPrice(group: index, product: productIndex) }
     var record = TransactionRecord(
       id: 0, originalID: groups[index].originalID, purchaseDate: periodStart,
@@ -200,12 +203,15 @@ extension Session {
     if groups[index].billingPeriod != 0 { groups[index].billingPeriod = 0 }
     if let payment {
       var group = groups[index]
+      group.anchorDay = anchor
       applyMonthlyPlan(number: payment, to: &record, group: &group)
+      anchor = group.anchorDay
       groups[index] = group
     }
     let id = ownDetails == nil ? appendMade(record) : appendMade(record, details: ownDetails)
     let cause = NotificationCause.renewal(after: groups[index].told)
-    groups[index].renewed(as: id, product: productIndex, until: record.expirationDate)
+    groups[index].renewed(
+      as: id, product: productIndex, until: record.expirationDate, anchorDay: anchor)
     emitTransaction(ledger.records.count - 1, delivery: .updates, at: stamp, sink, cause: cause)
     emitStatus(group: index, at: stamp, sink)
   }

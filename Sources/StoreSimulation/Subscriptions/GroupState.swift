@@ -75,8 +75,12 @@ struct GroupState {
     return next
   }
 
-  /// A renewal made transaction `id` the current period, of `product`, ending at `expiration`.
-  mutating func renewed(as id: UInt64, product productIndex: Int32, until expiration: Int64) {
+  /// A renewal made transaction `id` the current period, of `product`, ending at `expiration`,
+  /// its months on `anchorDay`.
+  mutating func renewed(
+    as id: UInt64, product productIndex: Int32, until expiration: Int64, anchorDay: Int8
+  ) {
+    self.anchorDay = anchorDay
     current = id
     product = productIndex
     phase = .subscribed
