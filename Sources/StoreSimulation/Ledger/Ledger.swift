@@ -207,10 +207,11 @@ struct Ledger {
         finishedCandidates = 0
       }
     } else if !wasUnfinished && isUnfinished(record) {
-      if unfinishedCandidates.sortedIndex(of: UInt32(position)) != nil {
-        finishedCandidates -= 1
-      } else if unfinishedCandidates.last.map({ $0 < UInt32(position) }) ?? true {
+      // A new record (past every candidate) first: no search.
+      if unfinishedCandidates.last.map({ $0 < UInt32(position) }) ?? true {
         unfinishedCandidates.append(UInt32(position))
+      } else if unfinishedCandidates.sortedIndex(of: UInt32(position)) != nil {
+        finishedCandidates -= 1
       } else {
         // An older record unfinished again (not something the engine does today): in order.
         unfinishedCandidates = ChunkedArray(

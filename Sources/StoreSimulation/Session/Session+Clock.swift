@@ -174,18 +174,17 @@ extension Session {
     let productIndex = groups[index].renewalProduct
     let payment = nextBillingPeriod(group: index)
     let offer = payment == nil ? groups[index].takeOffer(for: productIndex) : nil
-    let storefront = storefrontIndex()
-    let originalDate = originalPurchaseDate(of: groups[index])
     // A local anchor: an inout argument into `groups` while `self` is read for the call would
-    // copy the session's storage at every renewal.
+    // copy the session's storage.
     var anchor = groups[index].anchorDay
     var (expiration, price) = periodTerms(
       product: productIndex, offer: offer, start: periodStart, anchor: &anchor)
     if offer == nil { price = standardPrice(group: index, product: productIndex) }
     var record = TransactionRecord(
       id: 0, originalID: groups[index].originalID, purchaseDate: periodStart,
-      originalPurchaseDate: originalDate, expirationDate: expiration, price: price,
-      product: productIndex, storefront: storefront, state: .purchased, flags: .renewal)
+      originalPurchaseDate: originalPurchaseDate(group: index), expirationDate: expiration,
+      price: price, product: productIndex, storefront: storefrontIndex(), state: .purchased,
+      flags: .renewal)
     if let offer {
       record.offerKind = offer.kind
       record.offerIndex = offer.index
@@ -200,18 +199,18 @@ extension Session {
         (record.details, ownDetails) = ledger.renewalDetails(of: current)
       }
     }
-    if groups[index].billingPeriod != 0 { groups[index].billingPeriod = 0 }
+    if groups[index].billingPeriod != 0 || groups[index].anchorDay != anchor {
+      groups[index].billingPeriod = 0
+      groups[index].anchorDay = anchor
+    }
     if let payment {
       var group = groups[index]
-      group.anchorDay = anchor
       applyMonthlyPlan(number: payment, to: &record, group: &group)
-      anchor = group.anchorDay
       groups[index] = group
     }
     let id = ownDetails == nil ? appendMade(record) : appendMade(record, details: ownDetails)
     let cause = NotificationCause.renewal(after: groups[index].told)
-    groups[index].renewed(
-      as: id, product: productIndex, until: record.expirationDate, anchorDay: anchor)
+    groups[index].renewed(as: id, product: productIndex, until: record.expirationDate)
     emitTransaction(ledger.records.count - 1, delivery: .updates, at: stamp, sink, cause: cause)
     emitStatus(group: index, at: stamp, sink)
   }
@@ -240,6 +239,12 @@ extension Session {
     let end = (rate ?? settings.timeRate).end(
       of: terms.period, startingAt: startInstant, anchorDay: Int(anchor))
     return (end.milliseconds, terms.price)
+  }
+
+  /// ``originalPurchaseDate(of:)`` of group `index`, read in place.
+  func originalPurchaseDate(group index: Int) -> Int64 {
+    ledger.position(of: groups[index].originalID).map { ledger[$0].purchaseDate }
+      ?? groups[index].recentStart
   }
 
   func originalPurchaseDate(of group: GroupState) -> Int64 {

@@ -52,10 +52,9 @@ extension Session {
     let renewal = product(at: group.renewalProduct)
     let next = group.upcoming.first
     let nextOffer = next.flatMap { offer(of: $0) }
-    let renews = group.isActive && (group.willAutoRenew || isCommitted(group: index))
+    let renews = group.isActive && (group.willAutoRenew || isCommitted(group))
     let plan = renewalPlanTerms(of: group)
     let monthlyPrice = group.billingPeriod > 0 ? monthlyPlan(of: group.product)?.price : nil
-    let storefront = settings.storefront
     let info = RenewalInfo(
       originalTransactionID: group.originalID, currentProductID: current.productID,
       autoRenewPreference: renewal.productID, willAutoRenew: group.willAutoRenew,
@@ -69,8 +68,8 @@ extension Session {
         ? nil : Instant(milliseconds: group.periodEnd),
       recentSubscriptionStartDate: Instant(milliseconds: group.recentStart),
       renewalPrice: renews
-        ? (nextOffer?.price ?? monthlyPrice ?? renewalPriceWithoutOffer(group: index)) : nil,
-      currency: storefront.currency, eligibleWinBackOfferIDs: eligibleWinBackOfferIDs(group: index),
+        ? (nextOffer?.price ?? monthlyPrice ?? renewalPriceWithoutOffer(of: group)) : nil,
+      currency: settings.storefront.currency, eligibleWinBackOfferIDs: eligibleWinBackOfferIDs(of: group),
       appAccountToken: ledger.position(of: group.current).flatMap {
         ledger.details(of: ledger[$0])?.appAccountToken
       }, billingPlanType: plan?.0, commitment: plan?.1)
@@ -168,9 +167,9 @@ extension Session {
   /// Whose the event just counted is, when that is a named customer, and its place in their
   /// history.
   var eventCustomer: (Customer?, UInt64) {
-    let customers = storage.customers
-    let customer = customers.actingState.customer
-    return customer.isOwn ? (nil, 0) : (customer, customers.actingState.eventCount - 1)
+    // Read in place (a copy of the book of customers would retain every chunk of it).
+    let customer = storage.customers.actingState.customer
+    return customer.isOwn ? (nil, 0) : (customer, storage.customers.actingState.eventCount - 1)
   }
 }
 

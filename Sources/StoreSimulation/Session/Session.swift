@@ -97,7 +97,7 @@ public struct Session: Sendable {
 
   /// The configuration the session runs on.
   public internal(set) var configuration: StoreKitConfiguration {
-    get { storage.configuration }
+    _read { yield storage.configuration }
     _modify {
       makeUnique()
       yield &storage.configuration
@@ -106,7 +106,7 @@ public struct Session: Sendable {
 
   /// The products, indexed.
   public internal(set) var catalog: Catalog {
-    get { storage.catalog }
+    _read { yield storage.catalog }
     _modify {
       makeUnique()
       yield &storage.catalog
@@ -115,10 +115,11 @@ public struct Session: Sendable {
 
   /// The switches in force (the file's, with overrides).
   public internal(set) var settings: SessionSettings {
-    get { storage.customers.actingState.settings }
+    _read { yield storage.customers.actingState.settings }
     _modify {
       makeUnique()
       yield &storage.customers.actingState.settings
+      storage.customers.actingState.storefrontSlot = nil
     }
   }
 
@@ -131,8 +132,10 @@ public struct Session: Sendable {
     }
   }
 
+  // The state is read in place (`_read`): a `get` would copy the whole value, retaining every
+  // array it holds, on each of the many reads a renewal makes.
   var ledger: Ledger {
-    get { storage.customers.actingState.ledger }
+    _read { yield storage.customers.actingState.ledger }
     _modify {
       makeUnique()
       yield &storage.customers.actingState.ledger
@@ -140,7 +143,7 @@ public struct Session: Sendable {
   }
 
   var groups: [GroupState] {
-    get { storage.customers.actingState.groups }
+    _read { yield storage.customers.actingState.groups }
     _modify {
       makeUnique()
       yield &storage.customers.actingState.groups
@@ -148,7 +151,7 @@ public struct Session: Sendable {
   }
 
   var scheduler: Scheduler {
-    get { storage.customers.actingState.scheduler }
+    _read { yield storage.customers.actingState.scheduler }
     _modify {
       makeUnique()
       yield &storage.customers.actingState.scheduler
@@ -156,7 +159,7 @@ public struct Session: Sendable {
   }
 
   var storefronts: [Storefront] {
-    get { storage.storefronts }
+    _read { yield storage.storefronts }
     _modify {
       makeUnique()
       yield &storage.storefronts
@@ -259,10 +262,17 @@ public struct Session: Sendable {
     return index
   }
 
+  /// The index of the acting customer's storefront among the session's, found once while the
+  /// storefront stays (a renewal asks for it each time; a change of settings forgets it).
   mutating func storefrontIndex() -> UInt8 {
+    if let known = storage.customers.actingState.storefrontSlot { return known }
     // Found without handing the storefront to a mutating call (which would copy it out first).
-    if let index = storefronts.firstIndex(of: settings.storefront) { return UInt8(index) }
-    return storefrontIndex(of: settings.storefront)
+    let index =
+      storefronts.firstIndex(of: settings.storefront).map(UInt8.init)
+      ?? storefrontIndex(of: settings.storefront)
+    makeUnique()
+    storage.customers.actingState.storefrontSlot = index
+    return index
   }
 
   /// Ends a verb: the family's transactions follow what it did to the purchaser's, then the

@@ -75,12 +75,8 @@ struct GroupState {
     return next
   }
 
-  /// A renewal made transaction `id` the current period, of `product`, ending at `expiration`,
-  /// its months on `anchorDay`.
-  mutating func renewed(
-    as id: UInt64, product productIndex: Int32, until expiration: Int64, anchorDay: Int8
-  ) {
-    self.anchorDay = anchorDay
+  /// A renewal made transaction `id` the current period, of `product`, ending at `expiration`.
+  mutating func renewed(as id: UInt64, product productIndex: Int32, until expiration: Int64) {
     current = id
     product = productIndex
     phase = .subscribed

@@ -16,6 +16,9 @@ struct CustomerState {
   var eventCount: UInt64 = 0
   /// How far the invariant checks got.
   var checked = InvariantChecking.Progress()
+  /// The index of the settings' storefront among the session's, once found (``Session``'s
+  /// `storefrontIndex()`; a change of settings forgets it).
+  var storefrontSlot: UInt8?
 
   /// Records that group `index`'s next transition changed.
   mutating func reschedule(group index: Int) { scheduler.reschedule(index, &groups[index]) }
@@ -29,18 +32,32 @@ struct CustomerState {
   mutating func nextDue() -> Int64? { scheduler.liveNextDue(groups: groups) }
 }
 
+extension CustomerState {
+  /// What stands in a chunk for the acting customer's state while it is out (``CustomerBook``):
+  /// empty, sharing nothing with any customer's.
+  static var vacant: CustomerState {
+    CustomerState(
+      customer: .own, ledger: Ledger(firstID: 0), groups: [], settings: SessionSettings())
+  }
+}
+
 /// The session's customers: who they are, by name and number, every one's state, when each is
 /// next due, and which one the verbs act on.
 ///
 /// States live in chunks of 64, so that a copy of the session (a step back's, a reader's)
-/// shares every chunk but the one the session changes next.
+/// shares every chunk but the one the session changes next. The acting customer's state is out
+/// of its chunk, where every verb and the clock reach it directly (no chunk to find, no
+/// nested uniqueness check on each access); it goes back when another customer acts.
 struct CustomerBook {
   static let chunkSize = 64
 
   /// Every customer, by slot; slot 0 is the session's own.
   private(set) var customers: [Customer] = [.own]
-  /// Every customer's state, by slot, in chunks.
+  /// Every customer's state, by slot, in chunks; the acting one's slot holds
+  /// ``CustomerState/vacant`` while its state is in `out`.
   private var chunks: [[CustomerState]]
+  /// The acting customer's state.
+  private var out: CustomerState
   /// The slot of the customer the verbs act on: the one a `customer` line named, or the one the
   /// clock is firing a transition of.
   private(set) var acting = 0
@@ -54,7 +71,10 @@ struct CustomerBook {
   private var othersTransactions = 0
 
   /// A book of the session's own customer, in `state`.
-  init(own state: CustomerState) { chunks = [[state]] }
+  init(own state: CustomerState) {
+    chunks = [[.vacant]]
+    out = state
+  }
 
   var count: Int { customers.count }
   /// Whether the session has named customers.
@@ -65,14 +85,26 @@ struct CustomerBook {
 
   /// The state of the customer in `slot`.
   subscript(slot: Int) -> CustomerState {
-    _read { yield chunks[slot / Self.chunkSize][slot % Self.chunkSize] }
-    _modify { yield &chunks[slot / Self.chunkSize][slot % Self.chunkSize] }
+    _read {
+      if slot == acting {
+        yield out
+      } else {
+        yield chunks[slot / Self.chunkSize][slot % Self.chunkSize]
+      }
+    }
+    _modify {
+      if slot == acting {
+        yield &out
+      } else {
+        yield &chunks[slot / Self.chunkSize][slot % Self.chunkSize]
+      }
+    }
   }
 
   /// The state of the customer the verbs act on.
   var actingState: CustomerState {
-    _read { yield chunks[acting / Self.chunkSize][acting % Self.chunkSize] }
-    _modify { yield &chunks[acting / Self.chunkSize][acting % Self.chunkSize] }
+    _read { yield out }
+    _modify { yield &out }
   }
 
   /// How many live transactions every customer holds.
@@ -107,7 +139,10 @@ struct CustomerBook {
   mutating func act(as slot: Int) {
     guard slot != acting else { return }
     othersTransactions += actingState.ledger.liveCount - self[slot].ledger.liveCount
+    // The acting state back into its slot (the vacant one out), then the new one's out.
+    swap(&out, &chunks[acting / Self.chunkSize][acting % Self.chunkSize])
     acting = slot
+    swap(&out, &chunks[slot / Self.chunkSize][slot % Self.chunkSize])
   }
 
   /// Records that the acting customer's group `index` changed its next transition, and brings
@@ -116,23 +151,26 @@ struct CustomerBook {
   /// - Complexity: O(log *g* + log *c*) for *g* groups and *c* customers, amortized over
   ///   superseded entries.
   mutating func reschedule(group index: Int) {
-    let (chunk, offset) = (acting / Self.chunkSize, acting % Self.chunkSize)
-    chunks[chunk][offset].reschedule(group: index)
-    let due = chunks[chunk][offset].nextDue()
-    wakes.set(slot: acting, number: customers[acting].number, due: due)
+    out.reschedule(group: index)
+    wakes.set(slot: acting, number: customers[acting].number, due: out.nextDue())
   }
 
   /// Tells `body` every customer's state, in slot order (each read in place, not copied).
   func forEach(_ body: (CustomerState) -> Void) {
-    for chunk in chunks {
-      for offset in chunk.indices { body(chunk[offset]) }
+    for (number, chunk) in chunks.enumerated() {
+      for offset in chunk.indices {
+        if number * Self.chunkSize + offset == acting { body(out) } else { body(chunk[offset]) }
+      }
     }
   }
 
   /// Changes every customer's state (a reload of the configuration).
   mutating func updateEach(_ body: (inout CustomerState) -> Void) {
     for chunk in chunks.indices {
-      for offset in chunks[chunk].indices { body(&chunks[chunk][offset]) }
+      for offset in chunks[chunk].indices where chunk * Self.chunkSize + offset != acting {
+        body(&chunks[chunk][offset])
+      }
     }
+    body(&out)
   }
 }

@@ -61,17 +61,23 @@ extension Session {
   /// The payment after the group's current one: the next of its commitment, or the first of a
   /// new one; `nil` when the group is not on a monthly plan or the renewal is for another
   /// product (a plan belongs to its product).
-  func nextBillingPeriod(group index: Int) -> Int? {
-    let period = Int(groups[index].billingPeriod)
-    guard period > 0, groups[index].renewalProduct == groups[index].product else { return nil }
+  func nextBillingPeriod(group index: Int) -> Int? { nextBillingPeriod(of: groups[index]) }
+
+  /// ``nextBillingPeriod(group:)`` of a group already read.
+  func nextBillingPeriod(of group: GroupState) -> Int? {
+    let period = Int(group.billingPeriod)
+    guard period > 0, group.renewalProduct == group.product else { return nil }
     return period % Self.commitmentPeriods + 1
   }
 
   /// Whether a group's commitment still has payments to make: billing goes on through all 12
   /// even when the customer turned auto-renew off.
-  func isCommitted(group index: Int) -> Bool {
-    (1..<Self.commitmentPeriods).contains(Int(groups[index].billingPeriod))
-      && groups[index].renewalProduct == groups[index].product
+  func isCommitted(group index: Int) -> Bool { isCommitted(groups[index]) }
+
+  /// ``isCommitted(group:)`` of a group already read.
+  func isCommitted(_ group: GroupState) -> Bool {
+    (1..<Self.commitmentPeriods).contains(Int(group.billingPeriod))
+      && group.renewalProduct == group.product
   }
 
   /// The renewal info's plan: what the next payment is (`renewalBillingPlanType`) and the

@@ -91,8 +91,13 @@ extension Session {
 
   /// Win-back offers the customer may redeem in a group, in file order.
   func eligibleWinBackOfferIDs(group index: Int) -> [String] {
-    guard groups[index].phase == .expired, groups[index].product >= 0 else { return [] }
-    return product(at: groups[index].product).winBackOffers
+    eligibleWinBackOfferIDs(of: groups[index])
+  }
+
+  /// ``eligibleWinBackOfferIDs(group:)`` of a group already read.
+  func eligibleWinBackOfferIDs(of group: GroupState) -> [String] {
+    guard group.phase == .expired, group.product >= 0 else { return [] }
+    return product(at: group.product).winBackOffers
       .filter { winBackEligibility[$0.id ?? ""] ?? $0.isEligible }.compactMap(\.id)
   }
 }

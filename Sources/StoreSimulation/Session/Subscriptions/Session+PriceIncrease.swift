@@ -74,8 +74,13 @@ extension Session {
   /// What a period of `product` costs the group without an offer: the configuration's price,
   /// or an increase the customer consented to.
   func standardPrice(group index: Int, product productIndex: Int32) -> Int64 {
-    if let increase = groups[index].increase, increase.product == productIndex {
-      return groups[index].priceIncrease == .pending ? increase.old : increase.new
+    standardPrice(of: groups[index], product: productIndex)
+  }
+
+  /// ``standardPrice(group:product:)`` of a group already read.
+  func standardPrice(of group: GroupState, product productIndex: Int32) -> Int64 {
+    if let increase = group.increase, increase.product == productIndex {
+      return group.priceIncrease == .pending ? increase.old : increase.new
     }
     return product(at: productIndex).price
   }
@@ -85,11 +90,15 @@ extension Session {
   /// The next renewal's price without an offer: a price increase asked for shows its new price
   /// while it waits for consent (it is what the customer is asked to pay).
   func renewalPriceWithoutOffer(group index: Int) -> Int64 {
-    let product = groups[index].renewalProduct
-    if let increase = groups[index].increase, increase.product == product {
+    renewalPriceWithoutOffer(of: groups[index])
+  }
+
+  /// ``renewalPriceWithoutOffer(group:)`` of a group already read.
+  func renewalPriceWithoutOffer(of group: GroupState) -> Int64 {
+    if let increase = group.increase, increase.product == group.renewalProduct {
       return increase.new
     }
-    return self.product(at: product).price
+    return product(at: group.renewalProduct).price
   }
 
   /// A pending or agreed price increase of a subscription group: the price the customer pays
