@@ -69,7 +69,8 @@ extension Session {
       recentSubscriptionStartDate: Instant(milliseconds: group.recentStart),
       renewalPrice: renews
         ? (nextOffer?.price ?? monthlyPrice ?? renewalPriceWithoutOffer(of: group)) : nil,
-      currency: settings.storefront.currency, eligibleWinBackOfferIDs: eligibleWinBackOfferIDs(of: group),
+      currency: settings.storefront.currency,
+      eligibleWinBackOfferIDs: eligibleWinBackOfferIDs(of: group),
       appAccountToken: ledger.position(of: group.current).flatMap {
         ledger.details(of: ledger[$0])?.appAccountToken
       }, billingPlanType: plan?.0, commitment: plan?.1)
