@@ -81,6 +81,11 @@ public struct PopulationSummary: Equatable, Sendable {
           + Self.amounts(month))
     }
     lines.append("revenue (charges less refunds)  " + Self.amounts(revenue))
+    if revenue.count > 1 {
+      lines.append(
+        "  each storefront is charged the configuration's number in its own currency (a .storekit "
+          + "file has one price list): amounts of different currencies are not comparable")
+    }
     lines.append("MRR now (list prices)  " + Self.amounts(monthlyRecurringRevenue))
     let conversion = introductoryConversion
     if conversion.trials > 0 {

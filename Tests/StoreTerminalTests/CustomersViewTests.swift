@@ -1,3 +1,4 @@
+import StoreCommands
 import StoreSimulation
 import Testing
 
@@ -100,6 +101,44 @@ import Testing
       fresh.type(text)
       #expect(customersView(fresh)?.rows == customersView(app)?.rows, "\(text)")
     }
+  }
+
+  /// A journal of many customers (a population's) opens on the customers view, not on
+  /// whichever customer it acted for last; the chart's "now" is the overview's subscribers.
+  @Test func aSessionOfManyCustomersOpensOnTheCustomersView() throws {
+    let app = appWithCustomers()
+    var session = app.session
+    try session.perform(.selectCustomer(name: "carol", number: nil)) { _ in }
+    let reopened = App(
+      journaled: JournaledSession(session: session, journal: nil),
+      configurationPath: app.state.configurationPath, configurationBytes: [],
+      display: DisplayOptions(color: true, glyphs: .unicode),
+      clock: ClockState(running: false, offset: 0))
+    let view = try #require(customersView(reopened), "opens on the customers view")
+    #expect(view.rows.count == 3)
+    #expect(reopened.state.message?.text.contains("Esc shows customer carol's store") == true)
+    let screen = reopened.screen(width: 120, height: 40)
+    #expect(screen.contains("\(view.overview.subscribers) subscribers"))
+    #expect(!screen.contains("no month has ended") || screen.contains("subscribers"))
+    var single = makeApp()
+    single.perform(line: "customer alice")
+    single.perform(line: "buy socialfeed.monthly")
+    let one = App(
+      journaled: JournaledSession(session: single.session, journal: nil),
+      configurationPath: single.state.configurationPath, configurationBytes: [],
+      display: DisplayOptions(color: true, glyphs: .unicode),
+      clock: ClockState(running: false, offset: 0))
+    #expect(customersView(one) == nil, "one named customer (an import): their store")
+    #expect(one.state.message?.text == "showing customer alice's store (c lists the customers)")
+  }
+
+  /// Revenue is sorted by currency, then amount: a yen is never compared with a dollar.
+  @Test func revenueSortsByCurrencyThenAmount() throws {
+    var app = appWithCustomers()
+    app.press(.character("c"), .character("7"))
+    let revenue = try #require(customersView(app)).rows.map { $0.revenue.keys.min() ?? "" }
+    #expect(revenue == revenue.sorted(), "\(revenue)")
+    #expect(app.screen(width: 120, height: 40).contains("USD"))
   }
 
   @Test func enterOpensTheCustomerAndEscComesBackToTheListWhereItWas() throws {

@@ -110,3 +110,29 @@ import Testing
     }
   }
 }
+
+/// At 80 columns what matters stays: the filter's count (its text gives way, ending in an
+/// ellipsis), and a named customer's purchase dates beside their long ids.
+@Suite struct NarrowTableTests {
+  @Test func theFiltersCountShowsWhateverTheFiltersLength() throws {
+    var app = makeApp()
+    app.perform(line: "customer alexandra-the-great")
+    app.perform(line: "buy socialfeed.monthly")
+    app.press(.tab, .character("/"))
+    app.type("product:socialfeed.monthly state:purchased,renewed after:2026-01-01")
+    app.press(.enter)
+    let screen = app.screen(width: 80, height: 24)
+    let title = try #require(screen.split(separator: "\n").first { $0.contains("Transactions") })
+    #expect(title.contains("(1 of 1)"), "\(title)")
+    #expect(title.contains("…"), "the filter's text ends in an ellipsis: \(title)")
+  }
+
+  @Test func aNamedCustomersPurchaseDateFitsBesideTheirLongIDs() throws {
+    var app = makeApp()
+    app.perform(line: "customer alice")
+    app.perform(line: "buy socialfeed.monthly date=2025-12-01T10:00:00Z")
+    let screen = app.screen(width: 80, height: 24)
+    #expect(screen.contains("Purchased"), "\(screen)")
+    #expect(screen.contains("2025-12-01"), "\(screen)")
+  }
+}

@@ -176,7 +176,9 @@ package struct Canvas: Equatable, Sendable {
     put(glyphs.bottomRight, x: right, y: bottom, style: style)
     if !title.isEmpty && rect.width > 4 {
       let marked = focused && marksFocus ? "\(glyphs.selected) \(title)" : title
-      put(" \(marked) ", x: rect.x + 1, y: rect.y, limit: rect.width - 2, style: style)
+      // A title too long for the border ends in an ellipsis, inside the corners.
+      let fitted = TextCells.truncate(marked, to: rect.width - 4, ellipsis: glyphs.ellipsis)
+      put(" \(fitted) ", x: rect.x + 1, y: rect.y, limit: rect.width - 2, style: style)
     }
   }
 

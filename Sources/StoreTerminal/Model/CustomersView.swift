@@ -171,9 +171,14 @@ package struct CustomersView: Equatable, Sendable, FilteredList {
     case .status: return ranks(summaries.map(\.statusName))
     case .since: return summaries.map { $0.since?.milliseconds ?? .min }
     case .renewals: return summaries.map { Int64($0.renewals) }
-    // A yen is not a dollar, but a list sorted by what customers paid puts the biggest payers
-    // of each currency together.
-    case .revenue: return summaries.map { $0.revenue.values.reduce(0, +) }
+    // A yen is not a dollar: customers are grouped by the currency they paid in (by its code),
+    // then sorted by what they paid in it.
+    case .revenue:
+      let currencies = ranks(summaries.map { $0.revenue.keys.min() ?? "" })
+      return zip(summaries, currencies).map { summary, rank in
+        let paid = summary.revenue.values.reduce(0, +)
+        return rank << 44 + max(-(1 << 43), min(1 << 43 - 1, paid))
+      }
     case .transactions: return summaries.map { Int64($0.transactions) }
     }
   }
@@ -191,6 +196,11 @@ package struct CustomersView: Equatable, Sendable, FilteredList {
       "/",
       "filter: name:, status: (by prefix), product:, storefront:; a bare word matches any; "
         + "! negates; Enter keeps, Esc clears"
+    ),
+    (
+      "Revenue",
+      "charges less refunds, in the storefront's currency: the configuration's number in that "
+        + "currency (a .storekit file has one price list); sorted by currency, then amount"
     ),
     ("Esc c q", "close (c in the panes opens it again where it was)"),
     ("?", "this help"),

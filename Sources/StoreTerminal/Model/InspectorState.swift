@@ -82,6 +82,21 @@ package struct InspectorState {
     products.rebuild(session)
     // Nothing to inspect yet: start where the first thing to do is (b buys).
     if session.transactionCount == 0 { focus = .products }
+    opensOnTheCustomers(session)
+  }
+
+  /// A session of many customers (a population's journal) opens on the customers view, not on
+  /// whichever customer the journal acted for last; one of a single named customer (an import)
+  /// on theirs, saying whose it is.
+  private mutating func opensOnTheCustomers(_ session: SessionView) {
+    let named = session.customers.count - 1  // the session's own customer has no name
+    if named > 1 {
+      openCustomers(session)
+      let shown = session.customer.name.map { "customer \($0)'s" } ?? "the session's own customer's"
+      say("\(named) customers: Enter opens one; Esc shows \(shown) store")
+    } else if let name = session.customer.name {
+      say("showing customer \(name)'s store (c lists the customers)")
+    }
   }
 
   /// The clock: running or paused, and its offset from the wall clock.

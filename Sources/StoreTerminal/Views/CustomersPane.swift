@@ -84,7 +84,8 @@ struct CustomersPane: ScreenPart {
     let label = "subscribers at month ends "
     let after =
       " \(month(points[0].end))…\(month(points[points.count - 1].end)) · peak \(peak)"
-      + " · now \(points[points.count - 1].count)"
+      // Now is the overview line's count (subscribed or in a grace period), not a month's end.
+      + " · now \(overview.subscribers)"
     var column = canvas.put(label, x: x, y: y, limit: width, style: styled(CellStyle(dim: true)))
     column = canvas.put(
       bars, x: column, y: y, limit: max(0, x + width - column),

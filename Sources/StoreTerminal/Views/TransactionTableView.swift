@@ -10,7 +10,17 @@ struct TransactionTableView: ScreenPart {
     var title =
       state.viewer.map { "Transactions: \($0)'s device (family shared)" } ?? "Transactions"
     if let customer = session.customer.name { title += " of \(customer)" }
-    if !filter.isEmpty { title += "  \(filter.text)  (\(visible.count) of \(rows.count))" }
+    if !filter.isEmpty {
+      // The count always shows; the filter's text gives way first, then whose table it is,
+      // each ending in an ellipsis.
+      let count = "(\(visible.count) of \(rows.count))"
+      let mark = focus == .transactions ? TextCells.width(glyphs.selected) + 1 : 0
+      let room = rect.width - 4 - mark - 4 - TextCells.width(count)
+      let head = TextCells.truncate(title, to: max(1, room - 5), ellipsis: glyphs.ellipsis)
+      let text = TextCells.truncate(
+        filter.text, to: max(1, room - TextCells.width(head)), ellipsis: glyphs.ellipsis)
+      title = "\(head)  \(text)  \(count)"
+    }
     canvas.box(rect, title: title, focused: focus == .transactions, glyphs: glyphs)
     let inner = rect.inner
     guard inner.height > 1 else { return }
@@ -131,6 +141,15 @@ struct TransactionTableView: ScreenPart {
     if room(columns) < 8 { columns[4] = shortState }
     if room(columns + [expires]) >= 8 + 8 { columns.insert(expires, at: 4) }
     if room(columns + [type]) >= 8 + 8 { columns.insert(type, at: 3) }
+    if room(columns) < 0 {
+      // Narrow (a named customer's long ids): the purchase date without its seconds, or
+      // without its time in another year, before no date at all.
+      let compact = TableColumn(title: "Purchased", width: dateWidth == 16 ? 10 : 11) { _, row in
+        let text = date(row.purchaseDate)
+        return String(text.prefix(text.count == 16 ? 10 : 11))
+      }
+      columns[columns.firstIndex { $0.title == "Purchased" }!] = compact
+    }
     if room(columns) < 0 { columns.removeAll { $0.title == "Purchased" } }
     columns[2].width = max(8, room(columns) + 8)
     return columns
