@@ -33,9 +33,40 @@ public struct FetchedHistory: Sendable {
   public var latestSignedDate: Int64 = 0
   /// How many requests it took.
   public var requests = 0
+  /// How many bytes the answers held, in all.
+  public var bytesRead = 0
+  /// How many copies of transactions read more than once were merged (the latest kept).
+  public var duplicates = 0
+  /// What every signed value must say of where it came from.
+  public var source = SourceCheck()
+  /// When the whole read must end.
+  var deadline: ContinuousClock.Instant?
 
   /// A history.
   public init() {}
+
+  /// Keeps one copy of each transaction id (the latest signed), in order; counts the others.
+  mutating func mergeDuplicateTransactions() {
+    var latest: [String: Int] = [:]
+    var kept: [JSONObject] = []
+    for payload in transactions {
+      guard case .string(let id)? = payload["transactionId"] else {
+        kept.append(payload)
+        continue
+      }
+      if let index = latest[id] {
+        duplicates += 1
+        let signed = HistoryFetcher.milliseconds(payload["signedDate"]) ?? 0
+        if signed >= HistoryFetcher.milliseconds(kept[index]["signedDate"]) ?? 0 {
+          kept[index] = payload
+        }
+      } else {
+        latest[id] = kept.count
+        kept.append(payload)
+      }
+    }
+    transactions = kept
+  }
 }
 
 /// Why an import could not read the customer's history, for a person. It never holds the key's

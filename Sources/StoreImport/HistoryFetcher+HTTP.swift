@@ -5,8 +5,10 @@ import NIOHTTP1
 import StoreJSON
 
 extension HistoryFetcher {
-  /// The most of an answer read (a page of history is far smaller).
+  /// The most of one answer read (a page of history is far smaller).
   static let answerLimit = 64 << 20
+  /// The longest one request may take (within the whole read's deadline).
+  static let requestTimeout = Duration.seconds(60)
 
   /// One request's JSON object; Apple's error as words a person can act on.
   func object(
@@ -14,7 +16,17 @@ extension HistoryFetcher {
     _ history: inout FetchedHistory
   ) async throws(ImportError) -> JSONObject {
     history.requests += 1
-    let (status, bytes) = try await send(method, path, body: body, what: what)
+    let limit = min(Self.answerLimit, Self.byteLimit - history.bytesRead)
+    guard limit > 0 else {
+      throw ImportError(
+        "the server's answers passed \(Self.byteLimit >> 20) MB in all before \(what) was "
+          + "read: no customer's history is that large")
+    }
+    let deadline = min(
+      history.deadline ?? .now + timeout, ContinuousClock.now + Self.requestTimeout)
+    let (status, bytes) = try await send(
+      method, path, body: body, what: what, limit: limit, deadline: deadline)
+    history.bytesRead += bytes.count
     let parsed = try? JSONParser.parse(bytes).root
     guard (200...299).contains(status) else {
       throw Self.refusal(status, parsed, what: what)
@@ -26,13 +38,14 @@ extension HistoryFetcher {
   }
 
   private func send(
-    _ method: String, _ path: String, body: String?, what: String
+    _ method: String, _ path: String, body: String?, what: String, limit: Int,
+    deadline: ContinuousClock.Instant
   )
     async throws(ImportError) -> (Int, [UInt8])
   {
     let bearer: String
     do {
-      bearer = try token()
+      bearer = try token()  // a fresh token for each request
     } catch {
       throw ImportError("cannot make the API token: \(error)")
     }
@@ -44,12 +57,38 @@ extension HistoryFetcher {
       request.headers.add(name: "Content-Type", value: "application/json")
       request.body = HTTPClientRequest.Body.bytes(ByteBuffer(string: body))
     }
+    let watch = watchWaiting(for: what)
+    defer { watch.cancel() }
+    let left = deadline - .now
+    let nioDeadline =
+      NIODeadline.now()
+      + .nanoseconds(
+        max(
+          0, left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000))
     do {
-      let response = try await client.execute(request, timeout: TimeAmount.seconds(60))
-      let buffer = try await response.body.collect(upTo: Self.answerLimit)
+      let response = try await client.execute(request, deadline: nioDeadline)
+      let buffer = try await response.body.collect(upTo: limit)
       return (Int(response.status.code), Array(buffer.readableBytesView))
+    } catch is NIOTooManyBytesError {
+      throw ImportError(
+        "\(what) answered more than \(limit >> 20) MB: no page of a customer's history is that "
+          + "large")
     } catch {
       throw ImportError("cannot reach \(base) (\(what)): \(Self.words(error))")
+    }
+  }
+
+  /// Says what the read waits for when a request keeps it waiting (after 3 s, then every 10 s).
+  private func watchWaiting(for what: String) -> Task<Void, Never> {
+    let (base, waiting) = (self.base, self.waiting)
+    return Task {
+      var waited = 3
+      try? await Task.sleep(for: .seconds(3))
+      while !Task.isCancelled {
+        waiting("waiting for \(what) from \(base) (\(waited) s)")
+        try? await Task.sleep(for: .seconds(10))
+        waited += 10
+      }
     }
   }
 
@@ -64,7 +103,10 @@ extension HistoryFetcher {
     var message = ""
     if case .object(let object)? = body {
       if case .number(let number)? = object["errorCode"] { code = Int(number.text) }
-      if case .string(let text)? = object["errorMessage"] { message = " " + text }
+      // A server's message, cut: it is told on one line.
+      if case .string(let text)? = object["errorMessage"] {
+        message = " " + (text.count > 200 ? text.prefix(200) + "…" : text)
+      }
     }
     if code == 4_040_010 {
       return ImportError(
@@ -81,7 +123,7 @@ extension HistoryFetcher {
       return "connection refused"
     }
     if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout {
-      return "no answer in time"
+      return "no answer within \(requestTimeout.components.seconds) s (or the import's --timeout)"
     }
     return text
   }

@@ -8,42 +8,103 @@ import StoreSigning
 /// any server that speaks it, such as `storekeeper serve`): every page of Get Transaction
 /// History v2, Get All Subscription Statuses, every page of Get Refund History and, where the
 /// server has it, Get Notification History. Each signed value is verified with `verifier` (the
-/// roots given) before it is used; without one (`--no-verify`) only decoded.
+/// roots given) before it is used, then checked to be this app's and one environment's
+/// (``SourceCheck``); without a verifier (`--no-verify`) only decoded.
+///
+/// Bounded: the whole read ends by a deadline, each request by its own (a server that trickles
+/// its answer cannot hold it), at most ``byteLimit`` bytes in all are read, and a list whose
+/// pages repeat is stopped. A refused connection is said at once.
 /// `@unchecked Sendable`: every property is a constant; the client is safe from any thread.
 public final class HistoryFetcher: @unchecked Sendable {
   let base: String
   let token: @Sendable () throws -> String
   private let verifier: SignedDataVerifier?
+  private let source: SourceCheck
   let client: HTTPClient
+  /// How long the whole read may take.
+  let timeout: Duration
+  /// Hears what the read waits for, when a request keeps it waiting (`import: waiting …`).
+  let waiting: @Sendable (String) -> Void
   /// The most pages read of one list (a server that always says `hasMore` cannot hold us).
   static let pageLimit = 10_000
+  /// The most bytes read in all (a customer's whole history is far smaller).
+  static let byteLimit = 256 << 20
 
   /// A fetcher of `base` (`https://api.storekit.itunes.apple.com`), authenticating each request
-  /// with a fresh `token()`.
+  /// with a fresh `token()`, done within `timeout`.
   public init(
-    base: String, verifier: SignedDataVerifier?, token: @escaping @Sendable () throws -> String
+    base: String, verifier: SignedDataVerifier?, source: SourceCheck = SourceCheck(),
+    timeout: Duration = .seconds(300), waiting: @escaping @Sendable (String) -> Void = { _ in },
+    token: @escaping @Sendable () throws -> String
   ) {
     self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
     self.verifier = verifier
+    self.source = source
+    self.timeout = timeout
+    self.waiting = waiting
     self.token = token
     var configuration = HTTPClient.Configuration(
       redirectConfiguration: .follow(max: 5, allowCycles: false),
-      timeout: .init(connect: .seconds(5), read: .seconds(60)))
+      timeout: .init(connect: .seconds(5), read: nil))
     configuration.proxy = nil
+    // A refused connection is the answer (said at once), not something to retry until the
+    // connect timeout.
+    configuration.connectionPool.retryConnectionEstablishment = false
     client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
   }
 
   deinit { client.shutdown(queue: .global()) { _ in } }
 
-  /// The customer's history, by any of their transaction ids.
+  /// The customer's history, by any of their transaction ids, read within the fetcher's
+  /// timeout.
   ///
-  /// - Throws: ``ImportError``: an unknown id (Apple's 4040010), a refused token (401), a server
-  ///   that cannot be reached, a signature that does not verify, an answer not in Apple's shape.
+  /// - Throws: ``ImportError``: an unknown id (Apple's 4040010, naming it), a refused token
+  ///   (401), a server that cannot be reached or keeps it waiting past the timeout, a signature
+  ///   that does not verify, another app's or environment's value, an answer not in Apple's
+  ///   shape or past the size bound.
   public func fetch(transactionID: String) async throws(ImportError) -> FetchedHistory {
+    let deadline = ContinuousClock.now + timeout
+    let outcome = await withTaskGroup(of: Result<FetchedHistory, ImportError>?.self) { group in
+      group.addTask { [self] in
+        do throws(ImportError) {
+          return .success(try await read(transactionID, deadline: deadline))
+        } catch {
+          return .failure(error)
+        }
+      }
+      group.addTask { [timeout] in
+        try? await Task.sleep(until: deadline, clock: .continuous)
+        return Task.isCancelled
+          ? nil
+          : .failure(
+            ImportError(
+              "the import did not finish within \(timeout.components.seconds) s; "
+                + "--timeout gives it longer"))
+      }
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first
+    }
+    return try (outcome ?? .failure(ImportError("the import was cancelled"))).get()
+  }
+
+  private func read(
+    _ transactionID: String, deadline: ContinuousClock.Instant
+  ) async throws(ImportError) -> FetchedHistory {
     var history = FetchedHistory()
-    history.transactions = try await pages(
-      "/inApps/v2/history/\(transactionID)?sort=ASCENDING", key: "signedTransactions",
-      what: "Get Transaction History", &history)
+    history.source = source
+    history.deadline = deadline
+    do throws(ImportError) {
+      history.transactions = try await pages(
+        "/inApps/v2/history/\(transactionID)?sort=ASCENDING", key: "signedTransactions",
+        what: "Get Transaction History", &history)
+    } catch  where error.appleCode == 4_040_010 {
+      throw ImportError(
+        "the App Store knows no transaction \(transactionID) (4040010 "
+          + "TransactionIdNotFoundError): give one of the customer's transaction ids",
+        appleCode: error.appleCode)
+    }
+    history.mergeDuplicateTransactions()
     let statuses = try await object(
       "GET", "/inApps/v1/subscriptions/\(transactionID)", what: "Get All Subscription Statuses",
       &history)
@@ -62,6 +123,7 @@ public final class HistoryFetcher: @unchecked Sendable {
   ) async throws(ImportError) -> [JSONObject] {
     var items: [JSONObject] = []
     var revision: String?
+    var revisions: Set<String> = []
     for page in 0..<Self.pageLimit {
       let separator = path.contains("?") ? "&" : "?"
       let query = revision.map { "\(separator)revision=\(percentEncoded($0))" } ?? ""
@@ -74,6 +136,11 @@ public final class HistoryFetcher: @unchecked Sendable {
       }
       guard answer["hasMore"] == .bool(true), case .string(let next)? = answer["revision"] else {
         return items
+      }
+      guard revisions.insert(next).inserted else {
+        throw ImportError(
+          "\(what) gave revision \(next.prefix(40)) again on page \(page + 1) and still says "
+            + "hasMore: its pages go round in a circle")
       }
       revision = next
     }
@@ -158,6 +225,7 @@ public final class HistoryFetcher: @unchecked Sendable {
     } catch {
       throw ImportError("\(place) does not verify: \(error)")
     }
+    try history.source.check(payload, place: place)
     if let signed = Self.milliseconds(payload["signedDate"]) {
       history.latestSignedDate = max(history.latestSignedDate, signed)
     }

@@ -118,17 +118,32 @@ extension HistoryJournal {
       session: Session(configuration: configuration, start: start, options: options),
       journal: nil)
     try apply(commands, to: &trial)
+    // Written whole under another name, then renamed: a kill at any moment leaves no journal
+    // at `journalPath` or the whole one (never one that opens as an empty session).
+    let partial = journalPath + ".importing"
+    try? FileManager.default.removeItem(atPath: partial)
     do throws(CommandError) {
       var journaled = try SessionOpening.journaled(
         configuration: configuration, bytes: bytes, configurationPath: configurationPath,
-        journalPath: journalPath, start: start, options: options, report: { _ in })
+        journalPath: partial, start: start, options: options, report: { _ in })
       for command in commands { try journaled.apply(command) { _ in } }
       try journaled.commit()
+      try rename(partial, to: journalPath)
       return journaled.session
     } catch {
-      try? FileManager.default.removeItem(atPath: journalPath)
+      try? FileManager.default.removeItem(atPath: partial)
       throw ImportError("\(journalPath): \(error.message)")
     }
+  }
+
+  /// Moves the whole journal into place, refusing to replace one that appeared meanwhile.
+  private static func rename(_ partial: String, to path: String) throws(CommandError) {
+    guard link(partial, path) == 0 else {
+      throw CommandError(
+        "cannot put the journal in place (\(String(cString: strerror(errno)))); nothing was "
+          + "written there")
+    }
+    unlink(partial)
   }
 
   private static func apply(

@@ -15,11 +15,11 @@ public enum SignedFiles {
   /// - Throws: ``ImportError`` naming the file (and the item in it) that cannot be read or does
   ///   not verify.
   public static func read(
-    _ path: String, verifier: SignedDataVerifier?
+    _ path: String, verifier: SignedDataVerifier?, source: SourceCheck = SourceCheck()
   ) throws(ImportError)
     -> FetchedHistory
   {
-    var reader = Reader(verifier: verifier)
+    var reader = Reader(verifier: verifier, source: source)
     for file in try files(at: path) {
       guard let data = FileManager.default.contents(atPath: file) else {
         throw ImportError("\(file): cannot be read")
@@ -49,6 +49,8 @@ public enum SignedFiles {
   /// Sorts what it verifies by kind.
   struct Reader {
     let verifier: SignedDataVerifier?
+    /// What every value must say of where it came from (one app, one environment).
+    var source: SourceCheck
     var transactions: [String: JSONObject] = [:]
     var renewals: [String: JSONObject] = [:]
     var notifications: [JSONObject] = []
@@ -113,6 +115,7 @@ public enum SignedFiles {
     }
 
     private mutating func file(_ payload: JSONObject, place: String) throws(ImportError) {
+      try source.check(payload, place: place)
       seen += 1
       let signed = HistoryFetcher.milliseconds(payload["signedDate"]) ?? 0
       latest = max(latest, signed)
@@ -147,6 +150,7 @@ public enum SignedFiles {
       history.refunds = history.transactions.filter { $0["revocationDate"] != nil }
       history.notifications = notifications
       history.latestSignedDate = latest
+      history.source = source
       return history
     }
 

@@ -45,6 +45,17 @@ public struct JSONNumber: Equatable, Sendable {
   /// The value as an integer, or `nil` when the text has a fraction, an exponent or overflows.
   public var intValue: Int? { Int(text) }
 
+  /// The value as an integer when it is one, however it is written: `1700000000000`,
+  /// `1700000000000.0` or `1.7e12` (an exact binary double up to 2^53, as JSON readers take it);
+  /// `nil` for a fraction or a number past that.
+  public var integralValue: Int? {
+    if let exact = Int(text) { return exact }
+    guard let double = Double(text), double.rounded() == double,
+      abs(double) <= 9_007_199_254_740_992
+    else { return nil }
+    return Int(double)
+  }
+
   /// The value as a binary floating-point number.
   public var doubleValue: Double? { Double(text) }
 }

@@ -105,6 +105,26 @@ import Testing
     }
   }
 
+  /// Apple's milliseconds written as a float (`1.7639e12`, `1763900000000.0`) are the whole
+  /// numbers they are; a fraction is refused.
+  @Test func importedDatesWrittenAsFloatsAreTheirWholeNumbers() throws {
+    for written in ["1.7639e12", "1763900000000.0", "1763900000000"] {
+      let line =
+        #"import transaction {"transactionId":"5","originalTransactionId":"5","productId":"p","purchaseDate":"#
+        + written + "}"
+      guard case .importTransaction(let t)? = try Command.parse(line) else {
+        Issue.record("\(line)")
+        continue
+      }
+      #expect(t.purchaseDate == Instant(milliseconds: 1_763_900_000_000), "\(written)")
+    }
+    #expect(throws: CommandError.self) {
+      try Command.parse(
+        #"import transaction {"transactionId":"5","originalTransactionId":"5","productId":"p","purchaseDate":1.5}"#
+      )
+    }
+  }
+
   @Test(arguments: [
     (
       "frobnicate",

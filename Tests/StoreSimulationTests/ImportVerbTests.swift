@@ -86,7 +86,8 @@ import Testing
     refunded.revocationReason = .other
     try session.perform(.importTransaction(refunded)) { _ in }
     #expect(session.invariantViolation() == nil)
-    let group = try #require(session.catalog.products.first { $0.productID == "socialfeed.monthly" })
+    let group = try #require(
+      session.catalog.products.first { $0.productID == "socialfeed.monthly" })
     #expect(!session.isEligibleForIntroductoryOffer(group: Int(try #require(group.groupIndex))))
   }
 

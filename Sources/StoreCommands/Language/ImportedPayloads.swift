@@ -166,7 +166,7 @@ private struct PayloadReader {
     switch object[key] {
     case nil, .null?: return nil
     case .number(let number)?:
-      guard let value = number.intValue else { throw bad(key, "a whole number") }
+      guard let value = number.integralValue else { throw bad(key, "a whole number") }
       return value
     default: throw bad(key, "a number")
     }

@@ -150,8 +150,9 @@ struct InspectorPane: ScreenPart {
           "\(t.productID) (\(product.displayName(locale: session.settings.locale)))\(sep)\(t.productType.rawValue)"
           + (t.subscriptionGroupID.map { "\(sep)group \($0)" } ?? "")),
     ]
-    // Whose it is, once there is a family to tell apart.
-    if !t.owner.isPurchaser || !session.everyFamilyMember.isEmpty {
+    // Whose it is, once there is a family to tell apart, or where its values came from (an
+    // imported transaction's are Apple's).
+    if !t.owner.isPurchaser || !session.everyFamilyMember.isEmpty || t.imported != nil {
       lines.append(owner(of: t, sep))
     }
     var dates = ["purchased \(Formatting.shortDate(t.purchaseDate, now: now))"]

@@ -9,7 +9,7 @@ import StoreUtilities
 /// `storekeeper import`: a real customer's history, read from the App Store Server API (or the
 /// signed data a backend kept), verified, and written as a new journal to open, step and
 /// continue.
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "import",
     abstract: "Bring a customer's history home: a new journal from the App Store Server API.",
@@ -19,9 +19,12 @@ struct ImportCommand: ParsableCommand {
       it, their notification history from --api-url (Apple's production or sandbox base URL, or \
       a storekeeper serve), with a token signed by --api-key. With --signed, reads a file or \
       folder of signed data a backend kept instead. Every signature is verified against the \
-      --root certificates (--no-verify skips it). The journal holds a customer --customer with \
+      --root certificates (--no-verify skips it), and must be --bundle-id's and one \
+      environment's, as Apple's verifier checks. The journal holds a customer --customer with \
       exactly that history under Apple's ids; its clock starts at the latest signedDate (--at \
-      chooses another). Nothing is written when anything fails. See docs/import.md.
+      chooses another). The read ends within --timeout; a refused connection is said at once. \
+      Nothing is written when anything fails, and the journal appears whole or not at all. See \
+      docs/import.md.
       """)
 
   @Argument(help: "The .storekit configuration.", completion: .file(extensions: ["storekit"]))
@@ -44,8 +47,22 @@ struct ImportCommand: ParsableCommand {
 
   @OptionGroup var key: APIKeyOptions
 
-  @Option(help: "The app's bundle id (the token's bid).")
-  var bundleId = Signer.defaultBundleID
+  @Option(
+    help: ArgumentHelp(
+      "The app's bundle id: the token's bid, and what every signed value must name "
+        + "(default: the first value's; the token's is \(Signer.defaultBundleID)).",
+      valueName: "id"))
+  var bundleId: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The environment every signed value must name (Production, Sandbox, Xcode, "
+        + "LocalTesting); default: Apple's API host's, else the first value's.",
+      valueName: "name"))
+  var environment: String?
+
+  @Option(help: "The most seconds the whole read may take.")
+  var timeout = 300
 
   @Option(
     help: ArgumentHelp(
@@ -66,6 +83,11 @@ struct ImportCommand: ParsableCommand {
     guard (transactionId == nil) != (signed == nil) else {
       throw ValidationError("give either --transaction-id (with --api-url) or --signed.")
     }
+    if let transactionId, transactionId.isEmpty || !transactionId.allSatisfy(\.isNumber) {
+      throw ValidationError(
+        "--transaction-id must be one of the customer's transaction ids (digits), not "
+          + "\"\(transactionId)\".")
+    }
     if transactionId != nil && apiUrl == nil {
       throw ValidationError("--transaction-id needs --api-url (the App Store Server API's).")
     }
@@ -77,6 +99,11 @@ struct ImportCommand: ParsableCommand {
     if !root.isEmpty && noVerify {
       throw ValidationError("--root and --no-verify exclude each other.")
     }
+    if timeout < 1 { throw ValidationError("--timeout must be at least 1 second.") }
+    if let environment, !["Production", "Sandbox", "Xcode", "LocalTesting"].contains(environment) {
+      throw ValidationError(
+        "--environment must be Production, Sandbox, Xcode or LocalTesting (got \(environment)).")
+    }
     if let at, Instant(iso8601: at) == nil {
       throw ValidationError("--at must be an ISO-8601 instant such as 2026-11-28T12:00:00Z.")
     }
@@ -87,13 +114,13 @@ struct ImportCommand: ParsableCommand {
     }
   }
 
-  func run() throws {
+  func run() async throws {
     let (configuration, bytes) = try loadConfiguration(configurationPath)
     // Said before the network is asked (writing checks again: it never overwrites).
     guard !FileManager.default.fileExists(atPath: journal) else {
       throw fail("\(journal) exists: import writes a new journal and never overwrites one")
     }
-    let history = try read()
+    let history = try await read()
     try importing { () throws(ImportError) in
       if let refusal = history.refusal(
         for: Catalog(configuration), configurationPath: configurationPath)
@@ -109,13 +136,25 @@ struct ImportCommand: ParsableCommand {
     }
   }
 
-  private func read() throws -> FetchedHistory {
+  private func read() async throws -> FetchedHistory {
     let verifier = try makeVerifier()
-    return try importing { () throws(ImportError) in
-      if let signed { return try SignedFiles.read(signed, verifier: verifier) }
-      let token = try signedToken()
-      let fetcher = HistoryFetcher(base: apiUrl ?? "", verifier: verifier) { token }
-      return try fetcher.fetchWaiting(transactionID: transactionId ?? "")
+    let source = SourceCheck(
+      bundleID: bundleId, environment: environment ?? apiUrl.flatMap(SourceCheck.environment))
+    if let signed {
+      return try importing { () throws(ImportError) in
+        try SignedFiles.read(signed, verifier: verifier, source: source)
+      }
+    }
+    _ = try importing { () throws(ImportError) in try signedToken() }  // said before any request
+    let (key, bundle) = (self.key, bundleId ?? Signer.defaultBundleID)
+    let fetcher = HistoryFetcher(
+      base: apiUrl ?? "", verifier: verifier, source: source, timeout: .seconds(timeout),
+      waiting: { printError("storekeeper: import: \($0)…".sanitizedForTerminal) },
+      token: { try key.token(bundleID: bundle) })
+    do throws(ImportError) {
+      return try await fetcher.fetch(transactionID: transactionId ?? "")
+    } catch {
+      throw fail(error.description)
     }
   }
 
@@ -142,7 +181,7 @@ struct ImportCommand: ParsableCommand {
 
   private func signedToken() throws(ImportError) -> String {
     do throws(SigningError) {
-      return try key.token(bundleID: bundleId)
+      return try key.token(bundleID: bundleId ?? Signer.defaultBundleID)
     } catch {
       throw ImportError("--api-key \(error)")
     }
@@ -155,7 +194,9 @@ struct ImportCommand: ParsableCommand {
   private func report(_ history: FetchedHistory, written: Session, commands: Int, start: Instant) {
     let count = history.transactions.count
     var line =
-      "storekeeper: imported \(count) transaction\(count == 1 ? "" : "s") and "
+      "storekeeper: imported \(count) transaction\(count == 1 ? "" : "s")"
+      + (history.duplicates > 0 ? " (\(history.duplicates) duplicate copies merged)" : "")
+      + " and "
       + "\(history.statuses.isEmpty ? history.renewalInfos.count : history.statuses.count) "
       + "subscription state(s) as customer \(customer) into \(journal); the clock starts at "
       + start.iso8601
