@@ -1,31 +1,58 @@
 import Foundation
 
+/// Where an outbox writes each notification's body as it is added.
+protocol NotificationWriter: AnyObject {
+  /// Writes one notification (`line`: its body, newline included); the file it went to when
+  /// that is worth keeping per notification.
+  func write(name: String, line: String) throws(DeliveryError) -> String?
+  /// Everything written reaches its final name (a run's end).
+  func finish() throws(DeliveryError)
+  /// Nothing is written once this returns (a write under way ends first): a stopped run
+  /// removes what it wrote.
+  func stopWriting()
+}
+
 /// Notifications written as numbered files in a folder (`0001-SUBSCRIBED-INITIAL_BUY.json`,
 /// at least four digits), numbering on from the highest number already there.
-final class NotificationFiles {
+final class NotificationFiles: NotificationWriter {
   let directory: String
   private var counter = 0
+  /// Held while a file is written; ``stopWriting()`` takes it.
+  private let lock = NSLock()
+  private var closed = false
 
   /// Files in `directory`, made when missing.
   ///
   /// - Throws: ``DeliveryError`` when it is a file, or cannot be made.
   init(directory: String) throws(DeliveryError) {
     self.directory = directory
+    try Self.makeFolder(directory)
+    counter = Self.numbers(in: directory).max() ?? 0
+  }
+
+  /// Each file is whole once written.
+  func finish() {}
+
+  func stopWriting() { lock.withLock { closed = true } }
+
+  /// Makes `directory` when it is missing.
+  ///
+  /// - Throws: ``DeliveryError`` when it is a file, or cannot be made.
+  static func makeFolder(_ directory: String) throws(DeliveryError) {
     var isFolder: ObjCBool = false
     if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) {
       guard isFolder.boolValue else {
         throw DeliveryError("--notifications \(directory): it is a file, not a folder")
       }
-    } else {
-      do {
-        try FileManager.default.createDirectory(
-          atPath: directory, withIntermediateDirectories: true)
-      } catch {
-        let reason = (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)"
-        throw DeliveryError("--notifications \(directory): cannot create the folder: \(reason)")
-      }
+      return
     }
-    counter = Self.numbers(in: directory).max() ?? 0
+    do {
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true)
+    } catch {
+      let reason = (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)"
+      throw DeliveryError("--notifications \(directory): cannot create the folder: \(reason)")
+    }
   }
 
   /// The numbers of the notification files already in `directory` (`14399-DID_RENEW.json` is
@@ -41,7 +68,10 @@ final class NotificationFiles {
   /// Writes the next file (`line`: its text, newline included); its name.
   ///
   /// - Throws: ``DeliveryError`` naming the file and the system's reason.
-  func write(name: String, line: String) throws(DeliveryError) -> String {
+  func write(name: String, line: String) throws(DeliveryError) -> String? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !closed else { throw DeliveryError("the notification files are closed: the run stopped") }
     while true {
       counter += 1
       let number = String(counter)
@@ -54,19 +84,7 @@ final class NotificationFiles {
           "cannot write the notification \(path): \(String(cString: strerror(errno)))")
       }
       var text = line
-      var written = 0
-      var failure: Int32?
-      while written < text.utf8.count {
-        let result = text.withUTF8 {
-          Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written)
-        }
-        if result < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          break
-        }
-        written += result
-      }
+      var failure = text.withUTF8 { Self.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
       if close(descriptor) != 0 && failure == nil { failure = errno }
       if let failure {
         unlink(path)
@@ -75,5 +93,19 @@ final class NotificationFiles {
       }
       return file
     }
+  }
+
+  /// Writes all of `bytes` to `descriptor`; the system's error number when it could not.
+  static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    var written = 0
+    while written < bytes.count {
+      let result = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+      if result < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      written += result
+    }
+    return nil
   }
 }

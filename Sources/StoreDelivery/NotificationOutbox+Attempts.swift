@@ -4,6 +4,7 @@ extension NotificationOutbox {
   /// Adds an attempt to an entry, and schedules its retry when it failed and the policy has one
   /// left. Called under `lock`.
   func record(_ index: Int, _ attempt: Attempt) {
+    defer { forgetSettled() }
     entries[index].attempts.append(attempt)
     attemptCount += 1
     let entry = entries[index]

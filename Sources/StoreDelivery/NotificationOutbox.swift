@@ -23,7 +23,7 @@ public final class NotificationOutbox: @unchecked Sendable {
   public static let attemptTimeout = 30.0
 
   private let lock = NSCondition()
-  var entries: [Entry] = []
+  var entries: Entries
   /// The signed payloads, on disk.
   private let log = HistoryLog()
   /// One copy of each notification type and subtype (`Summary`'s strings).
@@ -37,7 +37,7 @@ public final class NotificationOutbox: @unchecked Sendable {
   public var onDrop: ((Entry) -> Void)?
   private var fault = Fault.off
   private let webhook: Webhook?
-  private let files: NotificationFiles?
+  private let files: (any NotificationWriter)?
   /// When failures are sent again.
   public let policy: RetryPolicy
   private let whenFull: WhenFull
@@ -63,9 +63,22 @@ public final class NotificationOutbox: @unchecked Sendable {
   /// session's): the reader takes them with ``takeLines()``. Set before the first notification.
   public var wake: (@Sendable () -> Void)?
 
+  /// How notifications are written to a folder.
+  public enum FileLayout: Sendable, Equatable {
+    /// A numbered file each (`0001-SUBSCRIBED-INITIAL_BUY.json`).
+    case numbered
+    /// One JSON-lines file of this name, each line a body, named only when ``finishFiles()``
+    /// is called (`NAME.partial` until then).
+    case lines(String)
+  }
+
   /// An outbox POSTing to `url` (if given) and writing files to `directory` (if given).
   ///
   /// - Parameters:
+  ///   - layout: a file per notification, or one JSON-lines file.
+  ///   - keepsHistory: whether every notification is kept for ``history`` (a session's
+  ///     history, served); without, settled ones are forgotten and only ``undelivered`` says
+  ///     what never arrived.
   ///   - policy: when failures are sent again (Apple's schedule by default).
   ///   - whenFull: what a full queue does.
   ///   - queueLimit: how many may wait for their first attempt.
@@ -76,14 +89,19 @@ public final class NotificationOutbox: @unchecked Sendable {
   public init(
     url: String?, directory: String?, policy: RetryPolicy = .apple,
     whenFull: WhenFull = .dropOldest, queueLimit: Int = NotificationOutbox.queueLimit,
-    timeout: Double = attemptTimeout, trusting caFile: String? = nil
+    timeout: Double = attemptTimeout, trusting caFile: String? = nil,
+    layout: FileLayout = .numbered, keepsHistory: Bool = true
   ) throws(DeliveryError) {
     webhook = try url.map { (url) throws(DeliveryError) in
       try Webhook(url: try WebhookURL(url).text, timeout: timeout, trusting: caFile)
     }
-    files = try directory.map { (directory) throws(DeliveryError) in
-      try NotificationFiles(directory: directory)
+    files = try directory.map { (directory) throws(DeliveryError) -> any NotificationWriter in
+      switch layout {
+      case .numbered: try NotificationFiles(directory: directory)
+      case .lines(let name): try NotificationLines(directory: directory, name: name)
+      }
     }
+    entries = Entries(forgets: !keepsHistory)
     self.policy = policy
     self.whenFull = whenFull
     self.queueLimit = max(1, queueLimit)
@@ -104,8 +122,27 @@ public final class NotificationOutbox: @unchecked Sendable {
   /// Whether notifications are POSTed.
   public var posts: Bool { webhook != nil }
 
-  /// Every notification so far, oldest first.
-  public var history: [Entry] { locked { entries } }
+  /// Every notification so far, oldest first (those still held, when the outbox keeps no
+  /// history).
+  public var history: [Entry] { locked { entries.held } }
+
+  /// The notifications POSTed that no attempt delivered (yet), oldest first; none when
+  /// nothing is POSTed.
+  public var undelivered: [Entry] {
+    locked {
+      guard webhook != nil else { return [] }
+      return entries.forgottenUndelivered + entries.held.filter { !$0.isDelivered }
+    }
+  }
+
+  /// Gives the notifications' file its name (a JSON-lines file is `NAME.partial` until then).
+  ///
+  /// - Throws: ``DeliveryError`` naming the file and the system's reason.
+  public func finishFiles() throws(DeliveryError) { try files?.finish() }
+
+  /// Writes no more files once it returns (a write under way ends first): a run stopped
+  /// before its end, about to remove what it wrote.
+  public func closeFiles() { files?.stopWriting() }
 
   /// One notification and what became of it.
   public func entry(_ index: Int) -> Entry { locked { entries[index] } }
@@ -152,6 +189,7 @@ public final class NotificationOutbox: @unchecked Sendable {
         waitingFirst += 1
       }
       entries.append(entry)
+      forgetSettled()
       return entries.count - 1
     }
     for entry in dropped { onDrop?(entry) }
@@ -215,7 +253,9 @@ public final class NotificationOutbox: @unchecked Sendable {
       }
     }
     let stillDue = due.unordered.filter { item in
-      entries[item.entry].nextAttempt.map { $0.milliseconds == item.date && $0 <= now } ?? false
+      !entries.isForgotten(item.entry)
+        && entries[item.entry].nextAttempt.map { $0.milliseconds == item.date && $0 <= now }
+          ?? false
     }
     return stillDue.count + (inFlight == nil ? 0 : 1)
   }
@@ -254,7 +294,8 @@ public final class NotificationOutbox: @unchecked Sendable {
   /// are cleared from the heap on the way). Called under `lock`.
   private func dueNow() -> Int? {
     while let first = due.min {
-      guard let date = entries[first.entry].nextAttempt, date.milliseconds == first.date,
+      guard !entries.isForgotten(first.entry), let date = entries[first.entry].nextAttempt,
+        date.milliseconds == first.date,
         inFlight?.entry != first.entry
       else {
         due.removeMin()
@@ -336,7 +377,7 @@ public final class NotificationOutbox: @unchecked Sendable {
   /// forgotten on the way). Called under `lock`.
   private func oldestWaiting() -> Int? {
     while let first = firstAttempts.first {
-      if entries[first].attempts.isEmpty && !entries[first].isDropped
+      if !entries.isForgotten(first) && entries[first].attempts.isEmpty && !entries[first].isDropped
         && inFlight?.entry != first
       {
         return first
@@ -344,6 +385,16 @@ public final class NotificationOutbox: @unchecked Sendable {
       firstAttempts.removeFirst()
     }
     return nil
+  }
+
+  /// Forgets the settled entries at the front, when the outbox keeps no history: written
+  /// and (when POSTed) delivered, dropped or given up on. Called under `lock`.
+  func forgetSettled() {
+    let posts = webhook != nil
+    entries.forgetSettled { index, entry in
+      !posts || entry.isDropped
+        || (entry.nextAttempt == nil && !entry.attempts.isEmpty && inFlight?.entry != index)
+    }
   }
 
   /// Runs `body` under the lock; wakes the reader when it added lines.

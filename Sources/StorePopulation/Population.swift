@@ -161,7 +161,6 @@ public final class Population {
       return try arrive(life)
     }
     try become(life.customer, new: false)
-    let model = options.model
     switch planned.action {
     case .arrive: break
     case .cancel:
@@ -323,10 +322,10 @@ public final class Population {
   private func recurringRevenue() -> [String: Int64] {
     var total: [String: Int64] = [:]
     let catalog = host.session.catalog
-    for summary in host.session.customerSummaries() {
+    host.session.forEachCustomerSummary { summary in
       guard summary.status == .subscribed || summary.status == .inGracePeriod,
         let id = summary.productID, let product = catalog.product(id)
-      else { continue }
+      else { return }
       let price = product.price
       var monthly = price
       if let period = product.period {
@@ -346,7 +345,6 @@ public final class Population {
 
   /// What a customer plans when a period of their subscription begins.
   private func plan(_ life: CustomerLife, after t: Transaction, at time: Int64) {
-    let model = options.model
     let end = t.expirationDate?.milliseconds ?? time
     let day: Int64 = 86_400_000
     if t.price > 0 && decide(.refund, life) {

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import StoreTestSupport
 
-/// `simulate --customers 10000 --months 12` with every notification signed and written to a
-/// file (and, with `--webhook`, POSTed to a local webhook that answers 200): wall time,
+/// `simulate --customers 10000 --months 12` with every notification signed and written to its
+/// JSON-lines file (or a file each) (and, with `--webhook`, POSTed to a local webhook that answers 200): wall time,
 /// notifications and signatures a second, the signatures against `openssl speed -multi <cores>
 /// ecdsap256` run beside it, and peak memory. With `--webhook` it also checks that every
 /// notification reached the webhook once, in the order the files were written.
@@ -20,6 +20,9 @@ struct SimulateBenchmark: ParsableCommand {
 
   @Flag(help: "Also POST every notification to a local webhook that answers 200.")
   var webhook = false
+
+  @Flag(help: "Write a numbered file each (--notification-files), not one JSON-lines file.")
+  var notificationFiles = false
 
   @Option(help: "The storekeeper binary.")
   var binary = ".build/release/storekeeper"
@@ -42,15 +45,12 @@ struct SimulateBenchmark: ParsableCommand {
     let url = server.map { " --notify-url http://127.0.0.1:\($0.port)/asn" } ?? ""
     let measured = try timedShell(
       "\(binary) simulate Configs/FoodTruck.storekit --customers \(customers) --months \(months) "
-        + "--seed 1 --environment LocalTesting --notifications \(folder)\(url) > /dev/null 2>&1")
-    // In the order they were written: by the number each name starts with.
-    let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted {
-      (Int($0.prefix { $0.isNumber }) ?? 0) < (Int($1.prefix { $0.isNumber }) ?? 0)
-    }
+        + "--seed 1 --environment LocalTesting --notifications \(folder)\(url)"
+        + (notificationFiles ? " --notification-files" : "") + " > /dev/null 2>&1")
+    let bodies = try Self.bodies(in: folder)
     var signatures = 0
     var order: [String] = []
-    for file in files {
-      let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+    for text in bodies {
       let payload = Self.payload(ofFile: text)
       signatures +=
         1 + (payload.contains("\"signedTransactionInfo\"") ? 1 : 0)
@@ -62,9 +62,9 @@ struct SimulateBenchmark: ParsableCommand {
     let perSecond = Double(signatures) / measured.time
     print(
       """
-      simulate: \(customers) customers, \(months) months: \(files.count) notifications \
+      simulate: \(customers) customers, \(months) months: \(bodies.count) notifications \
       (\(signatures) signatures) signed and written in \(String(format: "%.2f", measured.time)) s \
-      = \(Int(Double(files.count) / measured.time)) notifications/s, \(Int(perSecond)) \
+      = \(Int(Double(bodies.count) / measured.time)) notifications/s, \(Int(perSecond)) \
       signatures/s; openssl speed -multi \(cores) ecdsap256: \(Int(openssl)) signs/s \
       (ratio \(String(format: "%.2f", perSecond / openssl))); peak memory \(measured.peak)
       """)
@@ -72,9 +72,21 @@ struct SimulateBenchmark: ParsableCommand {
     let delivered = server.requests().map { Self.uuid(in: Self.payload(ofFile: $0.body)) }
     let once = Set(delivered).count == delivered.count
     print(
-      "webhook: \(delivered.count) of \(files.count) delivered, "
+      "webhook: \(delivered.count) of \(bodies.count) delivered, "
         + (once ? "each once" : "SOME MORE THAN ONCE") + ", "
         + (delivered == order ? "in the order they were made" : "OUT OF ORDER"))
+  }
+
+  /// Every notification body in `folder`, in the order they were written: the lines of its
+  /// JSON-lines file, or its numbered files by number.
+  static func bodies(in folder: String) throws -> [String] {
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted {
+      (Int($0.prefix { $0.isNumber }) ?? 0) < (Int($1.prefix { $0.isNumber }) ?? 0)
+    }
+    return try names.flatMap { name in
+      let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+      return name.hasSuffix(".jsonl") ? text.split(separator: "\n").map(String.init) : [text]
+    }
   }
 
   /// The decoded payload of a notification file's (or body's) `signedPayload`.

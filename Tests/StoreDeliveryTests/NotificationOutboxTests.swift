@@ -35,6 +35,48 @@ import Testing
     #expect(outbox.history.allSatisfy { $0.attempts.map(\.result) == [.success] })
   }
 
+  /// An outbox that keeps no history (a population's) holds only what is still on its way:
+  /// the delivered are forgotten, the undelivered are still reported.
+  @Test func anOutboxWithoutHistoryForgetsWhatWasDeliveredAndKeepsWhatWasNot() throws {
+    let server = try WebhookServer(reply: .normal)
+    defer { server.stop() }
+    let outbox = try NotificationOutbox(
+      url: server.url, directory: nil, timeout: 5, keepsHistory: false)
+    add(50, to: outbox)
+    #expect(outbox.drain() == 0)
+    #expect(server.bodies == bodies(0..<50))
+    add(1, to: outbox)  // settles the last one delivered
+    #expect(outbox.history.count <= 2, "\(outbox.history.count) held")
+    #expect(outbox.undelivered.count <= 1)
+    let silent = try WebhookServer(reply: .raw("HTTP/1.1 500 Oops\r\nContent-Length: 0\r\n\r\n"))
+    defer { silent.stop() }
+    let failing = try NotificationOutbox(
+      url: silent.url, directory: nil, policy: .none, timeout: 5, keepsHistory: false)
+    add(5, to: failing)
+    #expect(failing.drain() == 0)
+    add(1, to: failing)
+    #expect(failing.drain() == 0)
+    #expect(
+      failing.undelivered.map(\.notification.uuid) == (0..<5).map { "uuid-\($0)" } + ["uuid-0"])
+    #expect(failing.history.count <= 1, "given up on, forgotten but for the report")
+  }
+
+  /// Without a URL, a forgetting outbox writes its files and holds nothing.
+  @Test func aFileOnlyOutboxWithoutHistoryHoldsNothing() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let outbox = try NotificationOutbox(
+      url: nil, directory: folder.path, layout: .lines("n.jsonl"), keepsHistory: false)
+    add(1000, to: outbox)
+    #expect(outbox.history.isEmpty && outbox.undelivered.isEmpty)
+    let partial = folder.appendingPathComponent("n.jsonl.partial").path
+    #expect(FileManager.default.fileExists(atPath: partial), "named only when finished")
+    try outbox.finishFiles()
+    #expect(!FileManager.default.fileExists(atPath: partial))
+    let text = try String(contentsOf: folder.appendingPathComponent("n.jsonl"), encoding: .utf8)
+    #expect(text == bodies(0..<1000).map { $0 + "\n" }.joined())
+  }
+
   @Test func aFullQueueThatWaitsLosesNothingAndOneThatDropsSaysSo() throws {
     let server = try WebhookServer(reply: .after(seconds: 0.01))
     defer { server.stop() }

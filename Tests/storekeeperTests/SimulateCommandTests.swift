@@ -20,14 +20,26 @@ import Testing
       Self.base + extra + ["--journal", journal, "--notifications", files, "--format", "json"])
     try #require(run.status == 0, "\(run.stderr)")
     #expect(run.stderr.contains("simulate: month 3 of 3 (2026-04-01)"), "the progress line")
-    let names = try FileManager.default.contentsOfDirectory(atPath: files)
-    var payloads = Set<String>()
-    for name in names {
-      let data = try Data(contentsOf: URL(fileURLWithPath: files + "/" + name))
-      let file = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-      payloads.insert(try decoded(try #require(file["signedPayload"] as? String)))
+    return (
+      run.stdout, try Data(contentsOf: URL(fileURLWithPath: journal)),
+      Set(try bodies(in: files).map { try decoded($0) })
+    )
+  }
+
+  /// The signed payloads of every body in `folder`: each line of its JSON-lines files, each
+  /// numbered file.
+  func bodies(in folder: String) throws -> [String] {
+    var payloads: [String] = []
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() {
+      let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+      let lines = name.hasSuffix(".jsonl") ? data.split(separator: UInt8(ascii: "\n")) : [data]
+      for line in lines {
+        let body = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
+        #expect(body.keys.sorted() == ["signedPayload"], "the body as the App Store POSTs it")
+        payloads.append(try #require(body["signedPayload"] as? String))
+      }
     }
-    return (run.stdout, try Data(contentsOf: URL(fileURLWithPath: journal)), payloads)
+    return payloads
   }
 
   /// A JWS's payload with every JWS inside it decoded too, as sorted JSON: what it says, its
@@ -107,9 +119,8 @@ import Testing
     let counted = try progress([])
     let signed = try progress(["--notifications", folder.appendingPathComponent("n").path])
     #expect(counted.count == 3 && counted == signed, "\(counted) \(signed)")
-    let files = try FileManager.default.contentsOfDirectory(
-      atPath: folder.appendingPathComponent("n").path)
-    #expect(signed.last?.hasSuffix(" \(files.count) notifications") == true, "\(signed)")
+    let bodies = try bodies(in: folder.appendingPathComponent("n").path)
+    #expect(signed.last?.hasSuffix(" \(bodies.count) notifications") == true, "\(signed)")
   }
 
   /// A notification file that cannot be written (here: files may not pass 2 KB) is told, with
@@ -123,7 +134,7 @@ import Testing
     let run = try runProcess(
       "/bin/sh",
       ["-c", "trap '' XFSZ; ulimit -f 4; exec \"$0\" \"$@\"", binary] + Self.base
-        + ["--notifications", files])
+        + ["--notification-files", "--notifications", files])
     #expect(run.status == 1, "\(run.stderr)")
     #expect(run.stderr.contains("cannot write the notification \(files)/0001-"), "\(run.stderr)")
     #expect(
@@ -166,7 +177,8 @@ import Testing
     let files = folder.appendingPathComponent("n")
     try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
     try Data("{}".utf8).write(to: files.appendingPathComponent("14399-DID_RENEW.json"))
-    let again = try storekeeper(Self.base + ["--notifications", files.path])
+    let again = try storekeeper(
+      Self.base + ["--notification-files", "--notifications", files.path])
     #expect(again.status == 64)
     #expect(again.stderr.contains("already holds 1 notification files (up to number 14399)"))
   }

@@ -321,7 +321,8 @@ public final class CommandHost {
     if outcome.eventCount > 0 || outcome.isApplied && !outcome.isAdvance { revision += 1 }
     for observer in observers { observer.finished(outcome, session: session) }
     if outcome.publishError == nil
-      && (commitsEachCommand || observers.contains(where: \.wantsToPublish))
+      && (commitsEachCommand || observers.contains(where: \.wantsToPublish)
+        || journaled.journal?.isPendingFull == true)
     {
       outcome.publishError = Self.publish(observers, after: journaled.journal)
     }

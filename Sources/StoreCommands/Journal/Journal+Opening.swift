@@ -41,7 +41,7 @@ extension Journal {
         created.removeStaleTemporaries()
         return created
       }
-      var notices: [String] = []
+      var notices = unfinishedNotice(path).map { [$0] } ?? []
       var length = bytes.count
       if let torn = contents.tornTailStart {
         notices.append(try keepAside(bytes[torn...], of: path, files: files))

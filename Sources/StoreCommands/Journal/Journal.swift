@@ -76,7 +76,7 @@ public final class Journal {
           + "nothing from it was ever shown, so it is read as a new session")
       return nil
     }
-    var notices: [String] = []
+    var notices = unfinishedNotice(path).map { [$0] } ?? []
     if let torn = contents.tornTailStart {
       notices.append(
         "\(path): the last line is incomplete (\(bytes.count - torn) bytes) and was skipped")
@@ -84,6 +84,18 @@ public final class Journal {
     return Journal(
       path: path, header: header, records: contents.records, notices: notices, descriptor: -1,
       writable: false, files: .system, length: bytes.count)
+  }
+
+  /// The suffix of a journal still being written whole (`simulate`'s, named when it ends).
+  public static let unfinishedSuffix = ".partial"
+
+  /// What to say of a journal whose name says it was never finished: a population stopped
+  /// before its end (killed: a stop it hears removes it).
+  static func unfinishedNotice(_ path: String) -> String? {
+    guard path.hasSuffix(unfinishedSuffix) else { return nil }
+    return "\(path) is unfinished: a simulate run stopped before its end wrote it, so it holds "
+      + "only the customers and months it reached (a finished run's journal has no "
+      + "\(unfinishedSuffix))"
   }
 
   static func lock(_ descriptor: Int32, _ path: String) throws(CommandError) {
@@ -199,6 +211,10 @@ public final class Journal {
 
   /// Whether records wait to be written.
   public var hasPending: Bool { !pending.isEmpty }
+
+  /// Whether so much waits to be written that it is committed whoever waits for it (a
+  /// population's hundreds of thousands of commands keep a megabyte in memory, not the journal).
+  public var isPendingFull: Bool { pending.count >= 1 << 20 }
 
   /// Writes the queued records and flushes them to disk (`fsync`).
   ///

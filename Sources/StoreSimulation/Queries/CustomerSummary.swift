@@ -81,15 +81,21 @@ extension Session {
   public func customerSummaries() -> [CustomerSummary] {
     var result: [CustomerSummary] = []
     result.reserveCapacity(storage.customers.count)
+    forEachCustomerSummary { result.append($0) }
+    return result
+  }
+
+  /// Calls `body` with every customer's summary in turn, as ``customerSummaries()`` lists
+  /// them, holding one at a time (a population's totals at its end).
+  public func forEachCustomerSummary(_ body: (CustomerSummary) -> Void) {
     let storefronts = storage.storefronts
     storage.customers.forEach { state in
-      result.append(
+      body(
         CustomerSummary(
           customer: state.customer, records: state.ledger.records, storefronts: storefronts,
           device: state.settings.storefront, standing: Self.standing(of: state.groups),
           catalog: catalog))
     }
-    return result
   }
 
   /// The standing of the subscription that speaks for a customer: the active one, else the one

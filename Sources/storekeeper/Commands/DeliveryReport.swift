@@ -6,9 +6,8 @@ import StoreUtilities
 func reportDeliveries(_ outbox: NotificationOutbox) -> Int {
   outbox.drain()
   for line in outbox.takeLines() { printError("storekeeper: \(line.text)".sanitizedForTerminal) }
-  guard outbox.posts else { return 0 }
   var undelivered = 0
-  for entry in outbox.history where !entry.isDelivered {
+  for entry in outbox.undelivered {
     undelivered += 1
     let why =
       entry.nextAttempt.map {

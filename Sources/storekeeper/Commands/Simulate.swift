@@ -19,7 +19,11 @@ struct Simulate: ParsableCommand {
       increases, family sharing). The same seed makes the same journal and notifications \
       (only the ECDSA signatures differ). --shard i/n runs the customers numbered i modulo n: \
       n shards together make exactly the customers and notifications of one run. A progress \
-      line goes to stderr at each month's end; the summary to stdout.
+      line goes to stderr at each month's end; the summary to stdout. --notifications DIR \
+      gets one JSON-lines file (notifications.jsonl, or notifications-shard-i-of-n.jsonl), \
+      each line a body as the App Store POSTs it; --notification-files writes a numbered \
+      file each instead. The journal and that file are named only when the run ends: a run \
+      stopped by Ctrl-C removes what it wrote, and one killed outright leaves NAME.partial.
       """)
 
   @Argument(help: "The .storekit configuration.", completion: .file(extensions: ["storekit"]))
@@ -45,6 +49,10 @@ struct Simulate: ParsableCommand {
 
   @Option(help: "Write the session's journal here (a new file; open it with the inspector).")
   var journal: String?
+
+  @Flag(
+    help: "Write each notification as a numbered file in --notifications, not one JSON-lines file.")
+  var notificationFiles = false
 
   @Option(help: "The summary's format: text or json.")
   var format = "text"
@@ -76,24 +84,20 @@ struct Simulate: ParsableCommand {
     guard ["text", "json"].contains(format) else {
       throw ValidationError("--format must be text or json (got \"\(format.prefix(40))\").")
     }
-    // A run writes all of its notifications: a folder holding another run's (a killed one)
-    // would hold the same notifications twice once it is run again.
-    if let folder = signing.notifications {
-      let held = NotificationOutbox.numberedFiles(in: folder)
-      guard held.isEmpty else {
-        throw ValidationError(
-          "--notifications \(folder) already holds \(held.count) notification files (up to "
-            + "number \(held.max()!)): a simulate run writes all of its own, so give it an "
-            + "empty folder (or remove those files).")
-      }
-    }
+    if let obstacle = output.obstacle() { throw ValidationError(obstacle + ".") }
+  }
+
+  /// What the run writes, named at its end.
+  var output: SimulateOutput {
+    SimulateOutput(
+      journal: journal, folder: signing.notifications,
+      linesName: notificationFiles ? nil : SimulateOutput.linesName(shard: shard))
   }
 
   func run() throws {
-    if let journal, FileManager.default.fileExists(atPath: journal) {
-      printError(
-        "storekeeper: \(journal) exists; simulate makes a new session (choose another path)"
-          .sanitizedForTerminal)
+    let output = self.output
+    if let obstacle = output.obstacle() {
+      printError("storekeeper: \(obstacle)".sanitizedForTerminal)
       throw ExitCode(64)
     }
     let began = Date()
@@ -109,12 +113,15 @@ struct Simulate: ParsableCommand {
     var journaled = try exiting { () throws(CommandError) in
       try SessionOpening.open(
         configuration: configuration, bytes: bytes, configurationPath: configurationPath,
-        journalPath: journal, start: instant, now: instant, options: options, identity: identity
+        journalPath: output.partialJournal, start: instant, now: instant, options: options,
+        identity: identity
       ) { printError("storekeeper: \($0)".sanitizedForTerminal) }
     }
     journaled.bundleID = signing.journaledBundleID
     journaled.keepsHistory = false
-    let prepared = try signing.prepare()
+    let prepared = try signing.prepare(
+      layout: output.linesName.map { .lines($0) } ?? .numbered, keepsHistory: false)
+    try exiting { () throws(CommandError) in try output.begin(prepared.outbox) }
     let host = CommandHost(journaled, commitsEachCommand: false)
     let sender = prepared.attachSender(to: host)
     // Each command causes a notification or two: they are signed a chunk at a time, on every core.
@@ -138,6 +145,7 @@ struct Simulate: ParsableCommand {
     }
     try exiting { () throws(CommandError) in try host.flush() }
     let undelivered = sender.map { reportDeliveries($0.outbox) } ?? 0
+    try finish(output, prepared.outbox)
     try StandardStreams.writeOut(Array((format == "json" ? summary.json : summary.text).utf8))
     if unwritten > 0 {
       printError(
@@ -146,6 +154,16 @@ struct Simulate: ParsableCommand {
           .sanitizedForTerminal)
     }
     if undelivered > 0 || unwritten > 0 { throw ExitCode(1) }
+  }
+
+  /// Names what the run wrote; a problem is told with exit status 1.
+  private func finish(_ output: SimulateOutput, _ outbox: NotificationOutbox?) throws {
+    do {
+      try output.finish(outbox)
+    } catch {
+      printError("storekeeper: \(error)".sanitizedForTerminal)
+      throw ExitCode(1)
+    }
   }
 
   /// The model file, read and checked; a problem is told with its JSON path (exit status 1).

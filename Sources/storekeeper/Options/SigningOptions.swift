@@ -73,12 +73,19 @@ struct SigningOptions: ParsableArguments {
   /// The outbox notifications go through, when they go anywhere; a problem (URL, CA file,
   /// folder) is told with exit status 1. `whenFull`: a script waits when it is full, a server
   /// while the backend keeps answering, a front end that must not block drops the oldest.
-  func outbox(whenFull: NotificationOutbox.WhenFull) throws -> NotificationOutbox? {
+  ///
+  /// - Parameters:
+  ///   - layout: a file per notification, or one JSON-lines file (a population's).
+  ///   - keepsHistory: `false` when nothing asks for the notifications again (a population).
+  func outbox(
+    whenFull: NotificationOutbox.WhenFull, layout: NotificationOutbox.FileLayout = .numbered,
+    keepsHistory: Bool = true
+  ) throws -> NotificationOutbox? {
     guard notifications != nil || notifyUrl != nil else { return nil }
     do throws(DeliveryError) {
       return try NotificationOutbox(
         url: notifyUrl, directory: notifications, policy: RetryPolicy(notifyRetries) ?? .apple,
-        whenFull: whenFull, trusting: notifyCa)
+        whenFull: whenFull, trusting: notifyCa, layout: layout, keepsHistory: keepsHistory)
     } catch {
       printError("storekeeper: \(error)".sanitizedForTerminal)
       throw ExitCode(1)
@@ -125,16 +132,20 @@ struct SigningOptions: ParsableArguments {
   /// The signer and the outbox these options ask for, made before any session so that a
   /// problem (keys, URL) is reported while the terminal is still plain.
   ///
-  /// - Parameter delivers: `false` when something else delivers the notifications (the
-  ///   inspector's `--serve`).
+  /// - Parameters:
+  ///   - delivers: `false` when something else delivers the notifications (the inspector's
+  ///     `--serve`).
+  ///   - layout, keepsHistory: as ``outbox(whenFull:layout:keepsHistory:)`` takes them.
   func prepare(
-    whenFull: NotificationOutbox.WhenFull = .wait, delivers: Bool = true
+    whenFull: NotificationOutbox.WhenFull = .wait, delivers: Bool = true,
+    layout: NotificationOutbox.FileLayout = .numbered, keepsHistory: Bool = true
   ) throws -> PreparedSigning {
     guard needsSigner else {
       return PreparedSigning(signer: nil, outbox: nil, signsEvents: false)
     }
-    return PreparedSigning(
-      signer: try makeSigner(), outbox: delivers ? try outbox(whenFull: whenFull) : nil,
-      signsEvents: sign || chain)
+    let outbox =
+      delivers
+      ? try outbox(whenFull: whenFull, layout: layout, keepsHistory: keepsHistory) : nil
+    return PreparedSigning(signer: try makeSigner(), outbox: outbox, signsEvents: sign || chain)
   }
 }
