@@ -47,6 +47,8 @@ let package = Package(
         .linkedLibrary("ncurses", .when(platforms: [.macOS])),
       ]
     ),
+    // zlib's inflate (linked by swift-nio-extras already), for Upload Image's PNG check.
+    .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
     // The JSON toolkit: values, parser, writers, Base64URL, paths into a document.
     .target(name: "StoreJSON"),
     // What the front ends share that is no store's: standard streams, atomic files, text safe
@@ -109,7 +111,7 @@ let package = Package(
     .target(
       name: "StoreServer",
       dependencies: [
-        "StoreJSON", "StoreUtilities",
+        "StoreJSON", "StoreUtilities", "CZlib",
         "StoreCommands", "StoreConfiguration", "StoreSimulation", "StoreSigning", "StoreDelivery",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -33,9 +33,12 @@ public struct AppStoreError: Error, Equatable, Sendable {
   /// `TransactionIdNotFoundError`.
   public static let transactionIDNotFound = AppStoreError(
     status: 404, code: 4_040_010, message: "Transaction id not found.")
-  /// A body over the server's limit.
-  public static let payloadTooLarge = AppStoreError(
-    status: 413, code: 4_000_000, message: "Bad request. The body is larger than 1 MB.")
+  /// A body over the server's limit for its request (1 MB; an image's 32 MB).
+  public static func payloadTooLarge(limit: Int) -> AppStoreError {
+    AppStoreError(
+      status: 413, code: 4_000_000,
+      message: "Bad request. The body is larger than \(limit >> 20) MB.")
+  }
 
   /// A request that did not arrive whole in time.
   public static let requestTimeout = AppStoreError(

@@ -24,9 +24,13 @@ extension ServedSession {
       throw AppStoreError(
         status: 400, code: 4_000_216, message: "imageSize must be FULL_SIZE or BULLET_POINT.")
     }
-    guard let png = PNGHeader(body) else {
+    let png: PNGHeader
+    do throws(PNGHeader.Problem) {
+      png = try PNGHeader(body)
+    } catch {
       throw AppStoreError(
-        status: 400, code: 4_000_161, message: "Invalid image. The body is not a PNG file.")
+        status: 400, code: 4_000_161,
+        message: "Invalid image. The body is not a PNG file: \(error.reason).")
     }
     try retention(
       .uploadImage(

@@ -45,7 +45,7 @@ struct BodyMiddleware: RouterMiddleware {
   ) async throws -> Response {
     let limit = HTTPServer.bodyLimit(for: request.uri.path)
     if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
-      throw BodyRefusal.tooLarge
+      throw BodyRefusal.tooLarge(limit)
     }
     var request = request
     request.body = RequestBody(
@@ -65,7 +65,7 @@ struct BodyMiddleware: RouterMiddleware {
         var bytes: [UInt8] = []
         for try await buffer in body {
           guard bytes.count + buffer.readableBytes <= limit else {
-            throw BodyRefusal.tooLarge
+            throw BodyRefusal.tooLarge(limit)
           }
           bytes += buffer.readableBytesView
         }
@@ -150,8 +150,11 @@ struct BodyRefusal: HTTPResponseError {
   var error: AppStoreError
   var note: String
 
-  static let tooLarge = BodyRefusal(
-    error: .payloadTooLarge, note: "the body is larger than \(HTTPServer.bodyLimit) bytes")
+  /// A body over `limit` bytes.
+  static func tooLarge(_ limit: Int) -> BodyRefusal {
+    BodyRefusal(
+      error: .payloadTooLarge(limit: limit), note: "the body is larger than \(limit) bytes")
+  }
   static let tooSlow = BodyRefusal(
     error: .requestTimeout, note: "the request did not arrive whole")
 
