@@ -46,7 +46,12 @@ extension Session {
 
   /// The status of group `index`, when the customer ever subscribed in it.
   func status(ofGroup index: Int) -> SubscriptionStatus? {
-    let group = groups[index]
+    status(of: groups[index], index: index)
+  }
+
+  /// ``status(ofGroup:)`` of the group borrowed in place (a copy of its state costs a renewal
+  /// a tenth of its time).
+  private func status(of group: borrowing GroupState, index: Int) -> SubscriptionStatus? {
     guard let state = group.renewalState else { return nil }
     let current = product(at: group.product)
     let renewal = product(at: group.renewalProduct)
