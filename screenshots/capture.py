@@ -204,7 +204,7 @@ def customers_view():
         global WIDTH, HEIGHT
         for size, name, title, steps in [
             ((80, 24), "customers-view-80x24",
-             "The customers view (c) of a 2,000-customer population at 80x24", []),
+             "A 2,000-customer population opens on its customers view (80x24)", []),
             ((120, 40), "customers-view-120x40",
              "Customers sorted by revenue, filtered to subscribers (7 7, /status:sub)",
              ["7", "7", "/", "status:sub", "Enter"]),
@@ -216,10 +216,11 @@ def customers_view():
                       "Configs/FoodTruck.storekit --journal '%s' --paused; sleep 60"
                       % (ROOT, state, BINARY, journal))
             tmux("new-session", "-d", "-x", str(WIDTH), "-y", str(HEIGHT), "bash", "-c", script)
+            # A population's session opens on its customers view.
             deadline = time.time() + 30
-            while "Products" not in tmux("capture-pane", "-p", "-t", "0") and time.time() < deadline:
+            while "Enter opens one" not in tmux("capture-pane", "-p", "-t", "0") \
+                    and time.time() < deadline:
                 time.sleep(0.1)
-            keys("c")
             for step in steps:
                 if step in ("Enter", "/") or len(step) == 1:
                     keys(step)
