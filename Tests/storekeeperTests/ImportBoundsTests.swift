@@ -1,5 +1,6 @@
 import Foundation
 import StoreImport
+import StoreSigning
 import StoreTestSupport
 import Testing
 
@@ -29,20 +30,42 @@ import Testing
         + "\(json.utf8.count)\r\nConnection: close\r\n\r\n\(json)")
   }
 
-  @Test func aTrickledAnswerEndsAtTheDeadlineSayingWhatItWaitedFor() async throws {
+  /// `import` through the binary against `port`, in a process of its own (its clock is not
+  /// this test process's busy pool), with a fresh key; its result and how long it took.
+  static func importing(
+    from port: UInt16, timeout: Int = 300
+  ) throws -> (run: RunResult, seconds: Double) {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let key = folder.appendingPathComponent("AuthKey_KEY.p8")
+    try Data(APIKeyFile.generate().utf8).write(to: key)
+    let started = Date()
+    let run = try storekeeper([
+      "import", "Configs/FoodTruck.storekit", "--transaction-id", "1", "--api-url",
+      "http://127.0.0.1:\(port)", "--no-verify", "--journal",
+      folder.appendingPathComponent("out.journal").path, "--api-key", key.path, "--key-id", "KEY",
+      "--issuer-id", "ISSUER", "--timeout", "\(timeout)",
+    ])
+    return (run, Date().timeIntervalSince(started))
+  }
+
+  @Test func aTrickledAnswerEndsAtTheDeadlineSayingWhatItWaitedFor() throws {
     let server = try WebhookServer(reply: .endlessBody)
     defer { server.stop() }
-    let heard = Locked<[String]>([])
-    let started = ContinuousClock.now
-    let error = await failure {
-      try await fetcher(server.port, timeout: .seconds(4), heard: heard).fetch(transactionID: "1")
-    }
-    #expect(
-      error?.description.contains("did not finish within 4 s") == true,
-      "\(String(describing: error))")
-    #expect(ContinuousClock.now - started < .seconds(10))
-    #expect(
-      heard.value.first?.contains("waiting for Get Transaction History") == true, "\(heard.value)")
+    let (run, seconds) = try Self.importing(from: server.port, timeout: 4)
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("did not finish within 4 s"), "\(run.stderr)")
+    #expect(run.stderr.contains("waiting for Get Transaction History"), "\(run.stderr)")
+    #expect(seconds < 15, "ended by its deadline (\(seconds) s), not by the server")
+  }
+
+  /// A refused connection is said at once, not after a connect timeout's retries (5 s each).
+  @Test func aRefusedConnectionIsSaidAtOnce() throws {
+    let (run, seconds) = try Self.importing(from: 9)
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("cannot reach http://127.0.0.1:9"), "\(run.stderr)")
+    #expect(run.stderr.contains("connection refused"), "\(run.stderr)")
+    #expect(seconds < 4.5, "\(seconds) s")
   }
 
   @Test func pagesThatGoRoundInACircleAreStopped() async throws {
