@@ -25,10 +25,13 @@ import Testing
     let closed = try WebhookServer()
     let port = closed.port
     closed.stop()
-    let started = ContinuousClock.now
-    let exchange = await try caller(timeout: 5).exchange(
-      for: request("http://127.0.0.1:\(port)/retention"), at: Instant(milliseconds: 0))
-    let waited = ContinuousClock.now - started
+    let caller = try caller(timeout: 5)
+    let (exchange, waited) = await onOwnThread {
+      let started = ContinuousClock.now
+      let exchange = await caller.exchange(
+        for: request("http://127.0.0.1:\(port)/retention"), at: Instant(milliseconds: 0))
+      return (exchange, ContinuousClock.now - started)
+    }
     guard case .failed(let result, let reason) = exchange.outcome else {
       Issue.record("\(exchange.outcome)")
       return

@@ -39,30 +39,67 @@ func runProcess(
   _ path: String, _ arguments: [String], in directory: URL = packageRoot, stdin: String? = nil,
   environment: [String: String] = [:]
 ) throws -> RunResult {
-  let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "storekeeper-run-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-  defer { try? FileManager.default.removeItem(at: scratch) }
-  let outURL = scratch.appendingPathComponent("out")
-  let errURL = scratch.appendingPathComponent("err")
-  let inURL = scratch.appendingPathComponent("in")
-  _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-  _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-  _ = FileManager.default.createFile(atPath: inURL.path, contents: Data((stdin ?? "").utf8))
+  let run = try StartedProcess(
+    path, arguments, in: directory, stdin: stdin, environment: environment)
+  run.process.waitUntilExit()
+  return try run.result()
+}
 
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: path)
-  process.arguments = arguments
-  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  process.currentDirectoryURL = directory
-  process.standardOutput = try FileHandle(forWritingTo: outURL)
-  process.standardError = try FileHandle(forWritingTo: errURL)
-  process.standardInput = try FileHandle(forReadingFrom: inURL)
-  try process.run()
-  process.waitUntilExit()
-  let out = try [UInt8](Data(contentsOf: outURL))
-  let err = try Data(contentsOf: errURL)
-  return RunResult(
-    status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-    stderr: String(decoding: err, as: UTF8.self), stdoutBytes: out)
+/// Runs `storekeeper` as ``storekeeper(_:in:stdin:environment:)`` does, awaiting its end rather
+/// than blocking a thread of the test process's pool (a long run that blocks one starves the
+/// async tests beside it: their clocks then measure the wait, not what they test).
+func storekeeperAwaiting(
+  _ arguments: [String], in directory: URL = packageRoot, stdin: String? = nil
+) async throws -> RunResult {
+  let run = try StartedProcess(
+    productsDirectory.appendingPathComponent("storekeeper").path, arguments, in: directory,
+    stdin: stdin, environment: [:])
+  await run.ended()
+  return try run.result()
+}
+
+/// A started process whose standard streams go to files of a scratch folder.
+final class StartedProcess {
+  let process: Process
+  private let scratch: URL
+
+  init(
+    _ path: String, _ arguments: [String], in directory: URL, stdin: String?,
+    environment: [String: String]
+  ) throws {
+    scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "storekeeper-run-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    let outURL = scratch.appendingPathComponent("out")
+    let errURL = scratch.appendingPathComponent("err")
+    let inURL = scratch.appendingPathComponent("in")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: inURL.path, contents: Data((stdin ?? "").utf8))
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.currentDirectoryURL = directory
+    process.standardOutput = try FileHandle(forWritingTo: outURL)
+    process.standardError = try FileHandle(forWritingTo: errURL)
+    process.standardInput = try FileHandle(forReadingFrom: inURL)
+    try process.run()
+  }
+
+  deinit { try? FileManager.default.removeItem(at: scratch) }
+
+  /// Waits for the process's end without holding a thread.
+  func ended() async {
+    while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+  }
+
+  /// What it wrote, and how it ended.
+  func result() throws -> RunResult {
+    let out = try [UInt8](Data(contentsOf: scratch.appendingPathComponent("out")))
+    let err = try Data(contentsOf: scratch.appendingPathComponent("err"))
+    return RunResult(
+      status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+      stderr: String(decoding: err, as: UTF8.self), stdoutBytes: out)
+  }
 }

@@ -34,25 +34,28 @@ import Testing
   /// this test process's busy pool), with a fresh key; its result and how long it took.
   static func importing(
     from port: UInt16, timeout: Int = 300
-  ) throws -> (run: RunResult, seconds: Double) {
+  ) async throws -> (run: RunResult, seconds: Double) {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let key = folder.appendingPathComponent("AuthKey_KEY.p8")
     try Data(APIKeyFile.generate().utf8).write(to: key)
-    let started = Date()
-    let run = try storekeeper([
+    let arguments = [
       "import", "Configs/FoodTruck.storekit", "--transaction-id", "1", "--api-url",
       "http://127.0.0.1:\(port)", "--no-verify", "--journal",
       folder.appendingPathComponent("out.journal").path, "--api-key", key.path, "--key-id", "KEY",
       "--issuer-id", "ISSUER", "--timeout", "\(timeout)",
-    ])
-    return (run, Date().timeIntervalSince(started))
+    ]
+    return try await onOwnThread {
+      let started = Date()
+      let run = try await storekeeperAwaiting(arguments)
+      return (run, Date().timeIntervalSince(started))
+    }
   }
 
-  @Test func aTrickledAnswerEndsAtTheDeadlineSayingWhatItWaitedFor() throws {
+  @Test func aTrickledAnswerEndsAtTheDeadlineSayingWhatItWaitedFor() async throws {
     let server = try WebhookServer(reply: .endlessBody)
     defer { server.stop() }
-    let (run, seconds) = try Self.importing(from: server.port, timeout: 4)
+    let (run, seconds) = try await Self.importing(from: server.port, timeout: 4)
     #expect(run.status == 1)
     #expect(run.stderr.contains("did not finish within 4 s"), "\(run.stderr)")
     #expect(run.stderr.contains("waiting for Get Transaction History"), "\(run.stderr)")
@@ -60,8 +63,8 @@ import Testing
   }
 
   /// A refused connection is said at once, not after a connect timeout's retries (5 s each).
-  @Test func aRefusedConnectionIsSaidAtOnce() throws {
-    let (run, seconds) = try Self.importing(from: 9)
+  @Test func aRefusedConnectionIsSaidAtOnce() async throws {
+    let (run, seconds) = try await Self.importing(from: 9)
     #expect(run.status == 1)
     #expect(run.stderr.contains("cannot reach http://127.0.0.1:9"), "\(run.stderr)")
     #expect(run.stderr.contains("connection refused"), "\(run.stderr)")

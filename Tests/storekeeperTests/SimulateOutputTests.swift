@@ -8,11 +8,11 @@ import Testing
 @Suite struct SimulateOutputTests {
   let runs = SimulateCommandTests()
 
-  @Test func notificationsAreOneJSONLinesFilePerRunOrShard() throws {
+  @Test func notificationsAreOneJSONLinesFilePerRunOrShard() async throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let whole = folder.appendingPathComponent("whole").path
-    let run = try storekeeper(
+    let run = try await storekeeperAwaiting(
       SimulateCommandTests.base + ["--notifications", whole, "--format", "json"])
     try #require(run.status == 0, "\(run.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: whole) == ["notifications.jsonl"])
@@ -23,7 +23,7 @@ import Testing
     #expect(lines.count == counts.values.reduce(0, +), "a line per notification")
 
     let shard = folder.appendingPathComponent("shard").path
-    let second = try storekeeper(
+    let second = try await storekeeperAwaiting(
       SimulateCommandTests.base + ["--notifications", shard, "--shard", "2/3"])
     try #require(second.status == 0, "\(second.stderr)")
     #expect(
@@ -33,7 +33,7 @@ import Testing
     // Numbered files on request carry the same notifications (the same payloads, signatures
     // aside).
     let numbered = folder.appendingPathComponent("numbered").path
-    let files = try storekeeper(
+    let files = try await storekeeperAwaiting(
       SimulateCommandTests.base + ["--notifications", numbered, "--notification-files"])
     try #require(files.status == 0, "\(files.stderr)")
     let names = try FileManager.default.contentsOfDirectory(atPath: numbered)
@@ -43,7 +43,8 @@ import Testing
         == Set(try lines.map(runs.decoded)))
 
     // A folder that already holds this run's file (or a stopped one's) is refused.
-    let again = try storekeeper(SimulateCommandTests.base + ["--notifications", whole])
+    let again = try await storekeeperAwaiting(
+      SimulateCommandTests.base + ["--notifications", whole])
     #expect(again.status == 64)
     #expect(again.stderr.contains("already holds notifications.jsonl"), "\(again.stderr)")
   }
@@ -51,7 +52,7 @@ import Testing
   /// A long run, stopped once its journal and notifications are being written.
   func stoppedRun(
     _ signal: Int32, in folder: URL, extra: [String] = []
-  ) throws -> (status: Int32, stderr: String) {
+  ) async throws -> (status: Int32, stderr: String) {
     let journal = folder.appendingPathComponent("p.journal").path
     let notifications = folder.appendingPathComponent("n").path
     let errors = folder.appendingPathComponent("stderr")
@@ -73,20 +74,20 @@ import Testing
     while Date() < deadline && process.isRunning {
       let said = String(decoding: try Data(contentsOf: errors), as: UTF8.self)
       if said.contains("simulate: month 1 of") { break }
-      Thread.sleep(forTimeInterval: 0.05)
+      try await Task.sleep(for: .milliseconds(50))
     }
     kill(process.processIdentifier, signal)
-    process.waitUntilExit()
+    while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
     return (
       process.terminationStatus, String(decoding: try Data(contentsOf: errors), as: UTF8.self)
     )
   }
 
   @Test(.timeLimit(.minutes(3)), arguments: [["--notification-files"], []])
-  func aStoppedRunRemovesWhatItWrote(extra: [String]) throws {
+  func aStoppedRunRemovesWhatItWrote(extra: [String]) async throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let stopped = try stoppedRun(SIGINT, in: folder, extra: extra)
+    let stopped = try await stoppedRun(SIGINT, in: folder, extra: extra)
     #expect(stopped.status == 130, "\(stopped.stderr)")
     #expect(stopped.stderr.contains("simulate: stopped before its end (signal 2)"))
     let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
@@ -97,22 +98,24 @@ import Testing
 
   /// A kill the process cannot hear leaves `.partial` names: readers say the journal is
   /// unfinished, and a run by the same names is refused until they are removed.
-  @Test(.timeLimit(.minutes(3))) func aKilledRunLeavesPartialNamesThatSaySo() throws {
+  @Test(.timeLimit(.minutes(3))) func aKilledRunLeavesPartialNamesThatSaySo() async throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let killed = try stoppedRun(SIGKILL, in: folder)
+    let killed = try await stoppedRun(SIGKILL, in: folder)
     #expect(killed.status == 9, "\(killed.stderr)")
     let partial = folder.appendingPathComponent("p.journal.partial").path
     #expect(FileManager.default.fileExists(atPath: partial))
     #expect(
       try FileManager.default.contentsOfDirectory(
         atPath: folder.appendingPathComponent("n").path) == ["notifications.jsonl.partial"])
-    let listed = try storekeeper(["customers", "Configs/FoodTruck.storekit", "--journal", partial])
+    let listed = try await storekeeperAwaiting([
+      "customers", "Configs/FoodTruck.storekit", "--journal", partial,
+    ])
     #expect(listed.status == 0)
     #expect(
       listed.stderr.contains("\(partial) is unfinished: a simulate run stopped before its end"),
       "\(listed.stderr)")
-    let again = try storekeeper(
+    let again = try await storekeeperAwaiting(
       SimulateCommandTests.base + ["--journal", folder.appendingPathComponent("p.journal").path])
     #expect(again.status == 64)
     #expect(again.stderr.contains("\(partial) exists"), "\(again.stderr)")

@@ -95,15 +95,27 @@ final class TmuxSession {
     }
   }
 
-  /// The screen once it shows `text`; a screen that never shows it within `timeout` seconds is
-  /// a test failure (so a wait cannot pass by timing out).
+  /// The screen once it shows `text` and has settled (two captures alike: tmux may capture a
+  /// frame half drawn, its title new and its rows old); a screen that never shows it within
+  /// `timeout` seconds is a test failure (so a wait cannot pass by timing out).
   @discardableResult
   func waitFor(
     _ text: String, timeout: Double = 5, sourceLocation: SourceLocation = #_sourceLocation
   ) -> String {
     let deadline = Date().addingTimeInterval(timeout)
     var screen = capture()
-    while !screen.contains(text) && Date() < deadline {
+    var settling = 0
+    while Date() < deadline {
+      if screen.contains(text) {
+        // A screen that keeps changing (a running clock) is taken after a few looks.
+        usleep(30_000)
+        let again = capture()
+        settling += 1
+        if again == screen { break }
+        screen = again
+        if settling >= 5 && screen.contains(text) { break }
+        continue
+      }
       usleep(50_000)
       screen = capture()
     }
