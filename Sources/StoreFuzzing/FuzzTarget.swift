@@ -124,7 +124,7 @@ package struct FuzzTarget: Sendable {
       tokens: words([
         #"{"at":"2026-11-22T02:00:00.000Z","command":"advance 9999y"}"#,
         #"{"advance":"9999-12-31T23:59:59.999Z"}"#, #","check":"00000000"}"#, "\n", "\\n",
-        #"{"storekeeperJournal":3"#, #""configuration":"{}""#,
+        #"{"storekeeperJournal":4"#, #""configuration":"{}""#,
       ]),
       run: { bytes in
         var input = bytes

@@ -24,25 +24,44 @@ public struct AppStoreError: Error, Equatable, Sendable {
     self.allow = allow
   }
 
+  /// Apple's error object `object` of the App Store Server API, in Apple's words or
+  /// `message`; `status` only where Storekeeper answers another (413 for a body too large).
+  public init(_ object: AppStoreServerAPIError, status: Int? = nil, message: String? = nil) {
+    self.init(object: object, status: status, message: message)
+  }
+
+  /// Apple's error object `object` of the Retention Messaging API, in Apple's words or
+  /// `message`.
+  public init(_ object: RetentionMessagingError, message: String? = nil) {
+    self.init(object: object, status: nil, message: message)
+  }
+
+  private init(object: some AppleErrorObject, status: Int?, message: String?) {
+    self.init(
+      status: status ?? object.status, code: object.rawValue,
+      message: message ?? object.appleMessage)
+  }
+
   /// `GeneralBadRequestError`.
-  public static let generalBadRequest = AppStoreError(
-    status: 400, code: 4_000_000, message: "Bad request.")
+  public static let generalBadRequest = AppStoreError(.generalBadRequest)
   /// `InvalidTransactionIdError`.
-  public static let invalidTransactionID = AppStoreError(
-    status: 400, code: 4_000_006, message: "Invalid transaction id.")
+  public static let invalidTransactionID = AppStoreError(.invalidTransactionID)
   /// `TransactionIdNotFoundError`.
-  public static let transactionIDNotFound = AppStoreError(
-    status: 404, code: 4_040_010, message: "Transaction id not found.")
+  public static let transactionIDNotFound = AppStoreError(.transactionIDNotFound)
   /// A body over the server's limit for its request (1 MB; an image's 32 MB).
   public static func payloadTooLarge(limit: Int) -> AppStoreError {
     AppStoreError(
-      status: 413, code: 4_000_000,
+      .generalBadRequest, status: 413,
       message: "Bad request. The body is larger than \(limit >> 20) MB.")
   }
 
   /// A request that did not arrive whole in time.
   public static let requestTimeout = AppStoreError(
-    status: 408, code: 4_000_000, message: "Bad request. The request did not arrive whole in time.")
+    .generalBadRequest, status: 408,
+    message: "Bad request. The request did not arrive whole in time.")
+
+  // Storekeeper's own answers to HTTP's cases Apple's tables have no object for (a path or
+  // method the API does not have, a server that cannot answer now): the status's code.
 
   /// A service that cannot answer now, and why.
   static func unavailable(_ why: String) -> AppStoreError {
@@ -54,6 +73,11 @@ public struct AppStoreError: Error, Equatable, Sendable {
     AppStoreError(
       status: 404, code: 4_040_000,
       message: "Not found. The App Store Server API has no \(method) \(echo(path)).")
+  }
+
+  /// A customer the control endpoint's `?customer=` names and no `customer` line made.
+  static func notFound(customer why: String) -> AppStoreError {
+    AppStoreError(status: 404, code: 4_040_000, message: "?customer=: \(why)")
   }
 
   /// A path as an answer repeats it: its first 200 characters (a 64 KB path is not echoed back
@@ -78,7 +102,7 @@ public struct AppStoreError: Error, Equatable, Sendable {
   /// An endpoint Apple documents that Storekeeper does not simulate.
   static func notSimulated(_ what: String) -> AppStoreError {
     AppStoreError(
-      status: 501, code: 5_000_000,
+      .generalInternal, status: 501,
       message: "Storekeeper does not simulate \(what); the App Store answers it.")
   }
 

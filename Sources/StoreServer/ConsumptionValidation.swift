@@ -17,37 +17,41 @@ enum ConsumptionValidation {
   private struct Rule {
     var name: String
     var kind: Kind
-    var code: Int
+    var error: AppStoreServerAPIError
   }
 
   private static let v2: [Rule] = [
-    Rule(name: "customerConsented", kind: .boolean, code: 4_000_035),
-    Rule(name: "consumptionPercentage", kind: .integer(0...100_000), code: 4_000_000),
+    Rule(name: "customerConsented", kind: .boolean, error: .invalidCustomerConsented),
+    Rule(name: "consumptionPercentage", kind: .integer(0...100_000), error: .generalBadRequest),
     Rule(
       name: "deliveryStatus",
       kind: .oneOf([
         "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM",
         "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER",
-      ]), code: 4_000_036),
+      ]), error: .invalidDeliveryStatus),
     Rule(
       name: "refundPreference", kind: .oneOf(["DECLINE", "GRANT_FULL", "GRANT_PRORATED"]),
-      code: 4_000_000),
-    Rule(name: "sampleContentProvided", kind: .boolean, code: 4_000_041),
+      error: .generalBadRequest),
+    Rule(name: "sampleContentProvided", kind: .boolean, error: .invalidSampleContentProvided),
   ]
 
   private static let v1: [Rule] = [
-    Rule(name: "customerConsented", kind: .boolean, code: 4_000_035),
-    Rule(name: "consumptionStatus", kind: .integer(0...3), code: 4_000_034),
-    Rule(name: "platform", kind: .integer(0...2), code: 4_000_039),
-    Rule(name: "sampleContentProvided", kind: .boolean, code: 4_000_041),
-    Rule(name: "deliveryStatus", kind: .integer(0...5), code: 4_000_036),
-    Rule(name: "appAccountToken", kind: .uuidOrEmpty, code: 4_000_033),
-    Rule(name: "accountTenure", kind: .integer(0...7), code: 4_000_032),
-    Rule(name: "playTime", kind: .integer(0...7), code: 4_000_040),
-    Rule(name: "lifetimeDollarsRefunded", kind: .integer(0...7), code: 4_000_038),
-    Rule(name: "lifetimeDollarsPurchased", kind: .integer(0...7), code: 4_000_037),
-    Rule(name: "userStatus", kind: .integer(0...4), code: 4_000_042),
-    Rule(name: "refundPreference", kind: .integer(0...3), code: 4_000_000),
+    Rule(name: "customerConsented", kind: .boolean, error: .invalidCustomerConsented),
+    Rule(name: "consumptionStatus", kind: .integer(0...3), error: .invalidConsumptionStatus),
+    Rule(name: "platform", kind: .integer(0...2), error: .invalidPlatform),
+    Rule(name: "sampleContentProvided", kind: .boolean, error: .invalidSampleContentProvided),
+    Rule(name: "deliveryStatus", kind: .integer(0...5), error: .invalidDeliveryStatus),
+    Rule(name: "appAccountToken", kind: .uuidOrEmpty, error: .invalidAppAccountToken),
+    Rule(name: "accountTenure", kind: .integer(0...7), error: .invalidAccountTenure),
+    Rule(name: "playTime", kind: .integer(0...7), error: .invalidPlayTime),
+    Rule(
+      name: "lifetimeDollarsRefunded", kind: .integer(0...7), error: .invalidLifetimeDollarsRefunded
+    ),
+    Rule(
+      name: "lifetimeDollarsPurchased", kind: .integer(0...7),
+      error: .invalidLifetimeDollarsPurchased),
+    Rule(name: "userStatus", kind: .integer(0...4), error: .invalidUserStatus),
+    Rule(name: "refundPreference", kind: .integer(0...3), error: .generalBadRequest),
   ]
 
   /// The fields of a body, as the `consumption` command takes them.
@@ -98,6 +102,6 @@ enum ConsumptionValidation {
   }
 
   private static func invalid(_ rule: Rule, _ why: String) -> AppStoreError {
-    AppStoreError(status: 400, code: rule.code, message: "Invalid \(rule.name): it \(why).")
+    AppStoreError(rule.error, message: "Invalid \(rule.name): it \(why).")
   }
 }

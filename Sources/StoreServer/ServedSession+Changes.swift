@@ -12,9 +12,7 @@ extension ServedSession {
   func extend(_ originalText: String, body: [UInt8]) throws(AppStoreError) -> JSONValue {
     let original = try reader.originalTransaction(originalText)
     let request = try ExtensionRequest(try reader.bodyObject(body), mass: false)
-    return try acting(as: original.owner.customer) { () throws(AppStoreError) in
-      try extend(original, request)
-    }
+    return try extend(original, request)
   }
 
   private func extend(
@@ -22,7 +20,7 @@ extension ServedSession {
   ) throws(AppStoreError) -> JSONValue {
     let events = try applyCall(
       .extend(.id(original.id), days: request.days, reason: request.reason),
-      refused: { Self.extensionError($0) })
+      for: original.owner.customer, refused: { Self.extensionError($0) })
     let extended = events.lazy.compactMap { event -> RenewalExtension? in
       if case .renewalExtension(let extended) = event.kind { extended } else { nil }
     }.first
@@ -43,16 +41,14 @@ extension ServedSession {
     case .familyShared:
       // FamilySharedSubscriptionExtensionIneligibleError: extend the purchaser's.
       AppStoreError(
-        status: 403, code: 4_030_007,
+        .familySharedSubscriptionExtensionIneligible,
         message: "Subscription is ineligible for renewal date extension because it was obtained "
           + "through Family Sharing.")
     case .extendedTooOften:
-      AppStoreError(
-        status: 403, code: 4_030_005,
-        message: "The subscription was extended the most times Apple allows in a year.")
+      AppStoreError(.subscriptionMaxExtension)
     case .notOriginal, .alreadyDone, .refused:
       AppStoreError(
-        status: 403, code: 4_030_004,
+        .subscriptionExtensionIneligible,
         message: "The subscription is not eligible for an extension: \(error.message)")
     }
   }
@@ -64,13 +60,13 @@ extension ServedSession {
     guard let product = request.productID, let item = host.session.catalog.product(product),
       item.groupIndex != nil
     else {
-      throw AppStoreError(status: 400, code: 4_000_023, message: "Invalid product id.")
+      throw AppStoreError(.invalidProductID)
     }
     _ = try applyCall(
       .extendAll(
         productID: product, days: request.days, reason: request.reason,
         request: request.identifier, storefronts: request.storefronts),
-      refused: { AppStoreError(status: 400, code: 4_000_000, message: $0.message) })
+      refused: { AppStoreError(.generalBadRequest, message: $0.message) })
     return .object(JSONObject([JSONMember("requestIdentifier", .string(request.identifier))]))
   }
 
@@ -79,13 +75,11 @@ extension ServedSession {
   func consumption(_ id: String, version: String, body: [UInt8]) throws(AppStoreError) {
     let transaction = try reader.transaction(id)
     let fields = try ConsumptionValidation.fields(try reader.bodyObject(body), version: version)
-    _ = try acting(as: transaction.owner.customer) { () throws(AppStoreError) in
-      try applyCall(
-        .consumption(.id(transaction.id), fields: fields),
-        refused: {
-          AppStoreError(status: 400, code: 4_000_000, message: "Bad request. \($0.message)")
-        })
-    }
+    _ = try applyCall(
+      .consumption(.id(transaction.id), fields: fields), for: transaction.owner.customer,
+      refused: {
+        AppStoreError(.generalBadRequest, message: "Bad request. \($0.message)")
+      })
   }
 
   /// `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken` (Set App Account
@@ -96,12 +90,9 @@ extension ServedSession {
       let command = try? Command.parse("account-token \(transaction.id) \(token)"),
       token != "none"
     else {
-      throw AppStoreError(
-        status: 400, code: 4_000_183, message: "Invalid app account token. It must be a UUID.")
+      throw AppStoreError(.invalidAppAccountTokenUUID)
     }
-    _ = try acting(as: transaction.owner.customer) { () throws(AppStoreError) in
-      try applyCall(command, refused: Self.accountTokenError)
-    }
+    _ = try applyCall(command, for: transaction.owner.customer, refused: Self.accountTokenError)
   }
 
   /// Apple's error for an app account token the engine refused.
@@ -110,15 +101,13 @@ extension ServedSession {
     case .familyShared:
       // Apple's FamilyTransactionNotSupportedError.
       AppStoreError(
-        status: 400, code: 4_000_185,
+        .familyTransactionNotSupported,
         message: "Invalid request. The transaction is for a product obtained through Family "
           + "Sharing, which this endpoint does not support.")
     case .notOriginal:
-      AppStoreError(
-        status: 400, code: 4_000_187,
-        message: "The transaction id is not an original transaction id.")
+      AppStoreError(.transactionIDIsNotOriginalTransactionID)
     case .alreadyDone, .extendedTooOften, .refused:
-      AppStoreError(status: 400, code: 4_000_000, message: error.message)
+      AppStoreError(.generalBadRequest, message: error.message)
     }
   }
 
@@ -126,9 +115,8 @@ extension ServedSession {
   /// stays so (the engine's refusal, answered as done).
   func finish(_ id: String) throws(AppStoreError) {
     let transaction = try reader.transaction(id)
-    _ = try acting(as: transaction.owner.customer) { () throws(AppStoreError) in
-      try applyCall(.finish(.id(transaction.id)), refused: Self.finishError)
-    }
+    _ = try applyCall(
+      .finish(.id(transaction.id)), for: transaction.owner.customer, refused: Self.finishError)
   }
 
   /// Apple's error for a finish the engine refused; none when it is finished already.
@@ -136,7 +124,7 @@ extension ServedSession {
     switch ServedRefusal(error.refusal) {
     case .alreadyDone: nil
     case .familyShared, .notOriginal, .extendedTooOften, .refused:
-      AppStoreError(status: 400, code: 4_000_000, message: error.message)
+      AppStoreError(.generalBadRequest, message: error.message)
     }
   }
 }
@@ -205,20 +193,20 @@ struct ExtensionRequest {
       range.contains(days)
     else {
       throw AppStoreError(
-        status: 400, code: 4_000_009,
+        .invalidExtendByDays,
         message: "Invalid extend by days value. It is \(range.lowerBound) to \(range.upperBound).")
     }
     guard case .number(let codeNumber)? = body["extendReasonCode"], let code = codeNumber.intValue,
       let reason = ExtendReason.allCases.first(where: { $0.code == code })
     else {
       throw AppStoreError(
-        status: 400, code: 4_000_010, message: "Invalid extend reason code. It is 0 to 3.")
+        .invalidExtendReasonCode, message: "Invalid extend reason code. It is 0 to 3.")
     }
     guard case .string(let identifier)? = body["requestIdentifier"], !identifier.isEmpty,
       identifier.utf8.count <= 128
     else {
       throw AppStoreError(
-        status: 400, code: 4_000_011,
+        .invalidRequestIdentifier,
         message: "Invalid request identifier. It is a string of at most 128 characters.")
     }
     self.days = days
@@ -228,13 +216,11 @@ struct ExtensionRequest {
     if case .string(let product)? = body["productId"] { productID = product }
     if let codes = body["storefrontCountryCodes"] {
       guard case .array(let list) = codes else {
-        throw AppStoreError(
-          status: 400, code: 4_000_028, message: "Invalid storefront country code.")
+        throw AppStoreError(.invalidStorefrontCountryCode)
       }
       for code in list {
         guard case .string(let text) = code, Storefront(countryCode: text) != nil else {
-          throw AppStoreError(
-            status: 400, code: 4_000_028, message: "Invalid storefront country code.")
+          throw AppStoreError(.invalidStorefrontCountryCode)
         }
         storefronts.append(text)
       }

@@ -29,8 +29,7 @@ extension ServedSession {
     if let name = device.customer, host.session.customer(named: name) == nil {
       let error = host.session.noCustomer(named: name)
       return answer.fail(
-        AppStoreError(status: 404, code: 4_040_000, message: "?customer=: \(error.message)")
-          .response)
+        AppStoreError.notFound(customer: error.message).response)
     }
     let lines = EventLines(encoder: encoder) { buffer in
       buffer.withBytes { answer.write(Array($0)) }
@@ -112,7 +111,7 @@ extension ServedSession {
   /// The journal could not be written: 500 when nothing went out yet, else the answer's last
   /// line says so.
   private func fail(_ answer: StreamedAnswer, journal error: CommandError) {
-    answer.fail(AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)").response)
+    answer.fail(AppStoreError(.generalInternal, message: "journal: \(error)").response)
   }
 }
 

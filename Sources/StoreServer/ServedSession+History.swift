@@ -28,37 +28,36 @@ struct HistoryQuery {
   init(_ query: [String: [String]], version: String) throws(AppStoreError) {
     includesFinishedConsumables = version == "v2"
     func one(_ name: String) -> String? { query[name]?.last }
-    func date(_ name: String, _ code: Int, _ message: String) throws(AppStoreError) -> Int64? {
+    func date(
+      _ name: String, _ error: AppStoreServerAPIError, _ message: String
+    ) throws(AppStoreError) -> Int64? {
       guard let text = one(name) else { return nil }
       guard let value = Int64(text), value >= 0 else {
-        throw AppStoreError(status: 400, code: code, message: message)
+        throw AppStoreError(error, message: message)
       }
       return value
     }
-    startDate = try date("startDate", 4_000_015, "Invalid request start date.")
-    endDate = try date("endDate", 4_000_016, "Invalid request end date.")
+    startDate = try date("startDate", .invalidStartDate, "Invalid request start date.")
+    endDate = try date("endDate", .invalidEndDate, "Invalid request end date.")
     if let startDate, let endDate, startDate > endDate {
-      throw AppStoreError(
-        status: 400, code: 4_000_013,
-        message: "Invalid request. The start date is later than the end date.")
+      throw AppStoreError(.startDateAfterEndDate)
     }
     productIDs = Set(query["productId"] ?? [])
     for text in query["productType"] ?? [] {
       guard let kind = Self.productTypes[text] else {
-        throw AppStoreError(status: 400, code: 4_000_022, message: "Invalid request product type.")
+        throw AppStoreError(.invalidProductType)
       }
       productTypes.insert(kind)
     }
     switch one("sort") {
     case nil, "ASCENDING"?: ascending = true
     case "DESCENDING"?: ascending = false
-    default: throw AppStoreError(status: 400, code: 4_000_021, message: "Invalid request sort.")
+    default: throw AppStoreError(.invalidSort)
     }
     groupIDs = Set(query["subscriptionGroupIdentifier"] ?? [])
     if let value = one("inAppOwnershipType") {
       guard let wanted = Ownership(rawValue: value) else {
-        throw AppStoreError(
-          status: 400, code: 4_000_026, message: "Invalid request in-app ownership type.")
+        throw AppStoreError(.invalidInAppOwnershipType)
       }
       ownership = wanted
     }
@@ -66,7 +65,7 @@ struct HistoryQuery {
     case nil: break
     case "true"?: revoked = true
     case "false"?: revoked = false
-    default: throw AppStoreError(status: 400, code: 4_000_030, message: "Invalid request revoked.")
+    default: throw AppStoreError(.invalidRevoked)
     }
     after = try HistoryCursor(revision: one("revision"))
   }
@@ -181,7 +180,7 @@ struct HistoryCursor: Comparable {
     let parts = revision.split(separator: "-", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0] == "sk2", let date = Int64(parts[1]), let id = UInt64(parts[2])
     else {
-      throw AppStoreError(status: 400, code: 4_000_005, message: "Invalid request revision.")
+      throw AppStoreError(.invalidRequestRevision)
     }
     self.init(date: date, id: id)
   }

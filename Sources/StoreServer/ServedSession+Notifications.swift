@@ -10,14 +10,14 @@ extension ServedSession {
   func requestTestNotification() throws(AppStoreError) -> JSONValue {
     guard let sender, sender.outbox.hasDestination else {
       throw AppStoreError(
-        status: 404, code: 4_040_007,
+        .serverNotificationURLNotFound,
         message: "No server notification URL: start serve with --notify-url (or --notifications).")
     }
     let index: Int
     do throws(DeliveryError) {
       index = try sender.sendTest(at: now, number: shared.testCount)
     } catch {
-      throw AppStoreError(status: 500, code: 5_000_000, message: "\(error)")
+      throw AppStoreError(.generalInternal, message: "\(error)")
     }
     let token = "\(sender.outbox.entry(index).notification.uuid)_\(now.milliseconds)"
     shared.keepTest(token, entry: index)
@@ -32,11 +32,10 @@ extension SessionReader {
   func testNotificationStatus(_ token: String) throws(AppStoreError) -> JSONValue {
     let parts = token.split(separator: "_")
     guard parts.count == 2, isUUID(String(parts[0])), Int64(parts[1]) != nil else {
-      throw AppStoreError(
-        status: 400, code: 4_000_020, message: "Invalid test notification token.")
+      throw AppStoreError(.invalidTestNotificationToken)
     }
     guard let outbox, let index = shared.test(token) else {
-      throw AppStoreError(status: 404, code: 4_040_008, message: "Test notification not found.")
+      throw AppStoreError(.testNotificationNotFound)
     }
     let entry = outbox.entry(index)
     return .object(
@@ -52,28 +51,26 @@ extension SessionReader {
     _ query: [String: [String]], body: [UInt8]
   ) throws(AppStoreError) -> JSONValue {
     let request = try bodyObject(body)
-    func date(_ name: String, _ code: Int) throws(AppStoreError) -> Int64 {
+    func date(_ name: String, _ error: AppStoreServerAPIError) throws(AppStoreError) -> Int64 {
       guard case .number(let number)? = request[name], let value = number.intValue, value >= 0
       else {
-        throw AppStoreError(status: 400, code: code, message: "Invalid \(name).")
+        throw AppStoreError(error, message: "Invalid \(name).")
       }
       return Int64(value)
     }
-    let start = try date("startDate", 4_000_015)
-    let end = try date("endDate", 4_000_016)
+    let start = try date("startDate", .invalidStartDate)
+    let end = try date("endDate", .invalidEndDate)
     guard start <= end else {
       throw AppStoreError(
-        status: 400, code: 4_000_013, message: "The start date is later than the end date.")
+        .startDateAfterEndDate, message: "The start date is later than the end date.")
     }
     guard now.milliseconds - start <= 180 * 86_400_000 else {
-      throw AppStoreError(
-        status: 400, code: 4_000_012,
-        message: "The start date is more than 180 days in the past.")
+      throw AppStoreError(.startDateTooFarInPast)
     }
     var type: String?
     if let value = request["notificationType"], value != .null {
       guard case .string(let text) = value, Self.notificationTypes.contains(text) else {
-        throw AppStoreError(status: 400, code: 4_000_018, message: "Invalid notification type.")
+        throw AppStoreError(.invalidNotificationType)
       }
       type = text
     }
@@ -82,9 +79,7 @@ extension SessionReader {
     var customer: Customer?
     if let value = request["transactionId"], value != .null {
       guard type == nil, subtype == nil else {
-        throw AppStoreError(
-          status: 400, code: 4_000_019,
-          message: "Give either a transaction id or a notification type, not both.")
+        throw AppStoreError(.multipleFiltersSupplied)
       }
       guard case .string(let text) = value else { throw .invalidTransactionID }
       customer = try transaction(text).owner.customer
@@ -93,7 +88,7 @@ extension SessionReader {
     var offset = 0
     if let token = query["paginationToken"]?.last {
       guard token.hasPrefix("sk1-"), let value = Int(token.dropFirst(4)), value >= 0 else {
-        throw AppStoreError(status: 400, code: 4_000_014, message: "Invalid pagination token.")
+        throw AppStoreError(.invalidPaginationToken)
       }
       offset = value
     }

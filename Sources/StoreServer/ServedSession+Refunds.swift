@@ -47,7 +47,7 @@ extension SessionReader {
                 appTransactionID: base.appTransactionID(of: account))))
         ]))
     } catch {
-      throw AppStoreError(status: 500, code: 5_000_000, message: "An unknown error occurred.")
+      throw AppStoreError(.generalInternal)
     }
   }
 }

@@ -11,26 +11,54 @@ extension ServedSession {
   func retention(_ action: RetentionAction) throws(AppStoreError) {
     _ = try applyCall(.retention(action)) { error in
       guard case .retention(let refusal)? = error.refusal else {
-        return AppStoreError(status: 400, code: 4_000_000, message: error.message)
+        return AppStoreError(.generalBadRequest, message: error.message)
       }
-      return AppStoreError(status: refusal.status, code: refusal.code, message: refusal.message)
+      return Self.appleError(refusal)
     }
+  }
+
+  /// Apple's error object for a rule of Retention Messaging the engine refused by.
+  static func appleError(_ refusal: RetentionRefusal) -> AppStoreError {
+    let object: RetentionMessagingError
+    switch refusal.rule {
+    case .imageAlreadyExists: object = .imageAlreadyExists
+    case .messageAlreadyExists: object = .messageAlreadyExists
+    case .tooManyImages: object = .maximumNumberOfImagesReached
+    case .tooManyMessages: object = .maximumNumberOfMessagesReached
+    case .invalidImage: object = .invalidImage
+    case .imageSize: object = .badRequestImageSize
+    case .imageNotFound: object = .imageNotFound
+    case .messageNotFound: object = .messageNotFound
+    case .imageInUse: object = .imageInUse
+    case .messageNotApproved: object = .messageNotApproved
+    case .imageNotApproved: object = .imageNotApproved
+    case .headerTooLong: object = .headerTooLong
+    case .bodyTooLong: object = .bodyTooLong
+    case .altTextTooLong: object = .altTextTooLong
+    case .tooManyBulletPoints: object = .badRequestTooManyBulletPoints
+    case .bulletPointTextTooLong: object = .badRequestBulletPointTextTooLong
+    case .headerAboveNoImage: object = .badRequestAboveImageRequiresAnImage
+    case .realtimeURL: object = .badRequestRealtimeURL
+    case .invalidLocale: object = .invalidLocale
+    case .invalidProduct: return AppStoreError(.invalidProductID, message: refusal.message)
+    case .customer: return AppStoreError(.generalBadRequest, message: refusal.message)
+    }
+    return AppStoreError(object, message: refusal.message)
   }
 
   /// `PUT /inApps/v1/messaging/image/{imageIdentifier}?imageSize=`.
   func uploadImage(_ id: String, size: String?, body: [UInt8]) throws(AppStoreError) {
-    let id = try Self.uuid(id, invalid: 4_000_161, "image identifier")
+    let id = try Self.uuid(id, invalid: AppStoreError(.invalidImage), "image identifier")
     guard let kind = RetentionImageSize(rawValue: size ?? "FULL_SIZE") else {
       throw AppStoreError(
-        status: 400, code: 4_000_216, message: "imageSize must be FULL_SIZE or BULLET_POINT.")
+        .badRequestImageSize, message: "imageSize must be FULL_SIZE or BULLET_POINT.")
     }
     let png: PNGHeader
     do throws(PNGHeader.Problem) {
       png = try PNGHeader(body)
     } catch {
       throw AppStoreError(
-        status: 400, code: 4_000_161,
-        message: "Invalid image. The body is not a PNG file: \(error.reason).")
+        .invalidImage, message: "Invalid image. The body is not a PNG file: \(error.reason).")
     }
     try retention(
       .uploadImage(
@@ -40,13 +68,13 @@ extension ServedSession {
 
   /// `PUT /inApps/v1/messaging/message/{messageIdentifier}`.
   func uploadMessage(_ id: String, body: [UInt8]) throws(AppStoreError) {
-    let id = try Self.uuid(id, invalid: 4_000_000, "message identifier")
+    let id = try Self.uuid(id, invalid: .generalBadRequest, "message identifier")
     let object = try reader.bodyObject(body)
     let text: RetentionMessageText
     do throws(RetentionTextError) {
       text = try RetentionMessageText(json: object)
     } catch {
-      throw AppStoreError(status: 400, code: 4_000_000, message: "Bad request. \(error.message)")
+      throw AppStoreError(.generalBadRequest, message: "Bad request. \(error.message)")
     }
     try retention(.uploadMessage(id: id, text))
   }
@@ -54,10 +82,9 @@ extension ServedSession {
   /// `PUT /inApps/v1/messaging/default/{productId}/{locale}`.
   func configureDefault(productID: String, locale: String, body: [UInt8]) throws(AppStoreError) {
     guard case .string(let raw)? = try reader.bodyObject(body)["messageIdentifier"] else {
-      throw AppStoreError(
-        status: 400, code: 4_000_000, message: "Bad request. messageIdentifier is missing.")
+      throw AppStoreError(.generalBadRequest, message: "Bad request. messageIdentifier is missing.")
     }
-    let id = try Self.uuid(raw, invalid: 4_000_000, "message identifier")
+    let id = try Self.uuid(raw, invalid: .generalBadRequest, "message identifier")
     try retention(.setDefault(productID: productID, locale: locale, messageID: id))
   }
 
@@ -65,7 +92,7 @@ extension ServedSession {
   func configureRealtimeURL(body: [UInt8]) throws(AppStoreError) {
     guard case .string(let url)? = try reader.bodyObject(body)["realtimeURL"] else {
       throw AppStoreError(
-        status: 400, code: 4_000_215, message: "Invalid request. realtimeURL is missing.")
+        .badRequestRealtimeURL, message: "Invalid request. realtimeURL is missing.")
     }
     try retention(.setRealtimeURL(url))
   }
@@ -79,24 +106,22 @@ extension ServedSession {
       throw Self.invalidTest("originalTransactionId names no transaction")
     }
     guard let caller = host.retentionCaller as? RealtimeRetention else {
-      throw AppStoreError(status: 500, code: 5_000_000, message: "Nothing here sends requests.")
+      throw AppStoreError(.generalInternal, message: "Nothing here sends requests.")
     }
     if performanceTests.withLockedValue({ $0.values.contains { !$0.isFinished } }) {
-      throw AppStoreError(
-        status: 400, code: 4_000_213, message: "A performance test is already running.")
+      throw AppStoreError(.existingPerformanceTestRun)
     }
-    let request = try acting(as: transaction.owner.customer) {
-      () throws(AppStoreError) -> RetentionRequest in
-      guard let request = try? host.session.retentionRequest(),
-        request.originalTransactionID == transaction.originalID
-      else {
-        throw Self.invalidTest("the transaction is not an active auto-renewable subscription")
-      }
-      return request
+    // A read about the transaction's owner: nothing is journaled.
+    guard
+      let request = try? host.session.acting(as: transaction.owner.customer)?
+        .retentionRequest(),
+      request.originalTransactionID == transaction.originalID
+    else {
+      throw Self.invalidTest("the transaction is not an active auto-renewable subscription")
     }
     guard request.url != nil else {
       throw AppStoreError(
-        status: 404, code: 4_040_021, message: "Realtime URL not found. Configure it first.")
+        .realtimeURLNotFound, message: "Realtime URL not found. Configure it first.")
     }
     let test = PerformanceTest(
       request: request, at: host.session.now, config: PerformanceTest.Config(), caller: caller)
@@ -110,16 +135,18 @@ extension ServedSession {
 
   private static func invalidTest(_ why: String) -> AppStoreError {
     AppStoreError(
-      status: 400, code: 4_000_211, message: "Invalid performance test request: \(why).")
+      .invalidPerformanceTestRequest, message: "Invalid performance test request: \(why).")
   }
 
   static func uuid(
-    _ text: String, invalid code: Int, _ what: String
+    _ text: String, invalid error: AppStoreError, _ what: String
   ) throws(AppStoreError)
     -> String
   {
     guard UUID(uuidString: text) != nil else {
-      throw AppStoreError(status: 400, code: code, message: "Invalid \(what). It must be a UUID.")
+      var answer = error
+      answer.message = "Invalid \(what). It must be a UUID."
+      throw answer
     }
     return text.lowercased()
   }

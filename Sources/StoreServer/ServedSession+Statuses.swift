@@ -10,7 +10,7 @@ extension SessionReader {
     var wanted = Set<Int>()
     for text in query["status"] ?? [] {
       guard let value = Int(text), (1...5).contains(value) else {
-        throw AppStoreError(status: 400, code: 4_000_031, message: "Invalid request status.")
+        throw AppStoreError(.invalidStatus)
       }
       wanted.insert(value)
     }
@@ -24,7 +24,7 @@ extension SessionReader {
       do {
         renewal = try signer.sign(status, signedDate: now, for: .server)
       } catch {
-        throw AppStoreError(status: 500, code: 5_000_000, message: "An unknown error occurred.")
+        throw AppStoreError(.generalInternal)
       }
       let item = JSONValue.object(
         JSONObject([

@@ -130,54 +130,24 @@ public final class ServedSession {
   /// stopping); safe from any thread.
   public func requestStop() { stopping.withLockedValue { $0 = true } }
 
-  /// Runs `body` with the session acting as `customer` (a `customer` line before and after,
-  /// journaled as any command), so that a call about a named customer's transaction changes
-  /// their account. The session goes back to whom it acted as whatever happens: a journal
-  /// that fails to publish the line back is told as the call's error, after the switch.
-  func acting<T>(
-    as customer: Customer, _ body: () throws(AppStoreError) -> T
-  ) throws(AppStoreError) -> T {
-    let home = host.session.customer
-    guard customer != home else { return try body() }
-    var failure = journalError(host.perform(Command.customer(name: customer.name, number: nil)))
-    var result: Result<T, AppStoreError>?
-    if failure == nil, host.session.customer == customer {
-      do throws(AppStoreError) { result = .success(try body()) } catch { result = .failure(error) }
-    }
-    if host.session.customer != home {
-      let back = journalError(host.perform(Command.customer(name: home.name, number: nil)))
-      failure = failure ?? back
-    }
-    if case .failure(let error)? = result { throw error }
-    if let failure { throw failure }
-    guard case .success(let value)? = result else {
-      throw AppStoreError(status: 500, code: 5_000_000, message: "the customer was not selected")
-    }
-    return value
-  }
-
-  /// The error of a `customer` line the journal could not take.
-  private func journalError(_ outcome: CommandOutcome) -> AppStoreError? {
-    (outcome.publishError ?? outcome.error).map {
-      AppStoreError(status: 500, code: 5_000_000, message: "journal: \($0)")
-    }
-  }
-
-  /// Applies an API call's command; `refused` is its answer to the engine's refusal (`nil`:
-  /// the engine refused what is done already, and the call succeeds with no events).
+  /// Applies an API call's command for `customer` (the owner of the transaction it names; by
+  /// default whom the session acts as), journaled as one line that names them; `refused` is
+  /// its answer to the engine's refusal (`nil`: the engine refused what is done already, and
+  /// the call succeeds with no events).
   func applyCall(
-    _ command: Command, refused: (CommandError) -> AppStoreError?
+    _ command: Command, for customer: Customer? = nil,
+    refused: (CommandError) -> AppStoreError?
   ) throws(AppStoreError) -> [StoreEvent] {
     let events = EventCollector()
     host.attach(events)
     defer { host.detach(events) }
-    let outcome = host.perform(command)
+    let outcome = customer.map { host.perform(command, for: $0) } ?? host.perform(command)
     if let error = outcome.error {
       if let answer = refused(error) { throw answer }
       return []
     }
     if let error = outcome.publishError {
-      throw AppStoreError(status: 500, code: 5_000_000, message: "journal: \(error)")
+      throw AppStoreError(.generalInternal, message: "journal: \(error)")
     }
     return events.take()
   }

@@ -110,13 +110,11 @@ struct SessionReader {
   func originalTransaction(_ text: String) throws(AppStoreError) -> Transaction {
     guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = UInt64(text)
     else {
-      throw AppStoreError(
-        status: 400, code: 4_000_008, message: "Invalid original transaction id.")
+      throw AppStoreError(.invalidOriginalTransactionID)
     }
     guard let transaction = view(holding: id)?.transaction(id), transaction.originalID == id
     else {
-      throw AppStoreError(
-        status: 404, code: 4_040_005, message: "Original transaction id not found.")
+      throw AppStoreError(.originalTransactionIDNotFound)
     }
     return transaction
   }
@@ -125,7 +123,7 @@ struct SessionReader {
   func bodyObject(_ body: [UInt8]) throws(AppStoreError) -> JSONObject {
     guard case .object(let object)? = try? JSONParser.parse(body).root else {
       throw AppStoreError(
-        status: 400, code: 4_000_000, message: "Bad request. The body is not a JSON object.")
+        .generalBadRequest, message: "Bad request. The body is not a JSON object.")
     }
     return object
   }
@@ -134,7 +132,7 @@ struct SessionReader {
     do {
       return try signer.sign(transaction, signedDate: now, for: .server)
     } catch {
-      throw AppStoreError(status: 500, code: 5_000_000, message: "An unknown error occurred.")
+      throw AppStoreError(.generalInternal)
     }
   }
 
@@ -168,8 +166,8 @@ struct SessionReader {
   func extensionStatus(product: String, request: String) throws(AppStoreError) -> JSONValue {
     guard let done = base.massExtension(productID: product, requestIdentifier: request) else {
       throw AppStoreError(
-        status: 404, code: 4_040_009,
-        message: "No extension request \(request) for \(product) was found.")
+        .statusRequestNotFound, message: "No extension request \(request) for \(product) was found."
+      )
     }
     return .object(
       JSONObject([

@@ -86,7 +86,7 @@ import Testing
     #expect(lines.count == 4)
     #expect(
       lines[0].hasPrefix(
-        #"{"storekeeperJournal":3,"start":"2026-11-22T02:00:00.000Z","firstTransactionID":0,"configurationPath":"Configs/FoodTruck.storekit","configuration":"{\n"#
+        #"{"storekeeperJournal":4,"start":"2026-11-22T02:00:00.000Z","firstTransactionID":0,"configurationPath":"Configs/FoodTruck.storekit","configuration":"{\n"#
       ))
     // The check is the CRC-32 of everything before it.
     let members = #"{"at":"2026-11-22T02:00:00.000Z","command":"buy socialfeed.monthly""#
@@ -231,7 +231,8 @@ import Testing
     // The same commands in a new journal: refunded at once, the file's price asked.
     let fresh = try folder() + "/new.journal"
     _ = try makeJournal(
-      at: fresh, commands: records.map { if case .command(_, let text) = $0 { text } else { "" } })
+      at: fresh,
+      commands: records.map { if case .command(_, let text, _) = $0 { text } else { "" } })
     let current = try JournaledSession(replaying: try #require(try Journal.read(at: fresh)))
     #expect(current.session.transaction(0)?.revocationReason == .developerIssue)
     #expect(current.session.priceIncrease(forGroup: "5F0CA1F0")?.newPrice == 14_990)
@@ -239,13 +240,13 @@ import Testing
 
   @Test func aNewerFormatIsRefused() throws {
     let path = try folder() + "/e.journal"
-    try #"{"storekeeperJournal":4,"start":"2026-11-22T02:00:00.000Z"}"#.appending("\n")
+    try #"{"storekeeperJournal":5,"start":"2026-11-22T02:00:00.000Z"}"#.appending("\n")
       .write(toFile: path, atomically: false, encoding: .utf8)
     do {
       _ = try Journal.read(at: path)
       Issue.record("a newer journal was accepted")
     } catch {
-      #expect(error.message.contains("format 4, newer than this storekeeper understands (3)"))
+      #expect(error.message.contains("format 5, newer than this storekeeper understands (4)"))
     }
   }
 

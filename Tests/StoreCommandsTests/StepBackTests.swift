@@ -122,7 +122,7 @@ import Testing
     try session.commit()
     var direct = try journaled()
     for entry in session.timeline {
-      guard case .command(let at, let text) = entry else {
+      guard case .command(let at, let text, _) = entry else {
         if case .advance(let to) = entry {
           try direct.apply(.advance(.to(to)), from: .clock) { _ in }
         }

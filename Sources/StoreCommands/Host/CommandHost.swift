@@ -239,8 +239,17 @@ public final class CommandHost {
     return perform(command)
   }
 
+  /// Applies a command for `customer` (an App Store Server API call about their transaction)
+  /// as ``perform(_:from:)`` does: one journal line names them, and whom the session acts as
+  /// stays as it was.
+  @discardableResult
+  public func perform(_ command: Command, for customer: Customer) -> CommandOutcome {
+    perform(command, customer: customer, line: nil, number: nil)
+  }
+
   private func perform(
-    _ command: Command, from origin: CommandOrigin = .person, line: String?, number: Int?
+    _ command: Command, from origin: CommandOrigin = .person, customer: Customer? = nil,
+    line: String?, number: Int?
   ) -> CommandOutcome {
     var outcome = CommandOutcome(command: command)
     if case .notify(let action) = command {
@@ -264,7 +273,7 @@ public final class CommandHost {
     }
     do throws(CommandError) {
       try journaled.apply(
-        command, from: origin,
+        command, from: origin, for: customer,
         between: { session in
           handOut()
           for observer in observers { observer.checkpoint(session) }

@@ -7,8 +7,10 @@ public struct JournalHeader: Equatable, Sendable {
   /// format 1 journals (without checks) still open, and lines appended to them are checked.
   /// Format 3 changed two defaults (the refund sheet refunds at once, a price increase without
   /// a price asks for the configuration's): older journals replay, and go on, with the
-  /// defaults they were written with (``JournaledSession/fidelity(ofFormat:)``).
-  public static let currentFormat = 3
+  /// defaults they were written with (``JournaledSession/fidelity(ofFormat:)``). Format 4 lines
+  /// may name the customer they act for (``JournalRecord/command(at:text:customer:)``), which an
+  /// older storekeeper would apply to the wrong customer: it refuses the format instead.
+  public static let currentFormat = 4
 
   /// The journal's format version.
   public var format: Int
@@ -48,8 +50,11 @@ public struct JournalHeader: Equatable, Sendable {
 
 /// One line after the header: something that changed the session, in order.
 public enum JournalRecord: Equatable, Sendable {
-  /// A command accepted at a virtual time.
-  case command(at: Instant, text: String)
+  /// A command accepted at a virtual time; `customer` names whom it acts for when that is not
+  /// the customer the session acts as (an App Store Server API call about their transaction):
+  /// the customer's name, `""` for the session's own; `nil` for the current one, as every line
+  /// written before this field. The session's current customer stays as it was.
+  case command(at: Instant, text: String, customer: String? = nil)
   /// Time that passed on a live clock, up to an instant.
   case advance(to: Instant)
   /// The configuration changed (reloaded or written back) at a virtual time.
@@ -106,8 +111,10 @@ extension JournalRecord {
   public var line: [UInt8] {
     var object = ObjectBuilder()
     switch self {
-    case .command(let at, let text):
+    case .command(let at, let text, let customer):
       object.field("at", at)
+      // Before the command, so that the fast reader leaves the line to the full one.
+      if let customer { object.field("customer", customer) }
       object.field("command", text)
     case .advance(let to):
       object.field("advance", to)
@@ -136,7 +143,9 @@ extension JournalRecord {
       if case .string(let text)? = object[key] { Instant(iso8601: text) } else { nil }
     }
     if case .string(let text)? = object["command"], let at = instant("at") {
-      self = .command(at: at, text: text)
+      var customer: String?
+      if case .string(let name)? = object["customer"] { customer = name }
+      self = .command(at: at, text: text, customer: customer)
     } else if let to = instant("advance") {
       self = .advance(to: to)
     } else if case .string(let text)? = object["configuration"], let at = instant("at") {

@@ -66,7 +66,7 @@ extension JournaledSession {
     for record in history.entries {
       let begins: Instant =
         switch record {
-        case .command(let at, _), .configuration(let at, _): at
+        case .command(let at, _, _), .configuration(let at, _): at
         case .advance(let to): to
         case .rewind(let at, _, _): at
         }
@@ -87,7 +87,7 @@ extension JournaledSession {
   private static func isAdvance(_ record: JournalRecord) -> Bool {
     switch record {
     case .advance: return true
-    case .command(_, let text):
+    case .command(_, let text, _):
       guard let command = try? Command.parse(text), case .advance = command else { return false }
       return true
     case .configuration, .rewind: return false

@@ -178,9 +178,12 @@ public struct JournaledSession {
   /// - Parameter origin: who asked. The live clock's `advance to` is journaled only when
   ///   something happened on the way; a quiet one is recorded with the next record, or by
   ///   ``recordClock()``.
+  /// - Parameter customer: whom it acts for, when not the session's current customer (an App
+  ///   Store Server API call about their transaction): one journal line names them, and the
+  ///   current customer stays the current one.
   /// - Throws: ``CommandError`` when the session refuses it; nothing changes or is journaled.
   public mutating func apply(
-    _ command: Command, from origin: CommandOrigin = .person,
+    _ command: Command, from origin: CommandOrigin = .person, for customer: Customer? = nil,
     between checkpoint: ((Session) -> Void)? = nil, _ sink: EventSink
   ) throws(CommandError) {
     history.checkpoint = checkpoint
@@ -194,7 +197,10 @@ public struct JournaledSession {
     }
     // The line is written only for a journal or a history that keeps it (not a population's).
     let keepsLine = journal != nil || history.keepsHistory
-    var record = JournalRecord.command(at: session.now, text: keepsLine ? command.description : "")
+    var addressed: String?
+    if let customer, customer != session.customer { addressed = customer.name ?? "" }
+    var record = JournalRecord.command(
+      at: session.now, text: keepsLine ? command.description : "", customer: addressed)
     var quiet = false
     if origin == .clock, case .advance(.to(let instant)) = command {
       record = .advance(to: instant)

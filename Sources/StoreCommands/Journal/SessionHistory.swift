@@ -136,7 +136,7 @@ struct SessionHistory {
     keepIfDue(session, at: HistoryPoint(entries: index, clock: session.now))
     workSinceCopy += 1
     switch record {
-    case .command(let at, let text):
+    case .command(let at, let text, let customer):
       if at > session.now { try advance(&session, to: at, index: index, &marks, sink) }
       var parsed = given
       if parsed == nil { parsed = try Command.parse(text) }
@@ -149,7 +149,11 @@ struct SessionHistory {
         return
       }
       let before = session.emittedEventCount
-      try command.apply(to: &session, sink)
+      if let customer {
+        try Self.apply(command, for: customer, on: &session, sink)
+      } else {
+        try command.apply(to: &session, sink)
+      }
       if session.emittedEventCount > before { marks.events.append(point) }
     case .advance(let to):
       try advance(&session, to: to, index: index, &marks, sink)
@@ -162,6 +166,21 @@ struct SessionHistory {
     case .rewind:
       // A timeline holds no steps back: they are resolved into it.
       throw CommandError("a step back cannot be replayed outside its journal")
+    }
+  }
+
+  /// Applies `command` to the customer a journal line names (`""` the session's own), the
+  /// session's current customer unchanged.
+  ///
+  /// - Throws: ``CommandError`` when no such customer is in the session, or the command's own.
+  static func apply(
+    _ command: Command, for name: String, on session: inout Session, _ sink: EventSink
+  ) throws(CommandError) {
+    guard let customer = name.isEmpty ? Customer.own : session.customer(named: name) else {
+      throw CommandError(session.noCustomer(named: name), command: command.description)
+    }
+    _ = try session.addressing(customer) { (session) throws(CommandError) in
+      try command.apply(to: &session, sink)
     }
   }
 
@@ -260,7 +279,7 @@ struct SessionHistory {
         keep(session, at: HistoryPoint(entries: index, clock: session.now))
       }
       var record = entries[index]
-      if index == from.entries, case .command(let at, let text) = record, at < session.now {
+      if index == from.entries, case .command(let at, let text, _) = record, at < session.now {
         // A copy within an advance command: the rest of it, to its own target.
         guard let command = try Command.parse(text),
           case .verb(.advance(let target))? = try? command.resolved(in: SessionView(session))

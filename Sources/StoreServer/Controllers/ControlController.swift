@@ -28,7 +28,7 @@ struct ControlController {
         let listed = values.map { $0.sanitizedForTerminal.prefix(40) }.joined(separator: ", ")
         return answer.fail(
           AppStoreError(
-            status: 400, code: 4_000_000,
+            .generalBadRequest,
             message: "?\(name)= is given \(values.count) times (\(listed)): give it once"
           )
           .response)

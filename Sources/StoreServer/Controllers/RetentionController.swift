@@ -49,7 +49,9 @@ struct RetentionController {
     let id = context.parameters.get("imageIdentifier") ?? ""
     return try await change(request, context) { served, _ in
       try served.retention(
-        .deleteImage(id: try ServedSession.uuid(id, invalid: 4_000_161, "image identifier")))
+        .deleteImage(
+          id: try ServedSession.uuid(id, invalid: AppStoreError(.invalidImage), "image identifier"))
+      )
     }
   }
 
@@ -72,7 +74,8 @@ struct RetentionController {
     let id = context.parameters.get("messageIdentifier") ?? ""
     return try await change(request, context) { served, _ in
       try served.retention(
-        .deleteMessage(id: try ServedSession.uuid(id, invalid: 4_000_000, "message identifier")))
+        .deleteMessage(
+          id: try ServedSession.uuid(id, invalid: .generalBadRequest, "message identifier")))
     }
   }
 
@@ -126,11 +129,11 @@ struct RetentionController {
     let id = context.parameters.get("requestId") ?? ""
     return try await access.write(request, context) { served, _ in
       guard UUID(uuidString: id) != nil else {
-        throw AppStoreError(status: 400, code: 4_000_212, message: "Invalid request id: \(id).")
+        throw AppStoreError(.invalidRequestID, message: "Invalid request id: \(id).")
       }
       guard let test = served.performanceTests.withLockedValue({ $0[id.lowercased()] }) else {
         throw AppStoreError(
-          status: 404, code: 4_040_018, message: "Performance test run not found: \(id).")
+          .performanceTestRunNotFound, message: "Performance test run not found: \(id).")
       }
       return served.json(test.result)
     }
@@ -170,14 +173,13 @@ struct RetentionController {
       guard let index = session.catalog.index(of: productID),
         session.catalog.products[index].groupIndex != nil
       else {
-        throw AppStoreError(status: 400, code: 4_000_023, message: "Invalid product id.")
+        throw AppStoreError(.invalidProductID)
       }
       guard Session.isLocale(locale) else {
-        throw AppStoreError(status: 400, code: 4_000_164, message: "Invalid locale.")
+        throw AppStoreError(.invalidLocale)
       }
       guard let id = session.retention.defaultMessage(productID: productID, locale: locale) else {
-        throw AppStoreError(
-          status: 404, code: 4_040_020, message: "Default message not found.")
+        throw AppStoreError(.defaultMessageNotFound)
       }
       return reader.json(.object(JSONObject([JSONMember("messageIdentifier", .string(id))])))
     }
@@ -186,7 +188,7 @@ struct RetentionController {
   @Sendable func getURL(_ request: Request, context: ServerContext) async throws -> Response {
     try await access.read(request, context) { reader, _ in
       guard let url = reader.base.retention.realtimeURL else {
-        throw AppStoreError(status: 404, code: 4_040_021, message: "Realtime URL not found.")
+        throw AppStoreError(.realtimeURLNotFound)
       }
       return reader.json(.object(JSONObject([JSONMember("realtimeURL", .string(url))])))
     }

@@ -112,7 +112,7 @@ struct SessionAccess: Sendable {
     } catch let error as AppStoreError {
       return error.response
     } catch {
-      return AppStoreError(status: 500, code: 5_000_000, message: "\(error)").response
+      return AppStoreError(.generalInternal, message: "\(error)").response
     }
   }
 

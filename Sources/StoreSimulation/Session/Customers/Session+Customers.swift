@@ -122,11 +122,28 @@ extension Session {
     storage.customers.act(as: slot)
   }
 
+  /// Runs `body` with the verbs addressed to `customer` (a journal line that names whom it acts
+  /// for, an App Store Server API call about their transaction) and leaves the current customer
+  /// the current one: nothing is journaled about whom the session acts as. `nil` when there is
+  /// no such customer (nothing runs).
+  ///
+  /// - Complexity: O(1) besides `body`.
+  public mutating func addressing<T, E: Error>(
+    _ customer: Customer, _ body: (inout Session) throws(E) -> T
+  ) throws(E) -> T? {
+    guard let slot = storage.customers.slot(number: customer.number) else { return nil }
+    let home = storage.customers.acting
+    switchCustomer(toSlot: slot)
+    defer { switchCustomer(toSlot: home) }
+    return try body(&self)
+  }
+
   /// A read-only copy of the session acting as `customer` (the session itself for the current
-  /// one), for a view of their device; `nil` when there is no such customer.
+  /// one), for a view of their device or a read about them; `nil` when there is no such
+  /// customer.
   ///
   /// - Complexity: O(1): the copy shares every customer's state.
-  func acting(as customer: Customer) -> Session? {
+  public func acting(as customer: Customer) -> Session? {
     if customer == self.customer { return self }
     guard let slot = storage.customers.slot(number: customer.number) else { return nil }
     var copy = self

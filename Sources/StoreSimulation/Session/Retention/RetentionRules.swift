@@ -35,49 +35,56 @@ extension Session {
   /// Apple's error for a message's text, if it has one.
   static func textProblem(
     _ text: RetentionMessageText, images: RetentionSetup.ImageTable
-  ) -> (Int, String)? {
+  ) -> (RetentionRefusal.Rule, String)? {
     func long(_ value: String, _ limit: Int) -> Bool { value.unicodeScalars.count > limit }
     if long(text.header, headerLimit) {
-      return (4_000_162, "the header is longer than \(headerLimit) characters (HeaderTooLongError)")
+      return (
+        .headerTooLong, "the header is longer than \(headerLimit) characters (HeaderTooLongError)"
+      )
     }
     if long(text.body, bodyLimit) {
-      return (4_000_163, "the body is longer than \(bodyLimit) characters (BodyTooLongError)")
+      return (.bodyTooLong, "the body is longer than \(bodyLimit) characters (BodyTooLongError)")
     }
     if let alt = text.altText, long(alt, altTextLimit) {
-      return (4_000_175, "the image's altText is longer than \(altTextLimit) characters")
+      return (.altTextTooLong, "the image's altText is longer than \(altTextLimit) characters")
     }
     if text.bullets.count > bulletLimit {
       return (
-        4_000_218, "a message has at most \(bulletLimit) bullet points, not \(text.bullets.count)"
+        .tooManyBulletPoints,
+        "a message has at most \(bulletLimit) bullet points, not \(text.bullets.count)"
       )
     }
     for bullet in text.bullets {
       if long(bullet.text, headerLimit) {
-        return (4_000_219, "a bullet point's text is longer than \(headerLimit) characters")
+        return (
+          .bulletPointTextTooLong, "a bullet point's text is longer than \(headerLimit) characters"
+        )
       }
       if long(bullet.altText, altTextLimit) {
-        return (4_000_175, "a bullet point's altText is longer than \(altTextLimit) characters")
+        return (
+          .altTextTooLong, "a bullet point's altText is longer than \(altTextLimit) characters"
+        )
       }
     }
     if text.headerAboveImage && text.imageID == nil {
-      return (4_000_224, "headerPosition ABOVE_IMAGE needs an image")
+      return (.headerAboveNoImage, "headerPosition ABOVE_IMAGE needs an image")
     }
     return imageProblem(text, images: images)
   }
 
   private static func imageProblem(
     _ text: RetentionMessageText, images: RetentionSetup.ImageTable
-  ) -> (Int, String)? {
+  ) -> (RetentionRefusal.Rule, String)? {
     let wanted =
       (text.imageID.map { [($0, RetentionImageSize.fullSize)] } ?? [])
       + text.bullets.map { ($0.imageID, .bulletPoint) }
     for (id, size) in wanted {
       guard let image = images[id] else {
-        return (4_000_161, "there is no image \(id): upload it first (InvalidImageError)")
+        return (.invalidImage, "there is no image \(id): upload it first (InvalidImageError)")
       }
       guard image.size == size else {
         return (
-          4_000_216,
+          .imageSize,
           "the image \(id) is \(image.size.rawValue); this place takes a \(size.rawValue) image"
         )
       }

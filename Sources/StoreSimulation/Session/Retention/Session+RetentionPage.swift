@@ -34,7 +34,7 @@ extension Session {
         let productID = product(at: groups[off].product).productID
         why = "auto-renew of \(productID) is already off: the page has nothing to cancel"
       }
-      throw SessionError(.retention(RetentionRefusal(0, why)))
+      throw SessionError(.retention(RetentionRefusal(.customer, why)))
     }
     return RetentionRequest(
       originalTransactionID: groups[index].originalID,
@@ -48,7 +48,7 @@ extension Session {
       throw SessionError(
         .retention(
           RetentionRefusal(
-            0,
+            .customer,
             "nothing is offered (retention show first; a text message offers "
               + "nothing to accept)")))
     }

@@ -61,58 +61,67 @@ extension Session {
 
   /// Throws Apple's error for an action the API would refuse.
   func checkRetention(_ action: RetentionAction) throws(SessionError) {
-    func refuse(_ code: Int, _ message: String) -> SessionError {
-      SessionError(.retention(RetentionRefusal(code, message)))
+    func refuse(_ rule: RetentionRefusal.Rule, _ message: String) -> SessionError {
+      SessionError(.retention(RetentionRefusal(rule, message)))
     }
     let setup = retention
     switch action {
     case .uploadImage(let id, let image, let transparent):
       guard setup.images[id] == nil else {
-        throw refuse(4_090_000, "an image \(id) was already uploaded (ImageAlreadyExistsError)")
+        throw refuse(
+          .imageAlreadyExists, "an image \(id) was already uploaded (ImageAlreadyExistsError)")
       }
       guard setup.images.count < RetentionSetup.maximumImages else {
-        throw refuse(4_030_014, "the app has \(RetentionSetup.maximumImages) images already")
+        throw refuse(.tooManyImages, "the app has \(RetentionSetup.maximumImages) images already")
       }
-      if transparent { throw refuse(4_000_161, "the image has transparency (InvalidImageError)") }
-      if let problem = Self.sizeProblem(image) { throw refuse(4_000_161, problem) }
+      if transparent {
+        throw refuse(.invalidImage, "the image has transparency (InvalidImageError)")
+      }
+      if let problem = Self.sizeProblem(image) { throw refuse(.invalidImage, problem) }
     case .deleteImage(let id):
-      guard setup.images[id] != nil else { throw refuse(4_040_014, "there is no image \(id)") }
+      guard setup.images[id] != nil else { throw refuse(.imageNotFound, "there is no image \(id)") }
       if let user = setup.message(using: id) {
-        throw refuse(4_030_019, "the image \(id) is used by message \(user) (ImageInUseError)")
+        throw refuse(.imageInUse, "the image \(id) is used by message \(user) (ImageInUseError)")
       }
     case .uploadMessage(let id, let text):
       guard setup.messages[id] == nil else {
-        throw refuse(4_090_001, "a message \(id) was already uploaded (MessageAlreadyExistsError)")
+        throw refuse(
+          .messageAlreadyExists, "a message \(id) was already uploaded (MessageAlreadyExistsError)")
       }
       guard setup.messages.count < RetentionSetup.maximumMessages else {
-        throw refuse(4_030_016, "the app has \(RetentionSetup.maximumMessages) messages already")
+        throw refuse(
+          .tooManyMessages, "the app has \(RetentionSetup.maximumMessages) messages already")
       }
-      if let (code, problem) = Self.textProblem(text, images: setup.images) {
-        throw refuse(code, problem)
+      if let (rule, problem) = Self.textProblem(text, images: setup.images) {
+        throw refuse(rule, problem)
       }
     case .deleteMessage(let id):
-      guard setup.messages[id] != nil else { throw refuse(4_040_015, "there is no message \(id)") }
+      guard setup.messages[id] != nil else {
+        throw refuse(.messageNotFound, "there is no message \(id)")
+      }
     case .setDefault(let productID, let locale, let messageID):
       try checkDefaultPlace(productID: productID, locale: locale)
       guard let message = setup.messages[messageID] else {
-        throw refuse(4_040_015, "there is no message \(messageID)")
+        throw refuse(.messageNotFound, "there is no message \(messageID)")
       }
       guard message.review == .approved else {
         throw refuse(
-          4_030_017, "the message \(messageID) is \(message.review.rawValue), not APPROVED")
+          .messageNotApproved,
+          "the message \(messageID) is \(message.review.rawValue), not APPROVED")
       }
       for imageID in message.text.imageIDs where setup.images[imageID]?.review != .approved {
-        throw refuse(4_030_018, "the message's image \(imageID) is not APPROVED")
+        throw refuse(.imageNotApproved, "the message's image \(imageID) is not APPROVED")
       }
     case .deleteDefault(let productID, let locale):
       try checkDefaultPlace(productID: productID, locale: locale)
     case .setRealtimeURL(let url?):
-      if let problem = Self.realtimeURLProblem(url) { throw refuse(4_000_215, problem) }
+      if let problem = Self.realtimeURLProblem(url) { throw refuse(.realtimeURL, problem) }
     case .setRealtimeURL(nil): return
     case .review(let item, let id, _):
       let known = item == .image ? setup.images[id] != nil : setup.messages[id] != nil
       guard known else {
-        throw refuse(item == .image ? 4_040_014 : 4_040_015, "there is no \(item.rawValue) \(id)")
+        throw refuse(
+          item == .image ? .imageNotFound : .messageNotFound, "there is no \(item.rawValue) \(id)")
       }
     case .show: _ = try retentionRequest()
     case .accept: try checkRetentionAccept()
@@ -125,14 +134,14 @@ extension Session {
       throw SessionError(
         .retention(
           RetentionRefusal(
-            4_000_023, "\"\(productID)\" is not an auto-renewable subscription of the app")),
+            .invalidProduct, "\"\(productID)\" is not an auto-renewable subscription of the app")),
         suggestions: catalog.productIDs(closeTo: productID))
     }
     guard Self.isLocale(locale) else {
       throw SessionError(
         .retention(
           RetentionRefusal(
-            4_000_164, "\"\(locale)\" is not a locale such as en-US (InvalidLocaleError)")))
+            .invalidLocale, "\"\(locale)\" is not a locale such as en-US (InvalidLocaleError)")))
     }
   }
 }
