@@ -138,9 +138,32 @@ public enum AppStoreServerAPIError: Int, CaseIterable, Sendable, AppleErrorObjec
   /// `GeneralInternalRetryableError`.
   case generalInternalRetryable = 5_000_001
 
+  // Multiseat's seat endpoints (App Store Server API 1.23): Apple's pages name these objects
+  // but could not be read for their codes, and Apple's libraries do not have them yet; the
+  // codes are Storekeeper's choice [unverified] (Fidelity.md), in Apple's pattern.
+  /// `TransactionNotDevManagedGroupError`.
+  case transactionNotDevManagedGroup = 4_000_230
+  /// `NoAvailableSeatsError`.
+  case noAvailableSeats = 4_030_020
+  /// `SeatClaimIdNotFoundError`.
+  case seatClaimIDNotFound = 4_040_030
+  /// `AppTransactionIdNotFoundError`.
+  case appTransactionIDNotFound = 4_040_031
+
+  /// The codes Storekeeper chose for objects whose codes Apple's pages and libraries do not give.
+  public static let chosenCodes: Set<AppStoreServerAPIError> = [
+    .transactionNotDevManagedGroup, .noAvailableSeats, .seatClaimIDNotFound,
+    .appTransactionIDNotFound,
+  ]
+
   /// Apple's words for it, which an answer may follow with the particulars.
   public var appleMessage: String {
     switch self {
+    case .transactionNotDevManagedGroup:
+      "The transaction is not of a multiseat subscription whose invitations your app hosts."
+    case .noAvailableSeats: "The subscription has no seats available to claim."
+    case .seatClaimIDNotFound: "The seat claim identifier wasn't found."
+    case .appTransactionIDNotFound: "The app transaction identifier wasn't found."
     case .generalBadRequest: "Bad request."
     case .invalidAppIdentifier: "An invalid app identifier."
     case .invalidRequestRevision: "Invalid request revision."

@@ -173,7 +173,7 @@ enum ServedRefusal {
       .invalidCustomerName?, .noSuchCustomer?, .customerNumberWithoutName?,
       .customerNumberNotTheirs?, .customerNumberOutOfRange?, .customerNumberTaken?,
       .stepBackNeedsHistory?, .notifyNeedsDelivery?, .retention?, .importedIDTaken?,
-      .noImportedSubscription?, .importedIDNotDecimal?:
+      .noImportedSubscription?, .importedIDNotDecimal?, .seats?:
       self = .refused
     }
   }

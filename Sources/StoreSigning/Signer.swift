@@ -136,6 +136,7 @@ public struct Signer: Sendable {
     p["storefrontId"] = .string(t.storefrontID)
     p["price"] = .number(JSONNumber(text: String(t.price)))
     p["currency"] = .string(t.currency)
+    if let seats = t.seats { seatFields(seats, of: t, into: &p) }
     p["appTransactionId"] = .string(t.appTransactionID)
     if let plan = t.billingPlanType { p["billingPlanType"] = .string(plan.rawValue) }
     if let commitment = t.commitment {
@@ -187,6 +188,11 @@ public struct Signer: Sendable {
       p["eligibleWinBackOfferIds"] = .array(info.eligibleWinBackOfferIDs.map { .string($0) })
     }
     if let token = info.appAccountToken { p["appAccountToken"] = .string(token) }
+    if let seats = info.renewalSeats, let price = info.renewalPrice {
+      p["renewalQuantity"] = .number(JSONNumber(seats))
+      p["multiSeatInfo"] = .object(
+        JSONObject([JSONMember("renewalPriceTiers", Self.priceTiers([(price, seats)]))]))
+    }
     p["appTransactionId"] = .string(status.appTransactionID)
     if let plan = info.billingPlanType { p["renewalBillingPlanType"] = .string(plan.rawValue) }
     if let commitment = info.commitment {
@@ -209,6 +215,35 @@ public struct Signer: Sendable {
       p["deviceVerificationNonce"] = .string(stableUUID(seed))
     }
     return .object(p)
+  }
+
+  /// A multiseat transaction's fields: `price` the average of a seat, `multiSeatInfo` (its
+  /// invitation hosting, price tiers in milliunits, refunded seats) and, in a period seats were
+  /// added in, `additionalTransactionReason`.
+  private func seatFields(_ seats: TransactionSeats, of t: Transaction, into p: inout JSONObject) {
+    let quantity = max(1, t.purchasedQuantity)
+    p["price"] = .number(JSONNumber(text: String(t.price / Int64(quantity))))
+    var info = JSONObject([
+      JSONMember("invitationManagement", .string(seats.invitations.rawValue)),
+      JSONMember("priceTiers", Self.priceTiers([(seats.seatPrice, t.purchasedQuantity)])),
+    ])
+    if let revoked = seats.revoked {
+      info["revokedSeatQuantity"] = .number(JSONNumber(revoked))
+    }
+    p["multiSeatInfo"] = .object(info)
+    if seats.seatAddition { p["additionalTransactionReason"] = .string("SEAT_ADDITION") }
+  }
+
+  /// `MultiSeatPriceTier`s: `tierPrice` (milliunits) and `tierQuantity`.
+  static func priceTiers(_ tiers: [(price: Int64, quantity: Int)]) -> JSONValue {
+    .array(
+      tiers.map { tier in
+        .object(
+          JSONObject([
+            JSONMember("tierPrice", .number(JSONNumber(text: String(tier.price)))),
+            JSONMember("tierQuantity", .number(JSONNumber(tier.quantity))),
+          ]))
+      })
   }
 
   /// Apple's `revocationType`.

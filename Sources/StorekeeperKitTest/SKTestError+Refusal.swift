@@ -33,7 +33,7 @@ extension SKTestError.Code {
       .invalidMemberName?, .sharingAlready?, .invalidCustomerName?, .noSuchCustomer?, .retention?,
       .customerNumberWithoutName?, .customerNumberNotTheirs?, .customerNumberOutOfRange?,
       .customerNumberTaken?, .stepBackNeedsHistory?, .notifyNeedsDelivery?, .importedIDTaken?,
-      .noImportedSubscription?, .importedIDNotDecimal?:
+      .noImportedSubscription?, .importedIDNotDecimal?, .seats?:
       self = .invalidAction
     }
   }

@@ -128,7 +128,7 @@ import Testing
   @Test(arguments: [
     (
       "frobnicate",
-      "unknown command \"frobnicate\"; the commands are account-token, advance, approve, auto-renew, back, buy, call, clear, consumption, customer, decline, delete, expire, extend, extend-all, family, finish, import, launch, notify, price-increase, refund, refund-decline, refund-request, refund-reverse, renew, reset, resolve, restore, retention, set, undo"
+      "unknown command \"frobnicate\"; the commands are account-token, advance, approve, auto-renew, back, buy, call, clear, consumption, customer, decline, delete, expire, extend, extend-all, family, finish, import, launch, notify, price-increase, refund, refund-decline, refund-request, refund-reverse, renew, reset, resolve, restore, retention, seat-associate, seat-claim, seat-unclaim, seats, set, undo"
     ),
     ("buy", "buy needs a product ID"),
     (
@@ -175,7 +175,7 @@ import Testing
     ("buy coins quantity=0", "quantity must be a whole number from 1 to 1000000, not \"0\""),
     (
       "buy coins color=red",
-      "buy has no option \"color\"; its options are quantity, offer, token, date, renew, from, "
+      "buy has no option \"color\"; its options are quantity, seats, offer, token, date, renew, from, "
         + "key, nonce, timestamp, signature, jws, intro-jws, bundle, plan"
     ),
     (
@@ -209,7 +209,7 @@ import Testing
     ),
     (
       "set volume 11",
-      "unknown setting \"volume\"; the settings are ask-to-buy, interrupted-purchases, billing-retry, grace-period, dialogs, fail-transactions, error, storefront, locale, time-rate, refund-review, consumable-history, winback-eligible"
+      "unknown setting \"volume\"; the settings are ask-to-buy, interrupted-purchases, billing-retry, grace-period, dialogs, fail-transactions, error, storefront, locale, time-rate, refund-review, consumable-history, winback-eligible, invitations"
     ),
     ("set time-rate warp", "\"warp\" is not a time rate"),
     ("set storefront XYZ", "\"XYZ\" is not a known storefront"),

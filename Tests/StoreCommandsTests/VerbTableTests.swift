@@ -134,7 +134,7 @@ import Testing
     }
     #expect(
       Verb.named("refund")?.synopsis
-        == "refund <txn> [reason=developerIssue|other] [percentage=P]")
+        == "refund <txn> [reason=developerIssue|other] [percentage=P] [seats=N]")
     #expect(Verb.named("extend")?.synopsis.contains(" days=N ") == true, "required: no brackets")
   }
 

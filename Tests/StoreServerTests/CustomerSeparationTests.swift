@@ -74,6 +74,7 @@ import Testing
     fill(":transactionId", alice.ids.sorted() + (takesAccount ? [alice.appTransactionID] : []))
     fill(":originalTransactionId", alice.originals.sorted())
     fill(":orderId", alice.orders.sorted())
+    fill(":seatClaimId", ["00000000-0000-4000-8000-000000000001"])
     return targets
   }
 

@@ -114,6 +114,16 @@ import Testing
       """
     ),
     (
+      "multiseat",
+      """
+      set invitations developer
+      buy asn.pro.monthly seats=2
+      seats last:asn.pro.monthly 4
+      seats last:asn.pro.monthly 3
+      refund last:asn.pro.monthly seats=1
+      """
+    ),
+    (
       "family",
       """
       family join Anna
@@ -296,6 +306,7 @@ import Testing
       try checkNotices(try #require(seen["notices"]))
       try checkOneTimeOffers(try #require(seen["one-time offers"]))
       try checkFamily(try #require(seen["family"]))
+      try checkMultiseat(try #require(seen["multiseat"]))
       try checkNotForSale(scratch, options: options, environment: environment, root: root)
       try checkCommitment(scratch, options: options, environment: environment, root: root)
       let test = try scratch.run(
@@ -311,6 +322,18 @@ import Testing
     #expect(Set(uuids).count == uuids.count, "notificationUUIDs collide")
     let form = #/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/#
     #expect(uuids.allSatisfy { $0.wholeMatch(of: form) != nil })
+  }
+
+  /// Multiseat's notifications verify with Apple's verifier (its 3.1.2 models do not hold
+  /// `multiSeatInfo` or the quantity subtypes yet: the raw values are read).
+  func checkMultiseat(_ decoded: [[String: Any]]) throws {
+    #expect(
+      names(decoded) == [
+        "SUBSCRIBED-INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF-INCREASE_QUANTITY",
+        "DID_CHANGE_RENEWAL_PREF-DECREASE_QUANTITY", "REFUND-SEATS",
+      ])
+    #expect(transaction(decoded[0])["quantity"] as? Int == 2)
+    #expect(transaction(decoded[1])["quantity"] as? Int == 2, "the added seats' transaction")
   }
 
   func checkOneTimeOffers(_ decoded: [[String: Any]]) throws {

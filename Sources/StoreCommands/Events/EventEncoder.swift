@@ -262,6 +262,15 @@ public struct EventEncoder: Sendable {
     if let date = t.expirationDate { object.field("expirationDate", date) }
     object.field("purchasedQuantity", Int64(t.purchasedQuantity))
     object.price("price", t.price)
+    if let seats = t.seats {
+      object.nested("seats") {
+        $0.field("invitations", seats.invitations.rawValue)
+        $0.price("seatPrice", seats.seatPrice)
+        if let revoked = seats.revoked { $0.field("revokedSeats", Int64(revoked)) }
+        if seats.seatAddition { $0.field("seatAddition", true) }
+        if seats.isAddition { $0.field("addedSeats", true) }
+      }
+    }
     object.field("currency", t.currency)
     object.field("reason", t.reason.rawValue)
     if let offer = t.offer { offerFields(offer, &object) }
@@ -327,6 +336,7 @@ public struct EventEncoder: Sendable {
       if let date = info.renewalDate { renewal.field("renewalDate", date) }
       renewal.field("recentSubscriptionStartDate", info.recentSubscriptionStartDate)
       if let price = info.renewalPrice { renewal.price("renewalPrice", price) }
+      if let seats = info.renewalSeats { renewal.field("renewalQuantity", Int64(seats)) }
       renewal.field("currency", info.currency)
       if !info.eligibleWinBackOfferIDs.isEmpty {
         renewal.strings("eligibleWinBackOfferIDs", info.eligibleWinBackOfferIDs)

@@ -77,6 +77,7 @@ extension Command {
     case .retention(let action): verb = .retention(action)
     case .importTransaction(let imported): verb = .importTransaction(imported)
     case .importRenewal(let renewal): verb = .importRenewal(renewal)
+    case .seats(let seats): verb = .seats(try seats.resolved(in: session))
     }
     return .verb(verb)
   }
@@ -109,6 +110,40 @@ extension Command {
       }
     } catch {
       throw CommandError(error, command: description)
+    }
+  }
+}
+
+extension SeatCommand {
+  /// The engine's seat action: the transaction resolved.
+  func resolved(in session: SessionView) throws(SessionError) -> SeatAction {
+    switch self {
+    case .change(let reference, let total):
+      .change(try reference.resolve(in: session), total: total)
+    case .refund(let reference, let seats):
+      .refund(try reference.resolve(in: session), seats: seats)
+    case .claim(let reference, let request, let member):
+      .claim(try reference.resolve(in: session), request: request, appTransactionID: member)
+    case .unclaim(let reference, let claim):
+      .unclaim(try reference.resolve(in: session), claim: claim)
+    case .associate(let reference, let claim, let member):
+      .associate(try reference.resolve(in: session), claim: claim, appTransactionID: member)
+    case .invitations(let hosting): .invitations(hosting)
+    }
+  }
+
+  /// The line's words.
+  var words: [String] {
+    switch self {
+    case .change(let reference, let total): ["seats", "\(reference)", "\(total)"]
+    case .refund(let reference, let seats): ["refund", "\(reference)", "seats=\(seats)"]
+    case .claim(let reference, let request, let member):
+      ["seat-claim", "\(reference)", "request=\(request)"]
+        + (member.map { ["app-transaction=\($0)"] } ?? [])
+    case .unclaim(let reference, let claim): ["seat-unclaim", "\(reference)", claim]
+    case .associate(let reference, let claim, let member):
+      ["seat-associate", "\(reference)", claim, member]
+    case .invitations(let hosting): ["set", "invitations", hosting.word]
     }
   }
 }

@@ -14,6 +14,7 @@ extension PurchaseOptions {
   var words: [String] {
     var words: [String] = []
     if quantity != 1 { words.append("quantity=\(quantity)") }
+    if let seats { words.append("seats=\(seats)") }
     if let offer { words.append("offer=\(offer.commandText)") }
     if let appAccountToken { words.append("token=\(appAccountToken)") }
     if let purchaseDate { words.append("date=\(purchaseDate.iso8601)") }

@@ -86,6 +86,9 @@ public enum Command: Equatable, Sendable {
   case importTransaction(ImportedTransaction)
   /// `import renewal <JSON>`: a subscription's state as Apple reported it.
   case importRenewal(ImportedRenewal)
+  /// `seats <txn> N`, `seat-claim|seat-unclaim|seat-associate …`, `refund <txn> seats=N`, `set
+  /// invitations apple|developer`: a multiseat subscription's seats.
+  case seats(SeatCommand)
 
   /// The command's verb.
   public var verb: String {
@@ -118,6 +121,12 @@ public enum Command: Equatable, Sendable {
     case .accountToken: "account-token"
     case .notify, .notice: "notify"
     case .refreshReceipt: "call"
+    case .seats(.refund): "refund"
+    case .seats(.invitations): "set"
+    case .seats(.change): "seats"
+    case .seats(.claim): "seat-claim"
+    case .seats(.unclaim): "seat-unclaim"
+    case .seats(.associate): "seat-associate"
     case .family: "family"
     case .customer: "customer"
     case .retention: "retention"
@@ -252,6 +261,22 @@ public enum NotificationFault: Equatable, Sendable {
     case .delay(let duration): ["delay", "\(duration)"]
     }
   }
+}
+
+/// A seat change as written, its transaction not yet resolved (``SeatAction`` once it is).
+public enum SeatCommand: Equatable, Sendable {
+  /// `seats <txn> N`.
+  case change(TransactionReference, total: Int)
+  /// `refund <txn> seats=N`.
+  case refund(TransactionReference, seats: Int)
+  /// `seat-claim <txn> request=<uuid> [app-transaction=<id>]`.
+  case claim(TransactionReference, request: String, appTransactionID: String?)
+  /// `seat-unclaim <txn> <seatClaimId>`.
+  case unclaim(TransactionReference, claim: String)
+  /// `seat-associate <txn> <seatClaimId> <appTransactionId>`.
+  case associate(TransactionReference, claim: String, appTransactionID: String)
+  /// `set invitations apple|developer`.
+  case invitations(InvitationManagement)
 }
 
 /// A change of one session setting.

@@ -17,6 +17,13 @@ extension CommandWords {
       }
       options.quantity = quantity
     }
+    if let text = given["seats"] {
+      guard let seats = Int(text) else {
+        throw CommandError(
+          "seats must be a whole number (the total after the purchase), not \"\(text)\"")
+      }
+      options.seats = seats
+    }
     if let text = given["offer"] { options.offer = try offer(text) }
     if let token = given["token"] {
       guard isUUID(token) else { throw CommandError("token must be a UUID, not \"\(token)\"") }
@@ -159,10 +166,35 @@ extension CommandWords {
   }
 }
 
+extension CommandWords {
+  /// `seats <txn> N`.
+  mutating func seatsChange() throws(CommandError) -> Command {
+    let reference = try transaction()
+    let text = try word("the number of seats")
+    guard let total = Int(text) else {
+      throw CommandError("seats takes the new total as a whole number, not \"\(text)\"")
+    }
+    return .seats(.change(reference, total: total))
+  }
+
+  /// `seat-claim <txn> request=<uuid> [app-transaction=<id>]`.
+  mutating func seatClaim() throws(CommandError) -> Command {
+    let reference = try transaction()
+    let given = try options()
+    guard let request = given["request"], isUUID(request) else {
+      throw CommandError("seat-claim needs request=<uuid> (Claim Seat's requestIdentifier)")
+    }
+    return .seats(
+      .claim(reference, request: request.lowercased(), appTransactionID: given["app-transaction"]))
+  }
+}
+
 extension SettingChange {
   /// The settings `set` names: the session's switches (``SettingDescriptor``) and Xcode's
   /// per-offer win-back toggle.
-  static var names: [String] { SettingDescriptor.all.map(\.command) + ["winback-eligible"] }
+  static var names: [String] {
+    SettingDescriptor.all.map(\.command) + ["winback-eligible", "invitations"]
+  }
 }
 
 extension CommandWords {

@@ -110,6 +110,9 @@ extension SettingChange {
     if name == "winback-eligible" {
       return typed.count == 1 ? [.winBackOffer] : typed.count == 2 ? [onOff] : []
     }
+    if name == "invitations" {
+      return typed.count == 1 ? [.choice(InvitationManagement.allCases.map(\.word))] : []
+    }
     guard let descriptor = SettingDescriptor.named(name) else { return [] }
     let first = typed.count == 1
     switch descriptor.kind {

@@ -19,12 +19,18 @@ extension Verb {
       "a setting changes (set notify-fault off|drop|duplicate|delay <duration>: the deliveries')",
       parse: { words throws(CommandError) in
         if words.take("notify-fault") { return .notify(.fault(try words.notificationFault())) }
+        if words.take("invitations") {
+          let hosting = try words.choice(
+            InvitationManagement.allCases.map { ($0.word, $0) }, "apple or developer")
+          return .seats(.invitations(hosting))
+        }
         return .set(try words.setting())
       },
       words: { command in
         switch command {
         case .set(let change): return ["set"] + change.words
         case .notify(.fault(let fault)): return ["set", "notify-fault"] + fault.words
+        case .seats(.invitations(let hosting)): return SeatCommand.invitations(hosting).words
         default: return nil
         }
       }),

@@ -14,6 +14,56 @@ extension Verb {
         guard case .autoRenew(let reference, let enabled) = command else { return nil }
         return ["auto-renew", "\(reference)", enabled ? "on" : "off"]
       }),
+    Verb(
+      "seats", [.init(.transaction(or: [])), .init(.number(1...1_000_000))],
+      "a multiseat subscription's purchaser sets its seats: more now, fewer at the next renewal",
+      parse: { words throws(CommandError) in try words.seatsChange() },
+      words: { command in
+        guard case .seats(.change(let reference, let total)) = command else { return nil }
+        return SeatCommand.change(reference, total: total).words
+      }),
+    Verb(
+      "seat-claim", [.init(.transaction(or: []))],
+      options: [
+        .init("request", .uuid, required: true),
+        .init("app-transaction", .text("appTransactionId")),
+      ],
+      "Claim Seat: the app's server claims a seat of a developer-hosted multiseat subscription",
+      parse: { words throws(CommandError) in try words.seatClaim() },
+      words: { command in
+        guard case .seats(.claim(let reference, let request, let member)) = command else {
+          return nil
+        }
+        return SeatCommand.claim(reference, request: request, appTransactionID: member).words
+      }),
+    Verb(
+      "seat-unclaim", [.init(.transaction(or: [])), .init(.uuid)],
+      "Unclaim Seat: the app's server releases a seat claim",
+      parse: { words throws(CommandError) in
+        let reference = try words.transaction()
+        return .seats(.unclaim(reference, claim: try words.word("a seatClaimId").lowercased()))
+      },
+      words: { command in
+        guard case .seats(.unclaim(let reference, let claim)) = command else { return nil }
+        return SeatCommand.unclaim(reference, claim: claim).words
+      }),
+    Verb(
+      "seat-associate",
+      [.init(.transaction(or: [])), .init(.uuid), .init(.text("appTransactionId"))],
+      "Associate Seat: the app's server names a seat claim's member",
+      parse: { words throws(CommandError) in
+        let reference = try words.transaction()
+        let claim = try words.word("a seatClaimId").lowercased()
+        return .seats(
+          .associate(
+            reference, claim: claim, appTransactionID: try words.word("an appTransactionId")))
+      },
+      words: { command in
+        guard case .seats(.associate(let reference, let claim, let member)) = command else {
+          return nil
+        }
+        return SeatCommand.associate(reference, claim: claim, appTransactionID: member).words
+      }),
     subscriptionVerb("expire", "the subscription expires now", Command.expire),
     subscriptionVerb("renew", "the subscription renews now", Command.renew),
     Verb(

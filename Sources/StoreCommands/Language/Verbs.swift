@@ -13,6 +13,7 @@ extension Verb {
       "buy", [.init(.product(subscriptions: false))],
       options: [
         .init("quantity", .number(1...PurchaseOptions.maximumQuantity)),
+        .init("seats", .number(1...PurchaseOptions.maximumQuantity)),
         .init("offer", .offer), .init("token", .uuid), .init("date", .instant),
         .init("renew", .choice(RenewalBehavior.allCases.map(\.rawValue))),
         .init("from", .choice(PurchaseOrigin.allCases.map(\.rawValue))),
@@ -64,11 +65,22 @@ extension Verb {
       options: [
         .init("reason", .choice(RevocationReason.allCases.map(\.rawValue))),
         .init("percentage", .decimal),
+        .init(
+          "seats", .number(1...PurchaseOptions.maximumQuantity), excludes: ["percentage", "reason"]),
       ],
-      "Apple refunds it (percentage=P: a prorated refund, 0 < P ≤ 100)",
+      "Apple refunds it (percentage=P: a prorated refund, 0 < P ≤ 100; seats=N: N seats of a "
+        + "multiseat subscription)",
       parse: { words throws(CommandError) in
         let reference = try words.transaction()
         let options = try words.options()
+        if let text = options["seats"] {
+          guard let seats = Int(text), options["percentage"] == nil, options["reason"] == nil
+          else {
+            throw CommandError(
+              "refund seats=N takes a whole number and no reason= or percentage=, not \"\(text)\"")
+          }
+          return .seats(.refund(reference, seats: seats))
+        }
         return .refund(
           reference,
           reason: try options["reason"].map { (text) throws(CommandError) in
@@ -77,6 +89,9 @@ extension Verb {
           share: try options["percentage"].map(words.percentage))
       },
       words: { command in
+        if case .seats(.refund(let reference, let seats)) = command {
+          return SeatCommand.refund(reference, seats: seats).words
+        }
         guard case .refund(let reference, let reason, let share) = command else { return nil }
         return ["refund", "\(reference)"] + (reason.map { ["reason=\($0.rawValue)"] } ?? [])
           + (share.map { ["percentage=\(percentageText($0))"] } ?? [])

@@ -25,6 +25,7 @@ extension ServedSession {
     SubscriptionController(access: access).addRoutes(to: inApps)
     NotificationController(access: access).addRoutes(to: inApps)
     RetentionController(access: access).addRoutes(to: inApps)
+    SeatController(access: access).addRoutes(to: inApps)
     routes.keep(router)
     return router
   }

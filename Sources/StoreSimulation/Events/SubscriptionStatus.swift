@@ -85,6 +85,9 @@ public struct RenewalInfo: Equatable, Sendable {
   public var billingPlanType: BillingPlanType?
   /// A `MONTHLY` plan: the commitment's renewal.
   public var commitment: RenewalCommitment?
+  /// A multiseat subscription that renews: the seats that renew (`renewalQuantity`);
+  /// ``renewalPrice`` is then one seat's.
+  public var renewalSeats: Int?
 }
 
 /// `Product.SubscriptionInfo.Status`: a group's state with its latest transaction and renewal

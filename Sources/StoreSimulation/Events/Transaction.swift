@@ -72,6 +72,9 @@ public struct Transaction: Equatable, Sendable {
   /// Apple's values of an imported transaction (`storekeeper import`); `nil` for one the
   /// session made.
   public var imported: ImportedValues?
+  /// A multiseat purchase's seat terms (`multiSeatInfo`); ``purchasedQuantity`` is its seats
+  /// and ``price`` their total. `nil` for any other transaction.
+  public var seats: TransactionSeats?
   /// StoreKit's environment: always `Xcode`.
   public var environment: String { "Xcode" }
   /// `purchased`, or `familyShared` for a family member's (`inAppOwnershipType`).

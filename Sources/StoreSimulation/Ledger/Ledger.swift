@@ -130,6 +130,20 @@ struct Ledger {
     }
   }
 
+  /// Changes the details of a multiseat record at `position` (each has details of its own:
+  /// no other record shares them); another record's become its own first.
+  mutating func updateDetails(at position: Int, _ change: (inout TransactionDetails) -> Void) {
+    let index = records[position].details
+    if index >= 0, details[Int(index)].seats != nil {
+      change(&details[Int(index)])
+      return
+    }
+    var own = details(of: records[position]) ?? TransactionDetails()
+    change(&own)
+    records[position].details = Int32(details.count)
+    details.append(own)
+  }
+
   /// What a renewal of the record at `position` carries: its purchase's details, shared by
   /// index; for an imported period, whose details are its own (Apple's line item id), none shared
   /// and a fresh one with only the account token.

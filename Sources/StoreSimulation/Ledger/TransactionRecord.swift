@@ -69,4 +69,6 @@ struct TransactionDetails {
   var failure: SimulatedError?
   /// Apple's values of an imported transaction.
   var imported: ImportedDetails?
+  /// A multiseat transaction's seat terms (each such transaction has details of its own).
+  var seats: TransactionSeats?
 }

@@ -101,6 +101,12 @@ public enum NotificationSubtype: String, Sendable, CaseIterable {
   case created = "CREATED"
   /// A reminder about an active external purchase token.
   case activeTokenReminder = "ACTIVE_TOKEN_REMINDER"
+  /// A multiseat subscription's purchaser added seats (now) or undid a reduction.
+  case increaseQuantity = "INCREASE_QUANTITY"
+  /// A multiseat subscription's purchaser reduced the seats that renew.
+  case decreaseQuantity = "DECREASE_QUANTITY"
+  /// Apple refunded some of a multiseat subscription's seats.
+  case seats = "SEATS"
 }
 
 /// The notifications one event causes, in order: at most three (a change of a subscription's

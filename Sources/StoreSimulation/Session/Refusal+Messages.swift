@@ -33,6 +33,7 @@ extension Refusal {
       .kindNotShared, .notFamilyShareable, .sharingAlready:
       familyMessage
     case .retention(let refusal): refusal.message
+    case .seats(let refusal): refusal.message
     }
   }
 

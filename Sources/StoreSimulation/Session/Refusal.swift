@@ -186,8 +186,10 @@ public enum Refusal: Equatable, Sendable {
   case importedIDNotDecimal(field: String, value: String)
 
   // MARK: Retention Messaging
-  /// A retention action refused, with Apple's error code.
+  /// A retention action refused, by the rule it broke.
   case retention(RetentionRefusal)
+  /// A seat change refused, by the rule it broke.
+  case seats(SeatRefusal)
 }
 
 /// Why Apple would not extend a subscription (SubscriptionExtensionIneligibleError, and the

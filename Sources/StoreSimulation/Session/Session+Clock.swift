@@ -208,6 +208,11 @@ extension Session {
       applyMonthlyPlan(number: payment, to: &record, group: &group)
       groups[index] = group
     }
+    if !storage.seatGroups.isEmpty {
+      if ownDetails == nil { ownDetails = ledger.details(of: record) }
+      renewSeats(&record, details: &ownDetails, originalID: groups[index].originalID)
+      if ownDetails?.seats == nil { ownDetails = nil }
+    }
     let id = ownDetails == nil ? appendMade(record) : appendMade(record, details: ownDetails)
     let cause = NotificationCause.renewal(after: groups[index].told)
     groups[index].renewed(as: id, product: productIndex, until: record.expirationDate)

@@ -75,6 +75,7 @@ extension Session {
         purchased[groupIndex] += 1
         if !record.isRevoked && !record.flags.contains(.upgraded)
           && record.expirationDate > now.milliseconds
+          && ledger.details(of: record)?.seats?.isAddition != true
         {
           running[groupIndex] += 1
         }

@@ -60,7 +60,7 @@ extension Session {
     let renews = group.isActive && (group.willAutoRenew || isCommitted(group))
     let plan = renewalPlanTerms(of: group)
     let monthlyPrice = group.billingPeriod > 0 ? monthlyPlan(of: group.product)?.price : nil
-    let info = RenewalInfo(
+    var info = RenewalInfo(
       originalTransactionID: group.originalID, currentProductID: current.productID,
       autoRenewPreference: renewal.productID, willAutoRenew: group.willAutoRenew,
       expirationReason: group.expirationReason,
@@ -79,6 +79,9 @@ extension Session {
       appAccountToken: ledger.position(of: group.current).flatMap {
         ledger.details(of: ledger[$0])?.appAccountToken
       }, billingPlanType: plan?.0, commitment: plan?.1)
+    if renews, !storage.seatGroups.isEmpty, let seats = storage.seatGroups[group.originalID] {
+      info.renewalSeats = seats.renewalTotal
+    }
     return SubscriptionStatus(
       groupID: catalog.groups[index].id, state: state, transactionID: group.current,
       renewalInfo: info,
@@ -133,16 +136,18 @@ extension Session {
   /// queued an offer for the renewals to come). What it says is kept (also while muted) for
   /// the next.
   mutating func emitStatus(
-    group index: Int, at time: Int64, _ sink: EventSink, redeemed: Bool = false
+    group index: Int, at time: Int64, _ sink: EventSink, redeemed: Bool = false,
+    quantity: NotificationSubtype? = nil
   ) {
     // One access to the group: what it says now replaces what it last said (kept also while
     // muted, so that a replay leaves the same to compare with).
     guard let (previous, told) = groups[index].retell() else { return }
     countEvent()
     guard !isMuted, let status = status(ofGroup: index) else { return }
-    let causes =
+    var causes =
       previous.map { NotificationCauses.statusChange(from: $0, to: told, redeemed: redeemed) }
       ?? NotificationCauses()
+    if let quantity, causes.count < 3 { causes.append(.init(.didChangeRenewalPref, quantity)) }
     let (customer, place) = eventCustomer
     sink(
       StoreEvent(
@@ -238,6 +243,7 @@ extension Transaction {
           lineItem: details?.imported?.webOrderLineItemID, appTransaction: appTransactionID,
           ownership: details?.imported?.ownership ?? .purchased)
         : nil)
+    seats = details?.seats
 
     if let plan = TransactionCommitment.planTerms(of: record, catalog: catalog, rate: rate) {
       billingPlanType = plan.type

@@ -307,6 +307,10 @@ final class SessionStorage: @unchecked Sendable {
   @exclusivity(unchecked) var massExtensions: [MassExtensionKey: MassExtension] = [:]
   /// The Retention Messaging setup (the same for every customer).
   @exclusivity(unchecked) var retention = RetentionSetup()
+  /// Multiseat subscriptions' seats, by their original transaction id (unique among customers).
+  @exclusivity(unchecked) var seatGroups: [UInt64: SeatGroup] = [:]
+  /// App Store Connect's invitation hosting for new multiseat purchases (the app's).
+  @exclusivity(unchecked) var invitations = InvitationManagement.apple
   /// What each customer's subscription page offered last (`retention show`), by customer
   /// number. (Kept here rather than in `CustomerState`: an `Optional<RetentionPage>` field there
   /// made debug builds of Swift 6.2 read a bad pointer through the book's `_read`/`_modify`
@@ -341,6 +345,8 @@ final class SessionStorage: @unchecked Sendable {
     copy.stepBacks = stepBacks
     copy.massExtensions = massExtensions
     copy.retention = retention
+    copy.seatGroups = seatGroups
+    copy.invitations = invitations
     copy.retentionPages = retentionPages
     copy.idOwners = idOwners
     copy.appTransactionIDs = appTransactionIDs

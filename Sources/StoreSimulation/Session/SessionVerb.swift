@@ -69,6 +69,8 @@ public enum SessionVerb: Equatable, Sendable {
   case selectCustomer(name: String?, number: Int?)
   /// ``Session/performRetention(_:_:)``.
   case retention(RetentionAction)
+  /// ``Session/changeSeats(_:_:)``.
+  case seats(SeatAction)
   /// ``Session/importTransaction(_:_:)``.
   case importTransaction(ImportedTransaction)
   /// ``Session/importRenewal(_:_:)``.
@@ -132,6 +134,7 @@ extension Session {
     case .family(let action): try changeFamily(action, sink)
     case .selectCustomer(let name, let number): try selectCustomer(named: name, number: number)
     case .retention(let action): try performRetention(action, sink)
+    case .seats(let action): try changeSeats(action, sink)
     case .importTransaction(let imported): try importTransaction(imported, sink)
     case .importRenewal(let renewal): try importRenewal(renewal, sink)
     }
@@ -197,6 +200,7 @@ extension Session {
     case .family(let action): try checkFamily(action)
     case .selectCustomer(let name, let number): try checkCustomer(named: name, number: number)
     case .retention(let action): try checkRetention(action)
+    case .seats(let action): try checkSeats(action)
     case .importTransaction(let imported): try checkImport(imported)
     case .importRenewal(let renewal): try importedGroup(renewal)
     }

@@ -87,7 +87,7 @@ extension CommandError {
       .invalidMemberName?, .sharingAlready?, .invalidCustomerName?, .noSuchCustomer?, .retention?,
       .customerNumberWithoutName?, .customerNumberNotTheirs?, .customerNumberOutOfRange?,
       .customerNumberTaken?, .stepBackNeedsHistory?, .notifyNeedsDelivery?, .importedIDTaken?,
-      .noImportedSubscription?, .importedIDNotDecimal?:
+      .noImportedSubscription?, .importedIDNotDecimal?, .seats?:
       StoreKitError.systemError(self)
     }
   }

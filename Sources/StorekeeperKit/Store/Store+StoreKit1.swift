@@ -124,7 +124,8 @@ extension SKError {
         .kindNotShared?, .notFamilyShareable?, .sharingAlready?, .invalidCustomerName?, .retention?,
         .noSuchCustomer?, .customerNumberWithoutName?, .customerNumberNotTheirs?,
         .customerNumberOutOfRange?, .customerNumberTaken?, .stepBackNeedsHistory?,
-        .notifyNeedsDelivery?, .importedIDTaken?, .noImportedSubscription?, .importedIDNotDecimal?:
+        .notifyNeedsDelivery?, .importedIDTaken?, .noImportedSubscription?, .importedIDNotDecimal?,
+        .seats?:
         .unknown
       }
     self.init(code, userInfo: [NSLocalizedDescriptionKey: error.description])

@@ -35,6 +35,9 @@ public enum OfferSelection: Equatable, Sendable {
 public struct PurchaseOptions: Equatable, Sendable {
   /// How many (consumables; a purchase in the app fails above 10, as StoreKit's does).
   public var quantity = 1
+  /// A multiseat purchase's seats (`seats(_:)`, `buy … seats=N`): the total after the
+  /// purchase, as StoreKit's option; `nil` for a purchase of one.
+  public var seats: Int?
   /// The most a purchase may ask for (Int32 in the ledger; totals that stay exact).
   public static let maximumQuantity = 1_000_000
   /// The offer to apply.
@@ -162,6 +165,7 @@ extension Session {
       throw SessionError(.purchaseDateInFuture(date: Instant(milliseconds: date), now: now))
     }
     if let plan = options.billingPlan { try checkBillingPlan(plan, of: product, options) }
+    try checkSeatsOfPurchase(index, options)
     if let selection = options.offer { try validateOfferReference(selection, of: product) }
     if options.origin == .store, product.type == .nonConsumable, let owned = ownedPosition(index) {
       throw SessionError(.alreadyPurchased(productID: productID, transaction: ledger[owned].id))
@@ -272,6 +276,9 @@ extension Session {
     let product = catalog.products[productIndex]
     if product.type == .nonConsumable, let owned = ownedPosition(productIndex) {
       handBack(owned, options, delivery: delivery, replacing: request, sink)
+      return
+    }
+    if options.seats != nil, addSeatsByPurchase(productIndex, options, delivery: delivery, sink) {
       return
     }
     if product.type == .autoRenewableSubscription, let groupIndex = product.groupIndex,

@@ -79,63 +79,53 @@ public struct RetentionRequest: Equatable, Sendable {
 /// Why a retention action is refused: which of Retention Messaging's rules it broke, and the
 /// words for a person. Each front end maps the rule to its own answer (`serve`: Apple's error
 /// object of that name).
-public struct RetentionRefusal: Equatable, Sendable {
-  /// The rule broken, named as Apple's error objects are.
-  public enum Rule: Equatable, Sendable, CaseIterable {
-    /// An image of that id was uploaded before (ImageAlreadyExistsError).
-    case imageAlreadyExists
-    /// A message of that id was uploaded before (MessageAlreadyExistsError).
-    case messageAlreadyExists
-    /// The app holds the most images Apple keeps (MaximumNumberOfImagesReachedError).
-    case tooManyImages
-    /// The app holds the most messages Apple keeps (MaximumNumberOfMessagesReachedError).
-    case tooManyMessages
-    /// The image is not one Apple takes, or a message names no uploaded image
-    /// (InvalidImageError).
-    case invalidImage
-    /// An image of the wrong size for its place (BadRequestImageSizeError).
-    case imageSize
-    /// No image of that id (ImageNotFoundError).
-    case imageNotFound
-    /// No message of that id (MessageNotFoundError).
-    case messageNotFound
-    /// The image is used by a message (ImageInUseError).
-    case imageInUse
-    /// The message is not approved (MessageNotApprovedError).
-    case messageNotApproved
-    /// The message's image is not approved (ImageNotApprovedError).
-    case imageNotApproved
-    /// A header too long (HeaderTooLongError).
-    case headerTooLong
-    /// A body too long (BodyTooLongError).
-    case bodyTooLong
-    /// An alt text too long (AltTextTooLongError).
-    case altTextTooLong
-    /// Too many bullet points (BadRequestTooManyBulletPointsError).
-    case tooManyBulletPoints
-    /// A bullet point's text too long (BadRequestBulletPointTextTooLongError).
-    case bulletPointTextTooLong
-    /// A header above an image with no image (BadRequestAboveImageRequiresAnImageError).
-    case headerAboveNoImage
-    /// A real-time URL Apple does not take (BadRequestRealtimeUrlError).
-    case realtimeURL
-    /// A product that is no auto-renewable subscription of the app (InvalidProductIdError).
-    case invalidProduct
-    /// A locale that is not one (InvalidLocaleError).
-    case invalidLocale
-    /// The customer's side: the page has nothing to show or accept (no API answers it).
-    case customer
-  }
+public typealias RetentionRefusal = RuleRefusal<RetentionRule>
 
-  /// The rule broken.
-  public var rule: Rule
-  /// What is wrong.
-  public var message: String
-
-  init(_ rule: Rule, _ message: String) {
-    self.rule = rule
-    self.message = message
-  }
+/// A rule of Retention Messaging, named as Apple's error objects are.
+public enum RetentionRule: Equatable, Sendable, CaseIterable {
+  /// An image of that id was uploaded before (ImageAlreadyExistsError).
+  case imageAlreadyExists
+  /// A message of that id was uploaded before (MessageAlreadyExistsError).
+  case messageAlreadyExists
+  /// The app holds the most images Apple keeps (MaximumNumberOfImagesReachedError).
+  case tooManyImages
+  /// The app holds the most messages Apple keeps (MaximumNumberOfMessagesReachedError).
+  case tooManyMessages
+  /// The image is not one Apple takes, or a message names no uploaded image
+  /// (InvalidImageError).
+  case invalidImage
+  /// An image of the wrong size for its place (BadRequestImageSizeError).
+  case imageSize
+  /// No image of that id (ImageNotFoundError).
+  case imageNotFound
+  /// No message of that id (MessageNotFoundError).
+  case messageNotFound
+  /// The image is used by a message (ImageInUseError).
+  case imageInUse
+  /// The message is not approved (MessageNotApprovedError).
+  case messageNotApproved
+  /// The message's image is not approved (ImageNotApprovedError).
+  case imageNotApproved
+  /// A header too long (HeaderTooLongError).
+  case headerTooLong
+  /// A body too long (BodyTooLongError).
+  case bodyTooLong
+  /// An alt text too long (AltTextTooLongError).
+  case altTextTooLong
+  /// Too many bullet points (BadRequestTooManyBulletPointsError).
+  case tooManyBulletPoints
+  /// A bullet point's text too long (BadRequestBulletPointTextTooLongError).
+  case bulletPointTextTooLong
+  /// A header above an image with no image (BadRequestAboveImageRequiresAnImageError).
+  case headerAboveNoImage
+  /// A real-time URL Apple does not take (BadRequestRealtimeUrlError).
+  case realtimeURL
+  /// A product that is no auto-renewable subscription of the app (InvalidProductIdError).
+  case invalidProduct
+  /// A locale that is not one (InvalidLocaleError).
+  case invalidLocale
+  /// The customer's side: the page has nothing to show or accept (no API answers it).
+  case customer
 }
 
 /// What the subscription page showed (`retentionMessage`).

@@ -35,7 +35,7 @@ extension Session {
   /// Apple's error for a message's text, if it has one.
   static func textProblem(
     _ text: RetentionMessageText, images: RetentionSetup.ImageTable
-  ) -> (RetentionRefusal.Rule, String)? {
+  ) -> (RetentionRule, String)? {
     func long(_ value: String, _ limit: Int) -> Bool { value.unicodeScalars.count > limit }
     if long(text.header, headerLimit) {
       return (
@@ -74,7 +74,7 @@ extension Session {
 
   private static func imageProblem(
     _ text: RetentionMessageText, images: RetentionSetup.ImageTable
-  ) -> (RetentionRefusal.Rule, String)? {
+  ) -> (RetentionRule, String)? {
     let wanted =
       (text.imageID.map { [($0, RetentionImageSize.fullSize)] } ?? [])
       + text.bullets.map { ($0.imageID, .bulletPoint) }

@@ -61,7 +61,7 @@ extension Session {
 
   /// Throws Apple's error for an action the API would refuse.
   func checkRetention(_ action: RetentionAction) throws(SessionError) {
-    func refuse(_ rule: RetentionRefusal.Rule, _ message: String) -> SessionError {
+    func refuse(_ rule: RetentionRule, _ message: String) -> SessionError {
       SessionError(.retention(RetentionRefusal(rule, message)))
     }
     let setup = retention

@@ -140,6 +140,9 @@ extension Session {
       anchorDay = group.anchorDay
     }
     let position = place(&record, token: options.appAccountToken, reusing: request)
+    if options.seats != nil || !storage.seatGroups.isEmpty {
+      openSeats(at: position, seats: options.seats)
+    }
     group.phase = .subscribed
     group.originalID = ledger[position].originalID
     group.current = ledger[position].id

@@ -1,0 +1,171 @@
+/// Who hosts a multiseat subscription's invitations (`invitationManagement`): App Store
+/// Connect's setting when the subscription was bought; a change applies to new purchases and
+/// resubscriptions only.
+public enum InvitationManagement: String, Sendable, CaseIterable {
+  /// Apple hosts them: each member who joins gets their own transaction (`ASSIGNED`).
+  case apple = "APPLE"
+  /// The app hosts them: the developer's server keeps the App Store's record with the seat
+  /// endpoints (claims).
+  case developer = "DEVELOPER"
+
+  /// The word the command language uses (`set invitations apple|developer`).
+  public var word: String { self == .apple ? "apple" : "developer" }
+}
+
+/// A seat claimed through Claim Seat (developer-hosted invitations).
+public struct SeatClaim: Equatable, Sendable {
+  /// `seatClaimId`: the claim's own (a new one for every claim).
+  public var id: String
+  /// The `requestIdentifier` it was claimed with (a retry with it answers this claim).
+  public var requestIdentifier: String
+  /// The member's `appTransactionId`, once associated.
+  public var appTransactionID: String?
+  /// Its place among the subscription's claims (the claims made before it).
+  var order = 0
+}
+
+/// A multiseat subscription's seats, kept by the session for its original transaction.
+public struct SeatGroup: Equatable, Sendable {
+  /// Who hosts the invitations (as when it was bought).
+  public var invitations: InvitationManagement
+  /// The seats of the current period: its transactions' quantities, refunded seats included.
+  public var total: Int
+  /// Seats refunded in the current period (`revokedSeatQuantity`).
+  public var revoked = 0
+  /// The seats that renew (`renewalQuantity`): fewer than ``total`` after a reduction, which
+  /// takes effect at the next renewal.
+  public var renewalTotal: Int
+  /// The price of one seat (milliunits of the storefront's currency).
+  public var seatPrice: Int64
+  /// Developer-hosted claims by id, and each request's claim id: a claim, a retry and a lookup
+  /// cost the same however many claims there are.
+  private var claimsByID: [String: SeatClaim] = [:]
+  private var claimByRequest: [String: String] = [:]
+  /// How many claims were ever made (the next claim's id is made from it).
+  var claimsMade = 0
+
+  init(
+    invitations: InvitationManagement, total: Int, renewalTotal: Int, seatPrice: Int64
+  ) {
+    self.invitations = invitations
+    self.total = total
+    self.renewalTotal = renewalTotal
+    self.seatPrice = seatPrice
+  }
+
+  /// The claims, oldest first.
+  ///
+  /// - Complexity: O(*n* log *n*) in the claims.
+  public var claims: [SeatClaim] { claimsByID.values.sorted { $0.order < $1.order } }
+  /// How many claims there are.
+  public var claimCount: Int { claimsByID.count }
+  /// The claim of that id.
+  public func claim(id: String) -> SeatClaim? { claimsByID[id] }
+  /// The claim a request made, while it stands.
+  public func claim(request: String) -> SeatClaim? {
+    claimByRequest[request].flatMap { claimsByID[$0] }
+  }
+
+  mutating func add(_ claim: SeatClaim) {
+    var claim = claim
+    claim.order = claimsMade
+    claimsByID[claim.id] = claim
+    claimByRequest[claim.requestIdentifier] = claim.id
+  }
+
+  mutating func removeClaim(id: String) {
+    guard let claim = claimsByID.removeValue(forKey: id) else { return }
+    claimByRequest[claim.requestIdentifier] = nil
+  }
+
+  mutating func associate(claim id: String, with member: String) {
+    claimsByID[id]?.appTransactionID = member
+  }
+
+  /// Unclaims the latest claims until no more than `count` remain.
+  mutating func keepClaims(atMost count: Int) {
+    guard claimsByID.count > count else { return }
+    for claim in claims.suffix(claimsByID.count - count) { removeClaim(id: claim.id) }
+  }
+
+  /// The seats in force now: bought, less those refunded (`totalSeatCount`).
+  public var inForce: Int { max(0, total - revoked) }
+  /// Seats no claim holds (`availableSeatCount`); 0 when claims exceed the seats (after a
+  /// renewal with fewer seats: the App Store does not unclaim).
+  public var available: Int { max(0, inForce - claimCount) }
+}
+
+/// A multiseat transaction's seat terms (`multiSeatInfo`).
+public struct TransactionSeats: Equatable, Sendable {
+  /// Who hosts the invitations.
+  public var invitations: InvitationManagement
+  /// The price of one seat (`tierPrice`, milliunits): one tier at the file's price.
+  public var seatPrice: Int64
+  /// Seats of this transaction refunded (`revokedSeatQuantity`), `nil` before any.
+  public var revoked: Int?
+  /// Whether seats were added in this transaction's period (`additionalTransactionReason`
+  /// `SEAT_ADDITION`: the period's transaction and the added one both carry it).
+  public var seatAddition = false
+  /// Whether this is the added seats' own transaction (not a period of the subscription).
+  public var isAddition = false
+}
+
+/// A change of a multiseat subscription's seats (the command language's `seats`, `set
+/// invitations`, `refund … seats=` and the App Store Server API's seat endpoints).
+public enum SeatAction: Equatable, Sendable {
+  /// `seats <txn> N`: the purchaser sets the total; more seats now, fewer at the next renewal.
+  case change(UInt64, total: Int)
+  /// `refund <txn> seats=N`: Apple refunds N seats of the current period.
+  case refund(UInt64, seats: Int)
+  /// `seat-claim <txn> request=<uuid> [app-transaction=<id>]` (Claim Seat).
+  case claim(UInt64, request: String, appTransactionID: String?)
+  /// `seat-unclaim <txn> <seatClaimId>` (Unclaim Seat).
+  case unclaim(UInt64, claim: String)
+  /// `seat-associate <txn> <seatClaimId> <appTransactionId>` (Associate Seat).
+  case associate(UInt64, claim: String, appTransactionID: String)
+  /// `set invitations apple|developer` (App Store Connect's setting).
+  case invitations(InvitationManagement)
+}
+
+/// Why a seat change is refused: the rule broken, named as Apple's errors are where Apple has
+/// one, and the words for a person.
+public typealias SeatRefusal = RuleRefusal<SeatRule>
+
+/// A rule of multiseat subscriptions.
+public enum SeatRule: Equatable, Sendable, CaseIterable {
+  /// Seats on a product that is no auto-renewable subscription.
+  case notSubscription
+  /// A seat count below 1, or a claim id that is no UUID.
+  case invalidCount
+  /// Fewer seats through a purchase (`seatReductionNotAllowed`).
+  case reductionNotAllowed
+  /// The subscription is not multiseat, or its invitations are Apple's
+  /// (`TransactionNotDevManagedGroupError`).
+  case notDeveloperManaged
+  /// The subscription is not multiseat.
+  case notMultiSeat
+  /// Every seat is claimed (`NoAvailableSeatsError`).
+  case noAvailableSeats
+  /// No claim of that id (`SeatClaimIdNotFoundError`).
+  case claimNotFound
+  /// No customer of that `appTransactionId` (`AppTransactionIdNotFoundError`).
+  case appTransactionNotFound
+  /// Nothing would change.
+  case unchanged
+  /// What Storekeeper does not simulate yet (a multiseat plan change, seats with Ask to Buy).
+  case notSimulated
+}
+
+/// A refusal of a family of rules (Retention Messaging's, seats'): the rule broken and the
+/// words for a person; each front end maps the rule to its own answer.
+public struct RuleRefusal<Rule: Equatable & Sendable>: Equatable, Sendable {
+  /// The rule broken.
+  public var rule: Rule
+  /// What is wrong.
+  public var message: String
+
+  init(_ rule: Rule, _ message: String) {
+    self.rule = rule
+    self.message = message
+  }
+}

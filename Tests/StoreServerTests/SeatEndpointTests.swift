@@ -1,0 +1,198 @@
+import Foundation
+import StoreCommands
+import StoreJSON
+import StoreSimulation
+import StoreTestSupport
+import Testing
+
+@testable import StoreServer
+
+/// Multiseat through `serve`: a developer-hosted subscription's seats read, claimed
+/// (idempotently), unclaimed and associated at Apple's paths with Apple's error objects; seats
+/// added now and reduced at the renewal (claims kept); payloads with `quantity`, the average
+/// `price` and `multiSeatInfo`; and a replayed journal answering the same.
+@Suite struct SeatEndpointTests {
+  static let requests = (1...4).map { String(format: "00000000-0000-4000-8000-%012d", $0) }
+  static let seats = "/inApps/groups/v1/transactions"
+
+  func served(_ script: [String]) async throws -> ServedSession {
+    let served = try makeServed()
+    let applied = await served.call(
+      "POST", "/storekeeper/v1/commands", body: script.joined(separator: "\n"))
+    try #require(applied.status == 200, "\(applied.text)")
+    return served
+  }
+
+  func claim(_ served: ServedSession, _ id: UInt64, _ request: String) async -> ServerResponse {
+    await served.call(
+      "POST", "\(Self.seats)/\(id)/seats", body: #"{"requestIdentifier":"\#(request)"}"#)
+  }
+
+  @Test func claimsAreCountedIdempotentAndRefusedWhenFull() async throws {
+    let served = try await served([
+      "set time-rate realTime", "set invitations developer", "buy socialfeed.monthly seats=3",
+    ])
+    var info = await served.call("GET", "\(Self.seats)/0/seats")
+    #expect(info.status == 200, "\(info.text)")
+    #expect(info.object["totalSeatCount"] as? Int == 3)
+    #expect(info.object["availableSeatCount"] as? Int == 3)
+    #expect((info.object["assignedSeatClaimIds"] as? [String])?.isEmpty == true)
+    let first = await claim(served, 0, Self.requests[0])
+    #expect(first.status == 200, "\(first.text)")
+    let claimID = try #require(first.object["seatClaimId"] as? String)
+    #expect(UUID(uuidString: claimID) != nil)
+    let again = await claim(served, 0, Self.requests[0])
+    #expect(again.object["seatClaimId"] as? String == claimID, "a retry claims again")
+    for request in Self.requests[1...2] {
+      #expect(await claim(served, 0, request).status == 200)
+    }
+    let full = await claim(served, 0, Self.requests[3])
+    #expect(full.status == 403 && full.object["errorCode"] as? Int == 4_030_020, "\(full.text)")
+    let removed = await served.call("DELETE", "\(Self.seats)/0/seats/\(claimID)")
+    #expect(removed.status == 200, "\(removed.text)")
+    let gone = await served.call("DELETE", "\(Self.seats)/0/seats/\(claimID)")
+    #expect(gone.status == 404 && gone.object["errorCode"] as? Int == 4_040_030, "\(gone.text)")
+    info = await served.call("GET", "\(Self.seats)/0/seats")
+    #expect(info.object["availableSeatCount"] as? Int == 1)
+    #expect((info.object["assignedSeatClaimIds"] as? [String])?.contains(claimID) == false)
+  }
+
+  @Test func associateTakesAKnownAppTransactionID() async throws {
+    let served = try await served([
+      "set invitations developer", "buy socialfeed.monthly seats=2", "customer ann",
+    ])
+    let claimID = try #require(
+      await claim(served, 0, Self.requests[0]).object["seatClaimId"] as? String)
+    let ann = served.host.session.appTransactionID(
+      of: Account(customer: try #require(served.host.session.customer(named: "ann"))))
+    let associated = await served.call(
+      "POST", "\(Self.seats)/0/seats/\(claimID)/associate", body: #"{"appTransactionId":"\#(ann)"}"#
+    )
+    #expect(associated.status == 200, "\(associated.text)")
+    let unknown = await served.call(
+      "POST", "\(Self.seats)/0/seats/\(claimID)/associate",
+      body: #"{"appTransactionId":"704000000000999001"}"#)
+    #expect(unknown.status == 404 && unknown.object["errorCode"] as? Int == 4_040_031)
+    let own = try #require(served.host.session.acting(as: .own))
+    #expect(own.seatGroup(ofTransaction: 0)?.claims.first?.appTransactionID == ann)
+  }
+
+  @Test func anAppleHostedOrSingleSubscriptionIsNotTheDevelopers() async throws {
+    let served = try await served([
+      "buy socialfeed.monthly seats=2", "customer bob", "buy socialfeed.monthly",
+    ])
+    for id in [0, served.host.session.lastTransactionID() ?? 0] {
+      let info = await served.call("GET", "\(Self.seats)/\(id)/seats")
+      #expect(info.status == 400 && info.object["errorCode"] as? Int == 4_000_230, "\(info.text)")
+      let claimed = await claim(served, UInt64(id), Self.requests[0])
+      #expect(claimed.object["errorCode"] as? Int == 4_000_230, "\(claimed.text)")
+    }
+    let missing = await served.call("GET", "\(Self.seats)/999/seats")
+    #expect(missing.status == 404)
+  }
+
+  @Test func moreSeatsNowFewerAtTheRenewalAndClaimsStay() async throws {
+    let served = try await served([
+      "set time-rate realTime", "set invitations developer", "buy socialfeed.monthly seats=2",
+    ])
+    for request in Self.requests[0...1] { _ = await claim(served, 0, request) }
+    let added = await served.call(
+      "POST", "/storekeeper/v1/commands", body: "advance 15d\nseats 0 4\nseats 0 1\n")
+    #expect(added.status == 200, "\(added.text)")
+    let during = await served.call("GET", "\(Self.seats)/0/seats")
+    #expect(during.object["totalSeatCount"] as? Int == 4)
+    #expect(during.object["availableSeatCount"] as? Int == 2)
+    _ = await served.call("POST", "/storekeeper/v1/commands", body: "advance 1mo\n")
+    let after = await served.call("GET", "\(Self.seats)/0/seats")
+    #expect(after.object["totalSeatCount"] as? Int == 1)
+    #expect(after.object["availableSeatCount"] as? Int == 0)
+    #expect((after.object["assignedSeatClaimIds"] as? [String])?.count == 2, "claims are kept")
+    let refused = await claim(served, 0, Self.requests[2])
+    #expect(refused.object["errorCode"] as? Int == 4_030_020)
+  }
+
+  @Test func payloadsCarryQuantityTheAverageAndMultiSeatInfo() async throws {
+    let served = try await served([
+      "set time-rate realTime", "set invitations developer", "buy socialfeed.monthly seats=3",
+      "advance 15d", "seats 0 5", "refund 0 seats=1",
+    ])
+    let info = await served.call("GET", "/inApps/v1/transactions/0")
+    let period = try ServedEndpointTests().payload(info.object["signedTransactionInfo"])
+    #expect(period["quantity"] as? Int == 3)
+    #expect(period["price"] as? Int == 990)
+    #expect(period["additionalTransactionReason"] as? String == "SEAT_ADDITION")
+    let multi = try #require(period["multiSeatInfo"] as? [String: Any])
+    #expect(multi["invitationManagement"] as? String == "DEVELOPER")
+    #expect(multi["revokedSeatQuantity"] as? Int == 1)
+    let tiers = try #require(multi["priceTiers"] as? [[String: Any]])
+    #expect(tiers.first?["tierPrice"] as? Int == 990 && tiers.first?["tierQuantity"] as? Int == 3)
+    let addition = await served.call("GET", "/inApps/v1/transactions/1")
+    let added = try ServedEndpointTests().payload(addition.object["signedTransactionInfo"])
+    #expect(added["quantity"] as? Int == 2)
+    #expect(added["additionalTransactionReason"] as? String == "SEAT_ADDITION")
+    #expect(added["originalTransactionId"] as? String == "0")
+    let statuses = await served.call("GET", "/inApps/v1/subscriptions/0")
+    let renewal = try #require(
+      ((statuses.object["data"] as? [[String: Any]])?.first?["lastTransactions"]
+        as? [[String: Any]])?.first?["signedRenewalInfo"])
+    let renewalInfo = try ServedEndpointTests().payload(renewal)
+    #expect(renewalInfo["renewalQuantity"] as? Int == 5)
+    #expect(renewalInfo["renewalPrice"] as? Int == 990)
+  }
+
+  @Test func seatChangesAndRefundsNotify() async throws {
+    let backend = try Backend()
+    let served = try makeServed(notifyingURL: backend.url)
+    let applied = await served.call(
+      "POST", "/storekeeper/v1/commands",
+      body: "set time-rate realTime\nbuy socialfeed.monthly seats=2\nadvance 3d\nseats 0 4\n"
+        + "seats 0 3\nrefund 0 seats=1\n")
+    let text = applied.text
+    for expected in [
+      #""notificationType":"SUBSCRIBED","subtype":"INITIAL_BUY""#,
+      #""notificationType":"DID_CHANGE_RENEWAL_PREF","subtype":"INCREASE_QUANTITY""#,
+      #""notificationType":"DID_CHANGE_RENEWAL_PREF","subtype":"DECREASE_QUANTITY""#,
+      #""notificationType":"REFUND","subtype":"SEATS""#,
+    ] {
+      #expect(text.contains(expected), "\(expected) in \(text)")
+    }
+  }
+
+  @Test func aReplayedJournalAnswersTheSame() async throws {
+    let served = try await served([
+      "set time-rate realTime", "set invitations developer", "buy socialfeed.monthly seats=3",
+      "customer ann", "customer",
+    ])
+    for request in Self.requests[0...1] { _ = await claim(served, 0, request) }
+    let before = await served.call("GET", "\(Self.seats)/0/seats")
+    let path = packageRoot.appendingPathComponent("Configs/FoodTruck.storekit").path
+    let header = JournalHeader(
+      configurationPath: path,
+      configuration: Array(try Data(contentsOf: URL(fileURLWithPath: path))), start: start)
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("seats-\(UUID().uuidString).journal").path
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    FileManager.default.createFile(
+      atPath: file, contents: Data(header.line + served.host.journaled.timeline.flatMap(\.line)))
+    let replayed = try JournaledSession(replaying: try #require(try Journal.read(at: file)))
+    let group = try #require(replayed.session.seatGroup(ofTransaction: 0))
+    #expect(group.claims.map(\.id) == before.object["assignedSeatClaimIds"] as? [String])
+    #expect(group.inForce == 3)
+  }
+
+  @Test func badSeatLinesAreRefusedNamingTheRule() async throws {
+    let served = try await served(["buy socialfeed.monthly seats=2"])
+    let lines = [
+      ("buy foodtruck.donuts.box seats=2", "not an auto-renewable subscription"),
+      ("buy socialfeed.yearly seats=0", "at least 1 seat"),
+      ("buy socialfeed.monthly seats=2", "seatReductionNotAllowed"),
+      ("seats 0 0", "at least 1 seat"),
+    ]
+    for (line, words) in lines {
+      let before = served.host.journaled.timeline.count
+      let answer = await served.call("POST", "/storekeeper/v1/commands", body: line + "\n")
+      #expect(answer.text.contains(words), "\(line): \(answer.text)")
+      #expect(served.host.journaled.timeline.count == before, "\(line) was journaled")
+    }
+  }
+}
