@@ -63,20 +63,11 @@ import Testing
         body: #"{"appAccountToken":"\#(Self.token(index))"}"#)
       #expect(answer.status == 200, "\(answer.text)")
     }
-    let path = packageRoot.appendingPathComponent("Configs/FoodTruck.storekit").path
-    let header = JournalHeader(
-      configurationPath: path,
-      configuration: Array(try Data(contentsOf: URL(fileURLWithPath: path))),
-      start: start)
-    let file = FileManager.default.temporaryDirectory
-      .appendingPathComponent("addressed-\(UUID().uuidString).journal").path
-    defer { try? FileManager.default.removeItem(atPath: file) }
-    let bytes = header.line + served.host.journaled.timeline.flatMap(\.line)
-    FileManager.default.createFile(atPath: file, contents: Data(bytes))
+    let bytes = try journalBytes(served.host.journaled.timeline)
     let text = String(decoding: bytes, as: UTF8.self)
     #expect(text.contains(#""customer":"bob","command":"account-token"#))
     #expect(text.components(separatedBy: #""command":"customer"#).count == 4, "the script's three")
-    let replayed = try JournaledSession(replaying: try #require(try Journal.read(at: file)))
+    let replayed = try reopened(journal: bytes)
     func token(_ name: String, _ id: UInt64) throws -> String? {
       let who = try #require(replayed.session.customer(named: name))
       return try #require(replayed.session.acting(as: who)).transaction(id)?.appAccountToken
@@ -87,22 +78,12 @@ import Testing
   }
 
   @Test func aLineForNobodyIsRefusedByName() throws {
-    let path = packageRoot.appendingPathComponent("Configs/FoodTruck.storekit").path
-    let header = JournalHeader(
-      configurationPath: path,
-      configuration: Array(try Data(contentsOf: URL(fileURLWithPath: path))),
-      start: start)
-    let file = FileManager.default.temporaryDirectory
-      .appendingPathComponent("nobody-\(UUID().uuidString).journal").path
-    defer { try? FileManager.default.removeItem(atPath: file) }
-    let records: [JournalRecord] = [
+    let bytes = try journalBytes([
       .command(at: start, text: "buy foodtruck.donuts.box"),
       .command(at: start, text: "finish 0", customer: "zed"),
-    ]
-    FileManager.default.createFile(
-      atPath: file, contents: Data(header.line + records.flatMap(\.line)))
+    ])
     do {
-      _ = try JournaledSession(replaying: try #require(try Journal.read(at: file)))
+      _ = try reopened(journal: bytes)
       Issue.record("a line for a customer nobody made replayed")
     } catch {
       #expect("\(error)".contains("zed"), "\(error)")

@@ -40,6 +40,24 @@ func makeServed(
     requestBudget: requestBudget, wall: { wallNow })
 }
 
+/// A journal of the FoodTruck configuration the served sessions run: its header, then `records`.
+func journalBytes(_ records: [JournalRecord]) throws -> [UInt8] {
+  let path = packageRoot.appendingPathComponent("Configs/FoodTruck.storekit").path
+  let header = JournalHeader(
+    configurationPath: path,
+    configuration: Array(try Data(contentsOf: URL(fileURLWithPath: path))), start: start)
+  return header.line + records.flatMap(\.line)
+}
+
+/// The session a journal of these bytes reopens as (written to a file and read back).
+func reopened(journal bytes: [UInt8]) throws -> JournaledSession {
+  let file = FileManager.default.temporaryDirectory
+    .appendingPathComponent("served-\(UUID().uuidString).journal").path
+  defer { try? FileManager.default.removeItem(atPath: file) }
+  FileManager.default.createFile(atPath: file, contents: Data(bytes))
+  return try JournaledSession(replaying: try #require(try Journal.read(at: file)))
+}
+
 /// A token as Apple's library makes one: ES256, `kid`, and the claims given.
 func token(
   key: P256.Signing.PrivateKey, kid: String = "KEY1", alg: String = "ES256",

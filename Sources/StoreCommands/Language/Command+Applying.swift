@@ -114,22 +114,10 @@ extension Command {
   }
 }
 
-extension SeatCommand {
+extension SeatChange where Reference == TransactionReference {
   /// The engine's seat action: the transaction resolved.
   func resolved(in session: SessionView) throws(SessionError) -> SeatAction {
-    switch self {
-    case .change(let reference, let total):
-      .change(try reference.resolve(in: session), total: total)
-    case .refund(let reference, let seats):
-      .refund(try reference.resolve(in: session), seats: seats)
-    case .claim(let reference, let request, let member):
-      .claim(try reference.resolve(in: session), request: request, appTransactionID: member)
-    case .unclaim(let reference, let claim):
-      .unclaim(try reference.resolve(in: session), claim: claim)
-    case .associate(let reference, let claim, let member):
-      .associate(try reference.resolve(in: session), claim: claim, appTransactionID: member)
-    case .invitations(let hosting): .invitations(hosting)
-    }
+    try map { (reference) throws(SessionError) in try reference.resolve(in: session) }
   }
 
   /// The line's words.

@@ -264,20 +264,7 @@ public enum NotificationFault: Equatable, Sendable {
 }
 
 /// A seat change as written, its transaction not yet resolved (``SeatAction`` once it is).
-public enum SeatCommand: Equatable, Sendable {
-  /// `seats <txn> N`.
-  case change(TransactionReference, total: Int)
-  /// `refund <txn> seats=N`.
-  case refund(TransactionReference, seats: Int)
-  /// `seat-claim <txn> request=<uuid> [app-transaction=<id>]`.
-  case claim(TransactionReference, request: String, appTransactionID: String?)
-  /// `seat-unclaim <txn> <seatClaimId>`.
-  case unclaim(TransactionReference, claim: String)
-  /// `seat-associate <txn> <seatClaimId> <appTransactionId>`.
-  case associate(TransactionReference, claim: String, appTransactionID: String)
-  /// `set invitations apple|developer`.
-  case invitations(InvitationManagement)
-}
+public typealias SeatCommand = SeatChange<TransactionReference>
 
 /// A change of one session setting.
 public enum SettingChange: Equatable, Sendable {

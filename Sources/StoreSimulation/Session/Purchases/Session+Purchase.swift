@@ -334,12 +334,13 @@ extension Session {
 
   /// The events of a completed purchase: the transaction, SK1's `purchased`, the purchase result.
   mutating func announcePurchase(
-    _ position: Int, delivery: Delivery, options: PurchaseOptions, _ sink: EventSink
+    _ position: Int, delivery: Delivery, options: PurchaseOptions, _ sink: EventSink,
+    cause: NotificationCause? = nil
   ) {
     let stamp = now.milliseconds
     let record = ledger[position]
     let productID = product(at: record.product).productID
-    emitTransaction(position, delivery: delivery, at: stamp, sink)
+    emitTransaction(position, delivery: delivery, at: stamp, sink, cause: cause)
     emit(
       .paymentQueue(
         .init(

@@ -111,21 +111,41 @@ public struct TransactionSeats: Equatable, Sendable {
 }
 
 /// A change of a multiseat subscription's seats (the command language's `seats`, `set
-/// invitations`, `refund … seats=` and the App Store Server API's seat endpoints).
-public enum SeatAction: Equatable, Sendable {
+/// invitations`, `refund … seats=` and the App Store Server API's seat endpoints), naming its
+/// transaction by `Reference`: as written (a command) or resolved to an id (``SeatAction``).
+public enum SeatChange<Reference: Equatable & Sendable>: Equatable, Sendable {
   /// `seats <txn> N`: the purchaser sets the total; more seats now, fewer at the next renewal.
-  case change(UInt64, total: Int)
+  case change(Reference, total: Int)
   /// `refund <txn> seats=N`: Apple refunds N seats of the current period.
-  case refund(UInt64, seats: Int)
+  case refund(Reference, seats: Int)
   /// `seat-claim <txn> request=<uuid> [app-transaction=<id>]` (Claim Seat).
-  case claim(UInt64, request: String, appTransactionID: String?)
+  case claim(Reference, request: String, appTransactionID: String?)
   /// `seat-unclaim <txn> <seatClaimId>` (Unclaim Seat).
-  case unclaim(UInt64, claim: String)
+  case unclaim(Reference, claim: String)
   /// `seat-associate <txn> <seatClaimId> <appTransactionId>` (Associate Seat).
-  case associate(UInt64, claim: String, appTransactionID: String)
+  case associate(Reference, claim: String, appTransactionID: String)
   /// `set invitations apple|developer` (App Store Connect's setting).
   case invitations(InvitationManagement)
+
+  /// The same change with its transaction named by `transform`'s answer.
+  public func map<Other, Failure: Error>(
+    _ transform: (Reference) throws(Failure) -> Other
+  ) throws(Failure) -> SeatChange<Other> {
+    switch self {
+    case .change(let reference, let total): .change(try transform(reference), total: total)
+    case .refund(let reference, let seats): .refund(try transform(reference), seats: seats)
+    case .claim(let reference, let request, let member):
+      .claim(try transform(reference), request: request, appTransactionID: member)
+    case .unclaim(let reference, let claim): .unclaim(try transform(reference), claim: claim)
+    case .associate(let reference, let claim, let member):
+      .associate(try transform(reference), claim: claim, appTransactionID: member)
+    case .invitations(let hosting): .invitations(hosting)
+    }
+  }
 }
+
+/// A seat change with its transaction resolved to an id: what the engine applies.
+public typealias SeatAction = SeatChange<UInt64>
 
 /// Why a seat change is refused: the rule broken, named as Apple's errors are where Apple has
 /// one, and the words for a person.

@@ -93,7 +93,9 @@ extension Session {
       groups[groupIndex].isActive, storage.seatGroups[groups[groupIndex].originalID] != nil,
       let position = addSeats(group: groupIndex, total: seats, sink)
     else { return false }
-    announcePurchase(position, delivery: delivery, options: options, sink)
+    announcePurchase(
+      position, delivery: delivery, options: options, sink,
+      cause: .init(.didChangeRenewalPref, .increaseQuantity))
     return true
   }
 
@@ -278,7 +280,8 @@ extension Session {
 
   /// Adds seats up to `total` now: a transaction for the added seats, prorated to what is left
   /// of the period, both it and the period's transaction `SEAT_ADDITION`. Returns its position;
-  /// `nil` when `total` adds none (a reduction, for the next renewal).
+  /// `nil` when `total` adds none (a reduction, for the next renewal). Its notification is the
+  /// caller's (`INCREASE_QUANTITY`), never a purchase's: it is not marked untold.
   private mutating func addSeats(group groupIndex: Int, total: Int, _ sink: EventSink) -> Int? {
     let group = groups[groupIndex]
     guard var seats = storage.seatGroups[group.originalID], total > seats.total,
@@ -294,7 +297,7 @@ extension Session {
       id: 0, originalID: group.originalID, purchaseDate: stamp,
       originalPurchaseDate: period.originalPurchaseDate, expirationDate: period.expirationDate,
       price: price, product: period.product, quantity: Int32(added),
-      storefront: period.storefront, state: .purchased, flags: .purchaseUntold)
+      storefront: period.storefront, state: .purchased)
     let terms = TransactionSeats(
       invitations: seats.invitations, seatPrice: seats.seatPrice, revoked: nil,
       seatAddition: true, isAddition: true)
