@@ -105,7 +105,7 @@ struct NotificationBatch {
   mutating func add(
     _ cause: NotificationCause, transaction: Transaction?, status: SubscriptionStatus?,
     reason: RefundRequestReason? = nil, summary: RenewalExtensionSummary? = nil,
-    notice: StoreNotice? = nil
+    notice: StoreNotice? = nil, unclaimed: [String]? = nil
   ) {
     let event = events[index]
     let type = cause.type.rawValue
@@ -121,10 +121,11 @@ struct NotificationBatch {
       + "\(event.time.milliseconds)|\(transaction.map { "\($0.id) \($0.productID)" } ?? "")|"
       + (status.map { "\($0.groupID) \($0.state.rawValue)" } ?? "")
     count += 1
-    made.append(
-      ServerNotification(
-        type: type, subtype: subtype, time: event.time, transaction: transaction,
-        status: status, consumptionRequestReason: reason, summary: summary, notice: notice,
-        uuid: nameBasedUUID(name), customer: event.customer ?? .own))
+    var notification = ServerNotification(
+      type: type, subtype: subtype, time: event.time, transaction: transaction,
+      status: status, consumptionRequestReason: reason, summary: summary, notice: notice,
+      uuid: nameBasedUUID(name), customer: event.customer ?? .own)
+    notification.unclaimedSeatIDs = unclaimed
+    made.append(notification)
   }
 }

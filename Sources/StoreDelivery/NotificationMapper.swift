@@ -54,6 +54,12 @@ public struct NotificationMapper: Sendable {
         for cause in event.notifications {
           batch.add(cause, transaction: nil, status: nil, notice: notice)
         }
+      case .seatsUnclaimed(let unclaimed):
+        let t = batch.transaction(unclaimed.transactionID, of: nil)
+        let status = batch.statusAfter(group: t?.subscriptionGroupID, t?.owner ?? .purchaser)
+        for cause in event.notifications {
+          batch.add(cause, transaction: t, status: status, unclaimed: unclaimed.claimIDs)
+        }
       default: continue
       }
     }

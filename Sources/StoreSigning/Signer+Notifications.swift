@@ -60,6 +60,10 @@ extension Signer {
     } else {
       payload["data"] = .object(try data(of: notification))
     }
+    if let unclaimed = notification.unclaimedSeatIDs {
+      payload["unclaimInfo"] = .object(
+        JSONObject([JSONMember("unclaimSeatIds", .array(unclaimed.map { .string($0) }))]))
+    }
     payload["version"] = .string("2.0")
     payload["signedDate"] = .number(JSONNumber(text: String(notification.time.milliseconds)))
     return try sign(payload: .object(payload))

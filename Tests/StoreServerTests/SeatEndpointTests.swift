@@ -178,6 +178,35 @@ import Testing
     #expect(names == ["SUBSCRIBED-INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF-INCREASE_QUANTITY"])
   }
 
+  /// A seat refund that leaves more claims than seats unclaims the latest and says which in
+  /// `UNCLAIM_SEATS`'s `unclaimInfo`, beside the purchaser's `data`.
+  @Test func aSeatRefundUnclaimsTheLatestClaimsAndSaysWhich() async throws {
+    let backend = try Backend()
+    let served = try makeServed(notifyingURL: backend.url)
+    _ = await served.call(
+      "POST", "/storekeeper/v1/commands",
+      body: "set time-rate realTime\nset invitations developer\nbuy socialfeed.monthly seats=3\n")
+    var claims: [String] = []
+    for request in Self.requests[0...2] {
+      claims.append(try #require(await claim(served, 0, request).object["seatClaimId"] as? String))
+    }
+    let refunded = await served.call(
+      "POST", "/storekeeper/v1/commands", body: "refund 0 seats=2\n")
+    #expect(refunded.text.contains(#""notificationType":"UNCLAIM_SEATS""#), "\(refunded.text)")
+    let info = await served.call("GET", "\(Self.seats)/0/seats")
+    #expect(info.object["assignedSeatClaimIds"] as? [String] == [claims[0]])
+    #expect(info.object["totalSeatCount"] as? Int == 1)
+    #expect(eventually(served) { backend.bodies.contains { $0.contains("signedPayload") } })
+    #expect(eventually(served) { backend.bodies.count == 3 })
+    let unclaim = try backend.bodies.map {
+      try ServedEndpointTests().payload(
+        (try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["signedPayload"])
+    }.first { $0["notificationType"] as? String == "UNCLAIM_SEATS" }
+    let info2 = try #require(unclaim?["unclaimInfo"] as? [String: Any])
+    #expect(info2["unclaimSeatIds"] as? [String] == [claims[2], claims[1]])
+    #expect((unclaim?["data"] as? [String: Any])?["signedTransactionInfo"] != nil)
+  }
+
   @Test func aReplayedJournalAnswersTheSame() async throws {
     let served = try await served([
       "set time-rate realTime", "set invitations developer", "buy socialfeed.monthly seats=3",

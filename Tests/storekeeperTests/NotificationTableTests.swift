@@ -120,6 +120,10 @@ import Testing
       buy asn.pro.monthly seats=2
       seats last:asn.pro.monthly 4
       seats last:asn.pro.monthly 3
+      seat-claim last:asn.pro.monthly request=00000000-0000-4000-8000-000000000001
+      seat-claim last:asn.pro.monthly request=00000000-0000-4000-8000-000000000002
+      seat-claim last:asn.pro.monthly request=00000000-0000-4000-8000-000000000003
+      seat-claim last:asn.pro.monthly request=00000000-0000-4000-8000-000000000004
       refund last:asn.pro.monthly seats=1
       """
     ),
@@ -330,7 +334,7 @@ import Testing
     #expect(
       names(decoded) == [
         "SUBSCRIBED-INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF-INCREASE_QUANTITY",
-        "DID_CHANGE_RENEWAL_PREF-DECREASE_QUANTITY", "REFUND-SEATS",
+        "DID_CHANGE_RENEWAL_PREF-DECREASE_QUANTITY", "REFUND-SEATS", "UNCLAIM_SEATS",
       ])
     #expect(transaction(decoded[0])["quantity"] as? Int == 2)
     #expect(transaction(decoded[1])["quantity"] as? Int == 2, "the added seats' transaction")

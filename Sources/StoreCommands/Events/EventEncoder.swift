@@ -123,6 +123,10 @@ public struct EventEncoder: Sendable {
     case .notice(let notice): noticeFields(notice, &object)
     case .family(let action): familyFields(action, &object)
     case .retention(let retention): retentionFields(retention, &object)
+    case .seatsUnclaimed(let unclaimed):
+      object.field("event", "seatsUnclaimed")
+      object.field("transactionID", unclaimed.transactionID)
+      object.strings("claimIDs", unclaimed.claimIDs)
     }
     dates = object.dates
     writer = object.finishWriter()

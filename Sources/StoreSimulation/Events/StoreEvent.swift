@@ -70,7 +70,19 @@ public struct StoreEvent: Equatable, Sendable {
     case family(FamilyAction)
     /// Retention Messaging: the setup changed, or the subscription page showed a message.
     case retention(RetentionEvent)
+    /// The App Store unclaimed seats of a developer-hosted multiseat subscription
+    /// (`UNCLAIM_SEATS`): a seat refund left more claims than seats.
+    case seatsUnclaimed(SeatsUnclaimed)
   }
+}
+
+/// Seats the App Store unclaimed (`unclaimInfo`).
+public struct SeatsUnclaimed: Equatable, Sendable {
+  /// The subscription's current transaction (the purchaser's, carried as the notification's
+  /// `signedTransactionInfo`).
+  public var transactionID: UInt64
+  /// The claims unclaimed (`unclaimSeatIds`), latest first.
+  public var claimIDs: [String]
 }
 
 /// One subscription's renewal-date extension (App Store Server API).

@@ -59,6 +59,8 @@ public enum NotificationType: String, Sendable, CaseIterable {
   case rescindConsent = "RESCIND_CONSENT"
   /// An external purchase token (`notify external-purchase-token`).
   case externalPurchaseToken = "EXTERNAL_PURCHASE_TOKEN"
+  /// The App Store unclaimed seats of a developer-hosted multiseat subscription.
+  case unclaimSeats = "UNCLAIM_SEATS"
 }
 
 /// Apple's `subtype` values that a session sends.

@@ -79,6 +79,7 @@ extension NotificationCauses {
     case .renewalExtension(let extended):
       append(extended.failure == nil ? .init(.renewalExtended) : .init(.renewalExtension, .failure))
     case .renewalExtensionSummary: append(.init(.renewalExtension, .summary))
+    case .seatsUnclaimed: append(.init(.unclaimSeats))
     case .notice(.consentRescinded): append(.init(.rescindConsent))
     case .notice(.externalPurchaseToken(let token)):
       let subtype: NotificationSubtype =

@@ -19,6 +19,8 @@ public struct ServerNotification: Equatable, Sendable {
   /// What a notification with no purchase behind it carries instead of `data`: `appData` for
   /// `RESCIND_CONSENT`, `externalPurchaseToken` for `EXTERNAL_PURCHASE_TOKEN`.
   public var notice: StoreNotice?
+  /// `unclaimInfo.unclaimSeatIds` of an `UNCLAIM_SEATS`.
+  public var unclaimedSeatIDs: [String]?
   /// `notificationUUID`: an RFC 4122 name-based (version 5) UUID of the session, the event's
   /// place in its history and the notification's place among the event's, so that it is
   /// unique, and the same on every replay.

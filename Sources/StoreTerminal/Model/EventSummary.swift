@@ -7,23 +7,7 @@ enum EventSummary {
     let time = Formatting.clock(event.time).suffix(8)
     switch event.kind {
     case .transaction(let t, let delivery):
-      let how = delivery.map { " → \($0.rawValue)" } ?? ""
-      var notes: [String] = [t.reason.rawValue]
-      if let offer = t.offer { notes.append(offer.type.rawValue) }
-      if t.revocationDate != nil {
-        notes.append(
-          t.revocationType == .refundProrated
-            ? "refunded \(percentageText(t.revocationPercentage ?? 0))%"
-            : t.revocationType == .familyRevoke ? "revoked" : "refunded")
-      }
-      if t.hasRefundRequest { notes.append("refund requested") }
-      if t.isUpgraded { notes.append("upgraded") }
-      if t.hasPurchaseIssue { notes.append("issue") }
-      if t.pendingAskToBuyConfirmation { notes.append("pending approval") }
-      if t.state == .failed { notes.append("failed") }
-      let owner = t.owner.member.map { "\($0.name)'s " } ?? ""
-      return "\(time) \(owner)transaction \(t.id) \(t.productID) \(notes.joined(separator: ", ")) "
-        + "\(currencyFormatter(t.price, t.currency))\(how)"
+      return "\(time) " + transactionLine(t, delivery, currencyFormatter)
     case .status(let status):
       let owner = status.owner.member.map { "\($0.name)'s " } ?? ""
       return "\(time) \(owner)status \(status.groupID) \(status.state.rawValue)"
@@ -56,6 +40,10 @@ enum EventSummary {
       }
       let until = extended.newExpirationDate.map { " to \(Formatting.clock($0))" } ?? ""
       return "\(time) transaction \(extended.transactionID) extended \(extended.days) d\(until)"
+    case .seatsUnclaimed(let unclaimed):
+      let count = unclaimed.claimIDs.count
+      return "\(time) \(count) seat claim\(count == 1 ? "" : "s") of transaction "
+        + "\(unclaimed.transactionID) unclaimed by the App Store (UNCLAIM_SEATS)"
     case .renewalExtensionSummary(let summary):
       return "\(time) extension of \(summary.productID): \(summary.succeededCount) extended, "
         + "\(summary.failedCount) failed"
@@ -80,6 +68,30 @@ enum EventSummary {
       return "\(time) the purchaser \(enabled ? "shares" : "stopped sharing") \(productID)"
     case .retention(let retention): return "\(time) " + retentionLine(retention)
     }
+  }
+
+  private static func transactionLine(
+    _ t: Transaction, _ delivery: Delivery?, _ currencyFormatter: (Int64, String) -> String
+  ) -> String {
+    let how = delivery.map { " → \($0.rawValue)" } ?? ""
+    var notes: [String] = [t.reason.rawValue]
+    if let offer = t.offer { notes.append(offer.type.rawValue) }
+    if t.seats != nil { notes.append("\(t.purchasedQuantity) seats") }
+    if t.revocationDate != nil {
+      notes.append(
+        t.revocationType == .refundProrated
+          ? "refunded \(percentageText(t.revocationPercentage ?? 0))%"
+          : t.revocationType == .familyRevoke ? "revoked" : "refunded")
+    }
+    if let revoked = t.seats?.revoked { notes.append("\(revoked) seats refunded") }
+    if t.hasRefundRequest { notes.append("refund requested") }
+    if t.isUpgraded { notes.append("upgraded") }
+    if t.hasPurchaseIssue { notes.append("issue") }
+    if t.pendingAskToBuyConfirmation { notes.append("pending approval") }
+    if t.state == .failed { notes.append("failed") }
+    let owner = t.owner.member.map { "\($0.name)'s " } ?? ""
+    return "\(owner)transaction \(t.id) \(t.productID) \(notes.joined(separator: ", ")) "
+      + "\(currencyFormatter(t.price, t.currency))\(how)"
   }
 
   private static func retentionLine(_ event: RetentionEvent) -> String {

@@ -82,10 +82,12 @@ public struct SeatGroup: Equatable, Sendable {
     claimsByID[id]?.appTransactionID = member
   }
 
-  /// Unclaims the latest claims until no more than `count` remain.
-  mutating func keepClaims(atMost count: Int) {
-    guard claimsByID.count > count else { return }
-    for claim in claims.suffix(claimsByID.count - count) { removeClaim(id: claim.id) }
+  /// Unclaims the latest claims until no more than `count` remain; their ids, latest first.
+  mutating func keepClaims(atMost count: Int) -> [String] {
+    guard claimsByID.count > count else { return [] }
+    let removed = claims.suffix(claimsByID.count - count).reversed().map(\.id)
+    for id in removed { removeClaim(id: id) }
+    return removed
   }
 
   /// The seats in force now: bought, less those refunded (`totalSeatCount`).

@@ -315,7 +315,7 @@ extension Session {
 
   /// Apple refunds `count` seats of the current period, fewer than it holds (every seat is a
   /// refund of the period's transaction): its `revokedSeatQuantity` grows; claims beyond the
-  /// seats left are unclaimed, the latest first.
+  /// seats left are unclaimed, the latest first, and told (`UNCLAIM_SEATS`).
   private mutating func refundSeats(group groupIndex: Int, seats count: Int, _ sink: EventSink) {
     let original = groups[groupIndex].originalID
     guard let position = ledger.position(of: groups[groupIndex].current) else { return }
@@ -326,11 +326,17 @@ extension Session {
       let before = details.seats?.revoked ?? 0
       details.seats?.revoked = before + count
     }
-    seats.keepClaims(atMost: seats.inForce)
+    let unclaimed = seats.keepClaims(atMost: seats.inForce)
     makeUnique()
     storage.seatGroups[original] = seats
     emitTransaction(position, delivery: .updates, at: stamp, sink, cause: .init(.refund, .seats))
     emitStatus(group: groupIndex, at: stamp, sink)
+    if !unclaimed.isEmpty {
+      let current = ledger[position].id
+      emit(
+        .seatsUnclaimed(SeatsUnclaimed(transactionID: current, claimIDs: unclaimed)), at: stamp,
+        sink)
+    }
   }
 
   /// Claims a seat (idempotent by `request`): a new claim id, made from the subscription and
