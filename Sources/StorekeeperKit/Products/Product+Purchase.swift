@@ -66,6 +66,15 @@ extension CommandError {
     // Every refusal named, so that a new one is a compile error here until it has its error.
     switch refusal {
     case nil: StoreKitError.systemError(self)
+    case .seats(let refusal)?:
+      switch refusal.rule {
+      case .notSubscription: Product.PurchaseError.multiSeatPurchaseDisabled
+      case .reductionNotAllowed: Product.PurchaseError.seatReductionNotAllowed
+      case .invalidCount: Product.PurchaseError.invalidQuantity
+      case .notDeveloperManaged, .notMultiSeat, .noAvailableSeats, .claimNotFound,
+        .appTransactionNotFound, .unchanged, .notSimulated:
+        StoreKitError.systemError(self)
+      }
     case .noProduct?, .introJWSNeedsSubscription?, .offerOnOneTimeProduct?, .notAutoRenewable?,
       .productNotAutoRenewable?, .kindNotShared?, .notFamilyShareable?:
       Product.PurchaseError.productUnavailable
@@ -87,7 +96,7 @@ extension CommandError {
       .invalidMemberName?, .sharingAlready?, .invalidCustomerName?, .noSuchCustomer?, .retention?,
       .customerNumberWithoutName?, .customerNumberNotTheirs?, .customerNumberOutOfRange?,
       .customerNumberTaken?, .stepBackNeedsHistory?, .notifyNeedsDelivery?, .importedIDTaken?,
-      .noImportedSubscription?, .importedIDNotDecimal?, .seats?:
+      .noImportedSubscription?, .importedIDNotDecimal?:
       StoreKitError.systemError(self)
     }
   }
@@ -101,6 +110,7 @@ extension PurchaseOptions {
     var custom: [String: Product.PurchaseOption.Value] = [:]
     for option in options { custom[option.key] = option.value }
     if case .number(let quantity)? = custom["quantity"] { purchase.quantity = Int(quantity) }
+    if case .number(let seats)? = custom["seats"] { purchase.seats = Int(seats) }
     if case .string(let token)? = custom["appAccountToken"] {
       purchase.appAccountToken = token.lowercased()
     }

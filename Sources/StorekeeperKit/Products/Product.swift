@@ -209,6 +209,11 @@ extension Product {
     case missingOfferParameters
     /// The purchase needs a payment method binding the app has not configured.
     case paymentMethodBindingConfigurationRequired
+    /// `seats(_:)` on a product not sold by the seat (iOS 27.3).
+    case multiSeatPurchaseDisabled
+    /// `seats(_:)` no more than the seats the subscription holds: only the purchaser reduces
+    /// seats, in Manage Subscriptions, at the next renewal (iOS 27.3).
+    case seatReductionNotAllowed
 
     /// What went wrong.
     public var errorDescription: String? {
@@ -221,6 +226,8 @@ extension Product {
       case .invalidOfferPrice: "The offer price is not valid."
       case .invalidOfferSignature: "The offer signature is not valid."
       case .missingOfferParameters: "The offer is missing parameters."
+      case .multiSeatPurchaseDisabled: "The product can't be bought by the seat."
+      case .seatReductionNotAllowed: "The number of seats can't be reduced by a purchase."
       case .paymentMethodBindingConfigurationRequired:
         "The purchase needs a payment method binding configuration."
       }

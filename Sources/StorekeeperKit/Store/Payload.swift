@@ -62,6 +62,14 @@ struct Payload {
 
   func data(_ key: String) -> Data { string(key).flatMap { Data(base64Encoded: $0) } ?? Data() }
 
+  /// An array of objects' fields (`priceTiers`).
+  func objects(_ key: String) -> [Payload] {
+    guard case .array(let items)? = object[key] else { return [] }
+    return items.compactMap {
+      if case .object(let item) = $0 { Payload(object: item) } else { nil }
+    }
+  }
+
   func strings(_ key: String) -> [String] {
     guard case .array(let items)? = object[key] else { return [] }
     return items.compactMap { if case .string(let text) = $0 { text } else { nil } }

@@ -1,0 +1,61 @@
+import Foundation
+import StorekeeperKit
+import StorekeeperKitTest
+import Testing
+
+/// Multiseat through StoreKit's API: `PurchaseOption.seats(_:)`, `Transaction.multiSeatInfo`,
+/// the renewal's `renewalQuantity`, and the purchase errors Apple gives seats.
+@Suite struct MultiSeatAPITests {
+  @Test func aPurchaseWithFiveSeatsReadsItsSeatInformation() async throws {
+    let session = try makeSession()
+    try await session.bind {
+      let product = try await product("socialfeed.premium.monthly")
+      #expect(product.supportsMultiSeatPurchase)
+      let bought = try await buy("socialfeed.premium.monthly", [.seats(5)])
+      #expect(bought.purchasedQuantity == 5)
+      #expect(bought.price == product.price, "the price is the average of a seat")
+      let info = try #require(bought.multiSeatInfo)
+      #expect(info.invitationManagement == .apple)
+      #expect(info.priceTiers == info.priceTiers.filter { $0.price == product.price })
+      #expect(info.priceTiers.map(\.quantity).reduce(0, +) == 5)
+      #expect(info.revokedSeatQuantity == nil)
+      #expect(bought.additionalTransactionReason == nil)
+      #expect(bought.ownershipType == .purchased)
+      let status = try #require(try await product.subscription?.status.first)
+      let renewal = try status.renewalInfo.payloadValue
+      #expect(renewal.renewalQuantity == 5)
+      #expect(renewal.multiSeatInfo?.renewalPriceTiers.first?.quantity == 5)
+      // More seats by buying again: a transaction for the added ones.
+      let added = try await buy("socialfeed.premium.monthly", [.seats(7)])
+      #expect(added.purchasedQuantity == 2)
+      #expect(added.additionalTransactionReason == .seatAddition)
+      #expect(added.originalID == bought.originalID)
+      // The purchaser reduces seats for the next renewal; Apple refunds one.
+      try session.perform("seats \(bought.id) 4")
+      try session.perform("refund \(bought.id) seats=1")
+      let renewing = try #require(try await product.subscription?.status.first)
+      #expect(try renewing.renewalInfo.payloadValue.renewalQuantity == 4)
+      var revoked: Int?
+      for await result in Transaction.all where result.unsafePayloadValue.id == bought.id {
+        revoked = result.unsafePayloadValue.multiSeatInfo?.revokedSeatQuantity
+      }
+      #expect(revoked == 1)
+    }
+  }
+
+  @Test func seatsAreRefusedWithApplesPurchaseErrors() async throws {
+    let session = try makeSession()
+    try await session.bind {
+      _ = try await buy("socialfeed.premium.monthly", [.seats(3)])
+      await #expect(throws: Product.PurchaseError.seatReductionNotAllowed) {
+        _ = try await product("socialfeed.premium.monthly").purchase(options: [.seats(2)])
+      }
+      await #expect(throws: Product.PurchaseError.multiSeatPurchaseDisabled) {
+        _ = try await product("foodtruck.donuts.box").purchase(options: [.seats(2)])
+      }
+      let plain = try await buy("foodtruck.saleshistory")
+      #expect(plain.multiSeatInfo == nil && plain.additionalTransactionReason == nil)
+      #expect(try await !product("foodtruck.donuts.box").supportsMultiSeatPurchase)
+    }
+  }
+}
