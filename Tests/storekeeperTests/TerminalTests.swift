@@ -283,6 +283,22 @@ struct TerminalTests {
     expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
   }
 
+  @Test func theInspectorShowsAMultiseatSubscriptionsSeats() throws {
+    let tmux = try TmuxSession(Self.start, width: 120, height: 34)
+    tmux.waitFor("Products")
+    tmux.command(
+      "set invitations developer", "buy socialfeed.monthly seats=5",
+      "seat-claim 0 request=00000000-0000-4000-8000-000000000001", "seats 0 3")
+    tmux.waitFor("socialfeed.monthly")
+    tmux.send("Tab")
+    let screen = tmux.waitFor("5 seats")
+    #expect(screen.contains("developer-hosted"))
+    #expect(screen.contains("renews 3"))
+    #expect(screen.contains("1 claimed, 4 free"))
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
   @Test func stepsThroughGraceRetryAndResolveWithTheKeyboard() throws {
     let tmux = try TmuxSession(Self.start, width: 120, height: 34)
     tmux.waitFor("Products")

@@ -33,6 +33,12 @@ extension SessionView {
   /// The device's transaction with an id, unless it does not exist or was deleted.
   public func transaction(_ id: UInt64) -> Transaction? { base.transaction(id) }
 
+  /// The seats of the multiseat subscription a transaction belongs to
+  /// (``Session/seatGroup(ofTransaction:)``).
+  public func seatGroup(ofTransaction id: UInt64) -> SeatGroup? {
+    base.seatGroup(ofTransaction: id)
+  }
+
   /// The account a transaction id belongs to on this customer's devices: theirs, or a family
   /// member's (``Session/account(ofTransaction:)``).
   public func owner(ofTransaction id: UInt64) -> Account? { base.account(ofTransaction: id) }

@@ -5,7 +5,7 @@ package enum InspectorLabel: String, Sendable {
   case transaction = "Transaction", product = "Product", dates = "Dates", price = "Price"
   case state = "State", sk1 = "SK1", consumption = "Consumption", account = "Account"
   case status = "Status", priceIncrease = "Price increase", renewal = "Renewal"
-  case upcoming = "Upcoming", jws = "JWS", owner = "Owner", plan = "Plan"
+  case upcoming = "Upcoming", jws = "JWS", owner = "Owner", plan = "Plan", seats = "Seats"
 }
 
 /// The values the inspector's summary of a transaction is made of: what a step is compared on.
