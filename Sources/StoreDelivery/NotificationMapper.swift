@@ -60,7 +60,10 @@ public struct NotificationMapper: Sendable {
         for cause in event.notifications {
           batch.add(cause, transaction: t, status: status, unclaimed: unclaimed.claimIDs)
         }
-      default: continue
+      // Events that cause no notification.
+      case .message, .paymentQueue, .purchaseResult, .transactionRemoved, .revokedEntitlements,
+        .restoreCompleted, .apiCall, .consumptionReported, .receipt, .family, .retention:
+        continue
       }
     }
     return batch.made

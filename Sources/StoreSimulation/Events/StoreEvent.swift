@@ -236,7 +236,10 @@ extension StoreEvent {
     case .status(let status): return status.owner.member?.name == member
     case .transactionRemoved(_, let owner): return owner.member?.name == member
     case .family: return true
-    default: return member == nil
+    case .message, .paymentQueue, .purchaseResult, .revokedEntitlements, .restoreCompleted,
+      .apiCall, .refundRequested, .refundDeclined, .renewalExtension, .renewalExtensionSummary,
+      .consumptionReported, .receipt, .notice, .retention, .seatsUnclaimed:
+      return member == nil
     }
   }
 }

@@ -10,11 +10,15 @@ extension NotificationCauses {
   ) -> NotificationCauses {
     var made = NotificationCauses()
     if old.state != new.state {
-      switch (old.state, new.state) {
-      case (.subscribed, .inGracePeriod): made.append(.init(.didFailToRenew, .gracePeriod))
-      case (.subscribed, .inBillingRetryPeriod): made.append(.init(.didFailToRenew))
-      case (.inGracePeriod, .inBillingRetryPeriod): made.append(.init(.gracePeriodExpired))
-      case (_, .expired):
+      // Decided by the new state (every one named), then by where it came from.
+      switch new.state {
+      case .inGracePeriod where old.state == .subscribed:
+        made.append(.init(.didFailToRenew, .gracePeriod))
+      case .inBillingRetryPeriod where old.state == .subscribed:
+        made.append(.init(.didFailToRenew))
+      case .inBillingRetryPeriod where old.state == .inGracePeriod:
+        made.append(.init(.gracePeriodExpired))
+      case .expired:
         let subtype: NotificationSubtype? =
           switch new.expirationReason {
           case .autoRenewDisabled?: .voluntary
@@ -24,7 +28,9 @@ extension NotificationCauses {
           case .unknown?, nil: nil
           }
         made.append(.init(.expired, subtype))
-      default: break
+      // A recovery or a new period is told by its transaction (DID_RENEW, SUBSCRIBED); a
+      // revocation by its refund; grace or retry from elsewhere by nothing new.
+      case .subscribed, .revoked, .inGracePeriod, .inBillingRetryPeriod: break
       }
       return made
     }
@@ -79,7 +85,6 @@ extension NotificationCauses {
     case .renewalExtension(let extended):
       append(extended.failure == nil ? .init(.renewalExtended) : .init(.renewalExtension, .failure))
     case .renewalExtensionSummary: append(.init(.renewalExtension, .summary))
-    case .seatsUnclaimed: append(.init(.unclaimSeats))
     case .notice(.consentRescinded): append(.init(.rescindConsent))
     case .notice(.externalPurchaseToken(let token)):
       let subtype: NotificationSubtype =
@@ -89,7 +94,12 @@ extension NotificationCauses {
         case .activeTokenReminder: .activeTokenReminder
         }
       append(.init(.externalPurchaseToken, subtype))
-    default: break
+    case .seatsUnclaimed: append(.init(.unclaimSeats))
+    // Told by the verb that made them (a transaction's or a status's causes), or by nothing.
+    case .transaction, .status, .message, .paymentQueue, .purchaseResult, .transactionRemoved,
+      .revokedEntitlements, .restoreCompleted, .apiCall, .consumptionReported, .receipt, .family,
+      .retention:
+      break
     }
   }
 }

@@ -319,16 +319,15 @@ extension Session {
   private mutating func refundSeats(group groupIndex: Int, seats count: Int, _ sink: EventSink) {
     let original = groups[groupIndex].originalID
     guard let position = ledger.position(of: groups[groupIndex].current) else { return }
-    var seats = storage.seatGroups[original]!
-    seats.revoked += count
+    makeUnique()
+    storage.seatGroups[original]!.revoked += count
     let stamp = now.milliseconds
     ledger.updateDetails(at: position) { details in
       let before = details.seats?.revoked ?? 0
       details.seats?.revoked = before + count
     }
-    let unclaimed = seats.keepClaims(atMost: seats.inForce)
-    makeUnique()
-    storage.seatGroups[original] = seats
+    let inForce = storage.seatGroups[original]!.inForce
+    let unclaimed = storage.seatGroups[original]!.keepClaims(atMost: inForce)
     emitTransaction(position, delivery: .updates, at: stamp, sink, cause: .init(.refund, .seats))
     emitStatus(group: groupIndex, at: stamp, sink)
     if !unclaimed.isEmpty {
@@ -343,12 +342,13 @@ extension Session {
   /// the claims made so far.
   private mutating func claimSeat(_ id: UInt64, request: String, member: String?) {
     let original = ledger[ledger.position(of: id)!].originalID
-    var group = storage.seatGroups[original]!
-    if group.claim(request: request) != nil { return }
-    group.claimsMade += 1
-    let claim = stableUUID("seat-claim-\(original)-\(group.claimsMade)-\(request)")
-    group.add(SeatClaim(id: claim, requestIdentifier: request, appTransactionID: member))
+    guard storage.seatGroups[original]?.claim(request: request) == nil else { return }
     makeUnique()
-    storage.seatGroups[original] = group
+    // In place: a copy of the group would copy its claims at every claim.
+    storage.seatGroups[original]!.claimsMade += 1
+    let made = storage.seatGroups[original]!.claimsMade
+    let claim = stableUUID("seat-claim-\(original)-\(made)-\(request)")
+    storage.seatGroups[original]!.add(
+      SeatClaim(id: claim, requestIdentifier: request, appTransactionID: member))
   }
 }
