@@ -11,108 +11,99 @@ struct RetentionController {
 
   func addRoutes(to api: RouterGroup<ServerContext>) {
     api.get("v1/messaging/image/list", use: imageList)
-      .put("v1/messaging/image/:imageIdentifier", use: uploadImage)
-      .delete("v1/messaging/image/:imageIdentifier", use: deleteImage)
       .get("v1/messaging/message/list", use: messageList)
-      .put("v1/messaging/message/:messageIdentifier", use: uploadMessage)
-      .delete("v1/messaging/message/:messageIdentifier", use: deleteMessage)
-      .put("v1/messaging/default/:productId/:locale", use: configureDefault)
-      .delete("v1/messaging/default/:productId/:locale", use: deleteDefault)
       .get("v1/messaging/default/:productId/:locale", use: getDefault)
-      .put("v1/messaging/realtime/url", use: configureURL)
-      .delete("v1/messaging/realtime/url", use: deleteURL)
       .get("v1/messaging/realtime/url", use: getURL)
       .post("v1/messaging/performanceTest", use: initiateTest)
       .get("v1/messaging/performanceTest/result/:requestId", use: testResult)
+    // The changes: each reads its request's values, then applies where the session lives.
+    api.put(
+      "v1/messaging/image/:imageIdentifier",
+      use: change { request, context in
+        let (id, size) = (
+          Self.value("imageIdentifier", context), request.uri.queryParameters.get("imageSize")
+        )
+        return { served, whole in try served.uploadImage(id, size: size, body: whole.body) }
+      }
+    )
+    .delete(
+      "v1/messaging/image/:imageIdentifier",
+      use: change { _, context in
+        let id = Self.value("imageIdentifier", context)
+        return { served, _ in
+          let image = try ServedSession.uuid(
+            id, invalid: AppStoreError(.invalidImage), "image identifier")
+          try served.retention(.deleteImage(id: image))
+        }
+      }
+    )
+    .put(
+      "v1/messaging/message/:messageIdentifier",
+      use: change { _, context in
+        let id = Self.value("messageIdentifier", context)
+        return { served, whole in try served.uploadMessage(id, body: whole.body) }
+      }
+    )
+    .delete(
+      "v1/messaging/message/:messageIdentifier",
+      use: change { _, context in
+        let id = Self.value("messageIdentifier", context)
+        return { served, _ in
+          let message = try ServedSession.uuid(
+            id, invalid: .generalBadRequest, "message identifier")
+          try served.retention(.deleteMessage(id: message))
+        }
+      }
+    )
+    .put(
+      "v1/messaging/default/:productId/:locale",
+      use: change { _, context in
+        let (productID, locale) = Self.place(context)
+        return { served, whole in
+          try served.configureDefault(productID: productID, locale: locale, body: whole.body)
+        }
+      }
+    )
+    .delete(
+      "v1/messaging/default/:productId/:locale",
+      use: change { _, context in
+        let (productID, locale) = Self.place(context)
+        return { served, _ in
+          try served.retention(.deleteDefault(productID: productID, locale: locale))
+        }
+      }
+    )
+    .put(
+      "v1/messaging/realtime/url",
+      use: change { _, _ in
+        { served, whole in try served.configureRealtimeURL(body: whole.body) }
+      }
+    )
+    .delete(
+      "v1/messaging/realtime/url",
+      use: change { _, _ in
+        { served, _ in try served.retention(.setRealtimeURL(nil)) }
+      })
   }
 
-  /// A change: `body` applies it where the session lives; 200 with no body once it did.
+  /// A change's handler: `work` reads the request's values (its path's parameters, its query)
+  /// and gives what applies them where the session lives; 200 with no body once it did.
   private func change(
-    _ request: Request, _ context: ServerContext,
-    _ body: @escaping (ServedSession, ServerRequest) throws -> Void
-  ) async throws -> Response {
-    try await access.write(request, context) { served, whole in
-      try body(served, whole)
-      return ServerResponse(status: 200, body: [])
+    _ work:
+      @escaping @Sendable (Request, ServerContext) -> (ServedSession, ServerRequest) throws
+      -> Void
+  ) -> @Sendable (Request, ServerContext) async throws -> Response {
+    { [access] request, context in
+      let apply = work(request, context)
+      return try await access.write(request, context) { served, whole in
+        try apply(served, whole)
+        return ServerResponse(status: 200, body: [])
+      }
     }
   }
 
-  @Sendable func uploadImage(_ request: Request, context: ServerContext) async throws -> Response {
-    let id = context.parameters.get("imageIdentifier") ?? ""
-    let size = request.uri.queryParameters.get("imageSize")
-    return try await change(request, context) { served, whole in
-      try served.uploadImage(id, size: size, body: whole.body)
-    }
-  }
-
-  @Sendable func deleteImage(_ request: Request, context: ServerContext) async throws -> Response {
-    let id = context.parameters.get("imageIdentifier") ?? ""
-    return try await change(request, context) { served, _ in
-      try served.retention(
-        .deleteImage(
-          id: try ServedSession.uuid(id, invalid: AppStoreError(.invalidImage), "image identifier"))
-      )
-    }
-  }
-
-  @Sendable func uploadMessage(
-    _ request: Request, context: ServerContext
-  ) async throws
-    -> Response
-  {
-    let id = context.parameters.get("messageIdentifier") ?? ""
-    return try await change(request, context) { served, whole in
-      try served.uploadMessage(id, body: whole.body)
-    }
-  }
-
-  @Sendable func deleteMessage(
-    _ request: Request, context: ServerContext
-  ) async throws
-    -> Response
-  {
-    let id = context.parameters.get("messageIdentifier") ?? ""
-    return try await change(request, context) { served, _ in
-      try served.retention(
-        .deleteMessage(
-          id: try ServedSession.uuid(id, invalid: .generalBadRequest, "message identifier")))
-    }
-  }
-
-  @Sendable func configureDefault(
-    _ request: Request, context: ServerContext
-  ) async throws
-    -> Response
-  {
-    let (productID, locale) = Self.place(context)
-    return try await change(request, context) { served, whole in
-      try served.configureDefault(productID: productID, locale: locale, body: whole.body)
-    }
-  }
-
-  @Sendable func deleteDefault(
-    _ request: Request, context: ServerContext
-  ) async throws
-    -> Response
-  {
-    let (productID, locale) = Self.place(context)
-    return try await change(request, context) { served, _ in
-      try served.retention(.deleteDefault(productID: productID, locale: locale))
-    }
-  }
-
-  @Sendable func configureURL(
-    _ request: Request, context: ServerContext
-  ) async throws
-    -> Response
-  {
-    try await change(request, context) { served, whole in
-      try served.configureRealtimeURL(body: whole.body)
-    }
-  }
-
-  @Sendable func deleteURL(_ request: Request, context: ServerContext) async throws -> Response {
-    try await change(request, context) { served, _ in try served.retention(.setRealtimeURL(nil)) }
+  private static func value(_ name: String, _ context: ServerContext) -> String {
+    context.parameters.get(name) ?? ""
   }
 
   @Sendable func initiateTest(
@@ -195,6 +186,6 @@ struct RetentionController {
   }
 
   private static func place(_ context: ServerContext) -> (String, String) {
-    (context.parameters.get("productId") ?? "", context.parameters.get("locale") ?? "")
+    (value("productId", context), value("locale", context))
   }
 }
