@@ -95,7 +95,7 @@ extension ServedSession {
     case .noAvailableSeats: return AppStoreError(.noAvailableSeats)
     case .claimNotFound: return AppStoreError(.seatClaimIDNotFound)
     case .appTransactionNotFound: return AppStoreError(.appTransactionIDNotFound)
-    case .invalidCount, .reductionNotAllowed, .unchanged, .notSimulated:
+    case .invalidCount, .reductionNotAllowed, .unchanged, .notSimulated, .multiSeatDisabled:
       return AppStoreError(.generalBadRequest, message: "Bad request. \(refusal.message)")
     }
   }

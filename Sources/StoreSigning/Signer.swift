@@ -188,10 +188,11 @@ public struct Signer: Sendable {
       p["eligibleWinBackOfferIds"] = .array(info.eligibleWinBackOfferIDs.map { .string($0) })
     }
     if let token = info.appAccountToken { p["appAccountToken"] = .string(token) }
-    if let seats = info.renewalSeats, let price = info.renewalPrice {
+    if let seats = info.renewalSeats {
       p["renewalQuantity"] = .number(JSONNumber(seats))
+      let tiers = info.renewalSeatTiers.map { ($0.price, $0.quantity) }
       p["multiSeatInfo"] = .object(
-        JSONObject([JSONMember("renewalPriceTiers", Self.priceTiers([(price, seats)]))]))
+        JSONObject([JSONMember("renewalPriceTiers", Self.priceTiers(tiers))]))
     }
     p["appTransactionId"] = .string(status.appTransactionID)
     if let plan = info.billingPlanType { p["renewalBillingPlanType"] = .string(plan.rawValue) }
@@ -225,7 +226,7 @@ public struct Signer: Sendable {
     p["price"] = .number(JSONNumber(text: String(t.price / Int64(quantity))))
     var info = JSONObject([
       JSONMember("invitationManagement", .string(seats.invitations.rawValue)),
-      JSONMember("priceTiers", Self.priceTiers([(seats.seatPrice, t.purchasedQuantity)])),
+      JSONMember("priceTiers", Self.priceTiers(seats.tiers.map { ($0.price, $0.quantity) })),
     ])
     if let revoked = seats.revoked {
       info["revokedSeatQuantity"] = .number(JSONNumber(revoked))

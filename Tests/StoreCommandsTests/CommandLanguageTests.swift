@@ -209,7 +209,7 @@ import Testing
     ),
     (
       "set volume 11",
-      "unknown setting \"volume\"; the settings are ask-to-buy, interrupted-purchases, billing-retry, grace-period, dialogs, fail-transactions, error, storefront, locale, time-rate, refund-review, consumable-history, winback-eligible, invitations"
+      "unknown setting \"volume\"; the settings are ask-to-buy, interrupted-purchases, billing-retry, grace-period, dialogs, fail-transactions, error, storefront, locale, time-rate, refund-review, consumable-history, winback-eligible, invitations, seat-pricing"
     ),
     ("set time-rate warp", "\"warp\" is not a time rate"),
     ("set storefront XYZ", "\"XYZ\" is not a known storefront"),

@@ -155,6 +155,50 @@ import Testing
     }
   }
 
+  /// Volume pricing: each seat costs its own tier's price (1–5 at 14.99, 6–10 at 10: eight
+  /// seats are 5 × 14.99 + 3 × 10); the signed `price` is their average; added seats fill the
+  /// next tiers; a product set off refuses seats.
+  @Test func volumeTiersPriceEachSeatAtItsTier() async throws {
+    let served = try await served([
+      "set time-rate realTime", "set seat-pricing socialfeed.premium.monthly 5:14.99 10:10 *:5",
+      "buy socialfeed.premium.monthly seats=8", "advance 15d", "seats 0 12",
+    ])
+    let info = await served.call("GET", "/inApps/v1/transactions/0")
+    let period = try ServedEndpointTests().payload(info.object["signedTransactionInfo"])
+    #expect(period["price"] as? Int == 104_950 / 8)
+    let tiers = try #require(
+      (period["multiSeatInfo"] as? [String: Any])?["priceTiers"] as? [[String: Any]])
+    #expect(tiers.map { $0["tierPrice"] as? Int } == [14_990, 10_000])
+    #expect(tiers.map { $0["tierQuantity"] as? Int } == [5, 3])
+    let addition = await served.call("GET", "/inApps/v1/transactions/1")
+    let added = try ServedEndpointTests().payload(addition.object["signedTransactionInfo"])
+    let addedTiers = try #require(
+      (added["multiSeatInfo"] as? [String: Any])?["priceTiers"] as? [[String: Any]])
+    #expect(addedTiers.map { $0["tierQuantity"] as? Int } == [2, 2])
+    let statuses = await served.call("GET", "/inApps/v1/subscriptions/0")
+    let renewal = try ServedEndpointTests().payload(
+      ((statuses.object["data"] as? [[String: Any]])?.first?["lastTransactions"]
+        as? [[String: Any]])?.first?["signedRenewalInfo"])
+    let renewing = try #require(
+      (renewal["multiSeatInfo"] as? [String: Any])?["renewalPriceTiers"] as? [[String: Any]])
+    #expect(renewing.map { $0["tierQuantity"] as? Int } == [5, 5, 2])
+    #expect(renewal["renewalPrice"] as? Int == (5 * 14_990 + 5 * 10_000 + 2 * 5_000) / 12)
+    let lines = [
+      (
+        "set seat-pricing socialfeed.yearly off\nbuy socialfeed.yearly seats=2",
+        "multiSeatPurchaseDisabled"
+      ),
+      ("set seat-pricing socialfeed.yearly 10:5 5:4", "seat tiers go up"),
+      ("set seat-pricing socialfeed.yearly 1:1 2:1 3:1 4:1 5:1 *:1", "1 to 5 seat tiers"),
+      ("set seat-pricing foodtruck.donuts.box 5:1", "sells no seats"),
+      ("set seat-pricing socialfeed.yearly 5:abc", "a seat tier is"),
+    ]
+    for (script, words) in lines {
+      let answer = await served.call("POST", "/storekeeper/v1/commands", body: script + "\n")
+      #expect(answer.text.contains(words), "\(script): \(answer.text)")
+    }
+  }
+
   @Test func seatChangesAndRefundsNotify() async throws {
     let names = try await notified([
       "set time-rate realTime", "buy socialfeed.monthly seats=2", "advance 3d", "seats 0 4",

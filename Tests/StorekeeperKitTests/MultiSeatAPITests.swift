@@ -53,6 +53,10 @@ import Testing
       await #expect(throws: Product.PurchaseError.multiSeatPurchaseDisabled) {
         _ = try await product("foodtruck.donuts.box").purchase(options: [.seats(2)])
       }
+      try session.perform("set seat-pricing socialfeed.yearly off")
+      await #expect(throws: Product.PurchaseError.multiSeatPurchaseDisabled) {
+        _ = try await product("socialfeed.yearly").purchase(options: [.seats(2)])
+      }
       let plain = try await buy("foodtruck.saleshistory")
       #expect(plain.multiSeatInfo == nil && plain.additionalTransactionReason == nil)
       #expect(try await !product("foodtruck.donuts.box").supportsMultiSeatPurchase)

@@ -269,7 +269,8 @@ public struct EventEncoder: Sendable {
     if let seats = t.seats {
       object.nested("seats") {
         $0.field("invitations", seats.invitations.rawValue)
-        $0.price("seatPrice", seats.seatPrice)
+        $0.strings(
+          "tiers", seats.tiers.map { "\($0.quantity) at \(decimalText($0.price))" })
         if let revoked = seats.revoked { $0.field("revokedSeats", Int64(revoked)) }
         if seats.seatAddition { $0.field("seatAddition", true) }
         if seats.isAddition { $0.field("addedSeats", true) }

@@ -132,6 +132,20 @@ extension SeatChange where Reference == TransactionReference {
     case .associate(let reference, let claim, let member):
       ["seat-associate", "\(reference)", claim, member]
     case .invitations(let hosting): ["set", "invitations", hosting.word]
+    case .pricing(let productID, let pricing):
+      ["set", "seat-pricing", productID] + SeatPricing.words(pricing)
+    }
+  }
+}
+
+extension SeatPricing {
+  /// `on` (the product's own price), `off`, or the tiers: `5:9.99 10:7.99 *:5.99`.
+  static func words(_ pricing: SeatPricing?) -> [String] {
+    switch pricing {
+    case nil: ["on"]
+    case .disabled?: ["off"]
+    case .tiers(let tiers)?:
+      tiers.map { "\($0.maximumSeats.map(String.init) ?? "*"):\(decimalText($0.price))" }
     }
   }
 }

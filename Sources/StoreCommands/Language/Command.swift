@@ -122,7 +122,7 @@ public enum Command: Equatable, Sendable {
     case .notify, .notice: "notify"
     case .refreshReceipt: "call"
     case .seats(.refund): "refund"
-    case .seats(.invitations): "set"
+    case .seats(.invitations), .seats(.pricing): "set"
     case .seats(.change): "seats"
     case .seats(.claim): "seat-claim"
     case .seats(.unclaim): "seat-unclaim"

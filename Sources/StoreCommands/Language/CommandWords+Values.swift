@@ -177,6 +177,29 @@ extension CommandWords {
     return .seats(.change(reference, total: total))
   }
 
+  /// `set seat-pricing <productID> on|off|<seats>:<price>… [*:<price>]`.
+  mutating func seatPricing() throws(CommandError) -> SeatCommand {
+    let productID = try word("a subscription's product ID")
+    let first = try word("on, off, or tiers such as 5:9.99 10:7.99 *:5.99")
+    if first == "on" { return .pricing(productID: productID, nil) }
+    if first == "off" { return .pricing(productID: productID, .disabled) }
+    var texts = [first]
+    while peek != nil { texts.append(try word("a tier")) }
+    var tiers: [SeatTier] = []
+    for text in texts {
+      let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+      guard parts.count == 2, let price = Price(String(parts[1])).milliunits,
+        parts[0] == "*" || Int(parts[0]).map({ $0 >= 1 }) == true
+      else {
+        throw CommandError(
+          "a seat tier is <last seat>:<price> or *:<price> (5:9.99 10:7.99 *:5.99), not \"\(text)\""
+        )
+      }
+      tiers.append(SeatTier(maximumSeats: Int(parts[0]), price: price))
+    }
+    return .pricing(productID: productID, .tiers(tiers))
+  }
+
   /// `seat-claim <txn> request=<uuid> [app-transaction=<id>]`.
   mutating func seatClaim() throws(CommandError) -> Command {
     let reference = try transaction()
@@ -193,7 +216,7 @@ extension SettingChange {
   /// The settings `set` names: the session's switches (``SettingDescriptor``) and Xcode's
   /// per-offer win-back toggle.
   static var names: [String] {
-    SettingDescriptor.all.map(\.command) + ["winback-eligible", "invitations"]
+    SettingDescriptor.all.map(\.command) + ["winback-eligible", "invitations", "seat-pricing"]
   }
 }
 

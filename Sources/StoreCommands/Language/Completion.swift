@@ -110,6 +110,10 @@ extension SettingChange {
     if name == "winback-eligible" {
       return typed.count == 1 ? [.winBackOffer] : typed.count == 2 ? [onOff] : []
     }
+    if name == "seat-pricing" {
+      return typed.count == 1
+        ? [.product(subscriptions: true)] : typed.count == 2 ? [.choice(["on", "off"])] : []
+    }
     if name == "invitations" {
       return typed.count == 1 ? [.choice(InvitationManagement.allCases.map(\.word))] : []
     }

@@ -19,6 +19,7 @@ extension Verb {
       "a setting changes (set notify-fault off|drop|duplicate|delay <duration>: the deliveries')",
       parse: { words throws(CommandError) in
         if words.take("notify-fault") { return .notify(.fault(try words.notificationFault())) }
+        if words.take("seat-pricing") { return .seats(try words.seatPricing()) }
         if words.take("invitations") {
           let hosting = try words.choice(
             InvitationManagement.allCases.map { ($0.word, $0) }, "apple or developer")
@@ -31,6 +32,8 @@ extension Verb {
         case .set(let change): return ["set"] + change.words
         case .notify(.fault(let fault)): return ["set", "notify-fault"] + fault.words
         case .seats(.invitations(let hosting)): return SeatCommand.invitations(hosting).words
+        case .seats(.pricing(let productID, let pricing)):
+          return SeatCommand.pricing(productID: productID, pricing).words
         default: return nil
         }
       }),

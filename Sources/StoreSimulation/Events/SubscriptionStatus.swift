@@ -86,8 +86,10 @@ public struct RenewalInfo: Equatable, Sendable {
   /// A `MONTHLY` plan: the commitment's renewal.
   public var commitment: RenewalCommitment?
   /// A multiseat subscription that renews: the seats that renew (`renewalQuantity`);
-  /// ``renewalPrice`` is then one seat's.
+  /// ``renewalPrice`` is then the average of a seat.
   public var renewalSeats: Int?
+  /// The seats that renew at each price (`renewalPriceTiers`).
+  public var renewalSeatTiers: [SeatCharge] = []
 }
 
 /// `Product.SubscriptionInfo.Status`: a group's state with its latest transaction and renewal

@@ -79,8 +79,15 @@ extension Session {
       appAccountToken: ledger.position(of: group.current).flatMap {
         ledger.details(of: ledger[$0])?.appAccountToken
       }, billingPlanType: plan?.0, commitment: plan?.1)
-    if renews, !storage.seatGroups.isEmpty, let seats = storage.seatGroups[group.originalID] {
+    if renews, !storage.seatGroups.isEmpty, let seats = storage.seatGroups[group.originalID],
+      let price = info.renewalPrice
+    {
+      let tiers = seatCharges(
+        product: group.renewalProduct, offered: next != nil, after: 0, count: seats.renewalTotal,
+        base: price)
       info.renewalSeats = seats.renewalTotal
+      info.renewalSeatTiers = tiers
+      info.renewalPrice = Self.total(tiers) / Int64(max(1, seats.renewalTotal))
     }
     return SubscriptionStatus(
       groupID: catalog.groups[index].id, state: state, transactionID: group.current,

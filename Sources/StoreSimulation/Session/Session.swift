@@ -311,6 +311,9 @@ final class SessionStorage: @unchecked Sendable {
   @exclusivity(unchecked) var seatGroups: [UInt64: SeatGroup] = [:]
   /// App Store Connect's invitation hosting for new multiseat purchases (the app's).
   @exclusivity(unchecked) var invitations = InvitationManagement.apple
+  /// Products' seat pricing set by `set seat-pricing` (by catalog index); the others sell
+  /// seats at their own price.
+  @exclusivity(unchecked) var seatPricing: [Int32: SeatPricing] = [:]
   /// What each customer's subscription page offered last (`retention show`), by customer
   /// number. (Kept here rather than in `CustomerState`: an `Optional<RetentionPage>` field there
   /// made debug builds of Swift 6.2 read a bad pointer through the book's `_read`/`_modify`
@@ -347,6 +350,7 @@ final class SessionStorage: @unchecked Sendable {
     copy.retention = retention
     copy.seatGroups = seatGroups
     copy.invitations = invitations
+    copy.seatPricing = seatPricing
     copy.retentionPages = retentionPages
     copy.idOwners = idOwners
     copy.appTransactionIDs = appTransactionIDs

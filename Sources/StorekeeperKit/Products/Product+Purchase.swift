@@ -68,7 +68,7 @@ extension CommandError {
     case nil: StoreKitError.systemError(self)
     case .seats(let refusal)?:
       switch refusal.rule {
-      case .notSubscription: Product.PurchaseError.multiSeatPurchaseDisabled
+      case .notSubscription, .multiSeatDisabled: Product.PurchaseError.multiSeatPurchaseDisabled
       case .reductionNotAllowed: Product.PurchaseError.seatReductionNotAllowed
       case .invalidCount: Product.PurchaseError.invalidQuantity
       case .notDeveloperManaged, .notMultiSeat, .noAvailableSeats, .claimNotFound,

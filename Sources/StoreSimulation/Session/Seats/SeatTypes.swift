@@ -97,12 +97,48 @@ public struct SeatGroup: Equatable, Sendable {
   public var available: Int { max(0, inForce - claimCount) }
 }
 
+/// A tier of a product's seat-based pricing (Apple's `SeatBasedPricing.PriceTier`): a per-seat
+/// price for the seats up to `maximumSeats` (from the tier before's), `nil` for every seat
+/// after the tiers before.
+public struct SeatTier: Equatable, Sendable {
+  /// The last seat at this price; `nil`: no last.
+  public var maximumSeats: Int?
+  /// The price of one seat (milliunits of the storefront's currency).
+  public var price: Int64
+
+  /// A tier.
+  public init(maximumSeats: Int?, price: Int64) {
+    self.maximumSeats = maximumSeats
+    self.price = price
+  }
+
+  /// Apple's most tiers a product has (volume pricing).
+  public static let most = 5
+}
+
+/// How a product sells seats: not at all (`multiSeatPurchaseDisabled`), or by tiers. A
+/// product with none set sells them at its own price (one tier).
+public enum SeatPricing: Equatable, Sendable {
+  /// `seats(_:)` is refused.
+  case disabled
+  /// Volume pricing, ascending.
+  case tiers([SeatTier])
+}
+
+/// Seats bought at one price (`MultiSeatPriceTier`: `tierPrice`, `tierQuantity`).
+public struct SeatCharge: Equatable, Sendable {
+  /// The price of one seat (milliunits).
+  public var price: Int64
+  /// The seats at that price.
+  public var quantity: Int
+}
+
 /// A multiseat transaction's seat terms (`multiSeatInfo`).
 public struct TransactionSeats: Equatable, Sendable {
   /// Who hosts the invitations.
   public var invitations: InvitationManagement
-  /// The price of one seat (`tierPrice`, milliunits): one tier at the file's price.
-  public var seatPrice: Int64
+  /// The seats bought at each price (`priceTiers`).
+  public var tiers: [SeatCharge]
   /// Seats of this transaction refunded (`revokedSeatQuantity`), `nil` before any.
   public var revoked: Int?
   /// Whether seats were added in this transaction's period (`additionalTransactionReason`
@@ -128,6 +164,9 @@ public enum SeatChange<Reference: Equatable & Sendable>: Equatable, Sendable {
   case associate(Reference, claim: String, appTransactionID: String)
   /// `set invitations apple|developer` (App Store Connect's setting).
   case invitations(InvitationManagement)
+  /// `set seat-pricing <productID> on|off|<tiers>`: how a product sells seats; `nil` at its
+  /// own price.
+  case pricing(productID: String, SeatPricing?)
 
   /// The same change with its transaction named by `transform`'s answer.
   public func map<Other, Failure: Error>(
@@ -142,6 +181,7 @@ public enum SeatChange<Reference: Equatable & Sendable>: Equatable, Sendable {
     case .associate(let reference, let claim, let member):
       .associate(try transform(reference), claim: claim, appTransactionID: member)
     case .invitations(let hosting): .invitations(hosting)
+    case .pricing(let productID, let pricing): .pricing(productID: productID, pricing)
     }
   }
 }
@@ -166,6 +206,9 @@ public enum SeatRule: Equatable, Sendable, CaseIterable {
   case notDeveloperManaged
   /// The subscription is not multiseat.
   case notMultiSeat
+  /// The product does not sell seats (`multiSeatPurchaseDisabled`), or its tiers are not
+  /// Apple's shape.
+  case multiSeatDisabled
   /// Every seat is claimed (`NoAvailableSeatsError`).
   case noAvailableSeats
   /// No claim of that id (`SeatClaimIdNotFoundError`).

@@ -33,6 +33,19 @@ extension Session {
     guard seats >= 1 else {
       throw seatRefusal(.invalidCount, "seats=\(seats): a multiseat purchase has at least 1 seat")
     }
+    switch storage.seatPricing[Int32(productIndex)] {
+    case .disabled?:
+      throw seatRefusal(
+        .multiSeatDisabled,
+        "\(product.productID) is not sold by the seat (multiSeatPurchaseDisabled: set "
+          + "seat-pricing \(product.productID) on)")
+    case .tiers(let tiers)?:
+      if let most = tiers.last?.maximumSeats, seats > most {
+        throw seatRefusal(
+          .invalidCount, "seats=\(seats): \(product.productID)'s tiers end at \(most) seats")
+      }
+    case nil: break
+    }
     let group = groups[groupIndex]
     guard group.isActive else { return }
     guard group.product == Int32(productIndex) else {
@@ -112,14 +125,16 @@ extension Session {
       }
       return
     }
-    let seatPrice = ledger[position].price
+    let record = ledger[position]
+    let seatPrice = record.price
+    let charges = seatCharges(record, after: 0, count: seats, base: seatPrice)
     ledger.update(position) {
       $0.quantity = Int32(seats)
-      $0.price = seatPrice * Int64(seats)
+      $0.price = Self.total(charges)
     }
     let invitations = storage.invitations
     ledger.updateDetails(at: position) {
-      $0.seats = TransactionSeats(invitations: invitations, seatPrice: seatPrice, revoked: nil)
+      $0.seats = TransactionSeats(invitations: invitations, tiers: charges, revoked: nil)
     }
     makeUnique()
     storage.seatGroups[original] = SeatGroup(
@@ -137,13 +152,51 @@ extension Session {
     group.total = group.renewalTotal
     group.revoked = 0
     group.seatPrice = seatPrice
+    let charges = seatCharges(record, after: 0, count: group.total, base: seatPrice)
     record.quantity = Int32(group.total)
-    record.price = seatPrice * Int64(group.total)
+    record.price = Self.total(charges)
     var own = details ?? TransactionDetails()
-    own.seats = TransactionSeats(invitations: group.invitations, seatPrice: seatPrice, revoked: nil)
+    own.seats = TransactionSeats(invitations: group.invitations, tiers: charges, revoked: nil)
     details = own
     makeUnique()
     storage.seatGroups[originalID] = group
+  }
+
+  /// What seats `first + 1` to `first + count` of a period of `record`'s product cost, by
+  /// price: its tiers (`set seat-pricing`), else one price, `base` (the period's price: an
+  /// offer's price is one price for every seat).
+  func seatCharges(
+    _ record: TransactionRecord, after first: Int, count: Int, base: Int64
+  ) -> [SeatCharge] {
+    seatCharges(
+      product: record.product, offered: record.offerIndex >= 0, after: first, count: count,
+      base: base)
+  }
+
+  /// ``seatCharges(_:after:count:base:)`` of a period of `product`, with an offer or not.
+  func seatCharges(
+    product: Int32, offered: Bool, after first: Int, count: Int, base: Int64
+  ) -> [SeatCharge] {
+    guard !offered, !storage.seatPricing.isEmpty,
+      case .tiers(let tiers)? = storage.seatPricing[product], let last = tiers.last
+    else { return [SeatCharge(price: base, quantity: count)] }
+    var charges: [SeatCharge] = []
+    var seat = first
+    let end = first + count
+    for tier in tiers where seat < end {
+      let upper = min(end, tier.maximumSeats ?? end)
+      if upper > seat {
+        charges.append(SeatCharge(price: tier.price, quantity: upper - seat))
+        seat = upper
+      }
+    }
+    if seat < end { charges.append(SeatCharge(price: last.price, quantity: end - seat)) }
+    return charges
+  }
+
+  /// What the charges come to.
+  static func total(_ charges: [SeatCharge]) -> Int64 {
+    charges.reduce(0) { $0 + $1.price * Int64($1.quantity) }
   }
 
   // MARK: - Seat changes
@@ -189,6 +242,9 @@ extension Session {
     case .invitations(let hosting):
       makeUnique()
       storage.invitations = hosting
+    case .pricing(let productID, let pricing):
+      makeUnique()
+      storage.seatPricing[Int32(catalog.index(of: productID)!)] = pricing
     }
     settle(sink)
   }
@@ -203,6 +259,13 @@ extension Session {
       }
       guard total != group.renewalTotal else {
         throw seatRefusal(.unchanged, "\(total) seats renew already")
+      }
+      let product = ledger[try requireTransaction(id)].product
+      if case .tiers(let tiers)? = storage.seatPricing[product],
+        let most = tiers.last?.maximumSeats,
+        total > most
+      {
+        throw seatRefusal(.invalidCount, "\(total) seats: the product's tiers end at \(most) seats")
       }
     case .refund(let id, let seats):
       let group = try multiSeatGroup(id)
@@ -231,6 +294,35 @@ extension Session {
       guard hosting != storage.invitations else {
         throw seatRefusal(.unchanged, "invitations are \(hosting.word)-hosted already")
       }
+    case .pricing(let productID, let pricing): try checkSeatPricing(productID, pricing)
+    }
+  }
+
+  /// Why a product's seat pricing cannot be set: not an auto-renewable subscription, or tiers
+  /// not Apple's shape (one to five, ascending, prices above 0, only the last open).
+  private func checkSeatPricing(_ productID: String, _ pricing: SeatPricing?) throws(SessionError) {
+    let index = try requireProduct(productID)
+    guard catalog.products[index].groupIndex != nil else {
+      throw seatRefusal(
+        .notSubscription, "\(productID) is not an auto-renewable subscription: it sells no seats")
+    }
+    guard case .tiers(let tiers)? = pricing else { return }
+    var previous = 0
+    for (place, tier) in tiers.enumerated() {
+      let isLast = place == tiers.count - 1
+      guard tier.price > 0, isLast || tier.maximumSeats != nil,
+        (tier.maximumSeats ?? Int.max) > previous
+      else {
+        throw seatRefusal(
+          .multiSeatDisabled,
+          "seat tiers go up in seats (5:9.99 10:7.99 *:5.99), each price above 0, only the last "
+            + "open (*)")
+      }
+      previous = tier.maximumSeats ?? Int.max
+    }
+    guard (1...SeatTier.most).contains(tiers.count) else {
+      throw seatRefusal(
+        .multiSeatDisabled, "a product has 1 to \(SeatTier.most) seat tiers, not \(tiers.count)")
     }
   }
 
@@ -292,15 +384,16 @@ extension Session {
     let stamp = now.milliseconds
     let length = max(1, period.expirationDate - period.purchaseDate)
     let left = max(0, period.expirationDate - stamp)
-    let price = seats.seatPrice * Int64(added) * left / length
+    let charges = seatCharges(period, after: seats.total, count: added, base: seats.seatPrice)
+    let price = Self.total(charges) * left / length
     let record = TransactionRecord(
       id: 0, originalID: group.originalID, purchaseDate: stamp,
       originalPurchaseDate: period.originalPurchaseDate, expirationDate: period.expirationDate,
       price: price, product: period.product, quantity: Int32(added),
       storefront: period.storefront, state: .purchased)
     let terms = TransactionSeats(
-      invitations: seats.invitations, seatPrice: seats.seatPrice, revoked: nil,
-      seatAddition: true, isAddition: true)
+      invitations: seats.invitations, tiers: charges, revoked: nil, seatAddition: true,
+      isAddition: true)
     var details = ledger.details(of: period) ?? TransactionDetails()
     details.seats = terms
     appendMade(record, details: details)
