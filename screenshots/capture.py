@@ -3,7 +3,7 @@
 keys, captures each situation with colors (`capture-pane -e`) and writes it as an SVG of the cell
 grid. Run from the package root after `swift build`:
 
-    python3 screenshots/capture.py [path/to/storekeeper] [customers|retention]   # that one only
+    python3 screenshots/capture.py [path/to/storekeeper] [customers|retention|multiseat]   # that one only
 """
 import os
 import re
@@ -382,7 +382,28 @@ def family_device():
         shutil.rmtree(state, ignore_errors=True)
 
 
+def multiseat():
+    """A developer-hosted multiseat subscription at 80x24: its seats, claims and what renews."""
+    state = tempfile.mkdtemp()
+    try:
+        session("Configs/FoodTruck.storekit", state, size=(80, 24))
+        command("set time-rate realTime")
+        command("set invitations developer")
+        command("buy socialfeed.premium.monthly seats=5")
+        command("seat-claim 0 request=00000000-0000-4000-8000-000000000001")
+        command("seat-claim 0 request=00000000-0000-4000-8000-000000000002")
+        command("seats 0 3")
+        keys("Tab")
+        shot("multiseat-80x24", "A multiseat subscription at 80x24: five seats, two claimed, three renew")
+        keys("q")
+    finally:
+        tmux("kill-server")
+        shutil.rmtree(state, ignore_errors=True)
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[2] == "multiseat":
+        return multiseat()
     if len(sys.argv) > 2 and sys.argv[2] == "customers":
         return customers_view()
     if len(sys.argv) > 2 and sys.argv[2] == "retention":
@@ -457,6 +478,7 @@ def main():
         decoded_receipt()
         customers_view()
         retention_dialog()
+        multiseat()
     finally:
         tmux("kill-server")
         shutil.rmtree(state, ignore_errors=True)

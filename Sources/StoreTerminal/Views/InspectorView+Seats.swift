@@ -12,7 +12,7 @@ extension InspectorPane {
     ]
     if let revoked = seats.revoked { parts.append("\(revoked) refunded") }
     if let group = session.seatGroup(ofTransaction: t.id) {
-      parts.append("subscription \(group.inForce) in force")
+      if group.inForce != t.purchasedQuantity { parts.append("subscription \(group.inForce)") }
       if group.renewalTotal != group.total { parts.append("renews \(group.renewalTotal)") }
       if group.invitations == .developer {
         parts.append("\(group.claimCount) claimed, \(group.available) free")
