@@ -43,11 +43,14 @@ public struct BehaviourModel: Equatable, Sendable {
   public var priceIncrease = 0.1
   /// A customer asked to consent to a price increase consents.
   public var priceIncreaseConsent = 0.7
+  /// A customer buys their subscription for a group (multiseat): 2 to 10 seats. 0 by default,
+  /// so that a seed makes the population it always made.
+  public var groupPurchase = 0.0
 
   /// The chances the model draws, by their keys in a model file.
   public enum Chance: String, CaseIterable, Sendable {
     case introductoryConversion, cancellation, planChange, billingFailure, billingRecovery
-    case refund, priceIncrease, priceIncreaseConsent, familySharing
+    case refund, priceIncrease, priceIncreaseConsent, familySharing, groupPurchase
   }
 
   /// The probability of a chance.
@@ -62,6 +65,7 @@ public struct BehaviourModel: Equatable, Sendable {
     case .priceIncrease: priceIncrease
     case .priceIncreaseConsent: priceIncreaseConsent
     case .familySharing: familySharing
+    case .groupPurchase: groupPurchase
     }
   }
 
@@ -85,6 +89,7 @@ public struct BehaviourModel: Equatable, Sendable {
       ("billingFailure", \.billingFailure), ("billingRecovery", \.billingRecovery),
       ("refund", \.refund), ("planChange", \.planChange), ("familySharing", \.familySharing),
       ("priceIncrease", \.priceIncrease), ("priceIncreaseConsent", \.priceIncreaseConsent),
+      ("groupPurchase", \.groupPurchase),
     ]
   }
 

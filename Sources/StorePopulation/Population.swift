@@ -211,8 +211,17 @@ public final class Population {
       ? subscriptions.map { ($0, 1.0) }
       : zip(subscriptions, model.products.map(\.weight)).map { ($0, $1) }
     let product = catalog.products[life.random.pick(weights)]
-    // StoreKit applies the introductory offer to an eligible customer by itself.
-    try perform(.buy(productID: product.productID, options: PurchaseOptions()))
+    // StoreKit applies the introductory offer to an eligible customer by itself. A group
+    // purchase is drawn only when the model has them (a seed's population stays the same).
+    var purchase = PurchaseOptions()
+    if model.groupPurchase > 0 && decide(.groupPurchase, life) {
+      purchase.seats = 2 + Int(life.random.next() % 9)
+    }
+    if try perform(.buy(productID: product.productID, options: purchase)),
+      let seats = purchase.seats
+    {
+      summary.groupSeats += seats
+    }
     let now = host.session.now.milliseconds
     let day: Int64 = 86_400_000
     if product.familyShareable && decide(.familySharing, life) {

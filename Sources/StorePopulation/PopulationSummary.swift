@@ -32,6 +32,9 @@ public struct PopulationSummary: Equatable, Sendable {
   public var voluntaryChurn = 0
   /// Subscriptions that ended because billing retry gave up.
   public var billingChurn = 0
+  /// Seats bought in group purchases (multiseat), the customers who made them counted by the
+  /// `groupPurchase` chance's hits.
+  public var groupSeats = 0
   /// Monthly recurring revenue at the end: each subscriber's product at its list price, a year's
   /// price over 12, in milliunits, by currency.
   public var monthlyRecurringRevenue: [String: Int64] = [:]
@@ -59,7 +62,7 @@ public struct PopulationSummary: Equatable, Sendable {
       && lhs.revenue == rhs.revenue && lhs.skippedActions == rhs.skippedActions
       && lhs.skippedByKind == rhs.skippedByKind && lhs.draws == rhs.draws
       && lhs.revenueByMonth == rhs.revenueByMonth && lhs.voluntaryChurn == rhs.voluntaryChurn
-      && lhs.billingChurn == rhs.billingChurn
+      && lhs.billingChurn == rhs.billingChurn && lhs.groupSeats == rhs.groupSeats
       && lhs.monthlyRecurringRevenue == rhs.monthlyRecurringRevenue
   }
 
@@ -97,6 +100,10 @@ public struct PopulationSummary: Equatable, Sendable {
     lines.append(
       "churn  voluntary \(voluntaryChurn) (auto-renew off, price increase declined) · billing "
         + "\(billingChurn) (retry gave up)")
+    if let group = draws[.groupPurchase], group.hits > 0 {
+      lines.append(
+        "group purchases  \(group.hits) of \(group.trials) customers bought \(groupSeats) seats")
+    }
     if skippedActions > 0 {
       let kinds = skippedByKind.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
         .map { "\($0.key) \($0.value)" }.joined(separator: " · ")
@@ -121,7 +128,7 @@ public struct PopulationSummary: Equatable, Sendable {
 
   /// The summary as one JSON object.
   public var json: String {
-    let object = JSONObject([
+    var object = JSONObject([
       JSONMember("customers", .number(JSONNumber(customers))),
       JSONMember("shard", .string(shard.description)),
       JSONMember("transactions", .number(JSONNumber(transactions))),
@@ -175,6 +182,8 @@ public struct PopulationSummary: Equatable, Sendable {
                   ])))
             }))),
     ])
+    // Only with group purchases: a population without them says what it always said.
+    if groupSeats > 0 { object["groupSeats"] = .number(JSONNumber(groupSeats)) }
     return JSONWriter.compact(.object(object)) + "\n"
   }
 

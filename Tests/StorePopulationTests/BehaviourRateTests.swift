@@ -27,7 +27,10 @@ import Testing
     let summary = try tests.run(options).0
     // FoodTruck's subscriptions are not family-shareable: nobody is asked to share.
     #expect(summary.draws[.familySharing] == nil)
-    for chance in BehaviourModel.Chance.allCases where chance != .familySharing {
+    // Group purchases are 0 by default: never drawn (PopulationTests draws them).
+    #expect(summary.draws[.groupPurchase] == nil)
+    for chance in BehaviourModel.Chance.allCases
+    where chance != .familySharing && chance != .groupPurchase {
       let draws = try #require(summary.draws[chance], "\(chance) was never drawn")
       #expect(draws.trials >= 40, "\(chance): \(draws.trials) draws are too few to judge")
       let p = options.model.probability(chance)

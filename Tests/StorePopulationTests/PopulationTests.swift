@@ -46,6 +46,26 @@ import Testing
     #expect(try run(options).1 != first.1, "another seed, other lives")
   }
 
+  /// `groupPurchase`: that share of customers buys 2 to 10 seats; without it, no draw is
+  /// made, so a seed's population is the one it always was.
+  @Test func aShareOfCustomersBuysForAGroup() throws {
+    var options = PopulationOptions(customers: 30, months: 2, seed: 5)
+    let plain = try run(options)
+    #expect(plain.0.draws[.groupPurchase] == nil && plain.0.groupSeats == 0)
+    options.model.groupPurchase = 1
+    let (summary, events) = try run(options)
+    #expect(summary.draws[.groupPurchase]?.hits == 30)
+    #expect((60...300).contains(summary.groupSeats))
+    let bought = events.compactMap { event -> Int? in
+      guard case .transaction(let t, _) = event.kind, t.reason == .purchase, t.seats != nil,
+        !(t.seats?.isAddition ?? false)
+      else { return nil }
+      return t.purchasedQuantity
+    }
+    #expect(bought.count >= 30 && bought.allSatisfy { (2...10).contains($0) })
+    #expect(summary.text.contains("group purchases  30 of 30 customers bought"))
+  }
+
   @Test func twoShardsMakeExactlyTheCustomersOfOneRun() throws {
     var options = PopulationOptions(customers: 30, months: 3, seed: 3)
     let whole = try run(options)
