@@ -86,13 +86,13 @@ extension ServedSession {
     submit: @escaping @Sendable (SessionWork) -> Bool,
     session: @escaping @Sendable () -> ServedSession?,
     reads: @escaping @Sendable () -> ReadAccess?,
-    log: @escaping @Sendable (RequestRecord) -> Void
+    log: @escaping @Sendable (RequestRecord) -> Void, executor: (any TaskExecutor)? = nil
   ) throws -> HTTPServer {
     let access = SessionAccess(
       patience: patience, submit: submit, session: session, reads: reads)
     return try HTTPServer(
       host: host, port: port, timeout: timeout,
-      router: router(access: access, timeout: timeout, log: log))
+      router: router(access: access, timeout: timeout, log: log), executor: executor)
   }
 }
 

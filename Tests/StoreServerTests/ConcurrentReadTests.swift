@@ -37,7 +37,10 @@ import Testing
       submit: { work in
         queue.async { work.run() }
         return true
-      }, session: { served }, reads: { reads }, log: { _ in })
+      }, session: { served }, reads: { reads }, log: { _ in },
+      // Its tasks on a thread of their own: the test process's pool may be busy with
+      // synchronous tests for minutes (CI saw health wait past 60 s).
+      executor: ownThreadExecutor)
     defer { server.close() }
     // A write holds the session's queue (a long command), and another waits behind it.
     let held = DispatchSemaphore(value: 0)

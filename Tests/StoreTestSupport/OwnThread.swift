@@ -49,3 +49,10 @@ package func onOwnThread<T: Sendable>(
   }
   return try await body()
 }
+
+/// ``OwnThreadExecutor/shared`` where the platform has task executors: for an in-process server
+/// whose tasks should not wait behind the test process's busy pool.
+package var ownThreadExecutor: (any TaskExecutor)? {
+  if #available(macOS 15, *) { return OwnThreadExecutor.shared }
+  return nil
+}

@@ -32,8 +32,13 @@ public final class HTTPServer: Sendable {
   ///   - timeout: how long a request may take to arrive whole once its head came (408 then);
   ///     a connection that sends nothing for a little longer is closed.
   ///   - router: the routes and their middleware.
+  ///   - executor: where its tasks run (a test's thread of its own, so that an in-process
+  ///     server answers while the test process's shared pool is busy); `nil` for the shared one.
   /// - Throws: when it cannot listen there.
-  init(host: String, port: Int, timeout: Duration, router: Router<ServerContext>) throws {
+  init(
+    host: String, port: Int, timeout: Duration, router: Router<ServerContext>,
+    executor: (any TaskExecutor)? = nil
+  ) throws {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     self.group = group
     let connections = Connections(limit: Connections.limitForThisProcess())
@@ -56,13 +61,18 @@ public final class HTTPServer: Sendable {
     services = ServiceGroup(configuration: .init(services: [application], logger: quiet))
     let services = services
     let stopped = stopped
-    Task.detached {
+    let serve: @Sendable () async -> Void = {
       do {
         try await services.run()
       } catch {
         bound.set(.failure(error))
       }
       stopped.signal()
+    }
+    if #available(macOS 15, *), let executor {
+      Task.detached(executorPreference: executor) { await serve() }
+    } else {
+      Task.detached { await serve() }
     }
     switch bound.wait() {
     case .success(let port): self.port = port
