@@ -95,7 +95,8 @@ extension ServedSession {
     case .noAvailableSeats: return AppStoreError(.noAvailableSeats)
     case .claimNotFound: return AppStoreError(.seatClaimIDNotFound)
     case .appTransactionNotFound: return AppStoreError(.appTransactionIDNotFound)
-    case .invalidCount, .reductionNotAllowed, .unchanged, .notSimulated, .multiSeatDisabled:
+    case .invalidCount, .reductionNotAllowed, .unchanged, .notSimulated, .multiSeatDisabled,
+      .notAppleManaged, .memberNotFound:
       return AppStoreError(.generalBadRequest, message: "Bad request. \(refusal.message)")
     }
   }

@@ -253,6 +253,7 @@ public struct Signer: Sendable {
     case .refundFull: "REFUND_FULL"
     case .refundProrated: "REFUND_PRORATED"
     case .familyRevoke: "FAMILY_REVOKE"
+    case .assignmentRevoke: "ASSIGNMENT_REVOKE"
     }
   }
 

@@ -62,4 +62,36 @@ import Testing
       #expect(try await !product("foodtruck.donuts.box").supportsMultiSeatPurchase)
     }
   }
+
+  @Test func anInvitedMembersSessionSeesAnAssignedTransactionOfItsOwn() async throws {
+    let session = try makeSession()
+    let bought = try await session.bind { try await buy("socialfeed.premium.monthly", [.seats(3)]) }
+    try session.inviteGroupMember("ann")
+    let ann = try session.customerSession("ann")
+    let given = try await ann.bind {
+      var owned: [Transaction] = []
+      for await item in Transaction.currentEntitlements { owned.append(item.unsafePayloadValue) }
+      // A member's seat is the purchaser's to change: their own purchase in the group is refused.
+      await #expect(throws: (any Error).self) {
+        _ = try await product("socialfeed.premium.monthly").purchase()
+      }
+      return owned
+    }
+    let seat = try #require(given.first)
+    #expect(given.count == 1 && seat.ownershipType == .assigned)
+    #expect(seat.id != bought.id && seat.appTransactionID != bought.appTransactionID)
+    #expect(seat.multiSeatInfo?.invitationManagement == .apple)
+    #expect(seat.purchasedQuantity == 3 && seat.expirationDate == bought.expirationDate)
+    try session.removeGroupMember("ann")
+    let lost = try #require(
+      await ann.bind {
+        var updates = Transaction.updates.makeAsyncIterator()
+        return await updates.next()?.unsafePayloadValue
+      })
+    #expect(lost.id == seat.id && lost.revocationType == .assignmentRevocation)
+    #expect(throws: SKTestError.self) { try session.removeGroupMember("ann") }
+    #expect(throws: SKTestError.self) { try session.customerSession("zed") }
+    try session.setInvitationManagement(.developer)
+    #expect(throws: SKTestError.self) { try session.setInvitationManagement(.developer) }
+  }
 }

@@ -225,9 +225,10 @@ public final class CommandHost {
     perform(command, from: origin, line: nil, number: nil)
   }
 
-  /// Applies a command that `account`'s device asked for (a family member's): what the engine
-  /// refuses that device (a purchase) is refused as any command is, told to the observers;
-  /// anything else acts on the session as ``perform(_:from:)`` does.
+  /// Applies a command that `account`'s device asked for: what the engine refuses a family
+  /// member's device (a purchase) is refused as any command is, told to the observers; another
+  /// customer's device acts for that customer (``perform(_:for:)``); anything else acts on the
+  /// session as ``perform(_:from:)`` does.
   @discardableResult
   public func perform(_ command: Command, as account: Account) -> CommandOutcome {
     if case .verb(let verb)? = try? command.resolved(in: SessionView(session)),
@@ -235,6 +236,10 @@ public final class CommandHost {
     {
       let error = CommandError(SessionError(refusal), command: command.description)
       return finish(CommandOutcome(command: command, error: error))
+    }
+    // Another customer's device acts for that customer, addressed: the current one stays.
+    if account.isPurchaser, account.customer != session.customer {
+      return perform(command, for: account.customer)
     }
     return perform(command)
   }

@@ -134,6 +134,8 @@ extension SeatChange where Reference == TransactionReference {
     case .invitations(let hosting): ["set", "invitations", hosting.word]
     case .pricing(let productID, let pricing):
       ["set", "seat-pricing", productID] + SeatPricing.words(pricing)
+    case .invite(let member): ["group", "invite", member]
+    case .remove(let member): ["group", "remove", member]
     }
   }
 }

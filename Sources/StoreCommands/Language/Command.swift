@@ -87,7 +87,8 @@ public enum Command: Equatable, Sendable {
   /// `import renewal <JSON>`: a subscription's state as Apple reported it.
   case importRenewal(ImportedRenewal)
   /// `seats <txn> N`, `seat-claim|seat-unclaim|seat-associate …`, `refund <txn> seats=N`, `set
-  /// invitations apple|developer`: a multiseat subscription's seats.
+  /// invitations apple|developer`, `group invite|remove <name>`: a multiseat subscription's
+  /// seats.
   case seats(SeatCommand)
 
   /// The command's verb.
@@ -127,6 +128,7 @@ public enum Command: Equatable, Sendable {
     case .seats(.claim): "seat-claim"
     case .seats(.unclaim): "seat-unclaim"
     case .seats(.associate): "seat-associate"
+    case .seats(.invite), .seats(.remove): "group"
     case .family: "family"
     case .customer: "customer"
     case .retention: "retention"

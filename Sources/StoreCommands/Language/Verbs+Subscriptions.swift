@@ -37,6 +37,28 @@ extension Verb {
         return SeatCommand.claim(reference, request: request, appTransactionID: member).words
       }),
     Verb(
+      "group", [.init(.choice(["invite", "remove"])), .init(.customer)],
+      "a member joins the current customer's Apple-hosted multiseat subscription (a customer "
+        + "made on first use, with an ASSIGNED transaction), or the purchaser removes one",
+      parse: { words throws(CommandError) in
+        let action = try words.word("invite or remove")
+        switch action {
+        case "invite": return .seats(.invite(member: try words.word("the member's name")))
+        case "remove": return .seats(.remove(member: try words.word("a member's name")))
+        default:
+          throw CommandError(
+            "group takes invite or remove, not \"\(action)\"",
+            suggestions: ["invite", "remove"].filter { closeEnough($0, action) })
+        }
+      },
+      words: { command in
+        guard case .seats(let change) = command else { return nil }
+        switch change {
+        case .invite, .remove: return change.words
+        default: return nil
+        }
+      }),
+    Verb(
       "seat-unclaim", [.init(.transaction(or: [])), .init(.uuid)],
       "Unclaim Seat: the app's server releases a seat claim",
       parse: { words throws(CommandError) in

@@ -114,6 +114,9 @@ public enum Ownership: String, CaseIterable, Sendable {
   case purchased = "PURCHASED"
   /// The purchaser shared it through Family Sharing: `FAMILY_SHARED`.
   case familyShared = "FAMILY_SHARED"
+  /// A seat of another customer's multiseat subscription whose invitations Apple hosts:
+  /// `ASSIGNED`.
+  case assigned = "ASSIGNED"
 
   /// The spelling of Storekeeper's event stream, StoreKit 2's case name: `purchased`,
   /// `familyShared`.
@@ -121,6 +124,7 @@ public enum Ownership: String, CaseIterable, Sendable {
     switch self {
     case .purchased: "purchased"
     case .familyShared: "familyShared"
+    case .assigned: "assigned"
     }
   }
 }

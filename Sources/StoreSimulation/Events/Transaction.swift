@@ -77,11 +77,14 @@ public struct Transaction: Equatable, Sendable {
   public var seats: TransactionSeats?
   /// StoreKit's environment: always `Xcode`.
   public var environment: String { "Xcode" }
-  /// `purchased`, or `familyShared` for a family member's (`inAppOwnershipType`).
+  /// `purchased`, `familyShared` for a family member's, `assigned` for a multiseat member's
+  /// (`inAppOwnershipType`).
   public var ownershipType: String { ownership.caseName }
   /// How the account holds it: bought, or shared by the purchaser (an imported transaction's as
   /// Apple said).
-  public var ownership: Ownership { imported?.ownership ?? owner.ownership }
+  public var ownership: Ownership {
+    imported?.ownership ?? (seats?.assignedBy != nil ? .assigned : owner.ownership)
+  }
   /// `appTransactionId`: the owner's (an imported customer's is Apple's).
   public var appTransactionID: String { imported?.appTransactionID ?? owner.appTransactionID }
   /// `webOrderLineItemId`: an auto-renewable period's, which is the transaction id unless Apple
@@ -153,6 +156,10 @@ public enum RevocationType: String, Sendable, CaseIterable {
   /// `FAMILY_REVOKE` (StoreKit's `familyRevocation`): a family member lost what the purchaser
   /// shared.
   case familyRevoke
+  /// `ASSIGNMENT_REVOKE` [unverified: Apple's pages name only StoreKit's
+  /// `assignmentRevocation`]: a multiseat member lost their seat (removed, or the purchaser
+  /// refunded).
+  case assignmentRevoke
 }
 
 /// Why a customer asks Apple for a refund (Apple's `consumptionRequestReason`).

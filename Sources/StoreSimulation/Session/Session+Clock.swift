@@ -137,6 +137,7 @@ extension Session {
       break
     }
     syncFamily(at: stamp, sink)
+    syncSeatMembers(at: stamp, sink)
   }
 
   mutating func expire(

@@ -79,7 +79,7 @@ extension Session {
       appAccountToken: ledger.position(of: group.current).flatMap {
         ledger.details(of: ledger[$0])?.appAccountToken
       }, billingPlanType: plan?.0, commitment: plan?.1)
-    if renews, !storage.seatGroups.isEmpty, let seats = storage.seatGroups[group.originalID],
+    if renews, !storage.seatGroups.isEmpty, let seats = storage.seatGroups[seatsKey(of: group)],
       let price = info.renewalPrice
     {
       let tiers = seatCharges(
@@ -235,8 +235,11 @@ extension Transaction {
       revocationType: !record.isRevoked
         ? nil
         : !owner.isPurchaser
-          ? .familyRevoke : record.refundedShare > 0 ? .refundProrated : .refundFull,
+          ? .familyRevoke
+          : details?.seats?.assignedBy != nil
+            ? .assignmentRevoke : record.refundedShare > 0 ? .refundProrated : .refundFull,
       revocationPercentage: record.isRevoked && owner.isPurchaser
+        && details?.seats?.assignedBy == nil
         ? (record.refundedShare > 0 ? Int(record.refundedShare) : 100_000) : nil,
       hasRefundRequest: record.flags.contains(.refundRequested),
       isUpgraded: record.flags.contains(.upgraded), appAccountToken: details?.appAccountToken,

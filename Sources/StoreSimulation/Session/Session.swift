@@ -275,10 +275,11 @@ public struct Session: Sendable {
     return index
   }
 
-  /// Ends a verb: the family's transactions follow what it did to the purchaser's, then the
-  /// invariants are checked.
+  /// Ends a verb: the family's and the multiseat members' transactions follow what it did to
+  /// the purchaser's, then the invariants are checked.
   mutating func settle(_ sink: EventSink) {
     syncFamily(at: now.milliseconds, sink)
+    syncSeatMembers(at: now.milliseconds, sink)
     verify()
   }
 }

@@ -100,6 +100,14 @@ extension SessionView {
     try base.memberAccount(named: name)
   }
 
+  /// The account of the customer called `name` (their own, not a family member's).
+  ///
+  /// - Throws: ``SessionError`` naming the customers there are, when nobody has that name.
+  public func customerAccount(named name: String) throws(SessionError) -> Account {
+    guard let customer = base.customer(named: name) else { throw base.noCustomer(named: name) }
+    return Account(customer: customer)
+  }
+
   /// Whether, and why, `verb` would be refused if the session applied it now.
   public func refusal(_ verb: SessionVerb) -> SessionError? { base.refusal(verb) }
 

@@ -59,6 +59,10 @@ struct GroupState {
   var purchasedCount = 0
   /// Bumped whenever the next scheduled transition changes; stale heap entries are skipped.
   var generation: UInt32 = 0
+  /// An Apple-hosted member's seat of another customer's multiseat subscription: it follows the
+  /// purchaser's (renewals, grace, expiry), which the clock drives; it has no transitions of
+  /// its own.
+  var isAssigned = false
   /// What the group's last status event said (``ToldStatus``'s bits; 0 before the first): the
   /// changes the next one notifies are against it.
   var toldBits: UInt64 = 0
@@ -94,7 +98,8 @@ struct GroupState {
 
   /// When the group's next transition is due, if it has one.
   var nextDue: Int64? {
-    switch phase {
+    if isAssigned { return nil }
+    return switch phase {
     case .subscribed: periodEnd
     case .gracePeriod: graceEnd
     case .billingRetry: retryEnd

@@ -72,7 +72,7 @@ extension CommandError {
       case .reductionNotAllowed: Product.PurchaseError.seatReductionNotAllowed
       case .invalidCount: Product.PurchaseError.invalidQuantity
       case .notDeveloperManaged, .notMultiSeat, .noAvailableSeats, .claimNotFound,
-        .appTransactionNotFound, .unchanged, .notSimulated:
+        .appTransactionNotFound, .unchanged, .notSimulated, .notAppleManaged, .memberNotFound:
         StoreKitError.systemError(self)
       }
     case .noProduct?, .introJWSNeedsSubscription?, .offerOnOneTimeProduct?, .notAutoRenewable?,

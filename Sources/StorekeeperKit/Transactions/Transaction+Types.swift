@@ -74,7 +74,7 @@ extension Transaction {
 
   /// Who owns a purchase.
   public struct OwnershipType: RawRepresentable, Equatable, Hashable, Sendable {
-    /// `PURCHASED` or `FAMILY_SHARED`.
+    /// `PURCHASED`, `FAMILY_SHARED` or `ASSIGNED` (a multiseat member's seat).
     public let rawValue: String
     /// An ownership by its payload name.
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -84,7 +84,11 @@ extension Transaction {
     public static let familyShared = OwnershipType(rawValue: "FAMILY_SHARED")
     /// For a person.
     public var localizedDescription: String {
-      self == .familyShared ? "Family shared" : "Purchased"
+      switch rawValue {
+      case "FAMILY_SHARED": "Family shared"
+      case "ASSIGNED": "Assigned"
+      default: "Purchased"
+      }
     }
   }
 

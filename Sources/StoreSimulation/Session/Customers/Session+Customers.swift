@@ -48,10 +48,15 @@ extension Session {
     try checkCustomer(named: name, number: number)
     guard let name else { return switchCustomer(toSlot: 0) }
     if let slot = storage.customers.slot(named: name) { return switchCustomer(toSlot: slot) }
+    switchCustomer(toSlot: addCustomer(named: name, number: number))
+  }
+
+  /// Adds the customer called `name` (checked) with the next free number or `number`, and
+  /// returns their slot; the current customer stays the current one.
+  mutating func addCustomer(named name: String, number: Int? = nil) -> Int {
     let customer = Customer(name: name, number: number ?? storage.customers.nextNumber)
     makeUnique()
-    let slot = storage.customers.add(newCustomerState(customer))
-    switchCustomer(toSlot: slot)
+    return storage.customers.add(newCustomerState(customer))
   }
 
   func checkCustomer(named name: String?, number: Int?) throws(SessionError) {

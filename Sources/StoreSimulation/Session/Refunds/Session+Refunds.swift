@@ -115,12 +115,18 @@ extension Session {
     settle(sink)
   }
 
-  /// Why a transaction cannot be refunded: never purchased, already refunded, or a share out of
-  /// range.
+  /// Why a transaction cannot be refunded: never purchased, already refunded, a multiseat
+  /// member's seat, or a share out of range.
   func checkRefund(_ id: UInt64, share: Int?) throws(SessionError) {
     let position = try refundablePosition(id)
     guard !ledger[position].isRevoked else {
       throw SessionError(.alreadyRefunded(transaction: id))
+    }
+    if let purchaser = ledger.details(of: ledger[position])?.seats?.assignedBy {
+      throw seatRefusal(
+        .memberNotFound,
+        "transaction \(id) is a multiseat member's seat, paid for by the purchaser: refund "
+          + "the purchaser's (\(purchaser)'s subscription), or group remove the member")
     }
     if let share, !(1...100_000).contains(share) {
       throw SessionError(.refundPercentageOutOfRange)

@@ -24,6 +24,17 @@ public struct SeatClaim: Equatable, Sendable {
   var order = 0
 }
 
+/// A member of a multiseat subscription with Apple-hosted invitations (`group invite`): a
+/// customer of the session holding a seat through their own `ASSIGNED` transaction.
+public struct SeatMember: Equatable, Sendable {
+  /// The member's customer number.
+  public var customer: Int
+  /// The member's original transaction of the assignment (in the member's own ledger).
+  public var originalID: UInt64
+  /// Its place among the subscription's members (the members who joined before it).
+  var order = 0
+}
+
 /// A multiseat subscription's seats, kept by the session for its original transaction.
 public struct SeatGroup: Equatable, Sendable {
   /// Who hosts the invitations (as when it was bought).
@@ -43,6 +54,14 @@ public struct SeatGroup: Equatable, Sendable {
   private var claimByRequest: [String: String] = [:]
   /// How many claims were ever made (the next claim's id is made from it).
   var claimsMade = 0
+  /// Apple-hosted members by customer number: a join, a removal and a lookup cost the same
+  /// however many members there are.
+  private var membersByNumber: [Int: SeatMember] = [:]
+  /// How many members ever joined (the next one's order).
+  private var membersJoined = 0
+  /// The purchaser's subscription as the members last followed it (``Session``'s member sync
+  /// walks the members only when it changed).
+  var followed: MemberTerms?
 
   init(
     invitations: InvitationManagement, total: Int, renewalTotal: Int, seatPrice: Int64
@@ -82,6 +101,24 @@ public struct SeatGroup: Equatable, Sendable {
     claimsByID[id]?.appTransactionID = member
   }
 
+  /// The Apple-hosted members, earliest first.
+  ///
+  /// - Complexity: O(*n* log *n*) in the members.
+  public var members: [SeatMember] { membersByNumber.values.sorted { $0.order < $1.order } }
+  /// How many Apple-hosted members hold a seat.
+  public var memberCount: Int { membersByNumber.count }
+  /// The member who is customer `number`, while they hold a seat.
+  public func member(customer number: Int) -> SeatMember? { membersByNumber[number] }
+
+  mutating func add(_ member: SeatMember) {
+    var member = member
+    member.order = membersJoined
+    membersJoined += 1
+    membersByNumber[member.customer] = member
+  }
+
+  mutating func removeMember(customer number: Int) { membersByNumber[number] = nil }
+
   /// Unclaims the latest claims until no more than `count` remain; their ids, latest first.
   mutating func keepClaims(atMost count: Int) -> [String] {
     guard claimsByID.count > count else { return [] }
@@ -92,9 +129,9 @@ public struct SeatGroup: Equatable, Sendable {
 
   /// The seats in force now: bought, less those refunded (`totalSeatCount`).
   public var inForce: Int { max(0, total - revoked) }
-  /// Seats no claim holds (`availableSeatCount`); 0 when claims exceed the seats (after a
-  /// renewal with fewer seats: the App Store does not unclaim).
-  public var available: Int { max(0, inForce - claimCount) }
+  /// Seats no claim or member holds (`availableSeatCount`); 0 when claims exceed the seats
+  /// (after a renewal with fewer seats: the App Store does not unclaim).
+  public var available: Int { max(0, inForce - claimCount - memberCount) }
 }
 
 /// A tier of a product's seat-based pricing (Apple's `SeatBasedPricing.PriceTier`): a per-seat
@@ -146,6 +183,37 @@ public struct TransactionSeats: Equatable, Sendable {
   public var seatAddition = false
   /// Whether this is the added seats' own transaction (not a period of the subscription).
   public var isAddition = false
+  /// An Apple-hosted member's transaction (`inAppOwnershipType` `ASSIGNED`): the purchaser's
+  /// original transaction id; `nil` for the purchaser's own.
+  public var assignedBy: UInt64?
+}
+
+/// What an Apple-hosted member's subscription follows of the purchaser's: the current period,
+/// where it stands and what renews.
+struct MemberTerms: Equatable {
+  var current: UInt64
+  var phase: GroupState.Phase
+  var willAutoRenew: Bool
+  var renewalProduct: Int32
+  var periodEnd: Int64
+  var graceEnd: Int64
+  var retryEnd: Int64
+  var expirationReason: ExpirationReason?
+  var isRevoked: Bool
+  var seats: Int
+
+  init(_ group: GroupState, isRevoked: Bool, seats: Int) {
+    current = group.current
+    phase = group.phase
+    willAutoRenew = group.willAutoRenew
+    renewalProduct = group.renewalProduct
+    periodEnd = group.periodEnd
+    graceEnd = group.graceEnd
+    retryEnd = group.retryEnd
+    expirationReason = group.expirationReason
+    self.isRevoked = isRevoked
+    self.seats = seats
+  }
 }
 
 /// A change of a multiseat subscription's seats (the command language's `seats`, `set
@@ -167,6 +235,11 @@ public enum SeatChange<Reference: Equatable & Sendable>: Equatable, Sendable {
   /// `set seat-pricing <productID> on|off|<tiers>`: how a product sells seats; `nil` at its
   /// own price.
   case pricing(productID: String, SeatPricing?)
+  /// `group invite <name>`: a customer joins the current customer's Apple-hosted multiseat
+  /// subscription (made on first use) and gets an `ASSIGNED` transaction of their own.
+  case invite(member: String)
+  /// `group remove <name>`: the purchaser removes a member (their assignment is revoked).
+  case remove(member: String)
 
   /// The same change with its transaction named by `transform`'s answer.
   public func map<Other, Failure: Error>(
@@ -182,6 +255,8 @@ public enum SeatChange<Reference: Equatable & Sendable>: Equatable, Sendable {
       .associate(try transform(reference), claim: claim, appTransactionID: member)
     case .invitations(let hosting): .invitations(hosting)
     case .pricing(let productID, let pricing): .pricing(productID: productID, pricing)
+    case .invite(let member): .invite(member: member)
+    case .remove(let member): .remove(member: member)
     }
   }
 }
@@ -209,6 +284,11 @@ public enum SeatRule: Equatable, Sendable, CaseIterable {
   /// The product does not sell seats (`multiSeatPurchaseDisabled`), or its tiers are not
   /// Apple's shape.
   case multiSeatDisabled
+  /// `group invite|remove` without an Apple-hosted multiseat subscription.
+  case notAppleManaged
+  /// A member named who holds no seat, or the purchaser themself, or one who has the
+  /// subscription already.
+  case memberNotFound
   /// Every seat is claimed (`NoAvailableSeatsError`).
   case noAvailableSeats
   /// No claim of that id (`SeatClaimIdNotFoundError`).

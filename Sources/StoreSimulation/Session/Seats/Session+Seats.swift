@@ -72,6 +72,9 @@ extension Session {
   /// A purchase's seats: checked when it has some; without, a plan change of a multiseat
   /// subscription is refused (Storekeeper does not simulate one yet).
   func checkSeatsOfPurchase(_ productIndex: Int, _ options: PurchaseOptions) throws(SessionError) {
+    if let groupIndex = catalog.products[productIndex].groupIndex {
+      try refuseAssigned(group: groupIndex)
+    }
     if let seats = options.seats {
       guard seats <= PurchaseOptions.maximumQuantity else {
         throw seatRefusal(
@@ -245,6 +248,8 @@ extension Session {
     case .pricing(let productID, let pricing):
       makeUnique()
       storage.seatPricing[Int32(catalog.index(of: productID)!)] = pricing
+    case .invite(let member): inviteMember(member, sink)
+    case .remove(let member): removeMember(member, sink)
     }
     settle(sink)
   }
@@ -295,6 +300,8 @@ extension Session {
         throw seatRefusal(.unchanged, "invitations are \(hosting.word)-hosted already")
       }
     case .pricing(let productID, let pricing): try checkSeatPricing(productID, pricing)
+    case .invite(let member): try checkMembers(invite: member, remove: nil)
+    case .remove(let member): try checkMembers(invite: nil, remove: member)
     }
   }
 

@@ -98,6 +98,7 @@ extension Session {
       throw SessionError(
         .subscriptionOver(transaction: id, state: group.renewalState?.rawValue ?? "over"))
     }
+    try refuseAssigned(group: groupIndex)
     return groupIndex
   }
 
@@ -114,6 +115,7 @@ extension Session {
           productID: productID,
           held: group.isActive ? product(at: group.product).productID : nil))
     }
+    try refuseAssigned(group: groupIndex)
     return groupIndex
   }
 }

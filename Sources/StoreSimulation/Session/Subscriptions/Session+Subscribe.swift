@@ -9,7 +9,11 @@ extension Session {
   ) {
     var group = groups[index]
     let continuesRun = resubscriptionContinuesRun(group, at: date)
-    let resubscribing = group.phase != .none && self.options.fidelity.resubscriptionKeepsOriginalID
+    // A member's own purchase after their seat ended starts a chain of their own.
+    let resubscribing =
+      group.phase != .none && !group.isAssigned
+      && self.options.fidelity.resubscriptionKeepsOriginalID
+    group.isAssigned = false
     let position = openPeriod(
       group: &group, product: productIndex, options, start: date,
       originalID: resubscribing ? group.originalID : TransactionRecord.ownID,
