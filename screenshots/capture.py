@@ -396,6 +396,16 @@ def multiseat():
         keys("Tab")
         shot("multiseat-80x24", "A multiseat subscription at 80x24: five seats, two claimed, three renew")
         keys("q")
+        tmux("kill-server")
+        session("Configs/FoodTruck.storekit", state + "/members", size=(80, 24))
+        command("set time-rate realTime")
+        command("buy socialfeed.premium.monthly seats=4")
+        command("group invite ann")
+        command("group invite bob")
+        keys("Tab", "S")
+        shot("multiseat-members-80x24",
+             "An Apple-hosted multiseat subscription at 80x24: two members and the seats menu")
+        keys("Escape", "q")
     finally:
         tmux("kill-server")
         shutil.rmtree(state, ignore_errors=True)

@@ -15,6 +15,8 @@ extension StoreKit {
   public typealias Product = StorekeeperKit.Product
   /// ``StorekeeperKit/PurchaseIntent``.
   public typealias PurchaseIntent = StorekeeperKit.PurchaseIntent
+  /// ``StorekeeperKit/RedeemOption``.
+  public typealias RedeemOption = StorekeeperKit.RedeemOption
   /// ``StorekeeperKit/SKDownload``.
   public typealias SKDownload = StorekeeperKit.SKDownload
   /// ``StorekeeperKit/SKError``.

@@ -9,13 +9,12 @@ extension SKTestSession {
   /// App Store Connect's invitation hosting for new multiseat purchases (`set invitations
   /// apple|developer`): `.apple` (the default) gives each member their own transaction;
   /// `.developer` leaves the seats to the app's server (Claim Seat and the other seat
-  /// endpoints).
-  ///
-  /// - Throws: ``SKTestError`` when the hosting is that already.
+  /// endpoints). A subscription keeps the hosting it was bought with.
   public func setInvitationManagement(
     _ hosting: StorekeeperKit.Transaction.MultiSeatInfo.InvitationManagement
-  ) throws {
-    try act(.seats(.invitations(hosting == .developer ? .developer : .apple)))
+  ) {
+    // A setting, as `set(_:)`'s: never refused.
+    store.perform(.seats(.invitations(hosting == .developer ? .developer : .apple)))
   }
 
   /// A customer called `name` (made on first use, with an Apple Account of their own) joins
@@ -50,5 +49,13 @@ extension SKTestSession {
       let refused = CommandError(error, command: "customerSession(\"\(name)\")")
       throw SKTestError(refused, refused.explanation)
     }
+  }
+
+  /// Who accepts the purchaser's invitations when the app shows the multiseat invitation sheet
+  /// (`AppStore.presentMultiSeatInvitationSheet(subscriptionGroupID:)`): customers by name,
+  /// made on first use, each joining a seat; empty (the default) dismisses the sheet.
+  public var multiSeatInvitees: [String] {
+    get { store.choices.multiSeatInvitees }
+    set { store.choices.multiSeatInvitees = newValue }
   }
 }

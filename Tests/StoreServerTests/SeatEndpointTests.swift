@@ -264,6 +264,39 @@ import Testing
     #expect(group.inForce == 3)
   }
 
+  /// Apple-hosted members: a member's transaction id answers with the member's own data
+  /// (`ASSIGNED`), a removal notifies `REVOKE` with `ASSIGNMENT_REVOKE`, the seat endpoints
+  /// refuse the group (Apple's), and a replayed journal holds the same members.
+  @Test func appleHostedMembersAnswerWithTheirOwnData() async throws {
+    let served = try await served([
+      "set time-rate realTime", "buy socialfeed.monthly seats=3", "group invite ann",
+      "group invite bob", "group remove bob",
+    ])
+    let session = served.host.session
+    let ann = try #require(session.customer(named: "ann"))
+    let annID = try #require(session.acting(as: ann)?.currentEntitlements().first?.id)
+    let info = await served.call("GET", "/inApps/v1/transactions/\(annID)")
+    #expect(info.status == 200, "\(info.text)")
+    let seat = try ServedEndpointTests().payload(info.object["signedTransactionInfo"])
+    #expect(seat["inAppOwnershipType"] as? String == "ASSIGNED")
+    #expect(seat["quantity"] as? Int == 3)
+    #expect(seat["appTransactionId"] as? String == Account(customer: ann).appTransactionID)
+    let multi = try #require(seat["multiSeatInfo"] as? [String: Any])
+    #expect(multi["invitationManagement"] as? String == "APPLE")
+    let statuses = await served.call("GET", "/inApps/v1/subscriptions/\(annID)")
+    #expect(statuses.status == 200, "\(statuses.text)")
+    #expect(statuses.text.contains("\"originalTransactionId\":\"\(annID)\""))
+    let seats = await served.call("GET", "\(Self.seats)/0/seats")
+    #expect(seats.status == 400 && seats.object["errorCode"] as? Int == 4_000_230)
+    let replayed = try reopened(journal: try journalBytes(served.host.journaled.timeline))
+    #expect(replayed.session.seatGroup(ofTransaction: 0)?.members.count == 1)
+    #expect(replayed.session.acting(as: ann)?.currentEntitlements().first?.id == annID)
+    let told = try await notified([
+      "buy socialfeed.monthly seats=2", "group invite ann", "group remove ann",
+    ])
+    #expect(told == ["SUBSCRIBED-INITIAL_BUY", "SUBSCRIBED-INITIAL_BUY", "REVOKE"])
+  }
+
   @Test func badSeatLinesAreRefusedNamingTheRule() async throws {
     let served = try await served(["buy socialfeed.monthly seats=2"])
     let lines = [

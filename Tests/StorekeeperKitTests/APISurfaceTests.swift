@@ -277,12 +277,22 @@ import Testing
 }
 
 @Suite struct PricingTermsTests {
+  /// A product's single-price terms (a subscription that sells seats has seat-based ones after
+  /// them).
+  func singlePrice(_ product: Product) -> [Product.SubscriptionInfo.PricingTerms] {
+    (product.subscription?.pricingTerms ?? []).filter {
+      if case .singlePrice = $0.pricingModel { true } else { false }
+    }
+  }
+
   @Test func aSubscriptionWithBillingPlansHasTheTermsOfEach() async throws {
     let session = try makeSession("Everything")
     try await session.bind {
       let yearly = try await product("everything.pro.max.yearly")
-      let terms = try #require(yearly.subscription?.pricingTerms)
+      let terms = singlePrice(yearly)
+      try #require(terms.count == 2)
       #expect(terms.map(\.billingPlanType) == [.upFront, .monthly])
+      #expect(yearly.subscription?.pricingTerms.count == 3, "and the seat-based terms")
       let upFront = terms[0]
       #expect(upFront.billingPrice == 15000 && upFront.billingPeriod == .yearly)
       #expect(upFront.commitmentInfo.price == 15000 && upFront.commitmentInfo.period == .yearly)
@@ -302,8 +312,9 @@ import Testing
     let session = try makeSession()
     try await session.bind {
       let monthly = try await product("socialfeed.monthly")
-      let terms = try #require(monthly.subscription?.pricingTerms)
-      #expect(terms.count == 1 && terms[0].billingPlanType == .upFront)
+      let terms = singlePrice(monthly)
+      try #require(terms.count == 1)
+      #expect(terms[0].billingPlanType == .upFront)
       #expect(
         terms[0].billingPrice == monthly.price
           && terms[0].billingDisplayPrice == monthly.displayPrice)

@@ -65,7 +65,9 @@ import Testing
 
   @Test func anInvitedMembersSessionSeesAnAssignedTransactionOfItsOwn() async throws {
     let session = try makeSession()
-    let bought = try await session.bind { try await buy("socialfeed.premium.monthly", [.seats(3)]) }
+    let bought = try await session.bind {
+      try await buy("socialfeed.premium.monthly", [.seats(3)])
+    }
     try session.inviteGroupMember("ann")
     let ann = try session.customerSession("ann")
     let given = try await ann.bind {
@@ -91,7 +93,84 @@ import Testing
     #expect(lost.id == seat.id && lost.revocationType == .assignmentRevocation)
     #expect(throws: SKTestError.self) { try session.removeGroupMember("ann") }
     #expect(throws: SKTestError.self) { try session.customerSession("zed") }
+    // A subscription keeps the hosting it was bought with.
     try session.setInvitationManagement(.developer)
-    #expect(throws: SKTestError.self) { try session.setInvitationManagement(.developer) }
+    try session.inviteGroupMember("cid")
+  }
+}
+
+/// iOS 27.3's seat-based pricing terms and the two sheets: the multiseat invitation sheet and
+/// the redemption sheet that returns its transaction.
+@Suite struct MultiSeatSheetTests {
+  func isCancelled(_ error: any Error) -> Bool {
+    if case .userCancelled? = error as? StoreKitError { true } else { false }
+  }
+
+  @Test func pricingTermsGiveSeatBasedTiers() async throws {
+    let session = try makeSession()
+    try session.perform("set seat-pricing socialfeed.premium.monthly 5:14.99 10:10 *:5")
+    try await session.bind {
+      let terms = try #require(try await product("socialfeed.premium.monthly").subscription)
+        .pricingTerms
+      var single: Product.SubscriptionInfo.PricingTerms.SinglePrice?
+      var seats: Product.SubscriptionInfo.PricingTerms.SeatBasedPricing?
+      for term in terms {
+        switch term.pricingModel {
+        case .singlePrice(let price): single = price
+        case .seatBased(let pricing): seats = pricing
+        }
+      }
+      #expect(single?.billingInfo.price == Decimal(string: "14.99"))
+      let tiers = try #require(seats?.priceTiers)
+      #expect(tiers.map(\.minimumSeats) == [1, 6, 11])
+      #expect(tiers.map(\.maximumSeats) == [5, 10, nil])
+      #expect(tiers.map(\.billingInfo.price) == [Decimal(string: "14.99"), 10, 5])
+      #expect(tiers.first?.billingInfo.period.unit == .month)
+      try session.perform("set seat-pricing socialfeed.premium.monthly off")
+      let off = try await product("socialfeed.premium.monthly")
+      #expect(!off.supportsMultiSeatPurchase)
+      #expect(off.subscription?.pricingTerms.count == 1)
+    }
+  }
+
+  @Test func theInvitationSheetInvitesWhomTheTestNames() async throws {
+    let session = try makeSession()
+    let group = try await session.bind {
+      let bought = try await buy("socialfeed.premium.monthly", [.seats(3)])
+      // Nobody named: the purchaser dismisses the sheet.
+      await #expect {
+        try await AppStore.presentMultiSeatInvitationSheet(
+          subscriptionGroupID: bought.subscriptionGroupID ?? "")
+      } throws: { isCancelled($0) }
+      return bought.subscriptionGroupID ?? ""
+    }
+    session.multiSeatInvitees = ["ann", "bob"]
+    try await session.bind {
+      try await AppStore.presentMultiSeatInvitationSheet(subscriptionGroupID: group)
+      await #expect(throws: StoreKitError.self) {
+        try await AppStore.presentMultiSeatInvitationSheet(subscriptionGroupID: "nope")
+      }
+    }
+    let bob = try session.customerSession("bob")
+    await bob.bind {
+      var owned: [Transaction] = []
+      for await item in Transaction.currentEntitlements { owned.append(item.unsafePayloadValue) }
+      #expect(owned.map(\.ownershipType) == [.assigned])
+    }
+  }
+
+  @Test func theRedemptionSheetReturnsItsTransaction() async throws {
+    let session = try makeSession()
+    try await session.bind {
+      await #expect {
+        _ = try await AppStore.presentOfferCodeRedeemSheet(options: [])
+      } throws: { isCancelled($0) }
+    }
+    session.offerCodeToRedeem = "Free Month"
+    try await session.bind {
+      let redeemed = try await AppStore.presentOfferCodeRedeemSheet(options: []).payloadValue
+      // A stackable code for a new subscriber: the introductory offer's periods come first.
+      #expect(redeemed.productID == "socialfeed.monthly" && redeemed.offer?.type == .introductory)
+    }
   }
 }

@@ -299,6 +299,55 @@ struct TerminalTests {
     expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
   }
 
+  @Test func theSeatsMenuInvitesAndRemovesMembers() throws {
+    let tmux = try TmuxSession(Self.start, width: 120, height: 34)
+    tmux.waitFor("Products")
+    tmux.command("buy socialfeed.monthly seats=3")
+    tmux.waitFor("socialfeed.monthly")
+    tmux.send("Tab", "S")
+    var screen = tmux.waitFor("invite a new member (member1)")
+    #expect(screen.contains("one seat more now (4)"))
+    tmux.send("i")
+    screen = tmux.waitFor("1 member, 2 free")
+    #expect(screen.contains("Apple-hosted"))
+    #expect(screen.contains("Members"))
+    tmux.send("S")
+    screen = tmux.waitFor("remove member1")
+    tmux.send("1")
+    screen = tmux.waitFor("0 members, 3 free")
+    // The customers view marks the member's seat.
+    tmux.send("c")
+    screen = tmux.waitFor("member1")
+    #expect(screen.contains("(seat)") == false, "removed: the seat is revoked, not held")
+    tmux.send("Escape", "q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
+  @Test func theBuyDialogBuysSeats() throws {
+    let tmux = try TmuxSession(Self.start, width: 120, height: 34)
+    tmux.waitFor("Products")
+    tmux.command("group invite nobody")
+    tmux.waitFor("has no running multiseat")
+    tmux.command("buy socialfeed.monthly")
+    tmux.waitFor("socialfeed.monthly")
+    tmux.send("Tab", "b")
+    var screen = tmux.waitFor("Quantity")
+    #expect(screen.contains("→: seats, a multiseat purchase"))
+    tmux.send("Escape")
+    tmux.command("expire socialfeed.monthly")
+    tmux.waitFor("expired")
+    tmux.send("b", "Right", "Right")
+    screen = tmux.waitFor("3 seats: multiseat (seats=3)")
+    tmux.send("Enter")
+    screen = tmux.waitFor("3 seats")
+    tmux.command("group invite ann")
+    tmux.send("c")
+    screen = tmux.waitFor("(seat)")
+    #expect(screen.contains("ann"))
+    tmux.send("Escape", "q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
   @Test func stepsThroughGraceRetryAndResolveWithTheKeyboard() throws {
     let tmux = try TmuxSession(Self.start, width: 120, height: 34)
     tmux.waitFor("Products")

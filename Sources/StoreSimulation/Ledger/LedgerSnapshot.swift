@@ -86,7 +86,8 @@ extension LedgerSnapshot {
   ///
   /// The little-endian layout: the session's now (milliseconds), its time rate (raw value),
   /// storefronts (count, country codes), the device's storefront, the standing (a status byte,
-  /// 0 for none, else 1 + its place in `RenewalState.allCases`; product, original id, since),
+  /// 0 for none, else 1 + its place in `RenewalState.allCases`, plus 128 for a member's seat;
+  /// product, original id, since),
   /// details (count, each a presence byte, a token, a failure's qualified name), then the
   /// records (count, ``recordSize`` bytes each), their enumerations by ``SnapshotCode``.
   public func encoded(_ piece: (UnsafeRawBufferPointer) -> Void) {
@@ -96,7 +97,10 @@ extension LedgerSnapshot {
     out.u32(UInt32(storefronts.count))
     for storefront in storefronts { out.string(storefront.countryCode) }
     out.string(device.countryCode)
-    out.u8(standing.map { UInt8(RenewalState.allCases.firstIndex(of: $0.status)! + 1) } ?? 0)
+    out.u8(
+      standing.map {
+        UInt8(RenewalState.allCases.firstIndex(of: $0.status)! + 1) | ($0.isAssigned ? 0x80 : 0)
+      } ?? 0)
     out.u32(UInt32(bitPattern: standing?.product ?? 0))
     out.u64(standing?.originalID ?? 0)
     out.i64(standing?.since ?? 0)
@@ -136,16 +140,17 @@ extension LedgerSnapshot {
       storefronts.append(storefront)
     }
     guard let deviceCode = reader.string(), let device = Storefront(countryCode: deviceCode),
-      let statusCode = reader.u8(), Int(statusCode) <= RenewalState.allCases.count,
+      let statusByte = reader.u8(), Int(statusByte & 0x7F) <= RenewalState.allCases.count,
       let product = reader.u32().map({ Int32(bitPattern: $0) }), let original = reader.u64(),
       let since = reader.u64().map({ Int64(bitPattern: $0) })
     else { return nil }
     var standing: CustomerSummary.Standing?
+    let statusCode = statusByte & 0x7F
     if statusCode > 0 {
       guard product >= 0, Int(product) < catalog.products.count else { return nil }
       standing = CustomerSummary.Standing(
         status: RenewalState.allCases[Int(statusCode) - 1], product: product,
-        originalID: original, since: since)
+        originalID: original, since: since, isAssigned: statusByte & 0x80 != 0)
     }
     guard let detailCount = reader.u32(), Int(detailCount) <= bytes.count else { return nil }
     for _ in 0..<detailCount {

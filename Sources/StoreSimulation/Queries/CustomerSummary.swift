@@ -25,6 +25,9 @@ public struct CustomerSummary: Equatable, Sendable {
   public var storefront: Storefront
   /// What they paid, less refunds, in milliunits, by ISO 4217 currency.
   public var revenue: [String: Int64]
+  /// Whether the subscription that speaks for them is a seat of another customer's multiseat
+  /// subscription (an Apple-hosted member's, `ASSIGNED`).
+  public var holdsAssignedSeat = false
 
   /// The status's word, `none` for a customer who never subscribed.
   public var statusName: String { status?.rawValue ?? "none" }
@@ -39,6 +42,8 @@ extension CustomerSummary {
     var product: Int32
     var originalID: UInt64
     var since: Int64
+    /// A member's seat of another customer's subscription.
+    var isAssigned = false
   }
 
   /// A summary from a customer's live transactions and standing.
@@ -69,6 +74,7 @@ extension CustomerSummary {
       productID = catalog.products[Int(standing.product)].productID
       originalTransactionID = standing.originalID
       since = Instant(milliseconds: standing.since)
+      holdsAssignedSeat = standing.isAssigned
     }
   }
 }
@@ -109,6 +115,7 @@ extension Session {
     let group = groups[speaking]
     return CustomerSummary.Standing(
       status: status, product: group.product, originalID: group.originalID,
-      since: group.phase == .subscribed ? group.recentStart : group.periodEnd)
+      since: group.phase == .subscribed ? group.recentStart : group.periodEnd,
+      isAssigned: group.isAssigned && group.isActive)
   }
 }

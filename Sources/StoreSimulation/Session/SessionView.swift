@@ -39,6 +39,11 @@ extension SessionView {
     base.seatGroup(ofTransaction: id)
   }
 
+  /// The per-seat tiers a product sells seats at (``Session/seatTiers(ofProduct:)``).
+  public func seatTiers(ofProduct productID: String) -> [SeatTier]? {
+    base.seatTiers(ofProduct: productID)
+  }
+
   /// The account a transaction id belongs to on this customer's devices: theirs, or a family
   /// member's (``Session/account(ofTransaction:)``).
   public func owner(ofTransaction id: UInt64) -> Account? { base.account(ofTransaction: id) }

@@ -6,7 +6,8 @@ import StoreSimulation
 package struct BuyDialog: Equatable, Sendable {
   /// The product's index in the catalog.
   package var product: Int
-  /// How many (consumables).
+  /// How many (consumables), or an auto-renewable subscription's seats (more than 1: a
+  /// multiseat purchase, `seats=`).
   package var quantity = 1
   /// The offers to choose from; the first is "none"; a subscription with a monthly billing
   /// plan has it as a choice too (`plan`).
@@ -63,6 +64,16 @@ package struct BuyDialog: Equatable, Sendable {
   /// Whether the chosen offer is a promotional one (it has a signature to choose).
   var isPromotional: Bool {
     if case .promotional? = offers[offerIndex].selection { true } else { false }
+  }
+
+  /// The most the quantity field goes to: 10 consumables, 50 seats of a subscription, 1 of
+  /// anything else (more through the command line).
+  static func mostOfOneBuy(_ type: ProductType) -> Int {
+    switch type {
+    case .consumable: 10
+    case .autoRenewableSubscription: 50
+    case .nonConsumable, .nonRenewingSubscription: 1
+    }
   }
 
   /// The purchase-date choices: now, or this long ago.
@@ -154,7 +165,9 @@ package struct BuyDialog: Equatable, Sendable {
     switch key {
     case .escape: return .cancelled
     case .enter, .character("b"):
-      var options = PurchaseOptions(quantity: quantity, origin: origin)
+      let seated = type == .autoRenewableSubscription && quantity > 1
+      var options = PurchaseOptions(quantity: seated ? 1 : quantity, origin: origin)
+      if seated { options.seats = quantity }
       options.offer = offers[offerIndex].selection
       options.billingPlan = offers[offerIndex].plan
       let back = Self.backDates[backDate].milliseconds
@@ -176,8 +189,7 @@ package struct BuyDialog: Equatable, Sendable {
       let step = key == .left || key == .character("h") ? -1 : 1
       switch field {
       case 0:
-        let limit = type == .consumable ? 10 : 1
-        dialog.quantity = max(1, min(limit, quantity + step))
+        dialog.quantity = max(1, min(Self.mostOfOneBuy(type), quantity + step))
       case 1: dialog.offerIndex = (offerIndex + step + offers.count) % offers.count
       case 2: dialog.origin = origin == .app ? .store : .app
       case 3:

@@ -34,7 +34,8 @@ package enum CustomerListing {
   package static func cells(_ summary: CustomerSummary) -> [String] {
     [
       (summary.customer.name ?? "(own)").sanitizedForTerminal, summary.storefront.countryCode,
-      (summary.productID ?? "").sanitizedForTerminal, summary.statusName,
+      ((summary.productID ?? "") + (summary.holdsAssignedSeat ? " (seat)" : ""))
+        .sanitizedForTerminal, summary.statusName,
       summary.since.map { Formatting.clock($0) } ?? "", String(summary.renewals),
       revenueText(summary.revenue), String(summary.transactions),
     ]
@@ -47,13 +48,15 @@ package enum CustomerListing {
   }
 
   /// One JSON line: `customer` (absent for the session's own), `status`, `productID`,
-  /// `originalTransactionID`, `transactions`, `storefront`, `since`, `renewals` and `revenue` by
-  /// currency (amounts as decimal numbers in the currency's minor units).
+  /// `originalTransactionID`, `assignedSeat` (a multiseat member's seat, when so),
+  /// `transactions`, `storefront`, `since`, `renewals` and `revenue` by currency (amounts as
+  /// decimal numbers in the currency's minor units).
   package static func jsonLine(_ summary: CustomerSummary) -> String {
     var members: [JSONMember] = []
     if let name = summary.customer.name { members.append(JSONMember("customer", .string(name))) }
     members.append(JSONMember("status", .string(summary.statusName)))
     if let product = summary.productID { members.append(JSONMember("productID", .string(product))) }
+    if summary.holdsAssignedSeat { members.append(JSONMember("assignedSeat", .bool(true))) }
     if let original = summary.originalTransactionID {
       members.append(JSONMember("originalTransactionID", .string(String(original))))
     }

@@ -60,7 +60,7 @@ extension KeyTarget {
     case .stepBack: return .command(CommandRequest(.stepBack(.event)))
     case .finishAll: return .command(CommandRequest(.finish(nil)))
     case .approve, .decline, .resolve, .refund, .extend, .toggleAutoRenew, .expire, .forceRenew,
-      .priceIncrease, .finish, .delete:
+      .priceIncrease, .finish, .delete, .seats:
       guard let row else {
         return .refused("select a transaction first (Tab to the Transactions pane)")
       }
@@ -97,6 +97,13 @@ extension KeyTarget {
       let current = status?.renewalInfo.currentProductID ?? product.productID
       return command(action == .expire ? .expire(productID: current) : .renew(productID: current))
     case .finish: return command(.finish(id))
+    case .seats:
+      guard let group = session.seatGroup(ofTransaction: row.id) else {
+        return .refused(
+          "not a multiseat subscription (buy one with seats: the buy dialog's Seats, or "
+            + ":buy <productID> seats=N)")
+      }
+      return .menu(.seats(row.id, group, customers: session.customers))
     default:
       let question =
         row.originalID == row.id && product.groupIndex != nil

@@ -65,7 +65,7 @@ package enum Action: Hashable, Sendable {
   case buy
   case approve, decline, resolve, refund, toggleAutoRenew, expire, forceRenew, priceIncrease
   case extend
-  case finish, finishAll, delete, launch, receipt
+  case finish, finishAll, delete, launch, receipt, seats
   case switchDevice, switchCustomer
 }
 
@@ -196,6 +196,10 @@ package enum Keymap {
     KeyBinding(
       keys: [.character("F")], pane: .transactions, action: .finishAll,
       help: "finish all transactions", short: "finish all"),
+    KeyBinding(
+      keys: [.character("S")], pane: .transactions, action: .seats,
+      help: "a multiseat subscription's seats: one more, one fewer at the renewal, a seat "
+        + "refunded, members invited and removed (Apple-hosted)"),
     KeyBinding(
       keys: [.character("x")], pane: .transactions, action: .delete, help: "delete (asks first)",
       short: "delete…"),

@@ -100,4 +100,43 @@ package struct ChoiceMenu: Equatable, Sendable {
         Choice(key: .character(key), label: label, command: .priceIncrease(action, .id(id)))
       }, footer: "Esc cancel")
   }
+
+  /// The seats menu of a multiseat subscription: a seat more now, one fewer from the next
+  /// renewal, Apple refunding one; for Apple-hosted invitations, a new member invited (the
+  /// next free `memberN` name; `:group invite <name>` names one) and each of the first nine
+  /// members removed.
+  static func seats(_ id: UInt64, _ group: SeatGroup, customers: [Customer]) -> ChoiceMenu {
+    let txn = TransactionReference.id(id)
+    var choices = [
+      Choice(
+        key: .character("+"), label: "one seat more now (\(group.total + 1))",
+        command: .seats(.change(txn, total: group.total + 1))),
+      Choice(
+        key: .character("-"),
+        label: "one seat fewer from the next renewal (\(max(1, group.renewalTotal - 1)))",
+        command: .seats(.change(txn, total: max(1, group.renewalTotal - 1)))),
+      Choice(
+        key: .character("r"), label: "Apple refunds a seat (REFUND / SEATS)",
+        command: .seats(.refund(txn, seats: 1))),
+    ]
+    if group.invitations == .apple {
+      let names = Set(customers.compactMap(\.name))
+      let next = (1...).lazy.map { "member\($0)" }.first { !names.contains($0) }!
+      choices.append(
+        Choice(
+          key: .character("i"), label: "invite a new member (\(next))",
+          command: .seats(.invite(member: next))))
+      let byNumber = Dictionary(customers.map { ($0.number, $0) }) { first, _ in first }
+      for (place, member) in group.members.prefix(9).enumerated() {
+        let name = byNumber[member.customer]?.name ?? "?"
+        choices.append(
+          Choice(
+            key: .character(Character(String(place + 1))), label: "remove \(name)",
+            command: .seats(.remove(member: name))))
+      }
+    }
+    return ChoiceMenu(
+      title: "Seats · transaction \(id)", choices: choices,
+      footer: "members by name: :group invite|remove <name> · Esc cancel")
+  }
 }

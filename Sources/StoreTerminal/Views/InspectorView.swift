@@ -112,7 +112,7 @@ struct InspectorPane: ScreenPart {
     if let plan = t.billingPlanType {
       lines.append(planLine(plan.rawValue, t, product: product, now: now, sep))
     }
-    if let seats = t.seats { lines.append(seatLine(t, seats: seats, sep)) }
+    if let seats = t.seats { lines += seatLines(t, seats: seats, sep) }
     lines.append(stateLine(t, row: row, now: now, sep))
     lines.append(InspectorLine(label: InspectorLabel.sk1.rawValue, text: paymentQueueView(t)))
     if let consumption = session.consumption(of: t.id) {

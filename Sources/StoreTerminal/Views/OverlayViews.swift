@@ -81,7 +81,7 @@ struct OverlayView: ScreenPart {
     let marker = { (field: Int) in dialog.field == field ? self.display.glyphs.selected : " " }
     var lines = [
       ("", product.productID),
-      ("\(marker(0)) Quantity", product.type == .consumable ? "\(dialog.quantity)  (←/→)" : "1"),
+      quantityLine(dialog, product, marker: marker(0)),
       ("\(marker(1)) Offer", dialog.offers[dialog.offerIndex].label),
       (
         "\(marker(2)) From",
@@ -96,6 +96,24 @@ struct OverlayView: ScreenPart {
     drawBox(
       into: &canvas, layout, title: "Buy", lines: lines,
       footer: "↑↓ field · ←→ change · Enter buy · Esc cancel")
+  }
+
+  /// The quantity field: a consumable's count, a subscription's seats (1: not multiseat); one
+  /// label, so the fields stay aligned.
+  private func quantityLine(
+    _ dialog: BuyDialog, _ product: CatalogProduct, marker: String
+  ) -> (String, String) {
+    switch product.type {
+    case .consumable: ("\(marker) Quantity", "\(dialog.quantity)  (←/→)")
+    case .autoRenewableSubscription:
+      (
+        "\(marker) Quantity",
+        dialog.quantity == 1
+          ? "1  (→: seats, a multiseat purchase)"
+          : "\(dialog.quantity) seats: multiseat (seats=\(dialog.quantity))"
+      )
+    case .nonConsumable, .nonRenewingSubscription: ("\(marker) Quantity", "1")
+    }
   }
 
   private func renewalLabel(_ dialog: BuyDialog, _ product: CatalogProduct) -> String {

@@ -42,7 +42,52 @@ extension AppStore {
   public static func presentOfferCodeRedeemSheet() async throws {
     let store = Store.current
     try store.call(.offerCodeRedeem)
-    try store.redeemChosenOfferCode()
+    _ = try store.redeemChosenOfferCode()
+  }
+
+  /// iOS 27's redemption sheet, which returns what the redemption made: the transaction of the
+  /// code the test chose (`SKTestSession.offerCodeToRedeem`); with none chosen the customer
+  /// closes the sheet (`StoreKitError.userCancelled`). StoreKit's
+  /// `presentOfferCodeRedeemSheet(from:options:)` without the view controller.
+  ///
+  /// - Throws: ``StoreKitError`` (a simulated error of `offerCodeRedeem`, the code's purchase
+  ///   refused, or the sheet closed).
+  public static func presentOfferCodeRedeemSheet(
+    options: Set<RedeemOption> = []
+  ) async throws -> VerificationResult<Transaction> {
+    let store = Store.current
+    try store.call(.offerCodeRedeem)
+    guard let redeemed = try store.redeemChosenOfferCode() else {
+      throw StoreKitError.userCancelled
+    }
+    return redeemed
+  }
+
+  /// Shows the sheet where the purchaser invites people to the group's multiseat subscription
+  /// whose invitations Apple hosts. On Linux there is no view controller: the people the test
+  /// named (`SKTestSession.multiSeatInvitees`) accept at once, each a customer with an
+  /// `assigned` transaction of their own; with nobody named the purchaser dismisses the sheet
+  /// (`StoreKitError.userCancelled`). StoreKit's
+  /// `presentMultiSeatInvitationSheet(from:subscriptionGroupID:)` without the controller.
+  ///
+  /// - Throws: ``StoreKitError``: `unknown` when the group has no such subscription,
+  ///   `systemError` with the engine's reason when a seat is lacking, `userCancelled` when the
+  ///   sheet is dismissed.
+  public static func presentMultiSeatInvitationSheet(subscriptionGroupID: String) async throws {
+    let store = Store.current
+    let hosted = store.read { session in
+      session.status(forGroup: subscriptionGroupID).flatMap {
+        session.seatGroup(ofTransaction: $0.transactionID)
+      }?.invitations == .apple
+    }
+    // No such subscription in the group: StoreKit has nothing to invite to.
+    guard hosted else { throw StoreKitError.unknown }
+    let invitees = store.choices.multiSeatInvitees
+    for name in invitees {
+      let outcome = store.perform(.seats(.invite(member: name)))
+      if let error = outcome.error { throw StoreKitError.systemError(error) }
+    }
+    if invitees.isEmpty { throw StoreKitError.userCancelled }
   }
 
   /// The app's age rating code (none in the test environment: a `.storekit` file has no age
@@ -54,9 +99,9 @@ extension AppStore {
 }
 
 extension Store {
-  /// The customer redeems the offer code the test chose, if any.
-  func redeemChosenOfferCode() throws {
-    guard let code = offerCodeToRedeem else { return }
+  /// The customer redeems the offer code the test chose, if any: its transaction.
+  func redeemChosenOfferCode() throws -> VerificationResult<Transaction>? {
+    guard let code = offerCodeToRedeem else { return nil }
     let productID = read { session in
       session.catalog.products.first { $0.codeOffers.contains { $0.id == code } }?.productID
     }
@@ -66,6 +111,7 @@ extension Store {
     options.origin = .store
     let outcome = perform(.buy(productID: productID, options: options))
     if let error = outcome.error { throw StoreKitError.systemError(error) }
+    return outcome.lastTransaction.map { bought in withSession { _ in verified(bought) } }
   }
 }
 
@@ -77,3 +123,7 @@ public final class SKStoreReviewController: Sendable {
   @available(*, deprecated, message: "Use AppStore.requestReview()")
   public static func requestReview() {}
 }
+
+/// An option of iOS 27's offer code redemption (`presentOfferCodeRedeemSheet(options:)`).
+/// Apple's page lists no option yet: pass `[]`.
+public struct RedeemOption: Equatable, Hashable, Sendable {}

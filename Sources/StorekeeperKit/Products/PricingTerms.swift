@@ -43,6 +43,8 @@ extension Product.SubscriptionInfo {
     public let commitmentInfo: CommitmentInfo
     /// The offers of this plan.
     public let subscriptionOffers: [Product.SubscriptionOffer]
+    /// One price, or seat-based (a multiseat subscription's tiers).
+    public let pricingModel: PricingModel
 
     /// The plan's offers of one type.
     public subscript(offers type: Product.SubscriptionOffer.OfferType) -> [Product
@@ -54,8 +56,20 @@ extension Product.SubscriptionInfo {
 
   /// The pricing terms of a subscription: one per enabled billing plan (a monthly plan bills
   /// each month of a 12-month commitment); a subscription without billing plans has one, its own
-  /// price paid up front for its period.
+  /// price paid up front for its period; then, for one that sells seats, its seat-based terms.
   static func pricingTerms(
+    _ product: CatalogProduct, offers: [Product.SubscriptionOffer], currency: String,
+    locale: Locale, seatTiers: [SeatTier]?
+  ) -> [PricingTerms] {
+    let period = Product.SubscriptionPeriod(product.period ?? .init(1, .month))
+    let seats = seatTiers.flatMap {
+      seatTerms($0, period: period, currency: currency, locale: locale)
+    }
+    return singlePriceTerms(product, offers: offers, currency: currency, locale: locale)
+      + (seats.map { [$0] } ?? [])
+  }
+
+  private static func singlePriceTerms(
     _ product: CatalogProduct, offers: [Product.SubscriptionOffer], currency: String,
     locale: Locale
   ) -> [PricingTerms] {
@@ -66,26 +80,31 @@ extension Product.SubscriptionInfo {
     }
     guard !product.billingPlans.isEmpty else {
       let (price, text) = money(product.price)
+      let commitment = CommitmentInfo(displayPrice: text, period: period, price: price)
+      let billing = BillingInfo(price: price, displayPrice: text, period: period)
       return [
         PricingTerms(
           billingDisplayPrice: text, billingPeriod: period, billingPlanType: .upFront,
-          billingPrice: price,
-          commitmentInfo: CommitmentInfo(displayPrice: text, period: period, price: price),
-          subscriptionOffers: offers)
+          billingPrice: price, commitmentInfo: commitment, subscriptionOffers: offers,
+          pricingModel: .singlePrice(.init(billingInfo: billing, commitmentInfo: commitment)))
       ]
     }
     return product.billingPlans.map { plan in
       let (price, text) = money(plan.price)
       let (total, totalText) = money(plan.commitmentPrice)
       let commitment = plan.isMonthly ? Product.SubscriptionPeriod(unit: .year, value: 1) : period
+      let billingPeriod =
+        plan.isMonthly ? Product.SubscriptionPeriod(unit: .month, value: 1) : period
+      let commitmentInfo = CommitmentInfo(
+        displayPrice: totalText, period: commitment, price: total)
+      let billing = BillingInfo(price: price, displayPrice: text, period: billingPeriod)
       return PricingTerms(
-        billingDisplayPrice: text,
-        billingPeriod: plan.isMonthly ? Product.SubscriptionPeriod(unit: .month, value: 1) : period,
+        billingDisplayPrice: text, billingPeriod: billingPeriod,
         billingPlanType: BillingPlanType(rawValue: plan.type), billingPrice: price,
-        commitmentInfo: CommitmentInfo(displayPrice: totalText, period: commitment, price: total),
+        commitmentInfo: commitmentInfo,
         subscriptionOffers: plan.offers.map {
           Product.SubscriptionOffer($0, currency: currency, locale: locale)
-        })
+        }, pricingModel: .singlePrice(.init(billingInfo: billing, commitmentInfo: commitmentInfo)))
     }
   }
 }

@@ -25,6 +25,10 @@ public struct Product: Identifiable, Sendable {
   public let isFamilyShareable: Bool
   /// An auto-renewable subscription's details.
   public let subscription: SubscriptionInfo?
+  /// Whether the product can be bought with `seats(_:)`: every auto-renewable subscription
+  /// unless `set seat-pricing <product> off` (a `.storekit` file has no multiseat switch
+  /// [unverified]).
+  public let supportsMultiSeatPurchase: Bool
   /// The App Store's description of the product, as JSON.
   public let jsonRepresentation: Data
   /// The locale prices are formatted in.
@@ -45,12 +49,14 @@ public struct Product: Identifiable, Sendable {
     isFamilyShareable = product.familyShareable
     let group = product.groupIndex.map { session.catalog.groups[$0] }
     let locale = priceLocale
+    let seatTiers = session.seatTiers(ofProduct: product.productID)
+    supportsMultiSeatPurchase = seatTiers != nil
     let subscription =
       product.type == .autoRenewableSubscription
       ? group.map {
         SubscriptionInfo(
           product, group: $0, locale: session.settings.locale, currency: storefront.currency,
-          priceLocale: locale)
+          priceLocale: locale, seatTiers: seatTiers)
       } : nil
     self.subscription = subscription
     var attributes = JSONObject([

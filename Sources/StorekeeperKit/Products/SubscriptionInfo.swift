@@ -24,7 +24,7 @@ extension Product {
 
     init(
       _ product: CatalogProduct, group: CatalogGroup, locale: String, currency: String,
-      priceLocale: Locale
+      priceLocale: Locale, seatTiers: [SeatTier]?
     ) {
       func offer(_ offer: CatalogOffer) -> SubscriptionOffer {
         SubscriptionOffer(offer, currency: currency, locale: priceLocale)
@@ -40,7 +40,7 @@ extension Product {
       pricingTerms = Self.pricingTerms(
         product,
         offers: [introductoryOffer].compactMap { $0 } + promotionalOffers + winBackOffers,
-        currency: currency, locale: priceLocale)
+        currency: currency, locale: priceLocale, seatTiers: seatTiers)
     }
 
     /// Whether the customer may have the group's introductory offer.

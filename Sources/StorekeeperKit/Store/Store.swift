@@ -226,6 +226,9 @@ package final class Store: @unchecked Sendable {
     package var offerCode: String?
     /// The reason the customer picks in the refund sheet (`nil`: cancels it).
     package var refundReason: RefundSheetReason? = .other
+    /// Who accepts the purchaser's invitations in the multiseat invitation sheet (none:
+    /// dismisses it).
+    package var multiSeatInvitees: [String] = []
   }
 
   /// What the customer does in the sheets the app opens.

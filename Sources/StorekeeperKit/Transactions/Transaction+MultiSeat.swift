@@ -92,12 +92,6 @@ extension Product.SubscriptionInfo.RenewalInfo {
   }
 }
 
-extension Product {
-  /// Whether the product can be bought with `seats(_:)`: every auto-renewable subscription
-  /// (a `.storekit` file has no multiseat switch [unverified]).
-  public var supportsMultiSeatPurchase: Bool { type == .autoRenewable }
-}
-
 extension Product.PurchaseOption {
   /// A multiseat purchase: `targetSeatQuantity` is the total after the purchase (more than
   /// the subscription holds adds seats).

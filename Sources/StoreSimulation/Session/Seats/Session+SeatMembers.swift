@@ -191,15 +191,15 @@ extension Session {
   // MARK: - The member's side (acting as the member)
 
   /// Opens the member's assignment: a transaction of their own (`ASSIGNED`) for the
-  /// purchaser's period, their group following the purchaser's. Returns its id.
+  /// purchaser's period, their group following the purchaser's. Returns its id. The member
+  /// pays nothing: its price is 0 (the seats' prices are in its `multiSeatInfo`) [unverified].
   private mutating func openAssignment(
     group index: Int, _ source: PurchaserPeriod, at stamp: Int64, _ sink: EventSink
   ) -> UInt64 {
     var record = TransactionRecord(
       id: 0, originalID: nextFreeID, purchaseDate: stamp, originalPurchaseDate: stamp,
-      expirationDate: source.record.expirationDate, price: source.record.price,
-      product: source.record.product, quantity: source.record.quantity,
-      storefront: storefrontIndex(), state: .purchased)
+      expirationDate: source.record.expirationDate, price: 0, product: source.record.product,
+      quantity: source.record.quantity, storefront: storefrontIndex(), state: .purchased)
     record.flags.insert(.purchaseUntold)
     let id = appendMade(record, details: TransactionDetails(seats: source.memberSeats))
     var group = groups[index]
@@ -208,7 +208,6 @@ extension Session {
     group.current = id
     group.product = record.product
     group.recentStart = stamp
-    group.upcoming = []
     group.purchasedCount += 1
     Self.follow(source.group, into: &group)
     groups[index] = group
@@ -232,10 +231,9 @@ extension Session {
       var record = TransactionRecord(
         id: 0, originalID: groups[index].originalID, purchaseDate: source.record.purchaseDate,
         originalPurchaseDate: originalPurchaseDate(group: index),
-        expirationDate: source.record.expirationDate, price: source.record.price,
-        product: source.record.product, quantity: source.record.quantity,
-        storefront: storefrontIndex(), state: .purchased, flags: .renewal)
-      record.quantity = source.record.quantity
+        expirationDate: source.record.expirationDate, price: 0, product: source.record.product,
+        quantity: source.record.quantity, storefront: storefrontIndex(), state: .purchased,
+        flags: .renewal)
       let id = appendMade(record, details: TransactionDetails(seats: source.memberSeats))
       let cause = NotificationCause.renewal(after: groups[index].told)
       groups[index].renewed(as: id, product: record.product, until: record.expirationDate)
@@ -271,5 +269,7 @@ extension Session {
     group.graceEnd = purchaser.graceEnd
     group.retryEnd = purchaser.retryEnd
     group.expirationReason = purchaser.expirationReason
+    // The offers the purchaser's renewals take: the member's renewal info says the same price.
+    group.upcoming = purchaser.upcoming
   }
 }

@@ -295,10 +295,8 @@ extension Session {
     case .associate(let id, let claim, let member):
       try checkClaim(claim, in: try developerGroup(id))
       try checkAppTransactionID(member)
-    case .invitations(let hosting):
-      guard hosting != storage.invitations else {
-        throw seatRefusal(.unchanged, "invitations are \(hosting.word)-hosted already")
-      }
+    case .invitations:
+      break  // as every setting: setting what is set changes nothing
     case .pricing(let productID, let pricing): try checkSeatPricing(productID, pricing)
     case .invite(let member): try checkMembers(invite: member, remove: nil)
     case .remove(let member): try checkMembers(invite: nil, remove: member)
@@ -450,5 +448,20 @@ extension Session {
     let claim = stableUUID("seat-claim-\(original)-\(made)-\(request)")
     storage.seatGroups[original]!.add(
       SeatClaim(id: claim, requestIdentifier: request, appTransactionID: member))
+  }
+}
+
+extension Session {
+  /// The per-seat tiers a product sells seats at, ascending: its own (`set seat-pricing`), or
+  /// one tier at its price for every seat; `nil` when it sells none (not an auto-renewable
+  /// subscription, turned off, or unknown): StoreKit's `SeatBasedPricing`.
+  public func seatTiers(ofProduct productID: String) -> [SeatTier]? {
+    guard let index = catalog.index(of: productID), catalog.products[index].groupIndex != nil
+    else { return nil }
+    switch storage.seatPricing[Int32(index)] {
+    case .disabled?: return nil
+    case .tiers(let tiers)?: return tiers
+    case nil: return [SeatTier(maximumSeats: nil, price: catalog.products[index].price)]
+    }
   }
 }
