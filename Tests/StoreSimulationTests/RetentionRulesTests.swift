@@ -80,4 +80,40 @@ import Testing
     #expect(problem(#"{"promotionalOffer":{"messageIdentifier":"\#(id)"}}"#) != nil)
     #expect(problem("[1]") != nil)
   }
+
+  /// Retention Messaging 1.5: a switch-plan answer may name the billing plan it suggests; a
+  /// plan the product does not bill by, or that the storefront does not offer, fails the answer.
+  @Test func aSwitchPlanAnswerMayNameABillingPlan() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let bytes = try Data(contentsOf: root.appendingPathComponent("Configs/Everything.storekit"))
+    let configuration = try #require(StoreKitConfiguration.load(Array(bytes)).configuration)
+    var session = Session(
+      configuration: configuration, start: Instant(iso8601: "2026-11-22T02:00:00Z")!)
+    let britain = try #require(Storefront(countryCode: "GBR"))
+    session.updateSettings { $0.storefront = britain }
+    try session.perform(.buy(productID: "everything.pro.monthly", options: .init())) { _ in }
+    let id = "33333333-3333-4333-8333-333333333333"
+    try session.perform(
+      .retention(.uploadMessage(id: id, RetentionMessageText(header: "H", body: "B")))
+    ) { _ in }
+    let request = try session.retentionRequest()
+    func judged(_ product: String, _ plan: String) -> (RetentionPage?, String?) {
+      let body =
+        #"{"alternateProduct":{"messageIdentifier":"\#(id)","productId":"\#(product)","billingPlanType":"\#(plan)"}}"#
+      return session.judge(
+        RealtimeExchange(requestID: "r", outcome: .answered(status: 200, body: body)),
+        for: request)
+    }
+    let monthly = judged("everything.pro.max.yearly", "MONTHLY")
+    #expect(monthly.1 == nil, "\(monthly.1 ?? "")")
+    #expect(monthly.0?.options?.billingPlan == "MONTHLY")
+    #expect(monthly.0?.display.alternatePlan == "MONTHLY")
+    #expect(judged("everything.pro.max.yearly", "BILLED_UPFRONT").1 == nil)
+    #expect(judged("everything.pro.max.yearly", "WEEKLY").1 != nil)
+    #expect(judged("everything.pro.yearly", "MONTHLY").1 != nil, "no monthly plan")
+    #expect(judged("everything.pro.yearly", "BILLED_UPFRONT").0?.options?.billingPlan == nil)
+    session.updateSettings { $0.storefront = .unitedStates }
+    #expect(judged("everything.pro.max.yearly", "MONTHLY").1 != nil, "not in the USA")
+  }
 }

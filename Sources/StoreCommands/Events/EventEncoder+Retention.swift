@@ -28,6 +28,7 @@ extension EventEncoder {
       object.field("productID", display.productID)
       if let id = display.messageID { object.field("messageIdentifier", id) }
       if let product = display.alternateProduct { object.field("alternateProduct", product) }
+      if let plan = display.alternatePlan { object.field("alternatePlan", plan) }
       if let offer = display.promotionalOffer {
         object.field("promotionalOffer", offer)
         if let product = display.offerProductID { object.field("offerProductID", product) }

@@ -111,7 +111,9 @@ enum EventSummary {
     case .shown(let display):
       var text = "retention message: \(display.source.rawValue)"
       if let id = display.messageID { text += " \(id.prefix(8))" }
-      if let product = display.alternateProduct { text += ", switch to \(product)" }
+      if let product = display.alternateProduct {
+        text += ", switch to \(product)" + (display.alternatePlan.map { " (\($0))" } ?? "")
+      }
       if let offer = display.promotionalOffer { text += ", offer \(offer)" }
       return text
     }

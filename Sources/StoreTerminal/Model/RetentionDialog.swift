@@ -38,8 +38,12 @@ package struct RetentionDialog: Equatable, Sendable {
       title: "Before you cancel \(name(shown.productID))", lines: [], acceptKey: nil,
       accepted: "", cancel: .autoRenew(.id(shown.originalTransactionID), enabled: false))
     if let productID = shown.alternateProduct, let index = session.catalog.index(of: productID) {
-      let price = Self.price(session.catalog.products[index].price, session)
-      lines.append(Line(label: "switch to", text: "\(name(productID)) (\(price))"))
+      let product = session.catalog.products[index]
+      // A monthly plan's price is a month's (Retention Messaging 1.5's billingPlanType).
+      let monthly = product.billingPlans.first { $0.isMonthly && shown.alternatePlan == $0.type }
+      let price = Self.price(monthly?.price ?? product.price, session)
+      let plan = monthly.map { _ in " a month, 12-month commitment" } ?? ""
+      lines.append(Line(label: "switch to", text: "\(name(productID)) (\(price)\(plan))"))
       dialog.acceptKey = "switch plan"
       dialog.accepted = "switched to \(name(productID))"
     }

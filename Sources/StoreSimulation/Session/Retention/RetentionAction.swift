@@ -146,6 +146,9 @@ public struct RetentionDisplay: Equatable, Sendable {
   public var messageID: String?
   /// A switch-plan message's product.
   public var alternateProduct: String?
+  /// The billing plan the switch-plan message suggests (`MONTHLY`, `BILLED_UPFRONT`; Retention
+  /// Messaging 1.5), when the answer named one the product bills by.
+  public var alternatePlan: String?
   /// A promotional-offer message's offer and the product it is for.
   public var promotionalOffer: String?
   /// The product the promotional offer is for.

@@ -34,6 +34,8 @@ extension Session {
       display.alternateProduct = productID
       var options = PurchaseOptions()
       options.origin = .store
+      options.billingPlan = try alternatePlan(choice, of: productID)
+      display.alternatePlan = options.billingPlan
       return RetentionPage(display: display, productID: productID, options: options)
     case "promotionalOffer":
       let (productID, options) = try offer(choice, for: request, bundleID: bundleID)
@@ -95,6 +97,28 @@ extension Session {
     if switching && productID == current {
       throw Problem("\(productID) is the product the customer already has: nothing to switch to")
     }
+  }
+
+  /// A switch-plan answer's `billingPlanType` (Retention Messaging 1.5): `BILLED_UPFRONT` or
+  /// `MONTHLY`, a plan the product has and the customer's storefront offers; `nil` when the
+  /// answer names none (the product's own price).
+  private func alternatePlan(
+    _ choice: JSONObject, of productID: String
+  ) throws(RetentionAnswerProblem) -> String? {
+    guard let value = choice["billingPlanType"] else { return nil }
+    guard case .string(let plan) = value, ["BILLED_UPFRONT", "MONTHLY"].contains(plan) else {
+      throw Problem("alternateProduct.billingPlanType is BILLED_UPFRONT or MONTHLY")
+    }
+    guard let index = catalog.index(of: productID) else { return plan }
+    let product = catalog.products[index]
+    // A product without billing plans is paid up front: BILLED_UPFRONT names its own price.
+    if product.billingPlans.isEmpty && plan == "BILLED_UPFRONT" { return nil }
+    do throws(SessionError) {
+      try checkBillingPlan(plan, of: product, PurchaseOptions())
+    } catch {
+      throw Problem("alternateProduct.billingPlanType: \(error.message)")
+    }
+    return plan
   }
 
   private func offer(
