@@ -103,7 +103,7 @@ import Testing
     wrong.offer = .introductory
     #expect(
       session.refusal(.buy(productID: "plan.yearly", options: wrong))?.message.contains(
-        "not simulated") == true)
+        "MONTHLY billing plan has no offer intro") == true, "its plan has no offers")
     session.updateSettings { $0.storefront = Storefront(countryCode: "USA")! }
     #expect(
       session.refusal(.buy(productID: "plan.yearly", options: monthly()))?.message.contains(

@@ -42,6 +42,16 @@ public struct CatalogOffer: Equatable, Sendable {
     isEligible = offer.isEligible ?? true
   }
 
+  /// How many monthly payments of a MONTHLY plan the whole offer covers: its length in whole
+  /// months; `nil` for one of days or weeks.
+  public var months: Int? {
+    switch duration.unit {
+    case .month: duration.value
+    case .year: duration.value * 12
+    case .day, .week: nil
+    }
+  }
+
   /// How many billing periods the offer spans: pay as you go one per period; pay up front and
   /// free trials one period of `period`.
   public var billedPeriods: Int { paymentMode == .payAsYouGo ? periodCount : 1 }
@@ -183,6 +193,25 @@ public final class CatalogProduct: Sendable {
     case .code: codeOffers
     case .winBack: winBackOffers
     }
+  }
+
+  /// Where the indexes of the MONTHLY plan's offers start (a record's or a queued offer's
+  /// `offerIndex`): below it, an index into ``offers(_:)``.
+  static let planOfferBase: Int16 = 1000
+
+  /// The MONTHLY billing plan's offers of `kind` (format 5.0: an offer whose `billingPlanType`
+  /// is `MONTHLY`), in file order.
+  public func monthlyPlanOffers(_ kind: OfferKind) -> [CatalogOffer] {
+    (billingPlans.first(where: \.isMonthly)?.offers ?? []).filter { $0.kind == kind }
+  }
+
+  /// The offer of `kind` an index names: the product's own, or from ``planOfferBase`` on the
+  /// MONTHLY plan's; `nil` for none (or one the catalog no longer has, after a reload).
+  func offer(_ kind: OfferKind, index: Int16) -> CatalogOffer? {
+    let (offers, place) =
+      index >= Self.planOfferBase
+      ? (monthlyPlanOffers(kind), Int(index - Self.planOfferBase)) : (offers(kind), Int(index))
+    return offers.indices.contains(place) ? offers[place] : nil
   }
 }
 

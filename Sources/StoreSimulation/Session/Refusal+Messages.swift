@@ -72,9 +72,10 @@ extension Refusal {
           + "format 5.0)"
         : "\(productID) has no \(plan) billing plan; its plans are "
           + plans.joined(separator: ", ")
-    case .offerWithMonthlyPlan:
-      return "an offer with the MONTHLY billing plan is not simulated yet; buy the plan without "
-        + "one"
+    case .offerWithMonthlyPlan(let productID, let offer, let offers):
+      return "\(productID)'s MONTHLY billing plan has no offer \(offer) lasting whole months "
+        + "(a plan's offers are the file's offers whose billingPlanType is MONTHLY); "
+        + (offers.isEmpty ? "it has none" : "its offers are " + offers.joined(separator: ", "))
     case .noCommitmentsInStorefront(let storefront):
       return "Apple offers monthly billing with a 12-month commitment everywhere but the USA "
         + "and Singapore; set storefront to another one (the storefront is \(storefront))"

@@ -41,8 +41,9 @@ public enum Refusal: Equatable, Sendable {
   case noSuchWinBackOffer(String)
   /// A billing plan the product does not have (`plans` are those it has).
   case noSuchBillingPlan(productID: String, plan: String, plans: [String])
-  /// An offer with the monthly plan, which is not simulated.
-  case offerWithMonthlyPlan
+  /// An offer the MONTHLY plan does not have (`offers` are those it has, as `kind:name`), or
+  /// one that does not last whole months.
+  case offerWithMonthlyPlan(productID: String, offer: String, offers: [String])
   /// The monthly plan in a storefront Apple does not offer it in.
   case noCommitmentsInStorefront(String)
 

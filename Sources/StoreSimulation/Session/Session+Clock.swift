@@ -206,7 +206,9 @@ extension Session {
     }
     if let payment {
       var group = groups[index]
-      applyMonthlyPlan(number: payment, to: &record, group: &group)
+      var offers = group.upcoming
+      applyMonthlyPlan(number: payment, to: &record, group: &group, offers: &offers)
+      group.upcoming = offers
       groups[index] = group
     }
     if !storage.seatGroups.isEmpty {

@@ -98,8 +98,8 @@ extension Session {
   }
 
   func offer(of upcoming: GroupState.UpcomingOffer) -> CatalogOffer? {
-    let offers = product(at: upcoming.product).offers(OfferKind.allCases[Int(upcoming.kind)])
-    return offers.indices.contains(Int(upcoming.index)) ? offers[Int(upcoming.index)] : nil
+    product(at: upcoming.product).offer(
+      OfferKind.allCases[Int(upcoming.kind)], index: upcoming.index)
   }
 
   // MARK: - Emitting
@@ -268,7 +268,6 @@ extension TransactionRecord {
   func offer(of product: CatalogProduct) -> (kind: OfferKind, offer: CatalogOffer)? {
     guard offerIndex >= 0, OfferKind.allCases.indices.contains(Int(offerKind)) else { return nil }
     let kind = OfferKind.allCases[Int(offerKind)]
-    let offers = product.offers(kind)
-    return offers.indices.contains(Int(offerIndex)) ? (kind, offers[Int(offerIndex)]) : nil
+    return product.offer(kind, index: offerIndex).map { (kind, $0) }
   }
 }

@@ -23,11 +23,40 @@ extension Session {
         .noSuchBillingPlan(productID: product.productID, plan: plan, plans: plans))
     }
     guard plan == "MONTHLY" else { return }
-    if options.offer != nil {
-      throw SessionError(.offerWithMonthlyPlan)
-    }
+    if let selection = options.offer { try checkMonthlyPlanOffer(selection, of: product) }
     if Self.storefrontsWithoutCommitments.contains(settings.storefront.countryCode) {
       throw SessionError(.noCommitmentsInStorefront(settings.storefront.countryCode))
+    }
+  }
+
+  /// Refuses an offer the MONTHLY plan does not have, or one that does not last whole months
+  /// (its payments are monthly).
+  private func checkMonthlyPlanOffer(
+    _ selection: OfferSelection, of product: CatalogProduct
+  ) throws(SessionError) {
+    let (kind, name) = selection.kindAndName
+    let offer = product.monthlyPlanOffers(kind).first { name == nil || $0.id == name }
+    guard let offer, offer.months != nil else {
+      let all = OfferKind.allCases.flatMap { kind in
+        product.monthlyPlanOffers(kind).filter { $0.months != nil }.map {
+          kind == .introductory ? "intro" : "\(Self.commandWord(kind)):\($0.id ?? "")"
+        }
+      }
+      throw SessionError(
+        .offerWithMonthlyPlan(
+          productID: product.productID,
+          offer: name.map { "\(Self.commandWord(kind)):\($0)" } ?? "intro",
+          offers: all))
+    }
+  }
+
+  /// How the command language's `offer=` names a kind (`promo`, `code`, `winback`).
+  private static func commandWord(_ kind: OfferKind) -> String {
+    switch kind {
+    case .introductory: "intro"
+    case .promotional: "promo"
+    case .code: "code"
+    case .winBack: "winback"
     }
   }
 
@@ -37,10 +66,14 @@ extension Session {
   }
 
   /// Makes `record` payment `number` of a monthly plan: a month from its purchase date at the
-  /// plan's monthly price, without offers [unverified: a monthly plan's own offers are not
-  /// simulated]; `group` follows it, its months on the group's day of the month (the payment's
-  /// own when it has none). Nothing when the product has no monthly plan.
-  func applyMonthlyPlan(number: Int, to record: inout TransactionRecord, group: inout GroupState) {
+  /// plan's monthly price, or under the first of `offers` (the plan's own offer, for the
+  /// months it covers: free, a pay-as-you-go price a month, or a pay-up-front price on its first
+  /// payment [unverified]); `group` follows it, its months on the group's day of the month (the
+  /// payment's own when it has none). Nothing when the product has no monthly plan.
+  func applyMonthlyPlan(
+    number: Int, to record: inout TransactionRecord, group: inout GroupState,
+    offers: inout [GroupState.UpcomingOffer]
+  ) {
     guard let plan = monthlyPlan(of: record.product) else { return }
     if group.anchorDay == 0 {
       group.anchorDay = Int8(CivilDateTime(Instant(milliseconds: record.purchaseDate)).day)
@@ -51,6 +84,20 @@ extension Session {
     record.price = plan.price
     record.offerIndex = -1
     record.offerKind = 0
+    if let next = offers.first, next.product == record.product, let offer = self.offer(of: next) {
+      let months = Int32(offer.months ?? 1)
+      switch offer.paymentMode {
+      case .payAsYouGo:
+        // The offer's price is a period's: a month's share of it.
+        let periodMonths = offer.period.unit == .year ? 12 * offer.period.value : offer.period.value
+        record.price = offer.price / Int64(max(1, periodMonths))
+      case .payUpFront: record.price = next.remaining == months ? offer.price : 0
+      case .free, .oneTime, .none: record.price = 0
+      }
+      record.offerKind = next.kind
+      record.offerIndex = next.index
+      if next.remaining <= 1 { offers.removeFirst() } else { offers[0].remaining -= 1 }
+    }
     record.flags.insert(.monthlyPlan)
     record.billingPeriod = number
     group.billingPeriod = Int8(number)

@@ -51,16 +51,23 @@ extension Session {
     let group = groups[groupIndex]
     let introEligible =
       options.verifiedIntroductoryEligibility ?? isEligibleForIntroductoryOffer(group: groupIndex)
-    func run(_ kind: OfferKind, _ index: Int) -> GroupState.UpcomingOffer {
-      let offer = product.offers(kind)[index]
-      return GroupState.UpcomingOffer(
-        kind: UInt8(OfferKind.allCases.firstIndex(of: kind)!), index: Int16(index),
-        product: Int32(productIndex), remaining: Int32(offer.billedPeriods))
+    // A MONTHLY plan's own offers, each queued for the monthly payments it covers.
+    let monthly = options.billingPlan == "MONTHLY"
+    func offers(_ kind: OfferKind) -> [CatalogOffer] {
+      monthly ? product.monthlyPlanOffers(kind) : product.offers(kind)
     }
-    let intro = introEligible && product.introductoryOffer != nil ? [run(.introductory, 0)] : []
+    func run(_ kind: OfferKind, _ index: Int) -> GroupState.UpcomingOffer {
+      let offer = offers(kind)[index]
+      return GroupState.UpcomingOffer(
+        kind: UInt8(OfferKind.allCases.firstIndex(of: kind)!),
+        index: Int16(index) + (monthly ? CatalogProduct.planOfferBase : 0),
+        product: Int32(productIndex),
+        remaining: Int32(monthly ? offer.months ?? 1 : offer.billedPeriods))
+    }
+    let intro = introEligible && !offers(.introductory).isEmpty ? [run(.introductory, 0)] : []
     guard let selection else { return group.isActive ? .none : .apply(intro) }
     let (kind, name) = selection.kindAndName
-    let index = name.flatMap { name in product.offers(kind).firstIndex { $0.id == name } } ?? 0
+    let index = name.flatMap { name in offers(kind).firstIndex { $0.id == name } } ?? 0
     switch kind {
     case .introductory:
       return intro.isEmpty ? .refused(.purchase(.ineligibleForOffer)) : .apply(intro)
@@ -68,12 +75,12 @@ extension Session {
       return group.phase == .none
         ? .refused(.purchase(.ineligibleForOffer)) : .apply([run(kind, index)])
     case .winBack:
-      let offer = product.winBackOffers[index]
+      let offer = offers(.winBack)[index]
       let eligible =
         group.phase == .expired && (winBackEligibility[offer.id ?? ""] ?? offer.isEligible)
       return eligible ? .apply([run(kind, index)]) : .refused(.purchase(.ineligibleForOffer))
     case .code:
-      let offer = product.codeOffers[index]
+      let offer = offers(.code)[index]
       let standing: CodeOfferEligibility =
         group.phase == .none ? .new : group.isActive ? .existing : .expired
       guard offer.eligibility.contains(standing) else {

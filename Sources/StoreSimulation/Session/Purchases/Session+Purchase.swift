@@ -166,7 +166,10 @@ extension Session {
     }
     if let plan = options.billingPlan { try checkBillingPlan(plan, of: product, options) }
     try checkSeatsOfPurchase(index, options)
-    if let selection = options.offer { try validateOfferReference(selection, of: product) }
+    // A MONTHLY plan's offer was checked against the plan's own offers.
+    if let selection = options.offer, options.billingPlan != "MONTHLY" {
+      try validateOfferReference(selection, of: product)
+    }
     if options.origin == .store, product.type == .nonConsumable, let owned = ownedPosition(index) {
       throw SessionError(.alreadyPurchased(productID: productID, transaction: ledger[owned].id))
     }

@@ -118,8 +118,10 @@ extension Session {
     if case .apply(let offers) = offerEligibility(options, product: productIndex) {
       plan = offers
     }
-    let first = plan.first
-    if !plan.isEmpty {
+    // A monthly plan's payments take their offer as they are made (applyMonthlyPlan).
+    let monthly = options.billingPlan == "MONTHLY"
+    let first = monthly ? nil : plan.first
+    if !monthly && !plan.isEmpty {
       if plan[0].remaining <= 1 { plan.removeFirst() } else { plan[0].remaining -= 1 }
     }
     var anchorDay: Int8 = 0
@@ -136,11 +138,10 @@ extension Session {
     }
     group.billingPeriod = 0
     group.commitmentEnd = TransactionRecord.none
-    if options.billingPlan == "MONTHLY" {
-      // Payment 1 of a 12-month commitment.
-      plan = []
+    if monthly {
+      // Payment 1 of a 12-month commitment, the plan's offer (if any) on its first payments.
       group.anchorDay = anchorDay
-      applyMonthlyPlan(number: 1, to: &record, group: &group)
+      applyMonthlyPlan(number: 1, to: &record, group: &group, offers: &plan)
       anchorDay = group.anchorDay
     }
     let position = place(&record, token: options.appAccountToken, reusing: request)
