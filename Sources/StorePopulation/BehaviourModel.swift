@@ -46,11 +46,15 @@ public struct BehaviourModel: Equatable, Sendable {
   /// A customer buys their subscription for a group (multiseat): 2 to 10 seats. 0 by default,
   /// so that a seed makes the population it always made.
   public var groupPurchase = 0.0
+  /// A member a group purchaser invited leaves their seat (the purchaser removes them) during
+  /// the run. Drawn only for group purchases' members.
+  public var groupMemberLeaving = 0.2
 
   /// The chances the model draws, by their keys in a model file.
   public enum Chance: String, CaseIterable, Sendable {
     case introductoryConversion, cancellation, planChange, billingFailure, billingRecovery
     case refund, priceIncrease, priceIncreaseConsent, familySharing, groupPurchase
+    case groupMemberLeaving
   }
 
   /// The probability of a chance.
@@ -66,6 +70,7 @@ public struct BehaviourModel: Equatable, Sendable {
     case .priceIncreaseConsent: priceIncreaseConsent
     case .familySharing: familySharing
     case .groupPurchase: groupPurchase
+    case .groupMemberLeaving: groupMemberLeaving
     }
   }
 
@@ -89,7 +94,7 @@ public struct BehaviourModel: Equatable, Sendable {
       ("billingFailure", \.billingFailure), ("billingRecovery", \.billingRecovery),
       ("refund", \.refund), ("planChange", \.planChange), ("familySharing", \.familySharing),
       ("priceIncrease", \.priceIncrease), ("priceIncreaseConsent", \.priceIncreaseConsent),
-      ("groupPurchase", \.groupPurchase),
+      ("groupPurchase", \.groupPurchase), ("groupMemberLeaving", \.groupMemberLeaving),
     ]
   }
 

@@ -23,6 +23,10 @@ enum LifeAction: Equatable {
   case answerPriceIncrease(consent: Bool)
   /// A member of their family joins.
   case familyJoin
+  /// The group purchaser's `member`th invitee (1-based) joins a seat.
+  case groupInvite(member: Int)
+  /// The group purchaser removes their `member`th invitee.
+  case groupRemove(member: Int)
 }
 
 /// An action at its moment: ordered by time, then by customer, then as the customer planned

@@ -124,6 +124,9 @@ public final class Population {
     for (index, end) in ends.enumerated() {
       try live(until: end)
       summary.subscribers.append((Instant(milliseconds: end), host.session.subscriberCount))
+      if summary.groupMembersJoined > 0 || !summary.seatMembers.isEmpty {
+        summary.seatMembers.append(host.session.assignedSeatCount)
+      }
       progress(
         PopulationProgress(
           month: index + 1, months: ends.count, now: host.session.now, arrived: arrived,
@@ -190,7 +193,39 @@ public final class Population {
         try perform(.priceIncrease(consent ? .consent : .decline, .id(id)))
       }
     case .familyJoin: try perform(.family(.join("partner")))
+    case .groupInvite(let member): try invite(member, of: life)
+    case .groupRemove(let member):
+      if try perform(.seats(.remove(member: memberName(member, of: life)))) {
+        summary.groupMembersLeft += 1
+      }
     }
+  }
+
+  /// The most members a group purchase invites (its most seats).
+  static let mostMembers = 10
+
+  /// A group purchaser's `member`th invitee: `c000123m2`.
+  private func memberName(_ member: Int, of life: CustomerLife) -> String {
+    "\(life.customer.name ?? "c")m\(member)"
+  }
+
+  /// A group purchaser's `member`th invitee joins: a customer numbered after every customer
+  /// of the run by the purchaser's number, so that no two shards give out the same number (a
+  /// run too large for that invites no one, counted as skipped).
+  private func invite(_ member: Int, of life: CustomerLife) throws(CommandError) {
+    let name = memberName(member, of: life)
+    let number =
+      max(1, options.customers) + (life.customer.number - 1) * Self.mostMembers + member
+    guard number <= Customer.maximumNumber else {
+      summary.skippedActions += 1
+      summary.skippedByKind["group", default: 0] += 1
+      return
+    }
+    if host.session.customer(named: name) == nil {
+      try perform(.customer(name: name, number: number), orThrow: true)
+      try become(life.customer, new: false)
+    }
+    if try perform(.seats(.invite(member: name))) { summary.groupMembersJoined += 1 }
   }
 
   /// A customer arrives: made with their number, in a storefront of the model's, they buy a
@@ -217,13 +252,14 @@ public final class Population {
     if model.groupPurchase > 0 && decide(.groupPurchase, life) {
       purchase.seats = 2 + Int(life.random.next() % 9)
     }
+    let now = host.session.now.milliseconds
+    let day: Int64 = 86_400_000
     if try perform(.buy(productID: product.productID, options: purchase)),
       let seats = purchase.seats
     {
       summary.groupSeats += seats
+      planMembers(of: life, seats: seats, from: now)
     }
-    let now = host.session.now.milliseconds
-    let day: Int64 = 86_400_000
     if product.familyShareable && decide(.familySharing, life) {
       queue.insert(life.plan(.familyJoin, at: now + life.random.milliseconds(day, 30 * day)))
     }
@@ -231,6 +267,22 @@ public final class Population {
       let last = Int64(max(2, options.months)) * 30 * day
       queue.insert(
         life.plan(.requestPriceIncrease, at: now + life.random.milliseconds(30 * day, last)))
+    }
+  }
+
+  /// A group purchaser's members: 1 to `seats` join within a month (Apple hosts the
+  /// invitations), and each may leave later in the run (`groupMemberLeaving`).
+  private func planMembers(of life: CustomerLife, seats: Int, from now: Int64) {
+    let day: Int64 = 86_400_000
+    let last = Int64(max(2, options.months)) * 30 * day
+    let count = 1 + Int(life.random.next() % UInt64(min(seats, Self.mostMembers)))
+    for member in 1...count {
+      let joins = now + life.random.milliseconds(3_600_000, 30 * day)
+      queue.insert(life.plan(.groupInvite(member: member), at: joins))
+      if decide(.groupMemberLeaving, life) {
+        let leaves = joins + life.random.milliseconds(7 * day, max(8 * day, last))
+        queue.insert(life.plan(.groupRemove(member: member), at: leaves))
+      }
     }
   }
 

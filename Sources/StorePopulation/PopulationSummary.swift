@@ -35,6 +35,13 @@ public struct PopulationSummary: Equatable, Sendable {
   /// Seats bought in group purchases (multiseat), the customers who made them counted by the
   /// `groupPurchase` chance's hits.
   public var groupSeats = 0
+  /// Members who joined a group purchaser's seat, and those removed again.
+  public var groupMembersJoined = 0
+  /// Members the purchaser removed.
+  public var groupMembersLeft = 0
+  /// Customers holding a seat of another's group purchase at each month's end, from the first
+  /// month's end one did (empty before).
+  public var seatMembers: [Int] = []
   /// Monthly recurring revenue at the end: each subscriber's product at its list price, a year's
   /// price over 12, in milliunits, by currency.
   public var monthlyRecurringRevenue: [String: Int64] = [:]
@@ -63,6 +70,8 @@ public struct PopulationSummary: Equatable, Sendable {
       && lhs.skippedByKind == rhs.skippedByKind && lhs.draws == rhs.draws
       && lhs.revenueByMonth == rhs.revenueByMonth && lhs.voluntaryChurn == rhs.voluntaryChurn
       && lhs.billingChurn == rhs.billingChurn && lhs.groupSeats == rhs.groupSeats
+      && lhs.groupMembersJoined == rhs.groupMembersJoined
+      && lhs.groupMembersLeft == rhs.groupMembersLeft && lhs.seatMembers == rhs.seatMembers
       && lhs.monthlyRecurringRevenue == rhs.monthlyRecurringRevenue
   }
 
@@ -102,7 +111,13 @@ public struct PopulationSummary: Equatable, Sendable {
         + "\(billingChurn) (retry gave up)")
     if let group = draws[.groupPurchase], group.hits > 0 {
       lines.append(
-        "group purchases  \(group.hits) of \(group.trials) customers bought \(groupSeats) seats")
+        "group purchases  \(group.hits) of \(group.trials) customers bought \(groupSeats) seats; "
+          + "\(groupMembersJoined) members joined, \(groupMembersLeft) removed")
+    }
+    if !seatMembers.isEmpty {
+      lines.append(
+        "members holding seats at each month's end  \(Self.chart(seatMembers))  "
+          + seatMembers.map(String.init).joined(separator: " "))
     }
     if skippedActions > 0 {
       let kinds = skippedByKind.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
@@ -183,7 +198,12 @@ public struct PopulationSummary: Equatable, Sendable {
             }))),
     ])
     // Only with group purchases: a population without them says what it always said.
-    if groupSeats > 0 { object["groupSeats"] = .number(JSONNumber(groupSeats)) }
+    if groupSeats > 0 {
+      object["groupSeats"] = .number(JSONNumber(groupSeats))
+      object["groupMembersJoined"] = .number(JSONNumber(groupMembersJoined))
+      object["groupMembersLeft"] = .number(JSONNumber(groupMembersLeft))
+      object["seatMembers"] = .array(seatMembers.map { .number(JSONNumber($0)) })
+    }
     return JSONWriter.compact(.object(object)) + "\n"
   }
 

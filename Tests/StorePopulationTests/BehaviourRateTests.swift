@@ -29,8 +29,9 @@ import Testing
     #expect(summary.draws[.familySharing] == nil)
     // Group purchases are 0 by default: never drawn (PopulationTests draws them).
     #expect(summary.draws[.groupPurchase] == nil)
+    #expect(summary.draws[.groupMemberLeaving] == nil, "no group purchase, no member")
     for chance in BehaviourModel.Chance.allCases
-    where chance != .familySharing && chance != .groupPurchase {
+    where chance != .familySharing && chance != .groupPurchase && chance != .groupMemberLeaving {
       let draws = try #require(summary.draws[chance], "\(chance) was never drawn")
       #expect(draws.trials >= 40, "\(chance): \(draws.trials) draws are too few to judge")
       let p = options.model.probability(chance)

@@ -58,12 +58,45 @@ import Testing
     #expect((60...300).contains(summary.groupSeats))
     let bought = events.compactMap { event -> Int? in
       guard case .transaction(let t, _) = event.kind, t.reason == .purchase, t.seats != nil,
-        !(t.seats?.isAddition ?? false)
+        !(t.seats?.isAddition ?? false), t.ownership == .purchased
       else { return nil }
       return t.purchasedQuantity
     }
     #expect(bought.count >= 30 && bought.allSatisfy { (2...10).contains($0) })
     #expect(summary.text.contains("group purchases  30 of 30 customers bought"))
+  }
+
+  /// A group purchase's members (1 to its seats) join within a month as customers numbered
+  /// after the run's, each with an `ASSIGNED` transaction; some are removed later
+  /// (`groupMemberLeaving`); the summary counts them and charts the seats held.
+  @Test func groupPurchasersInviteMembersWhoMayLeave() throws {
+    var options = PopulationOptions(customers: 20, months: 3, seed: 9)
+    options.model.groupPurchase = 1
+    options.model.groupMemberLeaving = 0.5
+    let (summary, events) = try run(options)
+    #expect(summary.groupMembersJoined >= 20)
+    #expect(summary.groupMembersLeft > 0 && summary.groupMembersLeft < summary.groupMembersJoined)
+    let seats = events.compactMap { event -> Transaction? in
+      guard case .transaction(let t, _) = event.kind, t.ownership == .assigned else { return nil }
+      return t
+    }
+    #expect(seats.allSatisfy { $0.owner.customer.number > 20 }, "members are numbered after")
+    #expect(seats.contains { $0.revocationType == .assignmentRevoke })
+    #expect(summary.seatMembers.count == 3 && summary.seatMembers.allSatisfy { $0 > 0 })
+    #expect(summary.text.contains("members holding seats at each month's end"))
+    #expect(summary.json.contains("\"groupMembersJoined\""))
+    // Shards give out member numbers no other shard does.
+    var numbers: [Int] = []
+    for index in 1...2 {
+      options.shard = Shard(index: index, count: 2)
+      numbers += try run(options).1.compactMap { event in
+        guard case .transaction(let t, _) = event.kind, t.ownership == .assigned else {
+          return nil
+        }
+        return t.owner.customer.number
+      }
+    }
+    #expect(Set(numbers) == Set(seats.map(\.owner.customer.number)))
   }
 
   @Test func twoShardsMakeExactlyTheCustomersOfOneRun() throws {

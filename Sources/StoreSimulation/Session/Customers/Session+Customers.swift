@@ -201,6 +201,18 @@ extension Session {
 }
 
 extension Session {
+  /// How many customers have access through a seat of another customer's multiseat
+  /// subscription (Apple-hosted members).
+  ///
+  /// - Complexity: O(*c* × *g*) for *c* customers and *g* groups.
+  public var assignedSeatCount: Int {
+    var count = 0
+    storage.customers.forEach { state in
+      if state.groups.contains(where: { $0.isAssigned && $0.isEntitled }) { count += 1 }
+    }
+    return count
+  }
+
   /// How many customers (the own one included) have access to an auto-renewable subscription
   /// now: subscribed or in a grace period.
   ///
