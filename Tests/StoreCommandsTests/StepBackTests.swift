@@ -190,4 +190,19 @@ import Testing
     #expect(Command.stepBack(.event).description == "back")
     #expect(try Command.parse("undo") == .stepBack(.command))
   }
+
+  /// Undo takes a member's joining back whole: their seat, their transaction, the customer.
+  @Test func undoTakesAMemberBack() throws {
+    var session = try journaled()
+    try run(["buy socialfeed.monthly seats=3", "group invite ann", "group invite bob"], on: &session)
+    #expect(session.session.seatGroup(ofTransaction: 0)?.memberCount == 2)
+    try run(["undo"], on: &session)
+    let undone = try direct(["buy socialfeed.monthly seats=3", "group invite ann"])
+    #expect(session.session.seatGroup(ofTransaction: 0) == undone.seatGroup(ofTransaction: 0))
+    #expect(session.session.customers.map(\.name) == undone.customers.map(\.name))
+    #expect(session.session.transactionCountOfEveryCustomer == 2)
+    try run(["undo"], on: &session)
+    #expect(session.session.seatGroup(ofTransaction: 0)?.memberCount == 0)
+    #expect(session.session.customer(named: "ann") == nil)
+  }
 }
