@@ -58,7 +58,7 @@ let package = Package(
     .target(
       name: "StoreSimulation",
       dependencies: [
-        "StoreJSON", "StoreUtilities",
+        "StoreJSON",
         "StoreConfiguration",
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "OrderedCollections", package: "swift-collections"),

@@ -75,18 +75,6 @@ final class Webhook: Sendable {
   /// Lets the client go without waiting: the last owner may let go on the client's own loop.
   func shutdown() { client.shutdown(queue: .global()) { _ in } }
 
-  /// POSTs `body` as JSON and waits for the status line (at most `timeout` seconds).
-  func post(_ body: String) -> Answer {
-    let done = DispatchSemaphore(value: 0)
-    let answer = HandedOver<Answer>()
-    post(body) {
-      answer.set($0)
-      done.signal()
-    }
-    done.wait()
-    return answer.value ?? .failed("no answer", .other)
-  }
-
   /// The most redirects an attempt follows.
   static let redirectLimit = 5
 
@@ -195,26 +183,6 @@ final class Webhook: Sendable {
   private static func isTLS(_ error: any Error) -> Bool {
     error is NIOSSLError || error is BoringSSLError
       || String(describing: error).contains("handshakeFailed")
-  }
-}
-
-/// A value handed from the client's thread to a waiting one; the first one set is kept (a late
-/// callback cannot replace what the waiter read). `@unchecked Sendable`: `stored` is read and
-/// written only under `lock`.
-final class HandedOver<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: Value?
-
-  func set(_ value: Value) {
-    lock.lock()
-    if stored == nil { stored = value }
-    lock.unlock()
-  }
-
-  var value: Value? {
-    lock.lock()
-    defer { lock.unlock() }
-    return stored
   }
 }
 

@@ -194,7 +194,8 @@ import Testing
   /// Undo takes a member's joining back whole: their seat, their transaction, the customer.
   @Test func undoTakesAMemberBack() throws {
     var session = try journaled()
-    try run(["buy socialfeed.monthly seats=3", "group invite ann", "group invite bob"], on: &session)
+    try run(
+      ["buy socialfeed.monthly seats=3", "group invite ann", "group invite bob"], on: &session)
     #expect(session.session.seatGroup(ofTransaction: 0)?.memberCount == 2)
     try run(["undo"], on: &session)
     let undone = try direct(["buy socialfeed.monthly seats=3", "group invite ann"])

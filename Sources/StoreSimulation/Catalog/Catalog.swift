@@ -1,5 +1,4 @@
 import StoreConfiguration
-import StoreUtilities
 
 /// A subscription offer ready to apply: its kind, name, payment mode, length and price.
 public struct CatalogOffer: Equatable, Sendable {

@@ -1,5 +1,4 @@
 import StoreConfiguration
-import StoreUtilities
 
 extension Session {
   /// Overrides settings for this session (`SKTestSession`'s properties). A new time rate applies

@@ -1,5 +1,3 @@
-import StoreUtilities
-
 /// A filter over customers (``CustomerSummary``), in the transaction filter's grammar: terms
 /// separated by spaces must all match, a comma separates alternatives, `!` negates a term;
 /// `name:`, `status:` (by prefix, case-insensitive: `status:inbill`, `status:none`),

@@ -1,5 +1,3 @@
-import StoreUtilities
-
 /// A filter over transactions, in the language of the house plan:
 ///
 /// - terms separated by spaces must all match; a comma separates alternatives within a term

@@ -1,3 +1,6 @@
+// Suggestions for a person (a mistyped product, offer, filter field) are the engine's, as its
+// refusals are: close words by edit distance.
+
 /// The Levenshtein distance between two strings, by Unicode scalars.
 public func editDistance(_ a: String, _ b: String) -> Int {
   let a = Array(a.unicodeScalars)
