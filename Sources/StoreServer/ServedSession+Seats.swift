@@ -96,7 +96,7 @@ extension ServedSession {
     case .claimNotFound: return AppStoreError(.seatClaimIDNotFound)
     case .appTransactionNotFound: return AppStoreError(.appTransactionIDNotFound)
     case .invalidCount, .reductionNotAllowed, .unchanged, .notSimulated, .multiSeatDisabled,
-      .notAppleManaged, .memberNotFound:
+      .notAppleManaged, .memberNotFound, .alreadySubscribed, .assignedSeat:
       return AppStoreError(.generalBadRequest, message: "Bad request. \(refusal.message)")
     }
   }

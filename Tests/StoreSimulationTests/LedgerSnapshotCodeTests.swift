@@ -41,4 +41,32 @@ import Testing
       #expect(read.row(index) == snapshot.row(index))
     }
   }
+
+  /// A purchaser's multiseat terms (tiers, refunded seats) and a member's seat (`ASSIGNED`) read
+  /// back from a saved snapshot as the session has them: a journal's listing shows them.
+  @Test func multiseatTermsAndAMembersSeatReadBackTheSame() throws {
+    var session = makeSession()
+    var options = PurchaseOptions()
+    options.seats = 4
+    try session.buy("premium.monthly", options) { _ in }
+    try session.changeSeats(.refund(0, seats: 1)) { _ in }
+    try session.changeSeats(.invite(member: "ann")) { _ in }
+    for customer in [Customer.own, try #require(session.customer(named: "ann"))] {
+      let snapshot = try #require(session.acting(as: customer)).ledgerSnapshot()
+      var bytes: [UInt8] = []
+      snapshot.encoded { bytes += $0 }
+      let read = try #require(
+        LedgerSnapshot(
+          decoding: bytes, from: 0, catalog: session.catalog, owner: Account(customer: customer)))
+      #expect(read.count == snapshot.count && read.count > 0)
+      for index in 0..<read.count {
+        #expect(read.transaction(index) == snapshot.transaction(index))
+        #expect(read.transaction(index).seats != nil)
+      }
+    }
+    let ann = try #require(session.customer(named: "ann"))
+    let seat = try #require(session.acting(as: ann)).ledgerSnapshot().transaction(0)
+    #expect(seat.ownership == .assigned && seat.seats?.revoked == nil)
+    #expect(session.ledgerSnapshot().transaction(0).seats?.revoked == 1)
+  }
 }

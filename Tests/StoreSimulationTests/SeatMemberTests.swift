@@ -120,9 +120,9 @@ import Testing
     #expect(rule { try $0.changeSeats(.remove(member: "zed"), { _ in }) } == .memberNotFound)
     try session.selectCustomer(named: "ann")
     let annID = try #require(session.currentEntitlements().first?.id)
-    #expect(rule { try $0.setAutoRenew(annID, enabled: false, { _ in }) } == .memberNotFound)
-    #expect(rule { try $0.refund(annID, reason: .other, share: nil, { _ in }) } == .memberNotFound)
-    #expect(rule { try $0.buy("monthly", PurchaseOptions(), { _ in }) } == .memberNotFound)
+    #expect(rule { try $0.setAutoRenew(annID, enabled: false, { _ in }) } == .assignedSeat)
+    #expect(rule { try $0.refund(annID, reason: .other, share: nil, { _ in }) } == .assignedSeat)
+    #expect(rule { try $0.buy("monthly", PurchaseOptions(), { _ in }) } == .assignedSeat)
     #expect(
       rule { try $0.changeSeats(.invite(member: "bob"), { _ in }) } == .notAppleManaged,
       "a member has no subscription of their own to invite to")
@@ -141,5 +141,37 @@ import Testing
     let renewed = try events { try session.advance(to: t0.plus(seconds: 32 * 86_400), $0) }
     #expect(renewed.transactions.filter { $0.0.ownership == .assigned }.count == 1000)
     #expect(session.seatGroup(ofTransaction: 0)?.available == 0)
+  }
+
+  /// A member who joins after every member left (and renewals went by) gets one transaction,
+  /// the period's, and renews with the next renewal only.
+  @Test func aMemberJoiningAfterOthersLeftGetsOneSeat() throws {
+    var session = try purchaser()
+    _ = try invite("ann", &session)
+    _ = try events { try session.changeSeats(.remove(member: "ann"), $0) }
+    _ = try events { try session.advance(to: t0.plus(seconds: 32 * 86_400), $0) }
+    let joined = try invite("bob", &session)
+    #expect(joined.transactions.count == 1)
+    let settled = try events { try session.changeSeats(.change(0, total: 5), $0) }
+    #expect(settled.transactions.allSatisfy { $0.0.ownership != .assigned }, "no renewal for bob")
+    let renewed = try events { try session.advance(to: t0.plus(seconds: 63 * 86_400), $0) }
+    #expect(renewed.transactions.filter { $0.0.ownership == .assigned }.count == 1)
+  }
+
+  @Test func someoneSubscribedInTheGroupCannotBeInvited() throws {
+    var session = try purchaser()
+    try session.selectCustomer(named: "zoe")
+    _ = try events { try session.buy("premium.monthly", PurchaseOptions(), $0) }
+    try session.selectCustomer(named: nil)
+    do {
+      try session.changeSeats(.invite(member: "zoe")) { _ in }
+      Issue.record("zoe was invited")
+    } catch {
+      guard case .seats(let refusal) = error.reason else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(refusal.rule == .alreadySubscribed && refusal.message.contains("zoe"))
+    }
   }
 }

@@ -88,7 +88,8 @@ extension LedgerSnapshot {
   /// storefronts (count, country codes), the device's storefront, the standing (a status byte,
   /// 0 for none, else 1 + its place in `RenewalState.allCases`, plus 128 for a member's seat;
   /// product, original id, since),
-  /// details (count, each a presence byte, a token, a failure's qualified name), then the
+  /// details (count, each a presence byte, a token, a failure's qualified name, multiseat terms),
+  /// then the
   /// records (count, ``recordSize`` bytes each), their enumerations by ``SnapshotCode``.
   public func encoded(_ piece: (UnsafeRawBufferPointer) -> Void) {
     var out = BinaryOut()
@@ -106,11 +107,14 @@ extension LedgerSnapshot {
     out.i64(standing?.since ?? 0)
     out.u32(UInt32(details.count))
     for detail in details {
-      out.u8((detail.appAccountToken == nil ? 0 : 1) | (detail.failure == nil ? 0 : 2))
+      out.u8(
+        (detail.appAccountToken == nil ? 0 : 1) | (detail.failure == nil ? 0 : 2)
+          | (detail.seats == nil ? 0 : 4))
       if let token = detail.appAccountToken { out.string(token) }
       if let failure = detail.failure {
         out.string("\(failure.family).\(failure.name)")
       }
+      if let seats = detail.seats { out.seats(seats) }
     }
     out.u64(UInt64(count))
     out.bytes.withUnsafeBytes(piece)
@@ -154,7 +158,7 @@ extension LedgerSnapshot {
     }
     guard let detailCount = reader.u32(), Int(detailCount) <= bytes.count else { return nil }
     for _ in 0..<detailCount {
-      guard let presence = reader.u8(), presence < 4 else { return nil }
+      guard let presence = reader.u8(), presence < 8 else { return nil }
       var detail = TransactionDetails()
       if presence & 1 != 0 {
         guard let token = reader.string() else { return nil }
@@ -165,6 +169,10 @@ extension LedgerSnapshot {
           return nil
         }
         detail.failure = failure
+      }
+      if presence & 4 != 0 {
+        guard let seats = reader.seats() else { return nil }
+        detail.seats = seats
       }
       details.append(detail)
     }
@@ -294,5 +302,49 @@ private struct BinaryIn {
     return bytes.withUnsafeBytes {
       T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self))
     }
+  }
+}
+
+// A multiseat transaction's terms: a byte of flags (developer-hosted, seat addition, the added
+// seats' own, refunded seats, a member's), the refunded seats and the purchaser's original id
+// when there are, then the tiers (a count byte; each a price and a quantity).
+extension BinaryOut {
+  fileprivate mutating func seats(_ seats: TransactionSeats) {
+    let flags: UInt8 =
+      (seats.invitations == .developer ? 1 : 0) | (seats.seatAddition ? 2 : 0)
+      | (seats.isAddition ? 4 : 0) | (seats.revoked == nil ? 0 : 8)
+      | (seats.assignedBy == nil ? 0 : 16)
+    u8(flags)
+    if let revoked = seats.revoked { u32(UInt32(clamping: revoked)) }
+    if let purchaser = seats.assignedBy { u64(purchaser) }
+    let tiers = seats.tiers.prefix(Int(UInt8.max))
+    u8(UInt8(tiers.count))
+    for tier in tiers {
+      i64(tier.price)
+      u32(UInt32(clamping: tier.quantity))
+    }
+  }
+}
+
+extension BinaryIn {
+  fileprivate mutating func seats() -> TransactionSeats? {
+    guard let flags = u8(), flags < 32 else { return nil }
+    var seats = TransactionSeats(
+      invitations: flags & 1 != 0 ? .developer : .apple, tiers: [], revoked: nil,
+      seatAddition: flags & 2 != 0, isAddition: flags & 4 != 0)
+    if flags & 8 != 0 {
+      guard let revoked = u32() else { return nil }
+      seats.revoked = Int(revoked)
+    }
+    if flags & 16 != 0 {
+      guard let purchaser = u64() else { return nil }
+      seats.assignedBy = purchaser
+    }
+    guard let count = u8() else { return nil }
+    for _ in 0..<count {
+      guard let price = u64(), let quantity = u32() else { return nil }
+      seats.tiers.append(SeatCharge(price: Int64(bitPattern: price), quantity: Int(quantity)))
+    }
+    return seats
   }
 }

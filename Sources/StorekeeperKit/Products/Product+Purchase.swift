@@ -72,7 +72,8 @@ extension CommandError {
       case .reductionNotAllowed: Product.PurchaseError.seatReductionNotAllowed
       case .invalidCount: Product.PurchaseError.invalidQuantity
       case .notDeveloperManaged, .notMultiSeat, .noAvailableSeats, .claimNotFound,
-        .appTransactionNotFound, .unchanged, .notSimulated, .notAppleManaged, .memberNotFound:
+        .appTransactionNotFound, .unchanged, .notSimulated, .notAppleManaged, .memberNotFound,
+        .alreadySubscribed, .assignedSeat:
         StoreKitError.systemError(self)
       }
     case .noProduct?, .introJWSNeedsSubscription?, .offerOnOneTimeProduct?, .notAutoRenewable?,

@@ -124,7 +124,7 @@ extension Session {
     }
     if let purchaser = ledger.details(of: ledger[position])?.seats?.assignedBy {
       throw seatRefusal(
-        .memberNotFound,
+        .assignedSeat,
         "transaction \(id) is a multiseat member's seat, paid for by the purchaser: refund "
           + "the purchaser's (\(purchaser)'s subscription), or group remove the member")
     }

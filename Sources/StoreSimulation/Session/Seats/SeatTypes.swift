@@ -286,9 +286,14 @@ public enum SeatRule: Equatable, Sendable, CaseIterable {
   case multiSeatDisabled
   /// `group invite|remove` without an Apple-hosted multiseat subscription.
   case notAppleManaged
-  /// A member named who holds no seat, or the purchaser themself, or one who has the
-  /// subscription already.
+  /// A member named who holds no seat.
   case memberNotFound
+  /// An invitation of the purchaser, or of someone subscribed in the group already (their own
+  /// subscription or another's seat).
+  case alreadySubscribed
+  /// A member's own change of their seat (auto-renew, expiry, a renewal, a refund, a purchase
+  /// in the group): it follows the purchaser's subscription.
+  case assignedSeat
   /// Every seat is claimed (`NoAvailableSeatsError`).
   case noAvailableSeats
   /// No claim of that id (`SeatClaimIdNotFoundError`).

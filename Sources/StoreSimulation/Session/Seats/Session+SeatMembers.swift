@@ -60,7 +60,7 @@ extension Session {
       .flatMap { ledger.details(of: ledger[$0])?.seats?.assignedBy }
       .flatMap { customer(owningID: $0)?.name } ?? "the purchaser"
     throw seatRefusal(
-      .memberNotFound,
+      .assignedSeat,
       "\(customer.name ?? "this customer") holds a seat of \(purchaser)'s multiseat "
         + "subscription in group \(catalog.groups[index].id): it renews and ends with "
         + "\(purchaser)'s (group remove \(customer.name ?? "") as \(purchaser) ends it)")
@@ -85,7 +85,7 @@ extension Session {
     guard let name else { return }
     try checkCustomer(named: name, number: nil)
     guard name != customer.name else {
-      throw seatRefusal(.memberNotFound, "\(name) is the purchaser: they hold the subscription")
+      throw seatRefusal(.alreadySubscribed, "\(name) is the purchaser: they hold the subscription")
     }
     if let slot = storage.customers.slot(named: name) {
       if seats.member(customer: storage.customers.customers[slot].number) != nil {
@@ -93,7 +93,7 @@ extension Session {
       }
       if storage.customers[slot].groups[index].isActive {
         throw seatRefusal(
-          .memberNotFound,
+          .alreadySubscribed,
           "\(name) is subscribed in group \(catalog.groups[index].id) already (their own "
             + "subscription or another's seat)")
       }
@@ -127,9 +127,9 @@ extension Session {
     let assigned = addressing(member) { $0.openAssignment(group: index, source, at: stamp, sink) }
     makeUnique()
     storage.seatGroups[original]!.add(SeatMember(customer: member.number, originalID: assigned!))
-    if storage.seatGroups[original]!.followed == nil {
-      storage.seatGroups[original]!.followed = terms(of: index)
-    }
+    // The new seat is of the period now: what the members follow is this (after every member
+    // left, what they followed last is stale).
+    storage.seatGroups[original]!.followed = terms(of: index)
   }
 
   /// `group remove <name>`: the member's assignment is revoked, their seat free again.
@@ -181,7 +181,10 @@ extension Session {
         addressing(member) {
           $0.followPurchaser(group: index, source, renewed: renewed, at: stamp, sink)
         }
-        if ended { storage.seatGroups[original]!.removeMember(customer: seat.customer) }
+        if ended {
+          makeUnique()
+          storage.seatGroups[original]!.removeMember(customer: seat.customer)
+        }
       }
       makeUnique()
       storage.seatGroups[original]!.followed = now
