@@ -35,6 +35,13 @@ public enum JWS {
     }
   }
 
+  /// The JWS of a payload with the identity's header and no signature: what a value that could
+  /// not be signed is handed over as (its fields readable, never verifying), never an empty
+  /// string.
+  public static func unsigned(payload: [UInt8], header identity: SigningIdentity) -> String {
+    String(decoding: identity.jwsHeaderBytes, as: UTF8.self) + base64URL(payload) + "."
+  }
+
   /// The base64url header for a chain, leaf first: `alg`, `kid`, `typ` and `x5c`.
   static func header(chain: [[UInt8]]) -> String {
     let header = JSONValue.object(

@@ -76,6 +76,18 @@ public struct Signer: Sendable {
     signedDate: Instant, for audience: Audience = .device, account: Account = .purchaser,
     appTransactionID: String? = nil
   ) throws -> String {
+    try sign(
+      payload: appTransactionPayload(
+        signedDate: signedDate, for: audience, account: account,
+        appTransactionID: appTransactionID))
+  }
+
+  /// `AppTransaction`'s payload (``signAppTransaction(signedDate:for:account:appTransactionID:)``
+  /// signs it).
+  public func appTransactionPayload(
+    signedDate: Instant, for audience: Audience = .device, account: Account = .purchaser,
+    appTransactionID: String? = nil
+  ) -> JSONValue {
     var payload = JSONObject()
     payload["receiptType"] = .string(environment.rawValue)
     payload["bundleId"] = .string(bundleID)
@@ -91,12 +103,17 @@ public struct Signer: Sendable {
       payload["deviceVerification"] = .string(deviceVerification(seed: seed))
       payload["deviceVerificationNonce"] = .string(stableUUID("\(seed)-nonce"))
     }
-    return try sign(payload: .object(payload))
+    return .object(payload)
   }
 
   /// Signs any JSON payload (server notifications).
   public func sign(payload: JSONValue) throws -> String {
     try JSONWriter.withCompact(payload) { try JWS.sign(payload: $0, with: identity) }
+  }
+
+  /// A payload's JWS without a signature (``JWS/unsigned(payload:header:)``).
+  public func unsigned(payload: JSONValue) -> String {
+    JWS.unsigned(payload: Array(JSONWriter.compact(payload).utf8), header: identity)
   }
 
   /// `JWSTransactionDecodedPayload`.

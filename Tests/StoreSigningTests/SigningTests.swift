@@ -24,6 +24,19 @@ func temporaryFolder() throws -> String {
 }
 
 @Suite struct SigningTests {
+  /// A value that could not be signed is handed over unsigned: its payload readable, its
+  /// signature never valid, never an empty string.
+  @Test func anUnsignedValueKeepsItsPayloadAndNeverVerifies() throws {
+    let signer = Signer(identity: try SigningIdentity.makeSelfSigned(), environment: .xcode)
+    let payload = signer.appTransactionPayload(signedDate: Instant(milliseconds: 1_000))
+    let jws = signer.unsigned(payload: payload)
+    #expect(jws.split(separator: ".", omittingEmptySubsequences: false).count == 3)
+    let decoded = try JWS.decode(jws)
+    #expect(decoded.payload == payload)
+    #expect(!decoded.signatureIsValid)
+    #expect(try JWS.decode(try signer.sign(payload: payload)).signatureIsValid)
+  }
+
   @Test func aSignedTransactionVerifiesAndATamperedOneDoesNot() throws {
     let signer = Signer(identity: try SigningIdentity.makeSelfSigned(), environment: .xcode)
     var session = Session(configuration: foodTruck(), start: start)

@@ -1,5 +1,6 @@
 import Foundation
 internal import StoreCommands
+internal import StoreJSON
 internal import StoreSigning
 package import StoreSimulation
 
@@ -9,7 +10,9 @@ extension Store {
   /// A transaction as the app receives it: signed now, verified against the store's
   /// certificate, or unverified with the error the test chose. Called under the lock.
   func verified(_ transaction: StoreSimulation.Transaction) -> VerificationResult<Transaction> {
-    let jws = (try? signer.sign(transaction, signedDate: sessionNow)) ?? ""
+    let jws = signed("transaction \(transaction.id)") {
+      $0.transactionPayload(transaction, signedDate: sessionNow)
+    }
     let value = Transaction(jws: jws, store: self)
     if case .verification(let code)? = transaction.verificationError {
       return .unverified(value, VerificationResult<Transaction>.VerificationError(code))
@@ -20,7 +23,9 @@ extension Store {
   /// A subscription status as the app receives it.
   func status(_ status: StoreSimulation.SubscriptionStatus) -> Product.SubscriptionInfo.Status {
     let transaction = withSession { $0.transaction(status.transactionID) }
-    let jws = (try? signer.sign(status, signedDate: sessionNow)) ?? ""
+    let jws = signed("the renewal info of \(status.groupID)") {
+      $0.renewalPayload(status, signedDate: sessionNow)
+    }
     let renewal = Product.SubscriptionInfo.RenewalInfo(jws: jws)
     let state: Product.SubscriptionInfo.RenewalState =
       switch status.state {
@@ -46,9 +51,27 @@ extension Store {
 
   /// The app transaction, signed now and verified.
   func appTransaction() -> VerificationResult<AppTransaction> {
-    let jws = (try? signer.signAppTransaction(signedDate: sessionNow, account: account)) ?? ""
+    let jws = signed("the app transaction") {
+      $0.appTransactionPayload(signedDate: sessionNow, account: account)
+    }
     let value = AppTransaction(jws: jws)
     return verifies(jws) ? .verified(value) : .unverified(value, .invalidSignature)
+  }
+
+  /// A value's JWS, signed now. Signing does not fail with the store's own key; if it did, the
+  /// value is handed over unsigned (its fields readable, `.unverified` with `invalidSignature`:
+  /// never an empty JWS) and the cause is written to standard error.
+  private func signed(_ what: String, _ payload: (Signer) -> JSONValue) -> String {
+    let value = payload(signer)
+    do {
+      return try signer.sign(payload: value)
+    } catch {
+      FileHandle.standardError.write(
+        Data(
+          "StorekeeperKit: \(what) could not be signed (\(error)): the app gets it unsigned\n".utf8)
+      )
+      return signer.unsigned(payload: value)
+    }
   }
 
   /// Whether a JWS verifies with the store's certificate (its `x5c[0]` is ours, and its
