@@ -543,6 +543,18 @@ struct TerminalTests {
     }
   }
 
+  @Test func aBadNotifyCAIsRefusedAtStartNamingTheFile() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let bad = folder.appendingPathComponent("bad-ca.pem")
+    try Data("not a certificate".utf8).write(to: bad)
+    let tmux = try TmuxSession(Self.start + ["--notify-ca", bad.path])
+    let screen = tmux.waitFor("STTY-DONE")
+    expectRestored(screen, status: "1")
+    let joined = screen.replacingOccurrences(of: "\n", with: "")
+    #expect(joined.contains("--notify-ca") && joined.contains("bad-ca.pem"), "\(screen)")
+  }
+
   @Test func asciiMeansOnlyASCII() throws {
     let tmux = try TmuxSession(Self.start + ["--ascii"], width: 120, height: 34)
     tmux.waitFor("Products")

@@ -55,6 +55,10 @@ struct Inspect: ParsableCommand {
       color: !noColor && environment["NO_COLOR"] == nil, glyphs: ascii ? .ascii : .unicode)
     let journalPath = try session.preparedJournal()
     let prepared = try signing.prepare(whenFull: .dropOldest)
+    // A bad --notify-ca is refused now, before the terminal is taken over.
+    let options = signing
+    let retention = try signing.retentionCaller(
+      signer: OnDemand { try prepared.signer ?? options.makeSigner() })
     // Listening before the terminal is taken over, so that a problem is told plainly. Requests
     // wait in the inbox for the loop, which answers them between two frames.
     let inbox = LoopInbox(wake: { NcursesTerminal.wake() })
@@ -95,7 +99,7 @@ struct Inspect: ParsableCommand {
     }
     let outcome = runInspector(
       on: terminal, configuration: configuration, bytes: bytes, journalPath: journalPath,
-      display: display, signing: prepared
+      display: display, signing: prepared, retention: retention
     ) { app, sender in
       app.hooks.background = { inbox.runWaiting() }
       app.hooks.later = { work in
@@ -175,7 +179,7 @@ struct Inspect: ParsableCommand {
   private func runInspector(
     on terminal: NcursesTerminal, configuration: StoreKitConfiguration, bytes: [UInt8],
     journalPath: String, display: DisplayOptions, signing: PreparedSigning,
-    opened: (inout App, NotificationSender?) -> Void
+    retention: RealtimeRetention, opened: (inout App, NotificationSender?) -> Void
   ) -> Result<Int32?, CommandError> {
     defer { terminal.end() }
     TerminalLoop.drawLoading(["Loading \(journalPath) …"], on: terminal, display: display)
@@ -191,9 +195,7 @@ struct Inspect: ParsableCommand {
     }
     let sender = signing.attachSender(to: app.host)
     if let sender { app.hooks.deliveryLines = PreparedSigning.lines(of: sender) }
-    let options = self.signing
-    try? options.attachRetention(
-      to: app.host, signer: OnDemand { try signing.signer ?? options.makeSigner() })
+    app.host.retentionCaller = retention
     opened(&app, sender)
     var watch = FileWatch(path: configurationPath)
     return .success(TerminalLoop.run(&app, on: terminal, clock: SystemClock(), watching: &watch))

@@ -109,8 +109,14 @@ struct SigningOptions: ParsableArguments {
   /// Makes `host`'s `retention show` call the real-time URL, signing with `signer` (made when
   /// first needed) and trusting `--notify-ca`.
   func attachRetention(to host: CommandHost, signer: OnDemand<Signer>) throws {
-    host.retentionCaller = try RealtimeRetention(
-      signer: signer, bundleID: journaledBundleID, trusting: notifyCa)
+    host.retentionCaller = try retentionCaller(signer: signer)
+  }
+
+  /// The caller of the real-time URL, signing with `signer` and trusting `--notify-ca`.
+  ///
+  /// - Throws: ``DeliveryError`` naming `--notify-ca`'s file when it holds no certificate.
+  func retentionCaller(signer: OnDemand<Signer>) throws -> RealtimeRetention {
+    try RealtimeRetention(signer: signer, bundleID: journaledBundleID, trusting: notifyCa)
   }
 
   func makeSigner() throws -> Signer {
