@@ -29,6 +29,9 @@ public struct FetchedHistory: Sendable {
   /// The notifications the server sent about the customer (Get Notification History), decoded;
   /// `nil` when the server keeps none.
   public var notifications: [JSONObject]?
+  /// Why the notification history could not be read (it failed to verify, or the server
+  /// refused it): the transactions and states are imported all the same, and this is told.
+  public var notificationProblem: String?
   /// The latest `signedDate` of everything read: where the App Store's answer left the clock.
   public var latestSignedDate: Int64 = 0
   /// How many requests it took.

@@ -113,7 +113,12 @@ public final class HistoryFetcher: @unchecked Sendable {
     history.refunds = try await pages(
       "/inApps/v2/refund/lookup/\(transactionID)", key: "signedTransactions",
       what: "Get Refund History", &history)
-    history.notifications = try? await notifications(transactionID, &history)
+    // The history only adds to what is imported: a failure is told, not fatal.
+    do throws(ImportError) {
+      history.notifications = try await notifications(transactionID, &history)
+    } catch {
+      history.notificationProblem = error.description
+    }
     return history
   }
 
@@ -182,8 +187,11 @@ public final class HistoryFetcher: @unchecked Sendable {
     async throws(ImportError) -> [JSONObject]
   {
     let dates = history.transactions.compactMap { Self.milliseconds($0["purchaseDate"]) }
-    let start = (dates.min() ?? history.latestSignedDate) - 86_400_000
     let end = max(history.latestSignedDate, Int64(Date().timeIntervalSince1970 * 1000))
+    // Apple keeps 180 days of history and refuses a start before them
+    // (StartDateTooFarInPastError): the latest 180 days at most, an hour to spare.
+    let oldest = history.latestSignedDate - 180 * 86_400_000 + 3_600_000
+    let start = max((dates.min() ?? history.latestSignedDate) - 86_400_000, oldest)
     var found: [JSONObject] = []
     var token: String?
     for page in 0..<Self.pageLimit {

@@ -81,6 +81,32 @@ import Testing
     }
   }
 
+  /// A customer older than Apple's 180 days of notification history: the history is asked
+  /// for the days Apple keeps (a start before them is refused), and read.
+  @Test func anOldCustomersNotificationHistoryIsReadForTheDaysAppleKeeps() async throws {
+    let backend = try WebhookServer(statuses: [])
+    defer { backend.stop() }
+    let server = try ServeProcess([
+      "--paused", "--chain", "--notify-url", backend.url, "Configs/FoodTruck.storekit",
+    ])
+    defer { _ = server.stop() }
+    let made = try httpRequest(
+      port: server.port, "POST", "/storekeeper/v1/commands",
+      body: "set time-rate realTime\nbuy socialfeed.yearly\nadvance 400d")
+    try #require(made.status == 200, "\(made.body)")
+    let fetcher = HistoryFetcher(
+      base: "http://127.0.0.1:\(server.port)",
+      verifier: try SignedDataVerifier(roots: [try root(of: server)]),
+      token: { wellFormedToken() })
+    let history = try await fetcher.fetch(transactionID: "0")
+    #expect(history.notificationProblem == nil, "\(history.notificationProblem ?? "")")
+    let types = (history.notifications ?? []).compactMap { value -> String? in
+      if case .string(let type)? = value["notificationType"] { type } else { nil }
+    }
+    // The first year's renewal, 365 days in: within the latest 180.
+    #expect(types == ["DID_RENEW"], "\(types)")
+  }
+
   @Test func aRefusedTokenAndAnUnreachableServerAreSaidPlainly() async throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }

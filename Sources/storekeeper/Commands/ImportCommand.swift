@@ -203,6 +203,9 @@ struct ImportCommand: AsyncParsableCommand {
     if let notifications = history.notifications {
       line += "; \(notifications.count) notification(s) in the server's history were read"
     }
+    if let problem = history.notificationProblem {
+      line += "; the server's notification history was not read: \(problem)"
+    }
     printError(line.sanitizedForTerminal)
   }
 
