@@ -315,11 +315,6 @@ final class SessionStorage: @unchecked Sendable {
   /// Products' seat pricing set by `set seat-pricing` (by catalog index); the others sell
   /// seats at their own price.
   @exclusivity(unchecked) var seatPricing: [Int32: SeatPricing] = [:]
-  /// What each customer's subscription page offered last (`retention show`), by customer
-  /// number. (Kept here rather than in `CustomerState`: an `Optional<RetentionPage>` field there
-  /// made debug builds of Swift 6.2 read a bad pointer through the book's `_read`/`_modify`
-  /// accessors on every purchase; an `Int` or a dictionary field does not.)
-  @exclusivity(unchecked) var retentionPages: [Int: RetentionPage] = [:]
   /// Every id held by a ledger that holds ids the engine did not make (an imported customer's:
   /// Apple's, and those made after them), with its customer's number: an id is looked up here
   /// before the id ranges are read, and no other customer is given one.
@@ -352,7 +347,6 @@ final class SessionStorage: @unchecked Sendable {
     copy.seatGroups = seatGroups
     copy.invitations = invitations
     copy.seatPricing = seatPricing
-    copy.retentionPages = retentionPages
     copy.idOwners = idOwners
     copy.appTransactionIDs = appTransactionIDs
     copy.hasAppTransactionIDs = hasAppTransactionIDs

@@ -10,6 +10,8 @@ struct CustomerState {
   var serverRecords = ServerRecords()
   var family = FamilyState()
   var winBackEligibility: [String: Bool] = [:]
+  /// What the customer's subscription page offered last (`retention show`), until accepted.
+  var retentionPage: RetentionPage?
   var settings: SessionSettings
   /// How many events the customer caused (a named customer's notifications are named by it, so
   /// that they do not depend on the other customers).

@@ -15,10 +15,10 @@ public struct RetentionPage: Equatable, Sendable {
 extension Session {
   /// What the subscription page last offered the acting customer, if it offered anything.
   public var retentionPage: RetentionPage? {
-    get { storage.retentionPages[storage.customers.actingState.customer.number] }
+    get { storage.customers.actingState.retentionPage }
     set {
       makeUnique()
-      storage.retentionPages[storage.customers.actingState.customer.number] = newValue
+      storage.customers.actingState.retentionPage = newValue
     }
   }
 
