@@ -96,7 +96,7 @@ extension ServedSession {
     case .claimNotFound: return AppStoreError(.seatClaimIDNotFound)
     case .appTransactionNotFound: return AppStoreError(.appTransactionIDNotFound)
     case .invalidCount, .reductionNotAllowed, .unchanged, .notSimulated, .multiSeatDisabled,
-      .notAppleManaged, .memberNotFound, .alreadySubscribed, .assignedSeat:
+      .notAppleManaged, .memberNotFound, .alreadySubscribed, .assignedSeat, .purchaserNotSubscribed:
       return AppStoreError(.generalBadRequest, message: "Bad request. \(refusal.message)")
     }
   }

@@ -137,4 +137,61 @@ import Testing
       #expect(run() == run())
     }
   }
+
+  /// Multiseat with Apple-hosted members: random purchases with seats, invitations,
+  /// removals, seat changes and refunds, deletions, clock moves and customer switches; every
+  /// customer's invariants hold after every step, and a refused operation changes nothing.
+  static func applySeats(_ code: Int, to session: inout Session, _ sink: EventSink) -> Bool {
+    let parameter = code / 16
+    let name = "m\(parameter % 4)"
+    let id = UInt64(parameter % Int(max(1, session.lastTransactionID().map { $0 + 2 } ?? 1)))
+    do throws(SessionError) {
+      switch code % 16 {
+      case 0, 1:
+        var options = PurchaseOptions()
+        options.seats = 1 + parameter % 5
+        try session.buy(parameter % 3 == 0 ? "monthly" : "premium.monthly", options, sink)
+      case 2, 3: try session.changeSeats(.invite(member: name), sink)
+      case 4: try session.changeSeats(.remove(member: name), sink)
+      case 5: try session.changeSeats(.change(id, total: 1 + parameter % 6), sink)
+      case 6: try session.changeSeats(.refund(id, seats: 1), sink)
+      case 7, 8:
+        try session.advance(
+          to: session.now.adding(milliseconds: Int64(1 + parameter % 90) * 1000), sink)
+      case 9: try session.setAutoRenew(id, enabled: parameter % 2 == 0, sink)
+      case 10: if parameter % 6 == 0 { session.clear(sink) } else { try session.delete(id, sink) }
+      case 11:
+        try session.selectCustomer(
+          named: parameter % 3 == 0 ? nil : parameter % 3 == 1 ? name : "p")
+      case 12: try session.refund(id, reason: .other, share: nil, sink)
+      case 13: try session.advanceToNextEvent(sink)
+      case 14:
+        try session.changeSeats(.invitations(parameter % 2 == 0 ? .apple : .developer), sink)
+      default: session.updateSettings { $0.shouldEnterBillingRetryOnRenewal.toggle() }
+      }
+      return false
+    } catch {
+      return true
+    }
+  }
+
+  @Test func membersKeepEveryCustomersInvariants() async {
+    await propertyCheck(count: 400, input: Gen.int(in: 0...100_000).array(of: 1...100)) { codes in
+      var session = Self.fresh()
+      for code in codes {
+        let before = Fingerprint(session)
+        var emitted = 0
+        let refused = Self.applySeats(code, to: &session) { _ in emitted += 1 }
+        if refused {
+          #expect(Fingerprint(session) == before, "seat operation \(code) was refused but changed")
+          #expect(emitted == 0, "seat operation \(code) was refused but emitted events")
+        }
+        for customer in session.customers {
+          guard let problem = session.acting(as: customer)?.invariantViolation() else { continue }
+          Issue.record("after seat operation \(code % 16) (\(code)), \(customer): \(problem)")
+          return
+        }
+      }
+    }
+  }
 }

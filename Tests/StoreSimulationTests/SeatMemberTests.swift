@@ -174,4 +174,28 @@ import Testing
       #expect(refusal.rule == .alreadySubscribed && refusal.message.contains("zoe"))
     }
   }
+
+  /// The purchaser's deleted purchase (`delete`, `clear`) takes the members' seats with it; a
+  /// member who clears their own transactions leaves the group and may be invited again.
+  @Test func aDeletedPurchaseTakesItsMembersSeatsWithIt() throws {
+    for verb in ["delete", "clear"] {
+      var session = try purchaser()
+      let seat = try #require(try invite("ann", &session).transactions.first?.0)
+      let gone = try events {
+        if verb == "delete" { try session.delete(0, $0) } else { session.clear($0) }
+      }
+      #expect(gone.removed.contains(seat.id), "\(verb)")
+      #expect(session.seatGroup(ofTransaction: 0) == nil)
+      #expect(try member("ann", of: session).currentEntitlements().isEmpty)
+      // The clock goes on without a seat left over to end.
+      _ = try events { try session.advance(to: t0.plus(seconds: 40 * 86_400), $0) }
+    }
+    var session = try purchaser()
+    _ = try invite("ann", &session)
+    try session.selectCustomer(named: "ann")
+    _ = try events { session.clear($0) }
+    try session.selectCustomer(named: nil)
+    #expect(session.seatGroup(ofTransaction: 0)?.memberCount == 0)
+    #expect(try invite("ann", &session).transactions.count == 1, "invited again")
+  }
 }

@@ -54,6 +54,13 @@ struct Ledger {
     return records[position].isDeleted ? nil : position
   }
 
+  /// The position of the record with `id`, live or deleted.
+  func anyPosition(of id: UInt64) -> Int? {
+    if let placed { return placed[id] }
+    guard id >= firstID, id - firstID < UInt64(records.count) else { return nil }
+    return Int(id - firstID)
+  }
+
   /// Whether any record (live or deleted) has `id`: an id placed again would be ambiguous.
   func holds(_ id: UInt64) -> Bool {
     if let placed { return placed[id] != nil }

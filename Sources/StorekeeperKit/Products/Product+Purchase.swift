@@ -73,7 +73,7 @@ extension CommandError {
       case .invalidCount: Product.PurchaseError.invalidQuantity
       case .notDeveloperManaged, .notMultiSeat, .noAvailableSeats, .claimNotFound,
         .appTransactionNotFound, .unchanged, .notSimulated, .notAppleManaged, .memberNotFound,
-        .alreadySubscribed, .assignedSeat:
+        .alreadySubscribed, .assignedSeat, .purchaserNotSubscribed:
         StoreKitError.systemError(self)
       }
     case .noProduct?, .introJWSNeedsSubscription?, .offerOnOneTimeProduct?, .notAutoRenewable?,

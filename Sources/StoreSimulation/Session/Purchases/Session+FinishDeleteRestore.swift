@@ -74,6 +74,7 @@ extension Session {
     }
     if let groupIndex { settleAfterDeletion(group: groupIndex, sink) }
     dropSharesOfDeletedPurchases(sink)
+    dropSeatsOfDeletedPurchases(sink)
     settle(sink)
   }
 
@@ -89,6 +90,7 @@ extension Session {
       reschedule(group: index)
     }
     dropSharesOfDeletedPurchases(sink)
+    dropSeatsOfDeletedPurchases(sink)
     settle(sink)
   }
 
@@ -97,8 +99,10 @@ extension Session {
   private mutating func settleAfterDeletion(group index: Int, _ sink: EventSink) {
     let group = groups[index]
     guard group.phase != .none, ledger.position(of: group.current) == nil else { return }
+    // A period's own transaction, not the added seats' (which share its dates).
     let latest = ledger.records.lastIndex {
       !$0.isDeleted && $0.state == .purchased && $0.originalID == group.originalID
+        && ledger.details(of: $0)?.seats?.isAddition != true
     }
     guard let latest else {
       groups[index] = GroupState(generation: group.generation)

@@ -291,6 +291,9 @@ public enum SeatRule: Equatable, Sendable, CaseIterable {
   /// An invitation of the purchaser, or of someone subscribed in the group already (their own
   /// subscription or another's seat).
   case alreadySubscribed
+  /// An invitation while the purchaser's subscription waits for a payment (grace, billing
+  /// retry): members join a paid period.
+  case purchaserNotSubscribed
   /// A member's own change of their seat (auto-renew, expiry, a renewal, a refund, a purchase
   /// in the group): it follows the purchaser's subscription.
   case assignedSeat

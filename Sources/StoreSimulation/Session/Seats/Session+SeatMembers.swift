@@ -84,6 +84,12 @@ extension Session {
     }
     guard let name else { return }
     try checkCustomer(named: name, number: nil)
+    guard groups[index].phase == .subscribed else {
+      throw seatRefusal(
+        .purchaserNotSubscribed,
+        "\(customer.name ?? "the purchaser")'s subscription waits for a payment "
+          + "(\(groups[index].renewalState?.rawValue ?? "")): members join once it renews")
+    }
     guard name != customer.name else {
       throw seatRefusal(.alreadySubscribed, "\(name) is the purchaser: they hold the subscription")
     }
@@ -165,7 +171,11 @@ extension Session {
       guard let seats = storage.seatGroups[original], seats.memberCount > 0 else { continue }
       let now = terms(of: index)
       guard now != seats.followed, let source = purchaserPeriod(group: index) else { continue }
-      let renewed = seats.followed.map { $0.current != now.current } ?? false
+      // A new period: a later renewal (not a deletion that went back to an earlier one).
+      let renewed =
+        seats.followed.map {
+          now.current > $0.current && source.record.flags.contains(.renewal)
+        } ?? false
       let ended = now.phase == .expired || now.phase == .revoked
       var members = seats.members
       while !ended && members.count > now.seats {
@@ -227,7 +237,13 @@ extension Session {
     _ sink: EventSink
   ) {
     guard groups[index].isAssigned, groups[index].phase != .revoked else { return }
-    if source.record.isRevoked {
+    // Refunded, or over while the member's period still runs (the purchaser's latest period
+    // was deleted): the seat is taken back.
+    let over = source.group.phase == .expired || source.group.phase == .revoked
+    let running = ledger.position(of: groups[index].current).map {
+      ledger[$0].expirationDate > stamp
+    }
+    if source.record.isRevoked || (over && running == true) {
       return revokeAssignment(group: index, at: stamp, sink)
     }
     if renewed && source.group.isEntitled {
@@ -274,5 +290,54 @@ extension Session {
     group.expirationReason = purchaser.expirationReason
     // The offers the purchaser's renewals take: the member's renewal info says the same price.
     group.upcoming = purchaser.upcoming
+  }
+
+  // MARK: - Deleted purchases
+
+  /// After `delete` or `clear`: a multiseat purchase of the acting customer's that is gone
+  /// takes its members' seats with it (their transactions deleted, as a family member's shares
+  /// are); the acting customer's own seat that is gone leaves its group. In the order of the
+  /// purchases' ids, so that a replay tells the same.
+  ///
+  /// - Complexity: O(*s*) in multiseat subscriptions, and the members' transactions deleted.
+  mutating func dropSeatsOfDeletedPurchases(_ sink: EventSink) {
+    guard !storage.seatGroups.isEmpty else { return }
+    let me = customer.number
+    let stamp = now.milliseconds
+    for original in storage.seatGroups.keys.sorted() {
+      guard let seats = storage.seatGroups[original] else { continue }
+      if let position = ledger.anyPosition(of: original), ledger[position].isDeleted {
+        for seat in seats.members {
+          guard let member = customer(number: seat.customer) else { continue }
+          addressing(member) { $0.deleteAssignment(original: seat.originalID, at: stamp, sink) }
+        }
+        makeUnique()
+        storage.seatGroups[original] = nil
+      } else if let seat = seats.member(customer: me),
+        let position = ledger.anyPosition(of: seat.originalID), ledger[position].isDeleted
+      {
+        makeUnique()
+        storage.seatGroups[original]!.removeMember(customer: me)
+      }
+    }
+  }
+
+  /// The member's seat `original` is deleted with every period of it, as the purchase it came
+  /// from was; their subscription in the group is forgotten.
+  private mutating func deleteAssignment(original: UInt64, at stamp: Int64, _ sink: EventSink) {
+    guard let first = ledger.position(of: original) else { return }
+    let groupIndex = product(at: ledger[first].product).groupIndex
+    for position in ledger.records.indices[first...]
+    where !ledger[position].isDeleted && ledger[position].originalID == original {
+      ledger.update(position) { $0.flags.insert(.deleted) }
+      if let groupIndex { groups[groupIndex].purchasedCount -= 1 }
+      emit(.transactionRemoved(id: ledger[position].id), at: stamp, sink)
+    }
+    guard let groupIndex, groups[groupIndex].originalID == original else { return }
+    // An earlier seat of the group (revoked) still counts among the member's purchases.
+    var forgotten = GroupState(generation: groups[groupIndex].generation)
+    forgotten.purchasedCount = groups[groupIndex].purchasedCount
+    groups[groupIndex] = forgotten
+    reschedule(group: groupIndex)
   }
 }

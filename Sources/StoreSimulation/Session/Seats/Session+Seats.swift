@@ -60,6 +60,7 @@ extension Session {
         "\(product.productID) is subscribed without seats; a subscription bought without "
           + "seats= stays so until it ends")
     }
+    try checkSeatsAdded(to: groupIndex, total: seats, held: current.total)
     guard seats > current.total else {
       throw seatRefusal(
         .reductionNotAllowed,
@@ -265,6 +266,7 @@ extension Session {
       guard total != group.renewalTotal else {
         throw seatRefusal(.unchanged, "\(total) seats renew already")
       }
+      try checkSeatsAdded(to: try activeGroup(ofTransaction: id), total: total, held: group.total)
       let product = ledger[try requireTransaction(id)].product
       if case .tiers(let tiers)? = storage.seatPricing[product],
         let most = tiers.last?.maximumSeats,
@@ -329,6 +331,16 @@ extension Session {
       throw seatRefusal(
         .multiSeatDisabled, "a product has 1 to \(SeatTier.most) seat tiers, not \(tiers.count)")
     }
+  }
+
+  /// Seats are added to a paid period running: not while the subscription waits for a
+  /// payment (grace, billing retry), whose period has ended.
+  private func checkSeatsAdded(to groupIndex: Int, total: Int, held: Int) throws(SessionError) {
+    guard total > held, groups[groupIndex].phase != .subscribed else { return }
+    throw seatRefusal(
+      .purchaserNotSubscribed,
+      "the subscription waits for a payment (\(groups[groupIndex].renewalState?.rawValue ?? "")):"
+        + " seats are added once it renews")
   }
 
   /// The seats of the active multiseat subscription `id` belongs to.
