@@ -52,8 +52,12 @@ let package = Package(
     // The JSON toolkit: values, parser, writers, Base64URL, paths into a document.
     .target(name: "StoreJSON"),
     // What the front ends share that is no store's: standard streams, atomic files, text safe
-    // for a terminal, edit distance.
-    .target(name: "StoreUtilities", dependencies: ["StoreJSON"]),
+    // for a terminal, the house's lock (`Locked`).
+    .target(
+      name: "StoreUtilities",
+      dependencies: [
+        "StoreJSON", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+      ]),
     .target(name: "StoreConfiguration", dependencies: ["StoreJSON", "StoreUtilities"]),
     .target(
       name: "StoreSimulation",

@@ -12,10 +12,7 @@ import StoreSimulation
 /// developer's URL, the answer read within Apple's wait (about 700 ms), never longer, and never
 /// more of it than ``RealtimeExchange/maximumBody``. Awaited off the session (the session never
 /// waits on the network): a refused connection is an answer at once, not a wait.
-///
-/// `@unchecked Sendable`: every stored property is a constant, and the signer and HTTP client
-/// are safe from any thread.
-public final class RealtimeRetention: RetentionCaller, @unchecked Sendable {
+public final class RealtimeRetention: RetentionCaller, Sendable {
   private let signer: OnDemand<Signer>
   private let client: HTTPClient
   /// How long the App Store waits for an answer, in seconds.

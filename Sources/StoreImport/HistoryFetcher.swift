@@ -14,8 +14,7 @@ import StoreSigning
 /// Bounded: the whole read ends by a deadline, each request by its own (a server that trickles
 /// its answer cannot hold it), at most ``byteLimit`` bytes in all are read, and a list whose
 /// pages repeat is stopped. A refused connection is said at once.
-/// `@unchecked Sendable`: every property is a constant; the client is safe from any thread.
-public final class HistoryFetcher: @unchecked Sendable {
+public final class HistoryFetcher: Sendable {
   let base: String
   let token: @Sendable () throws -> String
   private let verifier: SignedDataVerifier?

@@ -1,4 +1,5 @@
 import Foundation
+import StoreUtilities
 
 /// The file-system calls a journal makes, in one place, so that a test can stop a writer before
 /// any of them (``FaultPlan``) and check that what it left behind still opens.
@@ -149,9 +150,7 @@ public struct JournalFiles: Sendable {
 
 /// Where a test stops a journal writer: before its `stopAt`-th file-system step (counting from
 /// 1). After the stop every further step fails, as if the process had died there.
-/// `@unchecked Sendable`: its one mutable count is read and written under `lock` (the package
-/// supports macOS 14, where `Mutex` is not available).
-package final class FaultPlan: @unchecked Sendable {
+package final class FaultPlan: Sendable {
   /// How the writer stops.
   package enum Stop: Sendable {
     /// The step throws, and so does every later one (in-process tests).
@@ -164,10 +163,9 @@ package final class FaultPlan: @unchecked Sendable {
   package let stopAt: Int
   /// How to stop.
   package let stop: Stop
-  /// The steps reached so far (guarded by `lock`: the journal is used from one thread, but
-  /// the plan is shared by value).
-  private var reached = 0
-  private let lock = NSLock()
+  /// The steps reached so far (locked: the journal is used from one thread, but the plan is
+  /// shared by value).
+  private let reached = Locked(0)
 
   /// A plan that stops before step `stopAt` (1 is the first).
   package init(stopAt: Int, stop: Stop = .throwing) {
@@ -176,18 +174,18 @@ package final class FaultPlan: @unchecked Sendable {
   }
 
   /// How many steps were reached (including the one stopped at).
-  package var steps: Int { lock.withLock { reached } }
+  package var steps: Int { reached.value }
 
   /// Whether the plan stopped the writer.
-  package var hasStopped: Bool { lock.withLock { reached >= stopAt } }
+  package var hasStopped: Bool { reached.value >= stopAt }
 
   /// Whether the next step is the one to stop at.
-  var isNext: Bool { lock.withLock { reached + 1 == stopAt } }
+  var isNext: Bool { reached.value + 1 == stopAt }
 
   func reach(_ name: String) throws(CommandError) {
-    let count = lock.withLock {
-      reached += 1
-      return reached
+    let count = reached.withLock {
+      $0 += 1
+      return $0
     }
     guard count >= stopAt else { return }
     if stop == .killingTheProcess { kill(getpid(), SIGKILL) }

@@ -1,18 +1,21 @@
 import Foundation
+import StoreUtilities
 
 /// Work other threads hand to the inspector's loop (the requests `--serve` answers, its request
 /// log): run between two frames, in order, each reporting what to show. A thread that posts
-/// never waits for the loop; the loop never waits for it. `@unchecked Sendable`: `items` and
-/// `isClosed` are read and written only under `lock`.
-package final class LoopInbox: @unchecked Sendable {
-  private struct Item {
-    var run: () -> [InspectorInput]
-    var abandon: (String) -> Void
+/// never waits for the loop; the loop never waits for it.
+package final class LoopInbox: Sendable {
+  private struct Item: Sendable {
+    var run: @Sendable () -> [InspectorInput]
+    var abandon: @Sendable (String) -> Void
   }
 
-  private let lock = NSLock()
-  private var items: [Item] = []
-  private var isClosed = false
+  private struct Waiting: Sendable {
+    var items: [Item] = []
+    var isClosed = false
+  }
+
+  private let waiting = Locked(Waiting())
   private let wake: @Sendable () -> Void
 
   /// An inbox that calls `wake` (from the posting thread) when work arrives.
@@ -25,33 +28,31 @@ package final class LoopInbox: @unchecked Sendable {
     _ run: @escaping @Sendable () -> [InspectorInput],
     abandon: @escaping @Sendable (String) -> Void = { _ in }
   ) -> Bool {
-    lock.lock()
-    guard !isClosed else {
-      lock.unlock()
-      return false
+    let posted = waiting.withLock { waiting in
+      guard !waiting.isClosed else { return false }
+      waiting.items.append(Item(run: run, abandon: abandon))
+      return true
     }
-    items.append(Item(run: run, abandon: abandon))
-    lock.unlock()
-    wake()
-    return true
+    if posted { wake() }
+    return posted
   }
 
   /// Runs the work waiting, in order (on the loop); what it reports.
   package func runWaiting() -> [InspectorInput] {
-    lock.lock()
-    let taken = items
-    items = []
-    lock.unlock()
+    let taken = waiting.withLock { waiting in
+      defer { waiting.items = [] }
+      return waiting.items
+    }
     return taken.flatMap { $0.run() }
   }
 
   /// Takes no more work, and abandons what waits, saying `why`.
   package func close(_ why: String) {
-    lock.lock()
-    isClosed = true
-    let left = items
-    items = []
-    lock.unlock()
+    let left = waiting.withLock { waiting in
+      waiting.isClosed = true
+      defer { waiting.items = [] }
+      return waiting.items
+    }
     for item in left { item.abandon(why) }
   }
 }
