@@ -57,8 +57,9 @@ struct Inspect: ParsableCommand {
     let prepared = try signing.prepare(whenFull: .dropOldest)
     // A bad --notify-ca is refused now, before the terminal is taken over.
     let options = signing
+    let made = prepared.signer
     let retention = try signing.retentionCaller(
-      signer: OnDemand { try prepared.signer ?? options.makeSigner() })
+      signer: OnDemand { try made ?? options.makeSigner() })
     // Listening before the terminal is taken over, so that a problem is told plainly. Requests
     // wait in the inbox for the loop, which answers them between two frames.
     let inbox = LoopInbox(wake: { NcursesTerminal.wake() })
@@ -229,8 +230,9 @@ struct Inspect: ParsableCommand {
       display: display, clock: clock)
     for notice in notices { app.note(notice) }
     let signingOptions = self.signing
+    let made = signing.signer
     app.hooks = signing.inspectorHooks(
-      app.host, receipts: OnDemand { try signing.signer ?? signingOptions.makeSigner() },
+      app.host, receipts: OnDemand { try made ?? signingOptions.makeSigner() },
       receiptFolder: receipts ?? FileManager.default.currentDirectoryPath)
     return .success(app)
   }

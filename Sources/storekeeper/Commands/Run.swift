@@ -92,7 +92,8 @@ struct Run: AsyncParsableCommand {
     let journaled = try openJournaled()
     let prepared = try signing.prepare()
     let signing = self.signing
-    let receipts = OnDemand { try prepared.signer ?? signing.makeSigner() }
+    let made = prepared.signer
+    let receipts = OnDemand { try made ?? signing.makeSigner() }
     // A script's lines share the journal's commits: events are printed a megabyte at a time,
     // each after the journal holds what explains it (the host sees to it).
     let host = CommandHost(journaled, commitsEachCommand: false)
