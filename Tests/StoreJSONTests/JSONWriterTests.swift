@@ -1,4 +1,3 @@
-import StoreUtilities
 import Testing
 
 @testable import StoreJSON
