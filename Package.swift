@@ -272,7 +272,7 @@ let package = Package(
     .testTarget(
       name: "StoreConfigurationTests",
       dependencies: ["StoreConfiguration", "StoreJSON", "StoreUtilities", "StoreTestSupport"]),
-    .testTarget(name: "StoreJSONTests", dependencies: ["StoreJSON"]),
+    .testTarget(name: "StoreJSONTests", dependencies: ["StoreJSON", "StoreUtilities"]),
     .testTarget(
       name: "StorePopulationTests",
       dependencies: [

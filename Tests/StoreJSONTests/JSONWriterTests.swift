@@ -1,3 +1,4 @@
+import StoreUtilities
 import Testing
 
 @testable import StoreJSON
