@@ -30,13 +30,21 @@ extension SKTestSession {
   /// - Throws: ``SKTestError`` when nobody of that name was ever in the family (the engine's
   ///   refusal, naming who was).
   public func familyMemberSession(_ name: String) throws -> SKTestSession {
-    let account = store.read { session in
-      Result { () throws(SessionError) in try session.memberAccount(named: name) }
+    try deviceSession("familyMemberSession(\"\(name)\")") { (view) throws(SessionError) in
+      try view.memberAccount(named: name)
     }
-    switch account {
+  }
+
+  /// A session for the device of the account `account` finds, or the engine's refusal as an
+  /// ``SKTestError`` saying which call asked (`call`).
+  func deviceSession(
+    _ call: String, _ account: (SessionView) throws(SessionError) -> Account
+  ) throws -> SKTestSession {
+    let found = store.read { session in Result { () throws(SessionError) in try account(session) } }
+    switch found {
     case .success(let account): return SKTestSession(store: store.device(of: account))
     case .failure(let error):
-      let refused = CommandError(error, command: "familyMemberSession(\"\(name)\")")
+      let refused = CommandError(error, command: call)
       throw SKTestError(refused, refused.explanation)
     }
   }

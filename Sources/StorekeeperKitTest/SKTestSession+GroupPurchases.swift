@@ -40,14 +40,8 @@ extension SKTestSession {
   ///
   /// - Throws: ``SKTestError`` when no customer has that name.
   public func customerSession(_ name: String) throws -> SKTestSession {
-    let account = store.read { session in
-      Result { () throws(SessionError) in try session.customerAccount(named: name) }
-    }
-    switch account {
-    case .success(let account): return SKTestSession(store: store.device(of: account))
-    case .failure(let error):
-      let refused = CommandError(error, command: "customerSession(\"\(name)\")")
-      throw SKTestError(refused, refused.explanation)
+    try deviceSession("customerSession(\"\(name)\")") { (view) throws(SessionError) in
+      try view.customerAccount(named: name)
     }
   }
 
