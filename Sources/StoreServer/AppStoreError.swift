@@ -36,6 +36,12 @@ public struct AppStoreError: Error, Equatable, Sendable {
     self.init(object: object, status: nil, message: message)
   }
 
+  /// Apple's error object `object` of the Advanced Commerce API, in Apple's words or
+  /// `message`.
+  public init(_ object: AdvancedCommerceError, message: String? = nil) {
+    self.init(object: object, status: nil, message: message)
+  }
+
   private init(object: some AppleErrorObject, status: Int?, message: String?) {
     self.init(
       status: status ?? object.status, code: object.rawValue,

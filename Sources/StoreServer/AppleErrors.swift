@@ -1,3 +1,5 @@
+import StoreSimulation
+
 /// An error object of Apple's, by name: its `errorCode`, whose first three digits are the HTTP
 /// status Apple answers with, and Apple's words. Each API family has one table of them, written
 /// once (from Apple's "Error codes" pages and the App Store Server Library's `APIError`).
@@ -331,6 +333,137 @@ public enum RetentionMessagingError: Int, CaseIterable, Sendable, AppleErrorObje
     case .realtimeURLNotFound: "Realtime URL not found."
     case .imageAlreadyExists: "The image identifier already exists."
     case .messageAlreadyExists: "The message identifier already exists."
+    }
+  }
+}
+
+/// The Advanced Commerce API's error objects (ACA/errorcodes; its general ones are the App
+/// Store Server API's), each by the rule of the engine that breaks it.
+public enum AdvancedCommerceError: Int, CaseIterable, Sendable, AppleErrorObject {
+  /// `InvalidStorefrontError`.
+  case invalidStorefront = 4_000_028
+  /// `InvalidCurrencyError`.
+  case invalidCurrency = 4_000_053
+  /// `NullRequestInfoError`.
+  case nullRequestInfo = 4_000_079
+  /// `NullRequestReferenceIDError`.
+  case nullRequestReferenceID = 4_000_080
+  /// `InvalidRequestReferenceIDError`.
+  case invalidRequestReferenceID = 4_000_081
+  /// `InvalidConsistencyTokenError`.
+  case invalidConsistencyToken = 4_000_082
+  /// `NegativePriceError`.
+  case negativePrice = 4_000_086
+  /// `DescriptionLengthExceededError`.
+  case descriptionLengthExceeded = 4_000_088
+  /// `DisplayNameLengthExceededError`.
+  case displayNameLengthExceeded = 4_000_089
+  /// `RepeatedRequestReferenceIdError`.
+  case repeatedRequestReferenceID = 4_000_097
+  /// `InvalidTaxProductCodeError`.
+  case invalidTaxProductCode = 4_000_127
+  /// `OperationNotAllowedError`.
+  case operationNotAllowed = 4_000_135
+  /// `RemoveItemNotFoundError`.
+  case removeItemNotFound = 4_000_145
+  /// `ChangeItemNotFoundError`.
+  case changeItemNotFound = 4_000_146
+  /// `InvalidTargetProductIdError`.
+  case invalidTargetProductID = 4_000_167
+  /// `InvalidOperationError`.
+  case invalidOperation = 4_000_172
+  /// `MalformedPayloadError`.
+  case malformedPayload = 4_000_173
+  /// `InvalidSignatureError`.
+  case invalidSignature = 4_000_174
+  /// `SubscriptionAlreadyMigratedError`.
+  case subscriptionAlreadyMigrated = 4_000_176
+  /// `RevokeOnInactiveSubscriptionError`.
+  case revokeOnInactiveSubscription = 4_000_186
+  /// `SubscriptionAlreadyExistsError`.
+  case subscriptionAlreadyExists = 4_030_009
+  /// `SubscriptionNotEligibleError`.
+  case subscriptionNotEligible = 4_030_010
+  /// `SubscriptionAlreadyActiveError`.
+  case subscriptionAlreadyActive = 4_030_011
+  /// `InactiveACASubError`.
+  case inactiveSubscription = 4_030_015
+  /// `AlreadyRefundedError`.
+  case alreadyRefunded = 4_030_021
+  /// `ProductNotEligibleError`.
+  case productNotEligible = 4_030_023
+  /// `TransactionNotRefundableError`.
+  case transactionNotRefundable = 4_030_024
+  /// `MigrationNotAllowedWhenPriceIncreaseCommunicatedError`.
+  case migrationNotAllowedWhenPriceIncreaseCommunicated = 4_030_027
+
+  /// The error object of an engine rule.
+  public init(_ rule: CommerceRule) {
+    self =
+      switch rule {
+      case .invalidSignature: .invalidSignature
+      case .malformedPayload: .malformedPayload
+      case .nullRequestInfo: .nullRequestInfo
+      case .nullRequestReferenceID: .nullRequestReferenceID
+      case .invalidRequestReferenceID: .invalidRequestReferenceID
+      case .repeatedRequestReferenceID: .repeatedRequestReferenceID
+      case .invalidConsistencyToken: .invalidConsistencyToken
+      case .invalidCurrency: .invalidCurrency
+      case .invalidStorefront: .invalidStorefront
+      case .negativePrice: .negativePrice
+      case .descriptionTooLong: .descriptionLengthExceeded
+      case .displayNameTooLong: .displayNameLengthExceeded
+      case .invalidTaxCode: .invalidTaxProductCode
+      case .invalidOperation: .invalidOperation
+      case .operationNotAllowed: .operationNotAllowed
+      case .removeItemNotFound: .removeItemNotFound
+      case .changeItemNotFound: .changeItemNotFound
+      case .invalidTargetProduct: .invalidTargetProductID
+      case .alreadyMigrated: .subscriptionAlreadyMigrated
+      case .migrationAfterPriceIncrease: .migrationNotAllowedWhenPriceIncreaseCommunicated
+      case .revokeInactive: .revokeOnInactiveSubscription
+      case .notEligible: .subscriptionNotEligible
+      case .alreadyExists: .subscriptionAlreadyExists
+      case .alreadyActive: .subscriptionAlreadyActive
+      case .inactive: .inactiveSubscription
+      case .alreadyRefunded: .alreadyRefunded
+      case .productNotEligible: .productNotEligible
+      case .notRefundable: .transactionNotRefundable
+      }
+  }
+
+  /// Apple's words for it, which an answer follows with the particulars.
+  public var appleMessage: String {
+    switch self {
+    case .invalidStorefront: "The storefront is invalid."
+    case .invalidCurrency: "The currency is invalid."
+    case .nullRequestInfo: "The requestInfo value is missing."
+    case .nullRequestReferenceID: "The requestReferenceId value is missing."
+    case .invalidRequestReferenceID: "The requestReferenceId value is invalid."
+    case .invalidConsistencyToken: "The consistency token is invalid."
+    case .negativePrice: "The price can't be negative."
+    case .descriptionLengthExceeded: "The description exceeds the maximum length."
+    case .displayNameLengthExceeded: "The display name exceeds the maximum length."
+    case .repeatedRequestReferenceID: "The requestReferenceId value was used before."
+    case .invalidTaxProductCode: "The tax code is invalid."
+    case .operationNotAllowed: "The operation isn't allowed."
+    case .removeItemNotFound: "The item to remove isn't in the subscription."
+    case .changeItemNotFound: "The item to change isn't in the subscription."
+    case .invalidTargetProductID: "The target product identifier is invalid."
+    case .invalidOperation: "The operation is invalid."
+    case .malformedPayload: "The payload is malformed."
+    case .invalidSignature: "The signature is invalid."
+    case .subscriptionAlreadyMigrated: "The subscription was already migrated."
+    case .revokeOnInactiveSubscription: "You can't revoke an inactive subscription."
+    case .subscriptionAlreadyExists: "The subscription already exists."
+    case .subscriptionNotEligible: "The subscription isn't eligible for this request."
+    case .subscriptionAlreadyActive: "The subscription is already active."
+    case .inactiveSubscription: "The Advanced Commerce subscription is inactive."
+    case .alreadyRefunded: "The transaction or item was already refunded."
+    case .productNotEligible: "The product isn't eligible for this request."
+    case .transactionNotRefundable: "The transaction isn't refundable."
+    case .migrationNotAllowedWhenPriceIncreaseCommunicated:
+      "The subscription can't migrate after a price increase was communicated."
     }
   }
 }

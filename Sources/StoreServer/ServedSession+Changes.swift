@@ -173,7 +173,7 @@ enum ServedRefusal {
       .invalidCustomerName?, .noSuchCustomer?, .customerNumberWithoutName?,
       .customerNumberNotTheirs?, .customerNumberOutOfRange?, .customerNumberTaken?,
       .stepBackNeedsHistory?, .notifyNeedsDelivery?, .retention?, .importedIDTaken?,
-      .noImportedSubscription?, .importedIDNotDecimal?, .seats?:
+      .noImportedSubscription?, .importedIDNotDecimal?, .seats?, .commerce?:
       self = .refused
     }
   }

@@ -78,6 +78,19 @@ public struct OfferSigner: Sendable {
       issuedAt: issuedAt, issuer: issuer)
   }
 
+  /// An Advanced Commerce in-app request JWS (`aud` `advanced-commerce-api`), as Apple's
+  /// `AdvancedCommerceAPIInAppSignatureCreator` makes it: the request's JSON (UTF-8) in
+  /// standard base64 in the `request` claim.
+  public func advancedCommerceJWS(
+    request json: String, bundleID: String, nonce: String, issuedAt: Int64, issuer: String
+  ) throws -> String {
+    var claims = JSONObject()
+    claims["request"] = .string(Data(json.utf8).base64EncodedString())
+    return try jws(
+      claims, audience: OfferSignatureCheck.advancedCommerceAudience, bundleID: bundleID,
+      nonce: nonce, issuedAt: issuedAt, issuer: issuer)
+  }
+
   /// Claims signed as Apple's `JWSSignatureCreator` signs them: ES256, header `kid`, and `bid`,
   /// `iss`, `aud`, `iat` (seconds), `nonce`.
   private func jws(

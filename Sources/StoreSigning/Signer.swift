@@ -154,6 +154,7 @@ public struct Signer: Sendable {
     p["price"] = .number(JSONNumber(text: String(t.price)))
     p["currency"] = .string(t.currency)
     if let seats = t.seats { seatFields(seats, of: t, into: &p) }
+    if let terms = t.advancedCommerce { p["advancedCommerceInfo"] = terms.payload() }
     p["appTransactionId"] = .string(t.appTransactionID)
     if let plan = t.billingPlanType { p["billingPlanType"] = .string(plan.rawValue) }
     if let commitment = t.commitment {
@@ -210,6 +211,10 @@ public struct Signer: Sendable {
       let tiers = info.renewalSeatTiers.map { ($0.price, $0.quantity) }
       p["multiSeatInfo"] = .object(
         JSONObject([JSONMember("renewalPriceTiers", Self.priceTiers(tiers))]))
+    }
+    if let terms = info.advancedCommerce {
+      p["advancedCommerceInfo"] = terms.payload(
+        renewalToken: info.consistencyToken ?? "", renewal: true)
     }
     p["appTransactionId"] = .string(status.appTransactionID)
     if let plan = info.billingPlanType { p["renewalBillingPlanType"] = .string(plan.rawValue) }

@@ -18,6 +18,7 @@ extension SKTestError.Code {
     case .notPartOfSubscription?, .subscriptionOver?, .noActiveSubscription?:
       self = .noSubscriptionFound
     case .quantityOutOfRange?, .priceOverflow?, .purchaseDateInFuture?, .alreadyPurchased?,
+      .commerce?,
       .backdatedTooManyRenewals?, .memberCannotBuy?, .noIntroductoryOffer?, .noSuchOffer?,
       .noSuchWinBackOffer?, .noSuchBillingPlan?, .offerWithMonthlyPlan?,
       .noCommitmentsInStorefront?, .notAwaitingApproval?, .alreadyDeclined?, .noIssueToResolve?,

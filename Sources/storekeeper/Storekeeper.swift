@@ -18,7 +18,8 @@ struct Storekeeper: AsyncParsableCommand {
       Inspect.self, Run.self, Transactions.self, Customers.self, Validate.self, Format.self,
       Decode.self,
       CertificateCommand.self, AppTransactionCommand.self, ReceiptCommand.self,
-      OfferSignatureCommand.self, KeysCommand.self, Notify.self,
+      OfferSignatureCommand.self, AdvancedCommerceRequestCommand.self, KeysCommand.self,
+      Notify.self,
       Serve.self, TokenCommand.self, Simulate.self, ImportCommand.self,
     ],
     defaultSubcommand: Inspect.self

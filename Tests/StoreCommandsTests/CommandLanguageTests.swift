@@ -128,7 +128,7 @@ import Testing
   @Test(arguments: [
     (
       "frobnicate",
-      "unknown command \"frobnicate\"; the commands are account-token, advance, approve, auto-renew, back, buy, call, clear, consumption, customer, decline, delete, expire, extend, extend-all, family, finish, group, import, launch, notify, price-increase, refund, refund-decline, refund-request, refund-reverse, renew, reset, resolve, restore, retention, seat-associate, seat-claim, seat-unclaim, seats, set, undo"
+      "unknown command \"frobnicate\"; the commands are account-token, advance, approve, auto-renew, back, buy, call, clear, commerce, consumption, customer, decline, delete, expire, extend, extend-all, family, finish, group, import, launch, notify, price-increase, refund, refund-decline, refund-request, refund-reverse, renew, reset, resolve, restore, retention, seat-associate, seat-claim, seat-unclaim, seats, set, undo"
     ),
     ("buy", "buy needs a product ID"),
     (
@@ -176,7 +176,7 @@ import Testing
     (
       "buy coins color=red",
       "buy has no option \"color\"; its options are quantity, seats, offer, token, date, renew, from, "
-        + "key, nonce, timestamp, signature, jws, intro-jws, bundle, plan"
+        + "key, nonce, timestamp, signature, jws, intro-jws, bundle, plan, advanced-commerce"
     ),
     (
       "buy socialfeed.monthly nonce=x",

@@ -53,6 +53,18 @@ import Testing
       }
       return words
     case .text: return [draws.pick(["abc", "A1.b-2", "x", "20260101"])]
+    case .commerceBody:
+      // One body every operation reads what it needs from.
+      let item =
+        #"{"SKU":"a","currentSKU":"a","price":\#(draws.next(9000)),"revoke":true,"#
+        + #""refundReason":"OTHER","refundType":"FULL","effective":"IMMEDIATELY","#
+        + #""description":"d","displayName":"n"}"#
+      let body =
+        #"{"requestInfo":{"requestReferenceId":"\#(uuid(&draws))"},"refundType":"FULL","#
+        + #""refundReason":"OTHER","taxCode":"C003-00-1","targetProductId":"x","#
+        + #""descriptors":{"description":"d","displayName":"n","effective":"IMMEDIATELY"},"#
+        + #""items":[\#(item)]}"#
+      return [quoted(body)]
     case .imported:
       let id = 2_000_000_000 + draws.next(1000)
       let transaction =

@@ -255,6 +255,31 @@ public struct EventEncoder: Sendable {
     writer.append(0x0A)
   }
 
+  /// An Advanced Commerce charge's or renewal's terms: names, period, each item with its
+  /// price (and a price change it waits for), the request that made them.
+  private func commerceFields(
+    _ terms: CommerceTerms, token: String?, _ object: inout ObjectBuilder
+  ) {
+    object.nested("advancedCommerce") { fields in
+      fields.field("displayName", terms.descriptors.displayName)
+      fields.field("description", terms.descriptors.description)
+      if let period = terms.period { fields.field("period", period.rawValue) }
+      fields.strings(
+        "items",
+        terms.items.map { item in
+          var text = "\(item.sku) \(decimalText(item.charged))"
+          if let change = item.priceIncrease {
+            text += " → \(decimalText(change.price)) \(change.status)"
+          }
+          if item.revocationDate != nil { text += " revoked" }
+          return text
+        })
+      fields.field("taxCode", terms.taxCode)
+      fields.field("requestReferenceId", terms.requestReferenceID)
+      if let token { fields.field("consistencyToken", token) }
+    }
+  }
+
   private func transactionFields(_ t: Transaction, time: Instant?, _ object: inout ObjectBuilder) {
     object.field("id", t.id)
     object.field("originalID", t.originalID)
@@ -276,6 +301,7 @@ public struct EventEncoder: Sendable {
         if seats.isAddition { $0.field("addedSeats", true) }
       }
     }
+    if let terms = t.advancedCommerce { commerceFields(terms, token: nil, &object) }
     object.field("currency", t.currency)
     object.field("reason", t.reason.rawValue)
     if let offer = t.offer { offerFields(offer, &object) }
@@ -342,6 +368,9 @@ public struct EventEncoder: Sendable {
       renewal.field("recentSubscriptionStartDate", info.recentSubscriptionStartDate)
       if let price = info.renewalPrice { renewal.price("renewalPrice", price) }
       if let seats = info.renewalSeats { renewal.field("renewalQuantity", Int64(seats)) }
+      if let terms = info.advancedCommerce {
+        commerceFields(terms, token: info.consistencyToken, &renewal)
+      }
       renewal.field("currency", info.currency)
       if !info.eligibleWinBackOfferIDs.isEmpty {
         renewal.strings("eligibleWinBackOfferIDs", info.eligibleWinBackOfferIDs)

@@ -78,6 +78,10 @@ extension Command {
     case .importTransaction(let imported): verb = .importTransaction(imported)
     case .importRenewal(let renewal): verb = .importRenewal(renewal)
     case .seats(let seats): verb = .seats(try seats.resolved(in: session))
+    case .declareCommerce(let productID, let kind):
+      verb = .declareCommerce(productID: productID, kind)
+    case .commerce(let call):
+      verb = .commerce(CommerceAction(try id(call.reference), call.request))
     }
     return .verb(verb)
   }

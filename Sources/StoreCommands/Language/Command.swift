@@ -1,4 +1,5 @@
 import StoreConfiguration
+import StoreJSON
 import StoreSimulation
 
 /// One line of the command language: a verb and its arguments. Scripts, the TUI's `:` prompt,
@@ -90,6 +91,12 @@ public enum Command: Equatable, Sendable {
   /// invitations apple|developer`, `group invite|remove <name>`: a multiseat subscription's
   /// seats.
   case seats(SeatCommand)
+  /// `set advanced-commerce <productID> subscription|one-time|off`: App Store Connect's
+  /// generic Advanced Commerce product.
+  case declareCommerce(productID: String, CommerceKind?)
+  /// `commerce <operation> <transaction> <body>`: an Advanced Commerce API server request,
+  /// its body Apple's JSON.
+  case commerce(CommerceCommand)
 
   /// The command's verb.
   public var verb: String {
@@ -129,6 +136,8 @@ public enum Command: Equatable, Sendable {
     case .seats(.unclaim): "seat-unclaim"
     case .seats(.associate): "seat-associate"
     case .seats(.invite), .seats(.remove): "group"
+    case .declareCommerce: "set"
+    case .commerce: "commerce"
     case .family: "family"
     case .customer: "customer"
     case .retention: "retention"
@@ -267,6 +276,35 @@ public enum NotificationFault: Equatable, Sendable {
 
 /// A seat change as written, its transaction not yet resolved (``SeatAction`` once it is).
 public typealias SeatCommand = SeatChange<TransactionReference>
+
+/// An Advanced Commerce server request as the command language writes it: the transaction as
+/// written, and the body as Apple's JSON (kept to print the line back).
+public struct CommerceCommand: Equatable, Sendable {
+  /// The endpoint.
+  public var operation: CommerceOperation
+  /// The transaction the path names.
+  public var reference: TransactionReference
+  /// The body, as given.
+  public var body: JSONObject
+  /// The body, typed and checked.
+  public var request: CommerceServerRequest
+
+  /// A command of `operation` on `reference` with `body`.
+  ///
+  /// - Throws: ``CommandError`` naming the JSON path and Apple's rule it breaks.
+  public init(
+    _ operation: CommerceOperation, _ reference: TransactionReference, body: JSONObject
+  ) throws(CommandError) {
+    self.operation = operation
+    self.reference = reference
+    self.body = body
+    do throws(CommerceRefusal) {
+      request = try CommerceServerRequest(operation, json: body)
+    } catch {
+      throw CommandError(SessionError(.commerce(error)), command: "commerce \(operation.word)")
+    }
+  }
+}
 
 /// A change of one session setting.
 public enum SettingChange: Equatable, Sendable {

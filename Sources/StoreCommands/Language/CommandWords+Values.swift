@@ -43,6 +43,7 @@ extension CommandWords {
       options.origin = origin
     }
     try signatures(given, into: &options)
+    options.advancedCommerce = given["advanced-commerce"]
     return .buy(productID: productID, options: options)
   }
 

@@ -76,6 +76,7 @@ extension WordKind {
       default: []
       }
     case .retention: Verb.retentionCompletions(after: typed)
+    case .commerceBody: typed.isEmpty ? [.text("JSON")] : []
     case .imported:
       typed.isEmpty
         ? [.choice(["transaction", "renewal"])] : typed.count == 1 ? [.text("JSON")] : []

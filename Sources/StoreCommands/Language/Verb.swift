@@ -40,6 +40,8 @@ public enum WordKind: Sendable, Equatable {
   case retention
   /// What `import` places: `transaction <JSON>` or `renewal <JSON>` (Apple's decoded payloads).
   case imported
+  /// An Advanced Commerce API request's body: Apple's JSON, one word.
+  case commerceBody
   /// One of the session's customers, by name.
   case customer
   /// Any word; the text names what it is (`a request id`).
@@ -69,6 +71,7 @@ public enum WordKind: Sendable, Equatable {
     case .member: "<member>"
     case .customer: "<customer>"
     case .imported: "transaction|renewal <JSON>"
+    case .commerceBody: "<JSON>"
     case .retention:
       "show|accept|review message|image <uuid> approved|rejected|pending|url <URL>|none"
         + "|default <subscriptionID> <locale> <uuid>|none|upload-image <uuid> FULL_SIZE|BULLET_POINT"

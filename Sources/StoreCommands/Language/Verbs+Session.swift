@@ -20,6 +20,13 @@ extension Verb {
       parse: { words throws(CommandError) in
         if words.take("notify-fault") { return .notify(.fault(try words.notificationFault())) }
         if words.take("seat-pricing") { return .seats(try words.seatPricing()) }
+        if words.take("advanced-commerce") {
+          let productID = try words.word("a product ID")
+          let kind = try words.choice(
+            CommerceKind.allCases.map { ($0.rawValue, Optional($0)) } + [("off", nil)],
+            "subscription, one-time or off")
+          return .declareCommerce(productID: productID, kind)
+        }
         if words.take("invitations") {
           let hosting = try words.choice(
             InvitationManagement.allCases.map { ($0.word, $0) }, "apple or developer")
@@ -34,6 +41,8 @@ extension Verb {
         case .seats(.invitations(let hosting)): return SeatCommand.invitations(hosting).words
         case .seats(.pricing(let productID, let pricing)):
           return SeatCommand.pricing(productID: productID, pricing).words
+        case .declareCommerce(let productID, let kind):
+          return ["set", "advanced-commerce", productID, kind?.rawValue ?? "off"]
         default: return nil
         }
       }),

@@ -3,7 +3,7 @@ import StoreSimulation
 extension Verb {
   /// Every verb of the command language, in the order help lists them.
   public static let all: [Verb] =
-    purchases + refunds + subscriptions + session + retention + imports
+    purchases + refunds + subscriptions + session + retention + imports + commerce
 
   /// A promotional offer signature's parts (v1); `jws=` replaces them.
   static let signatureParts = ["key", "nonce", "timestamp", "signature"]
@@ -27,6 +27,7 @@ extension Verb {
           .init("jws", .text("JWS"), requires: ["offer"], excludes: signatureParts),
           .init("intro-jws", .text("JWS")), .init("bundle", .text("bundle id")),
           .init("plan", .choice(BillingPlanType.allCases.map(\.rawValue))),
+          .init("advanced-commerce", .text("JWS")),
         ],
       "a purchase made by the app (from=store: outside it, as the Transaction Manager's +)",
       parse: { words throws(CommandError) in try words.buy() },

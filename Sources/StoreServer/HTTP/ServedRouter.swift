@@ -3,8 +3,8 @@ import Hummingbird
 extension ServedSession {
   /// The served session's router: the request log, the body limit and the answer to a request
   /// no route takes on every request; Storekeeper's own endpoints; and the App Store Server API
-  /// under `/inApps` (Apple's paths), behind its authentication, one controller per family of
-  /// endpoints.
+  /// under `/inApps` and the Advanced Commerce API under `/advancedCommerce` (Apple's paths),
+  /// behind their authentication, one controller per family of endpoints.
   ///
   /// - Parameters:
   ///   - timeout: how long a request may take to arrive whole.
@@ -26,6 +26,8 @@ extension ServedSession {
     NotificationController(access: access).addRoutes(to: inApps)
     RetentionController(access: access).addRoutes(to: inApps)
     SeatController(access: access).addRoutes(to: inApps)
+    let commerce = router.group("advancedCommerce").add(middleware: api)
+    CommerceController(access: access).addRoutes(to: commerce)
     routes.keep(router)
     return router
   }

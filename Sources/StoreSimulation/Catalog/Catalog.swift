@@ -235,6 +235,10 @@ public struct Catalog: Sendable {
   public private(set) var groups: [CatalogGroup] = []
   private var indexByProductID: [String: Int] = [:]
   private var indexByGroupID: [String: Int] = [:]
+  /// Products declared as App Store Connect's generic Advanced Commerce products, by index.
+  public private(set) var commerceKinds: [Int: CommerceKind] = [:]
+  /// Of those, the ones no configuration has (declared by id alone): a reload keeps them.
+  private var genericOnly: Set<Int> = []
 
   /// The catalog of `configuration`, or of `configuration` merged over `previous` so that the
   /// products `previous` knew keep their indices (and stay, marked unavailable, when removed).
@@ -260,7 +264,52 @@ public struct Catalog: Sendable {
         groups[groupIndex].productIndices.append(index)
       }
     }
+    if let previous {
+      commerceKinds = previous.commerceKinds
+      genericOnly = previous.genericOnly
+      for index in genericOnly where !products[index].isAvailable {
+        products[index] = previous.products[index]
+        if let group = products[index].groupIndex { groups[group].productIndices = [index] }
+      }
+    }
   }
+
+  /// Declares `productID` App Store Connect's generic Advanced Commerce product of `kind`
+  /// (`nil`: no longer one). A product the configuration lacks is added: a subscription in a
+  /// group of its own, billed weekly until a request names its period, or a consumable; both
+  /// at price 0, the requests' items carrying the prices.
+  ///
+  /// - Returns: the product's index.
+  @discardableResult
+  public mutating func declareCommerce(_ productID: String, _ kind: CommerceKind?) -> Int {
+    if let index = indexByProductID[productID] {
+      commerceKinds[index] = kind
+      return index
+    }
+    let subscription = kind == .subscription
+    var groupIndex: Int?
+    if subscription {
+      groups.append(
+        CatalogGroup(
+          id: String(Self.genericGroupBase + groups.count), name: "Advanced Commerce",
+          localizations: [], productIndices: [products.count]))
+      indexByGroupID[groups[groups.count - 1].id] = groups.count - 1
+      groupIndex = groups.count - 1
+    }
+    let index = add(
+      CatalogProduct(
+        productID: productID, type: subscription ? .autoRenewableSubscription : .consumable,
+        price: 0, displayPrice: "0", referenceName: "Advanced Commerce (generic)",
+        familyShareable: false, localizations: [], groupIndex: groupIndex, level: 1,
+        period: subscription ? SubscriptionPeriod(1, .week) : nil, introductoryOffer: nil,
+        promotionalOffers: [], codeOffers: [], winBackOffers: []))
+    commerceKinds[index] = kind
+    genericOnly.insert(index)
+    return index
+  }
+
+  /// Where the ids of generic products' groups start (Apple's group ids are numbers).
+  static let genericGroupBase = 90_000_000
 
   /// The index of a product ID.
   public func index(of productID: String) -> Int? { indexByProductID[productID] }

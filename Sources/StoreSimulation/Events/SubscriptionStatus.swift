@@ -90,6 +90,10 @@ public struct RenewalInfo: Equatable, Sendable {
   public var renewalSeats: Int?
   /// The seats that renew at each price (`renewalPriceTiers`).
   public var renewalSeatTiers: [SeatCharge] = []
+  /// An Advanced Commerce subscription: what renews (`advancedCommerceInfo`).
+  public var advancedCommerce: CommerceTerms?
+  /// Its `consistencyToken`: the value a request that changes it quotes.
+  public var consistencyToken: String?
 }
 
 /// `Product.SubscriptionInfo.Status`: a group's state with its latest transaction and renewal

@@ -75,6 +75,9 @@ public struct Transaction: Equatable, Sendable {
   /// A multiseat purchase's seat terms (`multiSeatInfo`); ``purchasedQuantity`` is its seats
   /// and ``price`` their total. `nil` for any other transaction.
   public var seats: TransactionSeats?
+  /// An Advanced Commerce transaction's items, prices, descriptors and period
+  /// (`advancedCommerceInfo`): what it charged.
+  public var advancedCommerce: CommerceTerms?
   /// StoreKit's environment: always `Xcode`.
   public var environment: String { "Xcode" }
   /// `purchased`, `familyShared` for a family member's, `assigned` for a multiseat member's

@@ -1,4 +1,5 @@
 import StoreConfiguration
+import StoreJSON
 
 /// A session's transactions, frozen: every live transaction with its label, readable without the
 /// session. It encodes to bytes (``encoded(_:)``) and decodes back checked
@@ -88,7 +89,8 @@ extension LedgerSnapshot {
   /// storefronts (count, country codes), the device's storefront, the standing (a status byte,
   /// 0 for none, else 1 + its place in `RenewalState.allCases`, plus 128 for a member's seat;
   /// product, original id, since),
-  /// details (count, each a presence byte, a token, a failure's qualified name, multiseat terms),
+  /// details (count, each a presence byte, a token, a failure's qualified name, multiseat terms,
+  /// Advanced Commerce terms as JSON),
   /// then the
   /// records (count, ``recordSize`` bytes each), their enumerations by ``SnapshotCode``.
   public func encoded(_ piece: (UnsafeRawBufferPointer) -> Void) {
@@ -109,12 +111,15 @@ extension LedgerSnapshot {
     for detail in details {
       out.u8(
         (detail.appAccountToken == nil ? 0 : 1) | (detail.failure == nil ? 0 : 2)
-          | (detail.seats == nil ? 0 : 4))
+          | (detail.seats == nil ? 0 : 4) | (detail.commerce == nil ? 0 : 8))
       if let token = detail.appAccountToken { out.string(token) }
       if let failure = detail.failure {
         out.string("\(failure.family).\(failure.name)")
       }
       if let seats = detail.seats { out.seats(seats) }
+      if let terms = detail.commerce {
+        out.string(JSONWriter.compact(terms.payload(kept: true)))
+      }
     }
     out.u64(UInt64(count))
     out.bytes.withUnsafeBytes(piece)
@@ -158,22 +163,7 @@ extension LedgerSnapshot {
     }
     guard let detailCount = reader.u32(), Int(detailCount) <= bytes.count else { return nil }
     for _ in 0..<detailCount {
-      guard let presence = reader.u8(), presence < 8 else { return nil }
-      var detail = TransactionDetails()
-      if presence & 1 != 0 {
-        guard let token = reader.string() else { return nil }
-        detail.appAccountToken = token
-      }
-      if presence & 2 != 0 {
-        guard let name = reader.string(), let failure = SimulatedError(name: name) else {
-          return nil
-        }
-        detail.failure = failure
-      }
-      if presence & 4 != 0 {
-        guard let seats = reader.seats() else { return nil }
-        detail.seats = seats
-      }
+      guard let detail = reader.details() else { return nil }
       details.append(detail)
     }
     guard let count = reader.u64(), count <= UInt64(end / Self.recordSize),
@@ -327,6 +317,33 @@ extension BinaryOut {
 }
 
 extension BinaryIn {
+  /// A transaction's details as ``LedgerSnapshot/encoded(_:)`` lays them: a presence byte,
+  /// then a token, a failure's qualified name, multiseat terms, Advanced Commerce terms (JSON).
+  fileprivate mutating func details() -> TransactionDetails? {
+    guard let presence = u8(), presence < 16 else { return nil }
+    var detail = TransactionDetails()
+    if presence & 1 != 0 {
+      guard let token = string() else { return nil }
+      detail.appAccountToken = token
+    }
+    if presence & 2 != 0 {
+      guard let name = string(), let failure = SimulatedError(name: name) else { return nil }
+      detail.failure = failure
+    }
+    if presence & 4 != 0 {
+      guard let seats = seats() else { return nil }
+      detail.seats = seats
+    }
+    if presence & 8 != 0 {
+      guard let text = string(),
+        case .object(let object)? = try? JSONParser.parse(Array(text.utf8)).root,
+        let terms = CommerceTerms(kept: object)
+      else { return nil }
+      detail.commerce = terms
+    }
+    return detail
+  }
+
   fileprivate mutating func seats() -> TransactionSeats? {
     guard let flags = u8(), flags < 32 else { return nil }
     var seats = TransactionSeats(

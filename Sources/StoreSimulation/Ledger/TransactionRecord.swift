@@ -71,4 +71,7 @@ struct TransactionDetails {
   var imported: ImportedDetails?
   /// A multiseat transaction's seat terms (each such transaction has details of its own).
   var seats: TransactionSeats?
+  /// An Advanced Commerce transaction's terms (`advancedCommerceInfo`; each such transaction
+  /// has details of its own).
+  var commerce: CommerceTerms?
 }

@@ -61,6 +61,13 @@ public enum NotificationType: String, Sendable, CaseIterable {
   case externalPurchaseToken = "EXTERNAL_PURCHASE_TOKEN"
   /// The App Store unclaimed seats of a developer-hosted multiseat subscription.
   case unclaimSeats = "UNCLAIM_SEATS"
+  /// The developer's server changed an Advanced Commerce subscription's price.
+  case priceChange = "PRICE_CHANGE"
+  /// The developer's server changed an Advanced Commerce subscription's SKUs, names or
+  /// descriptions.
+  case metadataUpdate = "METADATA_UPDATE"
+  /// The developer's server migrated a subscription to the Advanced Commerce API.
+  case migration = "MIGRATION"
 }
 
 /// Apple's `subtype` values that a session sends.

@@ -34,6 +34,7 @@ extension Refusal {
       familyMessage
     case .retention(let refusal): refusal.message
     case .seats(let refusal): refusal.message
+    case .commerce(let refusal): refusal.message
     }
   }
 

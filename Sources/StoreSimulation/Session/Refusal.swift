@@ -191,6 +191,8 @@ public enum Refusal: Equatable, Sendable {
   case retention(RetentionRefusal)
   /// A seat change refused, by the rule it broke.
   case seats(SeatRefusal)
+  /// An Advanced Commerce request refused, by the rule it broke.
+  case commerce(CommerceRefusal)
 }
 
 /// Why Apple would not extend a subscription (SubscriptionExtensionIneligibleError, and the

@@ -181,6 +181,11 @@ extension Session {
     var (expiration, price) = periodTerms(
       product: productIndex, offer: offer, start: periodStart, anchor: &anchor)
     if offer == nil { price = standardPrice(group: index, product: productIndex) }
+    var commerce: CommerceTerms?
+    if !storage.commerce.isEmpty, storage.commerce[groups[index].originalID] != nil {
+      (expiration, price, commerce) = renewCommerce(
+        group: index, start: periodStart, anchor: &anchor)
+    }
     var record = TransactionRecord(
       id: 0, originalID: groups[index].originalID, purchaseDate: periodStart,
       originalPurchaseDate: originalPurchaseDate(group: index), expirationDate: expiration,
@@ -216,6 +221,10 @@ extension Session {
       renewSeats(&record, details: &ownDetails, originalID: groups[index].originalID)
       if ownDetails?.seats == nil { ownDetails = nil }
     }
+    if let commerce {
+      if ownDetails == nil { ownDetails = ledger.details(of: record) ?? TransactionDetails() }
+      ownDetails?.commerce = commerce
+    }
     let id = ownDetails == nil ? appendMade(record) : appendMade(record, details: ownDetails)
     let cause = NotificationCause.renewal(after: groups[index].told)
     groups[index].renewed(as: id, product: productIndex, until: record.expirationDate)
@@ -237,16 +246,23 @@ extension Session {
     let product = product(at: productIndex)
     var terms = (period: product.period ?? SubscriptionPeriod(1, .month), price: product.price)
     if let offer, let offered = self.offer(of: offer) { terms = (offered.period, offered.price) }
+    return (periodEnd(of: terms.period, start: start, anchor: &anchor, rate: rate), terms.price)
+  }
+
+  /// The end of a period starting at `start`, keeping the group's day of the month as
+  /// ``periodTerms(product:offer:start:anchor:rate:)`` says.
+  func periodEnd(
+    of period: SubscriptionPeriod, start: Int64, anchor: inout Int8, rate: TimeRate? = nil
+  ) -> Int64 {
     let startInstant = Instant(milliseconds: start)
-    guard terms.period.unit == .month || terms.period.unit == .year else {
+    guard period.unit == .month || period.unit == .year else {
       anchor = 0
-      let end = (rate ?? settings.timeRate).end(of: terms.period, startingAt: startInstant)
-      return (end.milliseconds, terms.price)
+      return (rate ?? settings.timeRate).end(of: period, startingAt: startInstant).milliseconds
     }
     if anchor == 0 { anchor = Int8(CivilDateTime(startInstant).day) }
-    let end = (rate ?? settings.timeRate).end(
-      of: terms.period, startingAt: startInstant, anchorDay: Int(anchor))
-    return (end.milliseconds, terms.price)
+    return (rate ?? settings.timeRate).end(
+      of: period, startingAt: startInstant, anchorDay: Int(anchor)
+    ).milliseconds
   }
 
   /// ``originalPurchaseDate(of:)`` of group `index`, read in place.

@@ -42,6 +42,12 @@ extension Session {
     let overridden = settings != fileSettings
     configuration = newConfiguration
     catalog = Catalog(newConfiguration, keepingIndicesOf: catalog)
+    fitCustomersToCatalog()
+    if !overridden { settings = defaultSettings(newConfiguration) }
+  }
+
+  /// Gives every customer a place for each product and group the catalog gained.
+  mutating func fitCustomersToCatalog() {
     makeUnique()
     let (lasting, groupCount) = (catalog.lastingProducts, catalog.groups.count)
     storage.customers.updateEach { state in
@@ -50,7 +56,6 @@ extension Session {
         state.groups += Array(repeating: GroupState(), count: groupCount - state.groups.count)
       }
     }
-    if !overridden { settings = defaultSettings(newConfiguration) }
   }
 
   /// The settings a configuration's file gives, with the session's own switches at the

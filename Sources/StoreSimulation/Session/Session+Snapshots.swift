@@ -89,6 +89,11 @@ extension Session {
       info.renewalSeatTiers = tiers
       info.renewalPrice = Self.total(tiers) / Int64(max(1, seats.renewalTotal))
     }
+    if !storage.commerce.isEmpty, let commerce = storage.commerce[group.originalID] {
+      info.advancedCommerce = commerce.renewal
+      info.consistencyToken = commerce.consistencyToken
+      if renews { info.renewalPrice = commerce.renewal.nextPrice }
+    }
     return SubscriptionStatus(
       groupID: catalog.groups[index].id, state: state, transactionID: group.current,
       renewalInfo: info,
@@ -140,11 +145,12 @@ extension Session {
   }
 
   /// Emits a group's status, with what changed since the last one (`redeemed`: the verb
-  /// queued an offer for the renewals to come). What it says is kept (also while muted) for
-  /// the next.
+  /// queued an offer for the renewals to come) and what the verb says besides (`also`: a
+  /// change of seats, an Advanced Commerce change). What it says is kept (also while muted)
+  /// for the next.
   mutating func emitStatus(
     group index: Int, at time: Int64, _ sink: EventSink, redeemed: Bool = false,
-    quantity: NotificationSubtype? = nil
+    also extra: NotificationCause? = nil
   ) {
     // One access to the group: what it says now replaces what it last said (kept also while
     // muted, so that a replay leaves the same to compare with).
@@ -154,7 +160,7 @@ extension Session {
     var causes =
       previous.map { NotificationCauses.statusChange(from: $0, to: told, redeemed: redeemed) }
       ?? NotificationCauses()
-    if let quantity, causes.count < 3 { causes.append(.init(.didChangeRenewalPref, quantity)) }
+    if let extra, causes.count < 3 { causes.append(extra) }
     let (customer, place) = eventCustomer
     sink(
       StoreEvent(
@@ -254,6 +260,7 @@ extension Transaction {
           ownership: details?.imported?.ownership ?? .purchased)
         : nil)
     seats = details?.seats
+    advancedCommerce = details?.commerce
 
     if let plan = TransactionCommitment.planTerms(of: record, catalog: catalog, rate: rate) {
       billingPlanType = plan.type

@@ -315,6 +315,12 @@ final class SessionStorage: @unchecked Sendable {
   /// Products' seat pricing set by `set seat-pricing` (by catalog index); the others sell
   /// seats at their own price.
   @exclusivity(unchecked) var seatPricing: [Int32: SeatPricing] = [:]
+  /// Advanced Commerce subscriptions, by their original transaction id (unique among
+  /// customers).
+  @exclusivity(unchecked) var commerce: [UInt64: CommerceSubscription] = [:]
+  /// Each Advanced Commerce request's `requestReferenceId` and what it asked (a retry of the
+  /// same request answers as the first; another request with it is refused).
+  @exclusivity(unchecked) var commerceRequests: [String: String] = [:]
   /// Every id held by a ledger that holds ids the engine did not make (an imported customer's:
   /// Apple's, and those made after them), with its customer's number: an id is looked up here
   /// before the id ranges are read, and no other customer is given one.
@@ -347,6 +353,8 @@ final class SessionStorage: @unchecked Sendable {
     copy.seatGroups = seatGroups
     copy.invitations = invitations
     copy.seatPricing = seatPricing
+    copy.commerce = commerce
+    copy.commerceRequests = commerceRequests
     copy.idOwners = idOwners
     copy.appTransactionIDs = appTransactionIDs
     copy.hasAppTransactionIDs = hasAppTransactionIDs

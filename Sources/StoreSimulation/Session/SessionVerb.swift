@@ -71,6 +71,10 @@ public enum SessionVerb: Equatable, Sendable {
   case retention(RetentionAction)
   /// ``Session/changeSeats(_:_:)``.
   case seats(SeatAction)
+  /// ``Session/declareCommerce(_:_:)`` (`set advanced-commerce`).
+  case declareCommerce(productID: String, CommerceKind?)
+  /// ``Session/performCommerce(_:_:)``: an Advanced Commerce API server request.
+  case commerce(CommerceAction)
   /// ``Session/importTransaction(_:_:)``.
   case importTransaction(ImportedTransaction)
   /// ``Session/importRenewal(_:_:)``.
@@ -135,6 +139,10 @@ extension Session {
     case .selectCustomer(let name, let number): try selectCustomer(named: name, number: number)
     case .retention(let action): try performRetention(action, sink)
     case .seats(let action): try changeSeats(action, sink)
+    case .declareCommerce(let productID, let kind):
+      try checkDeclareCommerce(productID, kind)
+      declareCommerce(productID, kind)
+    case .commerce(let action): try performCommerce(action, sink)
     case .importTransaction(let imported): try importTransaction(imported, sink)
     case .importRenewal(let renewal): try importRenewal(renewal, sink)
     }
@@ -201,6 +209,8 @@ extension Session {
     case .selectCustomer(let name, let number): try checkCustomer(named: name, number: number)
     case .retention(let action): try checkRetention(action)
     case .seats(let action): try checkSeats(action)
+    case .declareCommerce(let productID, let kind): try checkDeclareCommerce(productID, kind)
+    case .commerce(let action): try checkCommerce(action)
     case .importTransaction(let imported): try checkImport(imported)
     case .importRenewal(let renewal): try importedGroup(renewal)
     }

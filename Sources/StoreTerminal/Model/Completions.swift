@@ -72,7 +72,7 @@ enum Completions {
     case .winBackOffer: session.catalog.products.flatMap(\.winBackOffers).compactMap(\.id)
     case .member: session.familyMembers.map(\.name)
     case .customer: session.customers.compactMap(\.name)
-    case .setting, .delivery, .api, .text, .family, .retention, .imported: []
+    case .setting, .delivery, .api, .text, .family, .retention, .imported, .commerceBody: []
     }
   }
 

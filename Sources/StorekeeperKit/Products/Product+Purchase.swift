@@ -76,6 +76,19 @@ extension CommandError {
         .alreadySubscribed, .assignedSeat, .purchaserNotSubscribed:
         StoreKitError.systemError(self)
       }
+    case .commerce(let refusal)?:
+      switch refusal.rule {
+      case .invalidSignature: Product.PurchaseError.invalidOfferSignature
+      case .productNotEligible: Product.PurchaseError.productUnavailable
+      case .malformedPayload, .nullRequestInfo, .nullRequestReferenceID,
+        .invalidRequestReferenceID, .repeatedRequestReferenceID, .invalidConsistencyToken,
+        .invalidCurrency, .invalidStorefront, .negativePrice, .descriptionTooLong,
+        .displayNameTooLong, .invalidTaxCode, .invalidOperation, .operationNotAllowed,
+        .removeItemNotFound, .changeItemNotFound, .invalidTargetProduct, .alreadyMigrated,
+        .migrationAfterPriceIncrease, .revokeInactive, .notEligible, .alreadyExists,
+        .alreadyActive, .inactive, .alreadyRefunded, .notRefundable:
+        StoreKitError.systemError(self)
+      }
     case .noProduct?, .introJWSNeedsSubscription?, .offerOnOneTimeProduct?, .notAutoRenewable?,
       .productNotAutoRenewable?, .kindNotShared?, .notFamilyShareable?:
       Product.PurchaseError.productUnavailable

@@ -101,7 +101,7 @@ extension SKError {
       case nil: .unknown
       case .noProduct?:
         .storeProductNotAvailable
-      case .quantityOutOfRange?, .priceOverflow?:
+      case .quantityOutOfRange?, .priceOverflow?, .commerce?:
         .paymentInvalid
       case .memberCannotBuy?:
         .paymentNotAllowed

@@ -184,6 +184,25 @@ public struct OfferSignatureCheck: Sendable {
     return (allowed, nonce)
   }
 
+  /// Checks an Advanced Commerce in-app request's JWS (`aud` `advanced-commerce-api`) exactly as
+  /// promotional-offer V2 signatures are checked; its `request` claim (base64 of the request's
+  /// JSON) and its nonce, to be spent.
+  public func checkAdvancedCommerce(
+    _ compact: String, spent: Set<String>
+  ) throws(OfferSignatureRefusal) -> (request: String, nonce: String) {
+    let claims = try verifiedClaims(
+      compact, key: try publicKey(), audience: Self.advancedCommerceAudience)
+    guard case .string(let request)? = claims["request"], !request.isEmpty else {
+      throw refusal(.missingOfferParameters, "the JWS has no request claim")
+    }
+    let nonce = try nonceClaim(claims)
+    try checkUnspent(nonce, spent)
+    return (request, nonce)
+  }
+
+  /// The `aud` of Advanced Commerce in-app requests.
+  public static let advancedCommerceAudience = "advanced-commerce-api"
+
   /// The claims of a compact JWS signed with `key` for `audience`, for this app, not stale.
   private func verifiedClaims(
     _ compact: String, key: P256.Signing.PublicKey, audience: String

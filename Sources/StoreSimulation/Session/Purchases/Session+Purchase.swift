@@ -62,7 +62,13 @@ public struct PurchaseOptions: Equatable, Sendable {
   /// monthly payment over a 12-month commitment) or `BILLED_UPFRONT`; `nil` for the up-front
   /// price.
   public var billingPlan: String?
+  /// An Advanced Commerce in-app request: the compact JWS the developer's server signed
+  /// (`AdvancedCommerceProduct.purchase(compactJWS:…)`, `buy … advanced-commerce=`).
+  public var advancedCommerce: String?
 
+  /// A verified Advanced Commerce subscription's terms for the period it opens (set by the
+  /// engine).
+  var commerceTerms: CommerceTerms?
   /// The eligibility a verified ``introductoryEligibility`` JWS decided (set by the engine).
   var verifiedIntroductoryEligibility: Bool?
 
@@ -119,6 +125,12 @@ extension Session {
         return
       }
     }
+    if let (request, nonce) = try commerceRequest(index, options) {
+      performCommercePurchase(
+        request, nonce: nonce, index, options, delivery: app ? .purchaseResult : .updates, sink)
+      settle(sink)
+      return
+    }
     var options = options
     do throws(OfferSignatureRefusal) {
       options.verifiedIntroductoryEligibility = try spendOfferSignatures(productID, options)
@@ -166,6 +178,7 @@ extension Session {
     }
     if let plan = options.billingPlan { try checkBillingPlan(plan, of: product, options) }
     try checkSeatsOfPurchase(index, options)
+    _ = try commerceRequest(index, options)
     // A MONTHLY plan's offer was checked against the plan's own offers.
     if let selection = options.offer, options.billingPlan != "MONTHLY" {
       try validateOfferReference(selection, of: product)

@@ -311,7 +311,7 @@ public enum SeatRule: Equatable, Sendable, CaseIterable {
 
 /// A refusal of a family of rules (Retention Messaging's, seats'): the rule broken and the
 /// words for a person; each front end maps the rule to its own answer.
-public struct RuleRefusal<Rule: Equatable & Sendable>: Equatable, Sendable {
+public struct RuleRefusal<Rule: Equatable & Sendable>: Error, Equatable, Sendable {
   /// The rule broken.
   public var rule: Rule
   /// What is wrong.

@@ -224,7 +224,7 @@ extension Session {
         storage.seatGroups[original]!.renewalTotal = total
         emitStatus(
           group: groupIndex, at: now.milliseconds, sink,
-          quantity: total > old ? .increaseQuantity : .decreaseQuantity)
+          also: .init(.didChangeRenewalPref, total > old ? .increaseQuantity : .decreaseQuantity))
       }
     case .refund(let id, let seats):
       let groupIndex = try activeGroup(ofTransaction: id)

@@ -148,6 +148,13 @@ extension Session {
     if options.seats != nil || !storage.seatGroups.isEmpty {
       openSeats(at: position, seats: options.seats)
     }
+    if let terms = options.commerceTerms {
+      openCommerce(at: position, terms: terms, anchor: &anchorDay)
+    } else if !storage.commerce.isEmpty, storage.commerce[ledger[position].originalID] != nil {
+      // A resubscription without a request is no Advanced Commerce one.
+      makeUnique()
+      storage.commerce[ledger[position].originalID] = nil
+    }
     group.phase = .subscribed
     group.originalID = ledger[position].originalID
     group.current = ledger[position].id
