@@ -50,6 +50,9 @@ def fields(model):
             value = value.value
         if attr.has(type(value)):
             value = fields(value)
+        if isinstance(value, list):
+            value = [fields(v) if attr.has(type(v)) else v.value if isinstance(v, enum.Enum)
+                     else v for v in value]
         if value is not None:
             result[name] = value
     return result
