@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import StoreJSON
+import StoreSimulation
 import StoreUtilities
 
 /// An App Store Server API error: the HTTP status and Apple's body, `{"errorCode": N,
@@ -36,9 +37,9 @@ public struct AppStoreError: Error, Equatable, Sendable {
     self.init(object: object, status: nil, message: message)
   }
 
-  /// Apple's error object `object` of the Advanced Commerce API, in Apple's words or
+  /// Apple's error object of the Advanced Commerce API for an engine rule, in Apple's words or
   /// `message`.
-  public init(_ object: AdvancedCommerceError, message: String? = nil) {
+  public init(_ object: CommerceRule, message: String? = nil) {
     self.init(object: object, status: nil, message: message)
   }
 

@@ -56,7 +56,7 @@ extension ServedSession {
     guard case .commerce(let refusal)? = error.refusal else {
       return AppStoreError(.generalBadRequest, message: "Bad request. \(error.message)")
     }
-    let object = AdvancedCommerceError(refusal.rule)
-    return AppStoreError(object, message: "\(object.appleMessage) \(refusal.message)")
+    return AppStoreError(
+      refusal.rule, message: "\(refusal.rule.appleMessage) \(refusal.message)")
   }
 }

@@ -35,6 +35,19 @@ import Testing
       "the tables and Apple's library differ")
   }
 
+  /// The Advanced Commerce API's objects (its page of error codes; Apple's library 3.1.2 has
+  /// no client for it yet): one code each, named as Apple names them.
+  @Test func everyAdvancedCommerceRuleHasOneObjectOfItsOwn() {
+    let codes = CommerceRule.allCases.map(\.appleCode)
+    #expect(Set(codes).count == codes.count, "a code written twice")
+    #expect(CommerceRule.allCases.allSatisfy { $0.appleName.hasSuffix("Error") })
+    #expect(CommerceRule.invalidConsistencyToken.appleCode == 4_000_082)
+    #expect(CommerceRule.invalidConsistencyToken.status == 400)
+    #expect(CommerceRule.notEligible.status == 403)
+    let error = AppStoreError(.invalidRequestReferenceID)
+    #expect(error.code == 4_000_081 && error.message == "The requestReferenceId value is invalid.")
+  }
+
   @Test func aStatusIsTheCodesFirstThreeDigits() {
     #expect(AppStoreServerAPIError.invalidProductID.status == 400)
     #expect(AppStoreServerAPIError.transactionIDNotFound.status == 404)

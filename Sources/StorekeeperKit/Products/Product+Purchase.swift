@@ -22,10 +22,11 @@ extension Store {
   /// StoreKitTest's).
   package func purchase(
     _ productID: String, options: Set<Product.PurchaseOption>, origin: PurchaseOrigin,
-    refused: (CommandError) -> any Error = \.purchaseError
+    advancedCommerce: String? = nil, refused: (CommandError) -> any Error = \.purchaseError
   ) throws -> Product.PurchaseResult {
     var purchase = PurchaseOptions.from(options)
     purchase.origin = origin
+    purchase.advancedCommerce = advancedCommerce
     if bundleID != PurchaseOptions.defaultBundleID { purchase.bundleID = bundleID }
     let performed = perform(.buy(productID: productID, options: purchase))
     if let error = performed.error { throw refused(error) }
@@ -77,18 +78,8 @@ extension CommandError {
         StoreKitError.systemError(self)
       }
     case .commerce(let refusal)?:
-      switch refusal.rule {
-      case .invalidSignature: Product.PurchaseError.invalidOfferSignature
-      case .productNotEligible: Product.PurchaseError.productUnavailable
-      case .malformedPayload, .nullRequestInfo, .nullRequestReferenceID,
-        .invalidRequestReferenceID, .repeatedRequestReferenceID, .invalidConsistencyToken,
-        .invalidCurrency, .invalidStorefront, .negativePrice, .descriptionTooLong,
-        .displayNameTooLong, .invalidTaxCode, .invalidOperation, .operationNotAllowed,
-        .removeItemNotFound, .changeItemNotFound, .invalidTargetProduct, .alreadyMigrated,
-        .migrationAfterPriceIncrease, .revokeInactive, .notEligible, .alreadyExists,
-        .alreadyActive, .inactive, .alreadyRefunded, .notRefundable:
-        StoreKitError.systemError(self)
-      }
+      refusal.rule == .productNotEligible
+        ? StoreKitError.unsupported : InvalidRequestError(refusal)
     case .noProduct?, .introJWSNeedsSubscription?, .offerOnOneTimeProduct?, .notAutoRenewable?,
       .productNotAutoRenewable?, .kindNotShared?, .notFamilyShareable?:
       Product.PurchaseError.productUnavailable

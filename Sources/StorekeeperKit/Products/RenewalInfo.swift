@@ -35,8 +35,8 @@ extension Product.SubscriptionInfo {
     public let deviceVerificationNonce: UUID
     /// When the App Store signed it.
     public let signedDate: Date
-    /// Advanced Commerce data (not simulated: always `nil`).
-    public let advancedCommerceInfo: Transaction.AdvancedCommerceInfo?
+    /// What an Advanced Commerce subscription renews, with its consistency token.
+    public let advancedCommerceInfo: AdvancedCommerceInfo?
 
     let payload: Payload
     let jws: String
@@ -64,7 +64,7 @@ extension Product.SubscriptionInfo {
       deviceVerification = p.data("deviceVerification")
       deviceVerificationNonce = p.uuid("deviceVerificationNonce") ?? .zero
       signedDate = p.date("signedDate") ?? Date(timeIntervalSince1970: 0)
-      advancedCommerceInfo = nil
+      advancedCommerceInfo = AdvancedCommerceInfo(p)
     }
 
     /// When the latest uninterrupted run of periods began.

@@ -129,12 +129,6 @@ extension Transaction {
     }
   }
 
-  /// Advanced Commerce data (not simulated).
-  public struct AdvancedCommerceInfo: Equatable, Hashable, Sendable {
-    /// The request's reference.
-    public let requestReferenceID: String
-  }
-
   /// How a refund request ended.
   public enum RefundRequestStatus: Equatable, Hashable, Sendable {
     /// The request was submitted.

@@ -94,7 +94,7 @@ public struct Transaction: Identifiable, Sendable {
     environment = AppStore.Environment(rawValue: p.string("environment") ?? "Xcode")
     reason = Reason(rawValue: p.string("transactionReason") ?? "PURCHASE")
     storefront = Storefront(countryCode: p.string("storefront") ?? "USA")
-    advancedCommerceInfo = nil
+    advancedCommerceInfo = AdvancedCommerceInfo(p)
   }
 
   /// The price paid (the offer's, for all units bought).
