@@ -3,7 +3,7 @@
 keys, captures each situation with colors (`capture-pane -e`) and writes it as an SVG of the cell
 grid. Run from the package root after `swift build`:
 
-    python3 screenshots/capture.py [path/to/storekeeper] [customers|retention|multiseat]   # that one only
+    python3 screenshots/capture.py [path/to/storekeeper] [customers|retention|multiseat|commerce]   # that one only
 """
 import os
 import re
@@ -411,9 +411,42 @@ def multiseat():
         shutil.rmtree(state, ignore_errors=True)
 
 
+def commerce():
+    """An Advanced Commerce subscription at 80x24: its items, and a price change waiting."""
+    state = tempfile.mkdtemp()
+    try:
+        request = os.path.join(state, "request.json")
+        with open(request, "w") as f:
+            f.write('{"operation":"CREATE_SUBSCRIPTION","version":"1","requestInfo":'
+                    '{"requestReferenceId":"6f1c3e2a-1b2c-4d5e-8f90-0a1b2c3d4e5f"},'
+                    '"currency":"USD","taxCode":"C003-00-1","period":"P1M","descriptors":'
+                    '{"description":"All the news","displayName":"News+"},"items":['
+                    '{"SKU":"daily","description":"Daily","displayName":"Daily","price":4990},'
+                    '{"SKU":"sports","description":"Sports","displayName":"Sports","price":1990,'
+                    '"offer":{"period":"P1M","periodCount":2,"price":990,"reason":"ACQUISITION"}}]}')
+        jws = subprocess.run([BINARY, "advanced-commerce-request", "Configs/FoodTruck.storekit",
+                              request, "--issued-at", "1795312800"], cwd=ROOT, check=True,
+                             capture_output=True, text=True).stdout.strip()
+        session("Configs/FoodTruck.storekit", state, size=(80, 24))
+        command("set time-rate realTime")
+        command("set advanced-commerce com.example.news subscription")
+        command("buy com.example.news advanced-commerce=" + jws)
+        command('commerce change-price 0 {"requestInfo":{"requestReferenceId":'
+                '"00000000-0000-4000-8000-000000000002"},"items":[{"SKU":"daily","price":5490}]}')
+        keys("Tab")
+        shot("advanced-commerce-80x24",
+             "An Advanced Commerce subscription at 80x24: its items, an offer, a price change waiting")
+        keys("q")
+    finally:
+        tmux("kill-server")
+        shutil.rmtree(state, ignore_errors=True)
+
+
 def main():
     if len(sys.argv) > 2 and sys.argv[2] == "multiseat":
         return multiseat()
+    if len(sys.argv) > 2 and sys.argv[2] == "commerce":
+        return commerce()
     if len(sys.argv) > 2 and sys.argv[2] == "customers":
         return customers_view()
     if len(sys.argv) > 2 and sys.argv[2] == "retention":

@@ -348,6 +348,51 @@ struct TerminalTests {
     expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
   }
 
+  /// An Advanced Commerce subscription: the buy dialog explains where its items come from and
+  /// loads a signed request from a file; the inspector shows the items it charged, its period
+  /// and what changes at the next renewal.
+  @Test func theInspectorShowsAnAdvancedCommerceSubscription() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let request = folder.appendingPathComponent("request.json")
+    try Data(
+      (#"{"operation":"CREATE_SUBSCRIPTION","version":"1","requestInfo":{"requestReferenceId":"#
+        + #""6f1c3e2a-1b2c-4d5e-8f90-0a1b2c3d4e5f"},"currency":"USD","taxCode":"C003-00-1","#
+        + #""period":"P1M","descriptors":{"description":"All the news","displayName":"News+"},"#
+        + #""items":[{"SKU":"daily","description":"Daily","displayName":"Daily","price":4990},"#
+        + #"{"SKU":"sports","description":"Sports","displayName":"Sports","price":1990}]}"#).utf8
+    ).write(to: request)
+    let signed = try storekeeper([
+      "advanced-commerce-request", "Configs/FoodTruck.storekit", request.path, "--issued-at",
+      "1795312800",
+    ])
+    try #require(signed.status == 0, "\(signed.stderr)")
+    let jws = folder.appendingPathComponent("request.jws")
+    try Data(signed.stdout.utf8).write(to: jws)
+    let tmux = try TmuxSession(Self.start, width: 120, height: 34)
+    tmux.waitFor("Products")
+    tmux.command("set advanced-commerce com.example.news subscription")
+    var screen = tmux.waitFor("[ACA]")
+    tmux.send("G", "b")
+    screen = tmux.waitFor("f load one from a file")
+    #expect(screen.contains("its items and prices come from a request your server signs"))
+    tmux.send("f")
+    tmux.waitFor("advanced-commerce=@")
+    tmux.type(jws.path)
+    tmux.send("Enter")
+    tmux.waitFor("com.example.news")
+    tmux.command(
+      #"commerce change-price 0 {"requestInfo":{"requestReferenceId":"00000000-0000-4000-8000-000000000002"},"items":[{"SKU":"sports","price":2490}]}"#
+    )
+    tmux.send("Tab")
+    screen = tmux.waitFor("Items")
+    #expect(screen.contains("News+"), "\(screen)")
+    #expect(screen.contains("daily 4.99"))
+    #expect(screen.contains("sports 1.99 → 2.49 scheduled"), "\(screen)")
+    tmux.send("q")
+    expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
+  }
+
   @Test func stepsThroughGraceRetryAndResolveWithTheKeyboard() throws {
     let tmux = try TmuxSession(Self.start, width: 120, height: 34)
     tmux.waitFor("Products")

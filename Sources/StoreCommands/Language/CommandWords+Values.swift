@@ -1,3 +1,4 @@
+import Foundation
 import StoreConfiguration
 import StoreSimulation
 
@@ -43,8 +44,23 @@ extension CommandWords {
       options.origin = origin
     }
     try signatures(given, into: &options)
-    options.advancedCommerce = given["advanced-commerce"]
+    options.advancedCommerce = try given["advanced-commerce"].map(Self.signedRequest)
     return .buy(productID: productID, options: options)
+  }
+
+  /// An Advanced Commerce request's compact JWS, or the one a file holds (`@path`): the line
+  /// keeps the JWS, so a journal replays without the file.
+  static func signedRequest(_ text: String) throws(CommandError) -> String {
+    guard text.hasPrefix("@") else { return text }
+    let path = String(text.dropFirst())
+    guard let data = FileManager.default.contents(atPath: path),
+      let contents = String(data: data, encoding: .utf8)
+    else { throw CommandError("advanced-commerce=@\(path): cannot read \(path)") }
+    let jws = contents.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !jws.isEmpty, !jws.contains(where: \.isWhitespace) else {
+      throw CommandError("advanced-commerce=@\(path): \(path) holds no compact JWS")
+    }
+    return jws
   }
 
   /// A promotional offer's signature (`key= nonce= timestamp= signature=`, or `jws=`), an

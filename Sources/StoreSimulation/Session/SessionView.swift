@@ -39,6 +39,17 @@ extension SessionView {
     base.seatGroup(ofTransaction: id)
   }
 
+  /// The Advanced Commerce subscription a transaction belongs to
+  /// (``Session/commerceSubscription(ofTransaction:)``).
+  public func commerceSubscription(ofTransaction id: UInt64) -> CommerceSubscription? {
+    base.commerceSubscription(ofTransaction: id)
+  }
+
+  /// The Advanced Commerce kind a product is declared as (``Session/commerceKind(ofProduct:)``).
+  public func commerceKind(ofProduct productID: String) -> CommerceKind? {
+    base.commerceKind(ofProduct: productID)
+  }
+
   /// The per-seat tiers a product sells seats at (``Session/seatTiers(ofProduct:)``).
   public func seatTiers(ofProduct productID: String) -> [SeatTier]? {
     base.seatTiers(ofProduct: productID)

@@ -24,6 +24,9 @@ package struct BuyDialog: Equatable, Sendable {
   package var signature: SignatureChoice = .onYourBehalf
   /// The field with focus: 0 quantity, 1 offer, 2 origin, 3 date, 4 renewal, 5 signature.
   package var field = 0
+  /// A generic Advanced Commerce product's kind: what it sells comes from a signed request, so
+  /// the dialog only explains and hands the `:` line over for one.
+  package var commerce: CommerceKind?
 
   /// How a promotional offer comes signed.
   package enum SignatureChoice: Int, CaseIterable, Sendable {
@@ -90,6 +93,8 @@ package struct BuyDialog: Equatable, Sendable {
     let currency = session.settings.storefront.currency
     let standard = prices(product.price, currency: currency)
     offers = [("no offer: \(standard)", nil, nil)]
+    commerce = session.commerceKind(ofProduct: product.productID)
+    guard commerce == nil else { return }
     guard product.type == .autoRenewableSubscription, let groupIndex = product.groupIndex else {
       // A one-time product's offer codes: a price paid once.
       for offer in product.codeOffers {
@@ -162,6 +167,16 @@ package struct BuyDialog: Equatable, Sendable {
     _ key: Key, type: ProductType, now: Instant, productID: String = ""
   ) -> Outcome {
     var dialog = self
+    if commerce != nil {
+      // Paste a signed request, or a file holding one (`@path`).
+      switch key {
+      case .escape: return .cancelled
+      case .enter, .character("b"), .character("p"):
+        return .paste("buy \(productID) advanced-commerce=")
+      case .character("f"): return .paste("buy \(productID) advanced-commerce=@")
+      default: return .open(dialog)
+      }
+    }
     switch key {
     case .escape: return .cancelled
     case .enter, .character("b"):
@@ -211,6 +226,7 @@ package struct BuyDialog: Equatable, Sendable {
     lhs.product == rhs.product && lhs.quantity == rhs.quantity && lhs.offerIndex == rhs.offerIndex
       && lhs.origin == rhs.origin && lhs.field == rhs.field && lhs.backDate == rhs.backDate
       && lhs.renewal == rhs.renewal && lhs.signature == rhs.signature
+      && lhs.commerce == rhs.commerce
       && lhs.offers.map(\.label) == rhs.offers.map(\.label)
   }
 }

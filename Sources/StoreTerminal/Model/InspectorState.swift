@@ -254,7 +254,7 @@ package struct InspectorState {
     absorb(events, session: session)
     live.keepAhead(of: session)
     switch request.command {
-    case .set, .reset: products.rebuild(session)
+    case .set, .reset, .declareCommerce: products.rebuild(session)
     case .customer:
       // Another customer's store: their products' states, transactions and own device.
       viewer = nil

@@ -29,6 +29,8 @@ enum KeyTarget: Equatable {
       return first.map(Self.reason)
     case .buyDialog(let index):
       let product = session.catalog.products[index].productID
+      // A generic Advanced Commerce product's dialog hands over the `:` line for a request.
+      guard session.commerceKind(ofProduct: product) == nil else { return nil }
       return Command.buy(productID: product, options: PurchaseOptions()).refusal(in: session).map(
         Self.reason)
     case .refused(let why): return why

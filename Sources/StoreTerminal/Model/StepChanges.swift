@@ -6,7 +6,7 @@ package enum InspectorLabel: String, Sendable {
   case state = "State", sk1 = "SK1", consumption = "Consumption", account = "Account"
   case status = "Status", priceIncrease = "Price increase", renewal = "Renewal"
   case upcoming = "Upcoming", jws = "JWS", owner = "Owner", plan = "Plan", seats = "Seats"
-  case members = "Members"
+  case members = "Members", commerce = "Commerce", items = "Items", renews = "Renews"
 }
 
 /// The values the inspector's summary of a transaction is made of: what a step is compared on.

@@ -64,6 +64,14 @@ extension InspectorPane {
     lines.append(
       InspectorLine(
         label: "Locales", text: product.localizations.map(\.locale).joined(separator: ", ")))
+    if let kind = session.commerceKind(ofProduct: product.productID) {
+      lines.append(
+        InspectorLine(
+          label: InspectorLabel.commerce.rawValue,
+          text: "generic Advanced Commerce product of "
+            + (kind == .subscription ? "subscriptions" : "one-time charges")
+            + "\(sep)bought with a request your server signs"))
+    }
     lines.append(
       InspectorLine(
         label: "", text: "b buys it (choose quantity, offer and origin)",

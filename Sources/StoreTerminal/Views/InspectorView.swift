@@ -113,6 +113,7 @@ struct InspectorPane: ScreenPart {
       lines.append(planLine(plan.rawValue, t, product: product, now: now, sep))
     }
     if let seats = t.seats { lines += seatLines(t, seats: seats, sep) }
+    if let terms = t.advancedCommerce { lines += commerceLines(t, terms: terms, sep) }
     lines.append(stateLine(t, row: row, now: now, sep))
     lines.append(InspectorLine(label: InspectorLabel.sk1.rawValue, text: paymentQueueView(t)))
     if let consumption = session.consumption(of: t.id) {

@@ -78,6 +78,22 @@ struct OverlayView: ScreenPart {
   /// The buy dialog: the product, quantity, offer, origin, date, renewal and signature fields.
   private func drawBuy(_ dialog: BuyDialog, into canvas: inout Canvas, _ layout: Layout) {
     let product = session.catalog.products[dialog.product]
+    if let kind = dialog.commerce {
+      drawBox(
+        into: &canvas, layout, title: "Buy",
+        lines: [
+          ("", product.productID),
+          (
+            "",
+            "a generic Advanced Commerce product of "
+              + (kind == .subscription ? "subscriptions" : "one-time charges")
+          ),
+          ("", "its items and prices come from a request your server signs:"),
+          ("", "storekeeper advanced-commerce-request <config> <request.json>"),
+        ],
+        footer: "Enter paste a signed request · f load one from a file · Esc cancel")
+      return
+    }
     let marker = { (field: Int) in dialog.field == field ? self.display.glyphs.selected : " " }
     var lines = [
       ("", product.productID),

@@ -35,6 +35,7 @@ struct ProductListView: ScreenPart {
         if !product.promotionalOffers.isEmpty { tags.append("promo") }
         if !product.codeOffers.isEmpty { tags.append("code") }
         if !product.winBackOffers.isEmpty { tags.append("win-back") }
+        if session.commerceKind(ofProduct: product.productID) != nil { tags.append("ACA") }
         let name = product.displayName(locale: session.settings.locale)
         let right = price
         let nameWidth = inner.width - 2 - TextCells.width(right) - 1
