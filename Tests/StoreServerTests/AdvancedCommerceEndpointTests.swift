@@ -126,6 +126,29 @@ import Testing
       "a replayed journal holds the same subscription, token included")
   }
 
+  /// An increase over Apple's consent threshold waits for the customer: consented, the next
+  /// renewal charges it; unanswered, the subscription expires at the renewal.
+  @Test func aPriceIncreaseNeedingConsentWaitsForIt() async throws {
+    let script = [
+      "set time-rate realTime", "set advanced-commerce \(Self.product) subscription",
+      "buy \(Self.product) advanced-commerce=\(try Self.signed(Self.create()))",
+    ]
+    let raise = Self.body(2, #""items":[{"SKU":"daily","price":12990}]"#)
+    for consent in [true, false] {
+      let served = try await served(script)
+      let answer = await post(served, "subscription/changePrice", 0, raise)
+      let items = try #require(try renewalInfo(answer)["items"] as? [[String: Any]])
+      #expect((items[0]["priceIncreaseInfo"] as? [String: Any])?["status"] as? String == "PENDING")
+      #expect(try payload(answer.object["signedRenewalInfo"])["priceIncreaseStatus"] as? Int == 0)
+      let lines = (consent ? ["price-increase consent 0"] : []) + ["advance 1mo"]
+      let moved = await served.call(
+        "POST", "/storekeeper/v1/commands", body: lines.joined(separator: "\n") + "\n")
+      #expect(moved.status == 200, "\(moved.text)")
+      let renewed = served.host.session.transaction(1)
+      #expect(consent ? renewed?.price == 12990 + 1990 : renewed == nil, "consent: \(consent)")
+    }
+  }
+
   @Test func aRetryAnswersAsTheFirstAndAnotherBodyIsRefused() async throws {
     let served = try await served([
       "set advanced-commerce \(Self.product) subscription",

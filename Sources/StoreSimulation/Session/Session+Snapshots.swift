@@ -90,9 +90,10 @@ extension Session {
       info.renewalPrice = Self.total(tiers) / Int64(max(1, seats.renewalTotal))
     }
     if !storage.commerce.isEmpty, let commerce = storage.commerce[group.originalID] {
-      info.advancedCommerce = commerce.renewal
+      let renewal = commerce.renewal.consented(group.priceIncrease == .agreed)
+      info.advancedCommerce = renewal
       info.consistencyToken = commerce.consistencyToken
-      if renews { info.renewalPrice = commerce.renewal.nextPrice }
+      if renews { info.renewalPrice = renewal.nextPrice }
     }
     return SubscriptionStatus(
       groupID: catalog.groups[index].id, state: state, transactionID: group.current,

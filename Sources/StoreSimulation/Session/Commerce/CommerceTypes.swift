@@ -163,6 +163,17 @@ public struct CommerceTerms: Equatable, Sendable {
 
   /// The item of a SKU.
   public func item(_ sku: String) -> CommerceItem? { items.first { $0.sku == sku } }
+
+  /// The terms with the price increases that waited for the customer's consent `ACCEPTED`
+  /// (when they consented).
+  func consented(_ agreed: Bool) -> CommerceTerms {
+    guard agreed else { return self }
+    var terms = self
+    for index in terms.items.indices where terms.items[index].priceIncrease?.status == "PENDING" {
+      terms.items[index].priceIncrease?.status = "ACCEPTED"
+    }
+    return terms
+  }
 }
 
 /// An Advanced Commerce subscription as the App Store keeps it, by its original transaction:

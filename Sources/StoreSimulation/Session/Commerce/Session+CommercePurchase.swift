@@ -69,9 +69,10 @@ extension Session {
     let original = groups[index].originalID
     makeUnique()
     var terms = storage.commerce[original]!.renewal
+    let consented = groups[index].priceIncrease == .agreed
     for item in terms.items.indices {
-      guard let change = terms.items[item].priceIncrease, change.status != "PENDING",
-        start >= change.from
+      guard let change = terms.items[item].priceIncrease,
+        change.status != "PENDING" || consented, start >= change.from
       else { continue }
       terms.items[item].price = change.price
       terms.items[item].priceIncrease = nil

@@ -146,6 +146,16 @@ extension Session {
       try refund(current, reason: .other, share: share, sink)
     case .changePrice(let info, let items, _):
       changePrice(group, original, items, info)
+      let waits = storage.commerce[original]!.renewal.items.contains {
+        $0.priceIncrease?.status == "PENDING"
+      }
+      if waits && groups[group].priceIncrease != .pending {
+        // The App Store asks the customer (the consent sheet); `price-increase consent|decline`.
+        groups[group].priceIncrease = .pending
+        emit(
+          .message(.priceIncreaseConsent, productID: product(at: groups[group].product).productID),
+          at: stamp, sink)
+      }
       emitStatus(group: group, at: stamp, sink, also: .init(.priceChange))
     case .changeMetadata(let info, let descriptors, let items, let taxCode):
       changeMetadata(group, original, descriptors, items, taxCode, info)
