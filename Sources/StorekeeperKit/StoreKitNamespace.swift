@@ -5,10 +5,14 @@
 public enum StoreKit {}
 
 extension StoreKit {
+  /// ``StorekeeperKit/AdvancedCommerceProduct``.
+  public typealias AdvancedCommerceProduct = StorekeeperKit.AdvancedCommerceProduct
   /// ``StorekeeperKit/AppStore``.
   public typealias AppStore = StorekeeperKit.AppStore
   /// ``StorekeeperKit/AppTransaction``.
   public typealias AppTransaction = StorekeeperKit.AppTransaction
+  /// ``StorekeeperKit/InvalidRequestError``.
+  public typealias InvalidRequestError = StorekeeperKit.InvalidRequestError
   /// ``StorekeeperKit/Message``.
   public typealias Message = StorekeeperKit.Message
   /// ``StorekeeperKit/Product``.

@@ -7,7 +7,9 @@ extension Session {
     _ options: PurchaseOptions, delivery: Delivery, _ sink: EventSink
   ) {
     serverRecords.spentOfferNonces.insert(nonce)
-    spendRequest(request.info, request: "\(request)")
+    // An in-app request's id is never good again (no retry answers as the first): what it
+    // asked is not kept.
+    spendRequest(request.info, request: request.operation)
     var options = options
     options.appAccountToken = request.info.appAccountToken ?? options.appAccountToken?.lowercased()
     switch request {
