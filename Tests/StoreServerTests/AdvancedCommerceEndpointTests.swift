@@ -22,11 +22,14 @@ import Testing
   }
 
   /// A request signed as the app's server signs it (Apple's in-app signature creator's shape).
-  static func signed(_ json: String, nonce: Int = 0, at issued: Instant = start) throws -> String {
+  static func signed(
+    _ json: String, nonce: Int = 0, at issued: Instant = start,
+    bundle: String = PurchaseOptions.defaultBundleID
+  ) throws -> String {
     let path = packageRoot.appendingPathComponent("Configs/FoodTruck.storekit").path
     let configuration = StoreKitConfiguration.load(contentsOf: path).configuration!
     return try OfferSigner(configuration.subscriptionOffersKeyPair).advancedCommerceJWS(
-      request: json, bundleID: PurchaseOptions.defaultBundleID,
+      request: json, bundleID: bundle,
       nonce: nonce == 0 ? UUID().uuidString : reference(nonce + 900),
       issuedAt: issued.milliseconds / 1000, issuer: "issuer")
   }
@@ -273,6 +276,33 @@ import Testing
     #expect((item["refunds"] as? [[String: Any]])?.first?["refundAmount"] as? Int == 12990)
   }
 
+  /// Declarations: a configuration's product keeps its type (another is refused); one added by
+  /// ID alone is withdrawn by `off` and comes back when declared again; an ordinary product
+  /// refuses a signed request and a generic one a purchase without.
+  @Test func declarationsFollowTheProductsTypes() async throws {
+    let served = try await served(["set advanced-commerce \(Self.product) subscription"])
+    let lines = [
+      ("set advanced-commerce socialfeed.monthly one-time", "of type autoRenewable"),
+      ("buy \(Self.product)", "bought with a request your server signs"),
+      ("buy socialfeed.monthly advanced-commerce=a.b.c", "no Advanced Commerce product"),
+      ("set advanced-commerce \(Self.product) one-time", "of type autoRenewable"),
+    ]
+    for (line, words) in lines {
+      let before = served.host.journaled.timeline.count
+      let answer = await served.call("POST", "/storekeeper/v1/commands", body: line + "\n")
+      #expect(answer.text.contains(words), "\(line): \(answer.text)")
+      #expect(served.host.journaled.timeline.count == before, "\(line) was journaled")
+    }
+    _ = await served.call(
+      "POST", "/storekeeper/v1/commands", body: "set advanced-commerce \(Self.product) off\n")
+    #expect(served.host.session.catalog.product(Self.product)?.isAvailable == false)
+    _ = await served.call(
+      "POST", "/storekeeper/v1/commands",
+      body: "set advanced-commerce \(Self.product) subscription\n")
+    #expect(served.host.session.catalog.product(Self.product)?.isAvailable == true)
+    #expect(served.host.session.commerceKind(ofProduct: Self.product) == .subscription)
+  }
+
   @Test func aBadSignedRequestIsRefusedNamingWhyAndNothingIsJournaled() async throws {
     let served = try await served(["set advanced-commerce \(Self.product) subscription"])
     let good = try Self.signed(Self.create(), nonce: 1)
@@ -290,6 +320,7 @@ import Testing
         try Self.signed(#"{"operation":"CREATE_SUBSCRIPTION","version":"1"}"#),
         "requestInfo is missing"
       ),
+      (try Self.signed(Self.create(3), bundle: "com.example.other"), "bid"),
     ]
     for (jws, words) in cases {
       let lines = served.host.journaled.timeline.count

@@ -267,7 +267,7 @@ public struct Catalog: Sendable {
     if let previous {
       commerceKinds = previous.commerceKinds
       genericOnly = previous.genericOnly
-      for index in genericOnly where !products[index].isAvailable {
+      for index in genericOnly where commerceKinds[index] != nil {
         products[index] = previous.products[index]
         if let group = products[index].groupIndex { groups[group].productIndices = [index] }
       }
@@ -280,15 +280,23 @@ public struct Catalog: Sendable {
   /// at price 0, the requests' items carrying the prices.
   ///
   /// - Returns: the product's index.
+  ///   A product declared by ID alone and declared `off` is withdrawn (its transactions stay),
+  ///   and declared again comes back.
   @discardableResult
   public mutating func declareCommerce(_ productID: String, _ kind: CommerceKind?) -> Int {
     if let index = indexByProductID[productID] {
       commerceKinds[index] = kind
+      if genericOnly.contains(index) {
+        let product = products[index]
+        products[index] =
+          kind == nil
+          ? product.withdrawn
+          : Self.generic(productID, kind: kind!, groupIndex: product.groupIndex)
+      }
       return index
     }
-    let subscription = kind == .subscription
     var groupIndex: Int?
-    if subscription {
+    if kind == .subscription {
       groups.append(
         CatalogGroup(
           id: String(Self.genericGroupBase + groups.count), name: "Advanced Commerce",
@@ -296,16 +304,23 @@ public struct Catalog: Sendable {
       indexByGroupID[groups[groups.count - 1].id] = groups.count - 1
       groupIndex = groups.count - 1
     }
-    let index = add(
-      CatalogProduct(
-        productID: productID, type: subscription ? .autoRenewableSubscription : .consumable,
-        price: 0, displayPrice: "0", referenceName: "Advanced Commerce (generic)",
-        familyShareable: false, localizations: [], groupIndex: groupIndex, level: 1,
-        period: subscription ? SubscriptionPeriod(1, .week) : nil, introductoryOffer: nil,
-        promotionalOffers: [], codeOffers: [], winBackOffers: []))
+    let index = add(Self.generic(productID, kind: kind ?? .oneTime, groupIndex: groupIndex))
     commerceKinds[index] = kind
     genericOnly.insert(index)
     return index
+  }
+
+  /// A generic product the configuration lacks: price 0 (the requests carry the prices).
+  private static func generic(
+    _ productID: String, kind: CommerceKind, groupIndex: Int?
+  ) -> CatalogProduct {
+    let subscription = kind == .subscription
+    return CatalogProduct(
+      productID: productID, type: subscription ? .autoRenewableSubscription : .consumable,
+      price: 0, displayPrice: "0", referenceName: "Advanced Commerce (generic)",
+      familyShareable: false, localizations: [], groupIndex: groupIndex, level: 1,
+      period: subscription ? SubscriptionPeriod(1, .week) : nil, introductoryOffer: nil,
+      promotionalOffers: [], codeOffers: [], winBackOffers: [])
   }
 
   /// Where the ids of generic products' groups start (Apple's group ids are numbers).

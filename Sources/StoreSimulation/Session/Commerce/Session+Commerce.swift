@@ -38,7 +38,7 @@ extension Session {
       .oneTime? where type != .consumable && type != .nonConsumable:
       throw commerceRefusal(
         .productNotEligible,
-        "\(productID) is a \(ProductKind(type).rawValue) product: a generic Advanced Commerce "
+        "\(productID) is a product of type \(ProductKind(type).rawValue): a generic Advanced Commerce "
           + "product of subscriptions is an auto-renewable subscription, one of one-time "
           + "charges a consumable or non-consumable")
     default: break
