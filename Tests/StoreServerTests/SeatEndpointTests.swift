@@ -305,11 +305,6 @@ import Testing
       ("buy socialfeed.monthly seats=2", "seatReductionNotAllowed"),
       ("seats 0 0", "at least 1 seat"),
     ]
-    for (line, words) in lines {
-      let before = served.host.journaled.timeline.count
-      let answer = await served.call("POST", "/storekeeper/v1/commands", body: line + "\n")
-      #expect(answer.text.contains(words), "\(line): \(answer.text)")
-      #expect(served.host.journaled.timeline.count == before, "\(line) was journaled")
-    }
+    await expectRefused(served, lines)
   }
 }

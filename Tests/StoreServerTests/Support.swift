@@ -169,3 +169,19 @@ func eventually(_ served: ServedSession, _ condition: () async -> Bool) async ->
   }
   return false
 }
+
+/// Each command line is refused with an answer holding its words, and journals nothing.
+func expectRefused(
+  _ served: ServedSession, _ lines: [(line: String, words: String)],
+  sourceLocation: SourceLocation = #_sourceLocation
+) async {
+  for (line, words) in lines {
+    let before = served.host.journaled.timeline.count
+    let answer = await served.call("POST", "/storekeeper/v1/commands", body: line + "\n")
+    #expect(
+      answer.text.contains(words), "\(line): \(answer.text)", sourceLocation: sourceLocation)
+    #expect(
+      served.host.journaled.timeline.count == before, "\(line) was journaled",
+      sourceLocation: sourceLocation)
+  }
+}

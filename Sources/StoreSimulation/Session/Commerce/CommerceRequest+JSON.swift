@@ -244,11 +244,19 @@ struct CommerceReader {
     return id
   }
 
+  /// What `read` gives, refused by `rule` when the field is missing.
+  func present<Value>(
+    _ key: String, _ what: String, _ rule: CommerceRule,
+    _ read: (Self) throws(CommerceRefusal) -> Value?
+  ) throws(CommerceRefusal) -> Value {
+    guard let value = try read(self) else { throw bad(key, "present (\(what))", rule) }
+    return value
+  }
+
   func currency() throws(CommerceRefusal) -> String {
-    guard let currency = try optionalCurrency() else {
-      throw bad("currency", "present (an ISO 4217 code)", .invalidCurrency)
+    try present("currency", "an ISO 4217 code", .invalidCurrency) { (r) throws(CommerceRefusal) in
+      try r.optionalCurrency()
     }
-    return currency
   }
 
   func optionalCurrency() throws(CommerceRefusal) -> String? {
@@ -260,10 +268,9 @@ struct CommerceReader {
   }
 
   func taxCode() throws(CommerceRefusal) -> String {
-    guard let code = try optionalTaxCode() else {
-      throw bad("taxCode", "present (one of Apple's tax codes)", .invalidTaxCode)
+    try present("taxCode", "one of Apple's tax codes", .invalidTaxCode) {
+      (r) throws(CommerceRefusal) in try r.optionalTaxCode()
     }
-    return code
   }
 
   func optionalTaxCode() throws(CommerceRefusal) -> String? {
@@ -291,20 +298,21 @@ struct CommerceReader {
     return effective
   }
 
-  func checkedDescription(_ key: String = "description") throws(CommerceRefusal) -> String? {
+  /// A text of at most `longest` characters, refused by `rule` when longer.
+  func limited(
+    _ key: String, _ longest: Int, _ rule: CommerceRule
+  ) throws(CommerceRefusal) -> String? {
     guard let text = try optionalString(key) else { return nil }
-    guard text.count <= Self.longestDescription else {
-      throw bad(key, "at most \(Self.longestDescription) characters", .descriptionTooLong)
-    }
+    guard text.count <= longest else { throw bad(key, "at most \(longest) characters", rule) }
     return text
   }
 
-  func checkedDisplayName(_ key: String = "displayName") throws(CommerceRefusal) -> String? {
-    guard let text = try optionalString(key) else { return nil }
-    guard text.count <= Self.longestDisplayName else {
-      throw bad(key, "at most \(Self.longestDisplayName) characters", .displayNameTooLong)
-    }
-    return text
+  func checkedDescription() throws(CommerceRefusal) -> String? {
+    try limited("description", Self.longestDescription, .descriptionTooLong)
+  }
+
+  func checkedDisplayName() throws(CommerceRefusal) -> String? {
+    try limited("displayName", Self.longestDisplayName, .displayNameTooLong)
   }
 
   func descriptors() throws(CommerceRefusal) -> CommerceDescriptors {
