@@ -28,7 +28,7 @@ public final class NotificationSender: CommandObserver, DeliveryControl {
   private var listeners: [(Sent) -> Void] = []
 
   /// A notification handed to the outbox.
-  public struct Sent {
+  public struct Sent: Sendable {
     /// The notification as decided, before signing.
     public var notification: ServerNotification
     /// The file it was written to, if any.

@@ -9,9 +9,7 @@ import StoreUtilities
 /// chunk's notifications are signed on every core at once; chunks reach the outbox one after
 /// another, in the order they were submitted. What reached it waits for the caller to take
 /// (``takeSent()``), so that listeners are told on the caller's thread, in order.
-///
-/// `@unchecked Sendable`: `sent` is only touched under `lock`; everything else is set once.
-final class SigningPipeline: @unchecked Sendable {
+final class SigningPipeline: Sendable {
   private let signing: NotificationSigning
   private let outbox: NotificationOutbox
   /// Hands signed chunks to the outbox one after another.
@@ -19,8 +17,7 @@ final class SigningPipeline: @unchecked Sendable {
   /// Room for chunks submitted and not yet in the outbox: a submit waits for it, so a fast
   /// caller never holds more than a few chunks' payloads in memory.
   private let room: DispatchSemaphore
-  private let lock = NSLock()
-  private var sent: [NotificationSender.Sent] = []
+  private let sent = Locked<[NotificationSender.Sent]>([])
   /// How many notifications a chunk holds: small enough that signing starts soon after the
   /// first are made, big enough that handing one over costs nothing beside signing it.
   static let chunk = 256
@@ -58,14 +55,14 @@ final class SigningPipeline: @unchecked Sendable {
         guard let signed = payloads[position] else { continue }
         added.append(.handOver(notification, signed, to: outbox, now: now))
       }
-      lock.withLock { sent += added }
+      sent.withLock { $0 += added }
       room.signal()
     }
   }
 
   /// What reached the outbox since the last call, in order.
   func takeSent() -> [NotificationSender.Sent] {
-    lock.withLock {
+    sent.withLock { sent in
       defer { sent = [] }
       return sent
     }

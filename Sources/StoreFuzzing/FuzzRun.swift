@@ -1,4 +1,5 @@
 import Foundation
+import StoreUtilities
 
 /// Runs a target over generated inputs. A crash ends the process (the input is written to
 /// standard error first); an input that runs longer than the hang limit is reported by a
@@ -66,26 +67,24 @@ package struct FuzzRun: Sendable {
   }
 }
 
-/// Ends the process when one input runs longer than the limit, printing it.
-/// `@unchecked Sendable`: its thread and the fuzzing loop share `current`, `since` and
-/// `stopped` only under `lock` (macOS 14 has no `Mutex`).
-private final class Watchdog: @unchecked Sendable {
-  private let lock = NSLock()
-  private var current: [UInt8]?
-  private var since = Date()
-  private var stopped = false
+/// Ends the process when one input runs longer than the limit, printing it. Its thread and
+/// the fuzzing loop share the input under way only under a lock.
+private final class Watchdog: Sendable {
+  private struct Watch {
+    var current: [UInt8]?
+    var since = Date()
+    var stopped = false
+  }
+
+  private let watch = Locked(Watch())
 
   init(target: String, limit: Double) {
     Thread { [self] in
       while true {
         Thread.sleep(forTimeInterval: min(1, limit / 4))
-        lock.lock()
-        let done = stopped
-        let input = current
-        let elapsed = Date().timeIntervalSince(since)
-        lock.unlock()
-        if done { return }
-        if let input, elapsed > limit {
+        let now = watch.value
+        if now.stopped { return }
+        if let input = now.current, Date().timeIntervalSince(now.since) > limit {
           FileHandle.standardError.write(
             Data(
               ("storekeeper-fuzz: \(target): an input ran for more than \(limit) s (a hang): "
@@ -97,23 +96,15 @@ private final class Watchdog: @unchecked Sendable {
   }
 
   func begin(_ input: [UInt8]) {
-    lock.lock()
-    current = input
-    since = Date()
-    lock.unlock()
+    watch.withLock {
+      $0.current = input
+      $0.since = Date()
+    }
   }
 
-  func end() {
-    lock.lock()
-    current = nil
-    lock.unlock()
-  }
+  func end() { watch.withLock { $0.current = nil } }
 
-  func stop() {
-    lock.lock()
-    stopped = true
-    lock.unlock()
-  }
+  func stop() { watch.withLock { $0.stopped = true } }
 }
 
 /// The input being run, written to standard error if the process crashes on it.

@@ -1,5 +1,6 @@
 import Hummingbird
 import StoreSimulation
+import StoreUtilities
 
 /// What a request carries through the middlewares to its controller: the note its log line
 /// gets, the App Store Server API token the authentication accepted, and the account whose
@@ -16,10 +17,15 @@ public struct ServerContext: RequestContext {
   /// elsewhere.
   var account = Account.purchaser
 
-  /// Written by one request's task and then read by it, never by two at once (the log
-  /// middleware reads what the handler below it wrote). `@unchecked Sendable` for that reason.
-  final class Note: @unchecked Sendable {
-    var text: String?
+  /// What the request's log line says beside its status: written by the handler, read by the
+  /// log middleware above it (one request's task, under a lock all the same).
+  final class Note: Sendable {
+    private let box = Locked<String?>(nil)
+    /// The note, if any.
+    var text: String? {
+      get { box.value }
+      set { box.withLock { $0 = newValue } }
+    }
   }
 
   /// The context Hummingbird makes for each request.
