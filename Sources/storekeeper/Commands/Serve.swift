@@ -9,7 +9,7 @@ import StoreUtilities
 
 /// `storekeeper serve [CONFIG]`: the session served over HTTP — the App Store Server API and a
 /// control endpoint — for a backend's tests.
-struct Serve: ParsableCommand {
+struct Serve: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Serve the App Store Server API and a control endpoint over a live session.",
     discussion: """
@@ -54,7 +54,7 @@ struct Serve: ParsableCommand {
     }
   }
 
-  func run() throws {
+  func run() async throws {
     let key = try api.loadKey()
     let journalPath = try session.preparedJournal()
     var journaled = try openSession(
@@ -95,7 +95,7 @@ struct Serve: ParsableCommand {
     try StandardStreams.writeOut(Array("listening on \(url)\n".utf8))
     printError("storekeeper: " + api.readyToken(bundleID: signer.bundleID))
     // Stop cleanly on SIGINT and SIGTERM; the journal was committed with every request.
-    let stop = DispatchSemaphore(value: 0)
+    let (signals, signalled) = AsyncStream<Int32>.makeStream()
     var sources: [any DispatchSourceSignal] = []
     for signal in [SIGINT, SIGTERM] {
       Foundation.signal(signal, SIG_IGN)
@@ -103,12 +103,12 @@ struct Serve: ParsableCommand {
       source.setEventHandler {
         // A control request under way stops after its current command.
         server.requestStop()
-        stop.signal()
+        signalled.yield(signal)
       }
       source.resume()
       sources.append(source)
     }
-    stop.wait()
+    for await _ in signals { break }
     server.close()
     printError("storekeeper: stopped")
   }
