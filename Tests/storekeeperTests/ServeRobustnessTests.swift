@@ -356,7 +356,15 @@ extension ServeRobustnessTests {
       _ = try? httpRequest(port: port, "POST", "/storekeeper/v1/commands", body: body)
       answered.signal()
     }
-    sleep(1)
+    // Stopped once the request is under way: its first commands are in the journal.
+    let path = try journal(of: server)
+    let empty = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    let deadline = Date().addingTimeInterval(15)
+    while Date() < deadline,
+      ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) <= empty
+    {
+      usleep(10_000)
+    }
     let asked = Date()
     #expect(server.stop() == 0)
     #expect(Date().timeIntervalSince(asked) < 15, "it stopped between two commands")

@@ -690,7 +690,16 @@ struct TerminalTests {
     tmux.waitFor("purchased")
     let before = try String(contentsOfFile: journal, encoding: .utf8)
     #expect(before.contains("buy foodtruck.donuts.box"))
-    sleep(3)
+    // The loop runs on: three clock seconds drawn (frames, ticks) and nothing journaled.
+    var seen = Set<String>()
+    let deadline = Date().addingTimeInterval(15)
+    while seen.count < 3 && Date() < deadline {
+      if let clock = tmux.capture().firstMatch(of: /(\d\d:\d\d:\d\d) UTC/)?.output.1 {
+        seen.insert(String(clock))
+      }
+      usleep(50_000)
+    }
+    #expect(seen.count == 3, "the clock did not run: \(seen)")
     #expect(try String(contentsOfFile: journal, encoding: .utf8) == before)
     tmux.send("q")
     expectRestored(tmux.waitFor("STTY-DONE"), status: "0")
