@@ -7,9 +7,9 @@ import NIOHTTPTypes
 /// request has been arriving longest (a client trickling its body holds a descriptor without
 /// using the server), and is closed itself only when every one is being answered. Descriptors
 /// stay for the journal, the notifications' connections and the answers.
-/// `@unchecked Sendable`: it is used only on the server's one event loop, so its state is never
-/// touched from two threads.
-final class Connections: @unchecked Sendable {
+/// Its table lives on the server's one event loop (`NIOLoopBoundBox`: reached from any other
+/// thread, it stops the process, so a wrong caller cannot go unseen).
+final class Connections: Sendable {
   /// What a connection is doing, and since when (a tick of this counter's own clock).
   private enum State {
     /// Waiting for its next request.
@@ -20,11 +20,25 @@ final class Connections: @unchecked Sendable {
     case answering
   }
 
-  private let limit: Int
-  private var open: [ObjectIdentifier: (channel: any Channel, state: State)] = [:]
-  private var ticks: UInt64 = 0
+  /// The open connections and the clock their states count in.
+  private struct Table {
+    var open: [ObjectIdentifier: (channel: any Channel, state: State)] = [:]
+    var ticks: UInt64 = 0
 
-  init(limit: Int) { self.limit = max(1, limit) }
+    mutating func tick() -> UInt64 {
+      ticks += 1
+      return ticks
+    }
+  }
+
+  private let limit: Int
+  private let table: NIOLoopBoundBox<Table>
+
+  /// Connections of the server whose one event loop is `loop`, at most `limit` of them.
+  init(limit: Int, loop: any EventLoop) {
+    self.limit = max(1, limit)
+    table = .makeBoxSendingValue(Table(), eventLoop: loop)
+  }
 
   /// The process's descriptor limit less those it has open now (its event loops, the
   /// journal, the listening socket) and what it needs later (64, or a quarter of a small limit:
@@ -48,48 +62,44 @@ final class Connections: @unchecked Sendable {
 
   /// A new connection: room is made for it, or it is closed.
   func add(_ channel: any Channel) {
-    if open.count >= limit {
+    if table.value.open.count >= limit {
       guard let evicted = longestIdle() ?? longestReceiving() else {
         channel.close(promise: nil)
         return
       }
-      open[ObjectIdentifier(evicted)] = nil
+      table.value.open[ObjectIdentifier(evicted)] = nil
       evicted.close(promise: nil)
     }
-    open[ObjectIdentifier(channel)] = (channel, .idle(since: tick()))
+    let since = table.value.tick()
+    table.value.open[ObjectIdentifier(channel)] = (channel, .idle(since: since))
     channel.closeFuture.whenComplete { [weak self] _ in
-      self?.open[ObjectIdentifier(channel)] = nil
+      self?.table.value.open[ObjectIdentifier(channel)] = nil
     }
   }
 
   /// A request began arriving on `channel`.
-  func receiving(_ channel: any Channel) { set(channel, .receiving(since: tick())) }
+  func receiving(_ channel: any Channel) { set(channel, .receiving(since: table.value.tick())) }
 
   /// `channel`'s request arrived whole.
   func answering(_ channel: any Channel) { set(channel, .answering) }
 
   /// `channel` waits for its next request.
-  func idle(_ channel: any Channel) { set(channel, .idle(since: tick())) }
+  func idle(_ channel: any Channel) { set(channel, .idle(since: table.value.tick())) }
 
   private func set(_ channel: any Channel, _ state: State) {
-    open[ObjectIdentifier(channel)]?.state = state
-  }
-
-  private func tick() -> UInt64 {
-    ticks += 1
-    return ticks
+    table.value.open[ObjectIdentifier(channel)]?.state = state
   }
 
   /// The connection idle longest.
   private func longestIdle() -> (any Channel)? {
-    open.values.compactMap { entry -> (any Channel, UInt64)? in
+    table.value.open.values.compactMap { entry -> (any Channel, UInt64)? in
       if case .idle(let since) = entry.state { (entry.channel, since) } else { nil }
     }.min { $0.1 < $1.1 }?.0
   }
 
   /// The connection whose request has been arriving longest.
   private func longestReceiving() -> (any Channel)? {
-    open.values.compactMap { entry -> (any Channel, UInt64)? in
+    table.value.open.values.compactMap { entry -> (any Channel, UInt64)? in
       if case .receiving(let since) = entry.state { (entry.channel, since) } else { nil }
     }.min { $0.1 < $1.1 }?.0
   }

@@ -41,7 +41,7 @@ public final class HTTPServer: Sendable {
   ) throws {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     self.group = group
-    let connections = Connections(limit: Connections.limitForThisProcess())
+    let connections = Connections(limit: Connections.limitForThisProcess(), loop: group.next())
     let bound = BindResult()
     let quiet = Logger(label: "storekeeper.serve") { _ in SwiftLogNoOpLogHandler() }
     let application = Application(
