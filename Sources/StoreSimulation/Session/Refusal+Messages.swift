@@ -34,7 +34,8 @@ extension Refusal {
       familyMessage
     case .retention(let refusal): refusal.message
     case .seats(let refusal): refusal.message
-    case .commerce(let refusal): refusal.message
+    case .commerce(let refusal):
+      "\(refusal.message) (Apple's \(refusal.rule.appleName), \(refusal.rule.appleCode))"
     }
   }
 
