@@ -196,10 +196,11 @@ package final class WebhookServer: @unchecked Sendable {
     case .silence(let seconds): Thread.sleep(forTimeInterval: seconds)
     case .endlessBody:
       guard send("HTTP/1.1 \(status) OK\r\nContent-Type: text/plain\r\n\r\n") else { return }
-      // Body bytes without end, until the client hangs up (or 20 s pass).
-      for _ in 0..<400 {
+      // Body bytes without end, until the client hangs up (or 20 s pass): the first 32 KB at
+      // once (past any limit a reader keeps to, however loaded the machine), then a trickle.
+      for index in 0..<432 {
         guard send(String(repeating: "x", count: 1024)) else { return }
-        Thread.sleep(forTimeInterval: 0.05)
+        if index >= 32 { Thread.sleep(forTimeInterval: 0.05) }
       }
     }
   }
