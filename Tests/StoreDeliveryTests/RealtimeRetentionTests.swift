@@ -22,9 +22,7 @@ import Testing
   }
 
   @Test func aRefusedConnectionIsAnAnswerAtOnceNotAWait() async throws {
-    let closed = try WebhookServer()
-    let port = closed.port
-    closed.stop()
+    let port = refusingPort
     let caller = try caller(timeout: 5)
     let (exchange, waited) = await onOwnThread {
       let started = ContinuousClock.now

@@ -1,6 +1,7 @@
 import Foundation
 import StoreDelivery
 import StoreSimulation
+import StoreTestSupport
 import Testing
 
 @testable import StoreServer
@@ -251,10 +252,8 @@ import Testing
   }
 
   @Test func anUnreachableBackendIsASocketIssue() async throws {
-    // A port nothing listens on: bind one, close it, use it.
-    let probe = try Backend()
-    let url = probe.url
-    probe.stop()
+    // A port nothing listens on, and no other test's server can be given.
+    let url = "http://127.0.0.1:\(refusingPort)/notifications"
     let served = try makeServed(notifyingURL: url)
     _ = await served.call("POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n")
     let outbox = try #require(served.sender?.outbox)

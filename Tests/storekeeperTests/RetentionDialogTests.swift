@@ -97,9 +97,7 @@ import Testing
 
   /// A server that refuses the connection: the default message at once, and why, in one line.
   @Test func theDialogSaysWhyItFellBackToTheDefault() throws {
-    let closed = try WebhookServer()
-    let port = closed.port
-    closed.stop()
+    let port = refusingPort
     let tmux = try TmuxSession(
       TerminalTests.start + ["Configs/FoodTruck.storekit"], width: 100, height: 30)
     tmux.waitFor("Products")

@@ -320,9 +320,7 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
   }
 
   @Test func anUnreachableWebhookFailsTheRunButKeepsTheFiles() throws {
-    let closed = try WebhookServer(statuses: [])
-    let port = closed.port
-    closed.stop()
+    let port = refusingPort
     let scratch = try SigningScratch()
     defer { try? FileManager.default.removeItem(at: scratch.folder) }
     let run = try scratch.run(
