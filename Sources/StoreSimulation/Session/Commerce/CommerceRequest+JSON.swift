@@ -135,10 +135,9 @@ struct CommerceReader {
   }
 
   func string(_ key: String) throws(CommerceRefusal) -> String {
-    guard let text = try optionalString(key) else {
-      throw bad(key, "present (a string)", .malformedPayload)
+    try present(key, "a string", .malformedPayload) { (r) throws(CommerceRefusal) in
+      try r.optionalString(key)
     }
-    return text
   }
 
   func optionalString(_ key: String) throws(CommerceRefusal) -> String? {
@@ -171,10 +170,9 @@ struct CommerceReader {
   }
 
   func price(_ key: String) throws(CommerceRefusal) -> Int64 {
-    guard let price = try optionalPrice(key) else {
-      throw bad(key, "present (milliunits, a whole number)", .malformedPayload)
+    try present(key, "milliunits, a whole number", .malformedPayload) {
+      (r) throws(CommerceRefusal) in try r.optionalPrice(key)
     }
-    return price
   }
 
   func optionalPrice(_ key: String) throws(CommerceRefusal) -> Int64? {

@@ -184,10 +184,6 @@ public struct CommerceSubscription: Equatable, Sendable {
   public var renewal: CommerceTerms
   /// `consistencyToken`: a new one after every change.
   public var consistencyToken: String
-  /// Whether it came from an ordinary subscription through Migrate.
-  public var migrated = false
-  /// Whether a price increase was communicated (no migration after one).
-  public var increaseCommunicated = false
   /// How many tokens were made (the next is made from it).
   var tokens = 0
 }

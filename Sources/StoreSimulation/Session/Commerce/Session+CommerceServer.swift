@@ -191,7 +191,6 @@ extension Session {
         price: change.price,
         status: change.price <= old ? "SCHEDULED" : consent ? "PENDING" : "SCHEDULED",
         dependentSKUs: change.dependentSKUs, from: from)
-      if change.price > old { subscription.increaseCommunicated = true }
     }
     subscription.renewal.requestReferenceID = info.requestReferenceID
     storage.commerce[original] = subscription
@@ -259,7 +258,7 @@ extension Session {
     ledger.updateDetails(at: current) { $0.commerce = terms }
     makeUnique()
     storage.commerce[record.originalID] = CommerceSubscription(
-      renewal: renews, consistencyToken: "", migrated: true)
+      renewal: renews, consistencyToken: "")
     renewToken(record.originalID)
     emitTransaction(current, delivery: .updates, at: now.milliseconds, sink)
     emitStatus(group: group, at: now.milliseconds, sink, also: .init(.migration))
