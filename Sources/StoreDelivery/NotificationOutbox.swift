@@ -11,7 +11,9 @@ import StoreSimulation
 /// all send through one.
 ///
 /// A POST's answer arrives on the HTTP client's thread, which records it and sends the next
-/// one due; everything is under `lock`, hence `@unchecked Sendable`. Adding, sending and
+/// one due; everything is under `lock`, hence `@unchecked Sendable` (an `NSCondition` the
+/// compiler does not track; a condition, not a `Locked`, because a full queue waits on it for
+/// the backend's answer, ``WhenFull/waitWhileAnswered(_:)``). Adding, sending and
 /// recording cost the same however many notifications wait (a heap of the attempts due, a
 /// queue of the first attempts waiting).
 public final class NotificationOutbox: @unchecked Sendable {

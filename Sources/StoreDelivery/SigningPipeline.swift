@@ -14,9 +14,11 @@ final class SigningPipeline: Sendable {
   private let outbox: NotificationOutbox
   /// Hands signed chunks to the outbox one after another.
   private let writer = DispatchQueue(label: "storekeeper.notifications.writer")
-  /// Room for chunks submitted and not yet in the outbox: a submit waits for it, so a fast
-  /// caller never holds more than a few chunks' payloads in memory.
-  private let room: DispatchSemaphore
+  /// The hand-overs of the chunks submitted, oldest first: a submit waits for the oldest while
+  /// as many as there is room for are under way, so a fast caller never holds more than a few
+  /// chunks' payloads in memory. Only the caller's thread touches it.
+  private let handOvers = Locked<[DispatchGroup]>([])
+  private let chunksInFlight: Int
   private let sent = Locked<[NotificationSender.Sent]>([])
   /// How many notifications a chunk holds: small enough that signing starts soon after the
   /// first are made, big enough that handing one over costs nothing beside signing it.
@@ -27,36 +29,47 @@ final class SigningPipeline: Sendable {
   {
     self.signing = signing
     self.outbox = outbox
-    room = DispatchSemaphore(value: chunksInFlight)
+    self.chunksInFlight = max(1, chunksInFlight)
   }
 
   /// Starts signing `chunk`, made at the session's time `now` (first waiting, while as many
   /// chunks as there is room for are under way). One that cannot be signed is told with why.
   func submit(_ chunk: [ServerNotification], now: Instant) {
-    room.wait()
-    let payloads = PayloadSlots(count: chunk.count)
+    waitForRoom()
     let signed = DispatchGroup()
     let signing = signing
     // One piece a core: more signing threads than cores only take turns.
     let piece = max(1, (chunk.count + activeCores - 1) / activeCores)
+    let pieces = Locked(
+      [[Result<String, any Error>]?](
+        repeating: nil, count: (chunk.count + piece - 1) / piece))
     for start in stride(from: 0, to: chunk.count, by: piece) {
       DispatchQueue.global().async(group: signed) {
-        for position in start..<min(chunk.count, start + piece) {
-          payloads[position] = Result { try signing(chunk[position]) }
+        let payloads = chunk[start..<min(chunk.count, start + piece)].map { notification in
+          Result { try signing(notification) }
         }
+        pieces.withLock { $0[start / piece] = payloads }
       }
     }
-    writer.async { [self] in
+    let handOver = DispatchGroup()
+    handOvers.withLock { $0.append(handOver) }
+    writer.async(group: handOver) { [self] in
       // Waiting here, not in a notify block, keeps the chunks in the order submitted.
       signed.wait()
+      let payloads = pieces.withLock { $0 }.lazy.compactMap { $0 }.joined()
       var added: [NotificationSender.Sent] = []
       added.reserveCapacity(chunk.count)
-      for (position, notification) in chunk.enumerated() {
-        guard let signed = payloads[position] else { continue }
+      for (notification, signed) in zip(chunk, payloads) {
         added.append(.handOver(notification, signed, to: outbox, now: now))
       }
       sent.withLock { $0 += added }
-      room.signal()
+    }
+  }
+
+  /// Waits for the oldest chunks' hand-overs while as many as there is room for are under way.
+  private func waitForRoom() {
+    while let oldest = handOvers.withLock({ $0.count >= chunksInFlight ? $0.removeFirst() : nil }) {
+      oldest.wait()
     }
   }
 
@@ -70,25 +83,4 @@ final class SigningPipeline: Sendable {
 
   /// Waits until every chunk submitted is in the outbox.
   func finish() { writer.sync {} }
-}
-
-/// One chunk's signed payloads, each slot written by one signing task and read by the writer
-/// once the group of them finished (`@unchecked Sendable`: the group orders the two).
-private final class PayloadSlots: @unchecked Sendable {
-  private let slots: UnsafeMutableBufferPointer<Result<String, any Error>?>
-
-  init(count: Int) {
-    slots = .allocate(capacity: count)
-    slots.initialize(repeating: nil)
-  }
-
-  deinit {
-    slots.deinitialize()
-    slots.deallocate()
-  }
-
-  subscript(position: Int) -> Result<String, any Error>? {
-    get { slots[position] }
-    set { slots[position] = newValue }
-  }
 }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import StoreUtilities
 
 /// One endpoint that notifications are POSTed to, over AsyncHTTPClient: HTTP/1.1 or HTTP/2,
 /// TLS for `https` (trusting the system's roots and, when given, a local CA), IPv6 literals,
@@ -187,31 +188,30 @@ final class Webhook: Sendable {
 }
 
 /// Completes its promise with the response's status and `Location` as soon as the head arrives
-/// (or with the request's error). `@unchecked Sendable` because AsyncHTTPClient requires a Sendable
-/// delegate: its methods run on the request's event loop, one at a time, so `completed` is
-/// never touched from two threads.
-private final class StatusDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
+/// (or with the request's error), once: the first of the two wins.
+private final class StatusDelegate: HTTPClientResponseDelegate, Sendable {
   typealias Response = Void
   let promise: EventLoopPromise<(Int, String?)>
-  private var completed = false
+  private let completed = Locked(false)
 
   init(promise: EventLoopPromise<(Int, String?)>) { self.promise = promise }
 
-  func fail(_ error: any Error) {
-    promise.futureResult.eventLoop.execute {
-      guard !self.completed else { return }
-      self.completed = true
-      self.promise.fail(error)
+  /// Whether this is the first completion (and so the one told).
+  private func completes() -> Bool {
+    completed.withLock { completed in
+      defer { completed = true }
+      return !completed
     }
+  }
+
+  func fail(_ error: any Error) {
+    if completes() { promise.fail(error) }
   }
 
   func didReceiveHead(
     task: HTTPClient.Task<Void>, _ head: HTTPResponseHead
-  ) -> EventLoopFuture<
-    Void
-  > {
-    if !completed {
-      completed = true
+  ) -> EventLoopFuture<Void> {
+    if completes() {
       promise.succeed((Int(head.status.code), head.headers.first(name: "Location")))
     }
     return task.eventLoop.makeSucceededVoidFuture()
@@ -219,9 +219,7 @@ private final class StatusDelegate: HTTPClientResponseDelegate, @unchecked Senda
 
   func didReceiveBodyPart(
     task: HTTPClient.Task<Void>, _ buffer: ByteBuffer
-  ) -> EventLoopFuture<
-    Void
-  > {
+  ) -> EventLoopFuture<Void> {
     task.eventLoop.makeSucceededVoidFuture()
   }
 

@@ -42,7 +42,7 @@ extension ServedSession {
   }
 
   /// Runs where the session lives: how a control request goes on with a piece of work.
-  typealias Later = @Sendable (_ work: @escaping (ServedSession) -> Void) -> Void
+  typealias Later = @Sendable (_ work: @escaping @Sendable (ServedSession) -> Void) -> Void
 
   /// Applies a request's lines from where it is (`step`), as its customer, its events to its
   /// answer; ends the answer, or lets the session go while a line waits for a call.
@@ -73,9 +73,13 @@ extension ServedSession {
     case .waiting(let wait):
       run.customer = host.session.customer.name
       do throws(CommandError) { try host.flush() } catch { return fail(run.answer, journal: error) }
+      let number = nextWaitingRun
+      nextWaitingRun += 1
+      waitingRuns[number] = run
       Task {
         let exchange = await wait.call.exchange()
         later { served in
+          guard let run = served.waitingRuns.removeValue(forKey: number) else { return }
           served.proceed(run, later: later) { loop, host in
             loop.resume(wait, with: exchange, { run.next() }, on: host) { _ in true }
           }
@@ -116,9 +120,9 @@ extension ServedSession {
 }
 
 /// A control request under way, between the pieces of work it takes where the session lives
-/// (a line waiting for the developer's server splits it). `@unchecked Sendable`: used only
-/// where the session lives; the task awaiting a call only carries it back there.
-final class ControlRun: @unchecked Sendable {
+/// (a line waiting for the developer's server splits it: it waits in ``ServedSession``'s
+/// table meanwhile, never leaving the session's thread).
+final class ControlRun {
   private var lines: IndexingIterator<[String]>
   /// Where its events are written.
   let events: EventLines

@@ -28,6 +28,11 @@ public final class ServedSession {
   private let offset: Int64?
   /// The lines of the control request under way, which hear the notifications it sends.
   var controlLines: EventLines?
+  /// The control requests waiting for the developer's server, by number: what awaits the call
+  /// carries only the number, and the run stays where the session lives.
+  var waitingRuns: [Int: ControlRun] = [:]
+  /// The number the next waiting control request gets.
+  var nextWaitingRun = 0
   /// Set from any thread when the server is asked to stop: a control request stops between two
   /// commands.
   let stopping = NIOLockedValueBox(false)

@@ -47,4 +47,10 @@ public final class SessionServer: Sendable {
     timer.cancel()
     server.close()
   }
+
+  /// Stops the clock and the server, awaiting the requests under way.
+  public func close() async {
+    timer.cancel()
+    await server.close()
+  }
 }

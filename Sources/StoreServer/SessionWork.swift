@@ -1,27 +1,26 @@
 import Foundation
 import NIOConcurrencyHelpers
+import StoreUtilities
 
 /// A piece of work on a served session, run where the session lives (`serve`'s queue, the
 /// inspector's loop) while the request that asked for it waits without holding a thread.
 ///
 /// It is run once, or abandoned: by its owner (closing), or by the request when it waited too
-/// long — never both, so a request answered 503 changed nothing. `@unchecked Sendable`:
-/// `state` is read and written only under `lock`.
-public final class SessionWork: @unchecked Sendable {
+/// long — never both, so a request answered 503 changed nothing.
+public final class SessionWork: Sendable {
   /// Work that answers by calling its argument once, when it likes (a streamed answer does as
   /// soon as it begins streaming, and writes on).
-  typealias Body = (_ reply: @escaping (ServerResponse) -> Void) -> Void
+  typealias Body = @Sendable (_ reply: @escaping @Sendable (ServerResponse) -> Void) -> Void
 
-  private enum State {
-    case waiting(run: Body, answer: (ServerResponse) -> Void)
+  private enum State: Sendable {
+    case waiting(run: Body, answer: @Sendable (ServerResponse) -> Void)
     case taken
   }
 
-  private let lock = NSLock()
-  private var state: State
+  private let state: Locked<State>
 
-  private init(_ run: @escaping Body, answer: @escaping (ServerResponse) -> Void) {
-    state = .waiting(run: run, answer: answer)
+  private init(_ run: @escaping Body, answer: @escaping @Sendable (ServerResponse) -> Void) {
+    state = Locked(.waiting(run: run, answer: answer))
   }
 
   /// Runs it, unless it was abandoned; on the session's thread.
@@ -36,12 +35,12 @@ public final class SessionWork: @unchecked Sendable {
     answer(Self.unavailable(why))
   }
 
-  private func take() -> (Body, (ServerResponse) -> Void)? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard case .waiting(let run, let answer) = state else { return nil }
-    state = .taken
-    return (run, answer)
+  private func take() -> (Body, @Sendable (ServerResponse) -> Void)? {
+    state.withLock { state in
+      guard case .waiting(let run, let answer) = state else { return nil }
+      state = .taken
+      return (run, answer)
+    }
   }
 
   /// Hands `body` to `submit` (which runs the work where the session lives, or returns `false`

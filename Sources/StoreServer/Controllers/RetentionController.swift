@@ -90,8 +90,9 @@ struct RetentionController {
   /// and gives what applies them where the session lives; 200 with no body once it did.
   private func change(
     _ work:
-      @escaping @Sendable (Request, ServerContext) -> (ServedSession, ServerRequest) throws
-      -> Void
+      @escaping @Sendable (Request, ServerContext) ->
+      @Sendable (ServedSession, ServerRequest)
+      throws -> Void
   ) -> @Sendable (Request, ServerContext) async throws -> Response {
     { [access] request, context in
       let apply = work(request, context)

@@ -1,4 +1,3 @@
-import Dispatch
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -22,7 +21,8 @@ public final class HTTPServer: Sendable {
 
   private let group: MultiThreadedEventLoopGroup
   private let services: ServiceGroup
-  private let stopped = DispatchSemaphore(value: 0)
+  /// Completed when the server's task ended (stopped, or failed to start).
+  private let stopped: EventLoopPromise<Void>
   /// The port it listens on (the one picked when asked for port 0).
   public let port: Int
 
@@ -41,8 +41,10 @@ public final class HTTPServer: Sendable {
   ) throws {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     self.group = group
-    let connections = Connections(limit: Connections.limitForThisProcess(), loop: group.next())
-    let bound = BindResult()
+    let loop = group.next()
+    let connections = Connections(limit: Connections.limitForThisProcess(), loop: loop)
+    let bound = loop.makePromise(of: Int.self)
+    stopped = loop.makePromise(of: Void.self)
     let quiet = Logger(label: "storekeeper.serve") { _ in SwiftLogNoOpLogHandler() }
     let application = Application(
       router: router,
@@ -56,7 +58,7 @@ public final class HTTPServer: Sendable {
           httpDecoderConfiguration: .init(
             maxHeaderFieldSize: Self.bodyLimit, maxHeaderListSize: Self.bodyLimit))),
       configuration: .init(address: .hostname(host, port: port), backlog: 1024),
-      onServerRunning: { bound.set(.success($0.localAddress?.port ?? 0)) },
+      onServerRunning: { bound.succeed($0.localAddress?.port ?? 0) },
       eventLoopGroupProvider: .shared(group), logger: quiet)
     services = ServiceGroup(configuration: .init(services: [application], logger: quiet))
     let services = services
@@ -64,49 +66,42 @@ public final class HTTPServer: Sendable {
     let serve: @Sendable () async -> Void = {
       do {
         try await services.run()
+        // Stopped before it ever listened (its port is never told).
+        bound.fail(ChannelError.ioOnClosedChannel)
       } catch {
-        bound.set(.failure(error))
+        bound.fail(error)
       }
-      stopped.signal()
+      stopped.succeed()
     }
     if #available(macOS 15, *), let executor {
       Task.detached(executorPreference: executor) { await serve() }
     } else {
       Task.detached { await serve() }
     }
-    switch bound.wait() {
-    case .success(let port): self.port = port
-    case .failure(let error):
+    // A synchronous start (the inspector listens before it takes the terminal): NIO's wait,
+    // which refuses to run on an event loop, for the port or the reason there is none.
+    do {
+      self.port = try bound.futureResult.wait()
+    } catch {
+      try? stopped.futureResult.wait()
       try? group.syncShutdownGracefully()
       throw error
     }
   }
 
   /// Stops listening, lets the requests under way finish, and closes the loop; closing again
-  /// does nothing.
+  /// does nothing. Blocks its thread: not for the cooperative pool (``close()-async``).
   public func close() {
     Task { await services.triggerGracefulShutdown() }
-    stopped.wait()
-    stopped.signal()
+    try? stopped.futureResult.wait()
     try? group.syncShutdownGracefully()
   }
-}
 
-/// Where the port arrives from the server's task. `@unchecked Sendable`: `result` is written
-/// once before `ready` is signalled and read only after waiting for it.
-private final class BindResult: @unchecked Sendable {
-  private let ready = DispatchSemaphore(value: 0)
-  private var result: Result<Int, any Error>?
-
-  func set(_ result: Result<Int, any Error>) {
-    guard self.result == nil else { return }
-    self.result = result
-    ready.signal()
-  }
-
-  func wait() -> Result<Int, any Error> {
-    ready.wait()
-    return result!
+  /// Stops listening, lets the requests under way finish, and closes the loop, awaiting each.
+  public func close() async {
+    await services.triggerGracefulShutdown()
+    try? await stopped.futureResult.get()
+    try? await group.shutdownGracefully()
   }
 }
 

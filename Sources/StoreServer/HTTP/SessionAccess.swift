@@ -51,7 +51,7 @@ struct SessionAccess: Sendable {
   /// Answers where the session lives, with a change to it.
   func write(
     _ request: Request, _ context: ServerContext,
-    _ body: @escaping (ServedSession, ServerRequest) throws -> ServerResponse
+    _ body: @escaping @Sendable (ServedSession, ServerRequest) throws -> ServerResponse
   ) async throws -> Response {
     try await run(request, context) { served, whole, reply in
       served.tick()
@@ -64,8 +64,9 @@ struct SessionAccess: Sendable {
   func control(
     _ request: Request, _ context: ServerContext,
     _ body:
-      @escaping (ServedSession, ServerRequest, StreamedAnswer, @escaping ServedSession.Later) ->
-      Void
+      @escaping @Sendable (
+        ServedSession, ServerRequest, StreamedAnswer, @escaping ServedSession.Later
+      ) -> Void
   ) async throws -> Response {
     try await run(request, context) { served, whole, reply in
       served.tick()
@@ -91,7 +92,11 @@ struct SessionAccess: Sendable {
   /// 503 when the session is not served yet, is closing, or did not get to it in time.
   private func run(
     _ request: Request, _ context: ServerContext,
-    _ body: @escaping (ServedSession, ServerRequest, @escaping (ServerResponse) -> Void) -> Void
+    _ body:
+      @escaping @Sendable (
+        ServedSession, ServerRequest, @escaping @Sendable (ServerResponse) -> Void
+      )
+      -> Void
   ) async throws -> Response {
     let whole = try await ServerRequest(request)
     let answer = await withCheckedContinuation { continuation in

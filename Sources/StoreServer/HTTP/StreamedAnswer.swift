@@ -9,7 +9,9 @@ import Foundation
 /// A client that stops reading for 30 seconds, or goes away, is dropped: the writer
 /// goes on without writing (what it applies stays applied and journaled).
 ///
-/// `@unchecked Sendable`: its state is read and written only under `condition`.
+/// `@unchecked Sendable`: its state is read and written only under `condition`, an
+/// `NSCondition` the compiler does not track; a condition, not a `Locked`, because the writer
+/// waits on it for the reader (the back-pressure above).
 public final class StreamedAnswer: @unchecked Sendable, Equatable {
   /// How much of an answer is kept before it is streamed.
   public static let startsStreaming = 1 << 20
@@ -23,7 +25,7 @@ public final class StreamedAnswer: @unchecked Sendable, Equatable {
   private let threshold: Int
   /// How long the writer waits for a client that reads nothing before it drops it.
   private let patience: Double
-  private var reply: ((ServerResponse) -> Void)?
+  private var reply: (@Sendable (ServerResponse) -> Void)?
   private var head: [UInt8] = []
   private var isStreaming = false
   private var isDropped = false
@@ -36,7 +38,7 @@ public final class StreamedAnswer: @unchecked Sendable, Equatable {
   /// is kept before streaming (`Int.max`: never, for a caller that wants it whole).
   init(
     contentType: String, threshold: Int = StreamedAnswer.startsStreaming,
-    patience: Double = StreamedAnswer.patience, reply: @escaping (ServerResponse) -> Void
+    patience: Double = StreamedAnswer.patience, reply: @escaping @Sendable (ServerResponse) -> Void
   ) {
     self.contentType = contentType
     self.threshold = threshold

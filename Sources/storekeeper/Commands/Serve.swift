@@ -109,13 +109,7 @@ struct Serve: AsyncParsableCommand {
       sources.append(source)
     }
     for await _ in signals { break }
-    // Closing waits for the server's tasks to end: off the cooperative pool they run on.
-    await withCheckedContinuation { (closed: CheckedContinuation<Void, Never>) in
-      DispatchQueue.global().async {
-        server.close()
-        closed.resume()
-      }
-    }
+    await server.close()
     printError("storekeeper: stopped")
   }
 }
