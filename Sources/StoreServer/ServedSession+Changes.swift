@@ -129,8 +129,9 @@ extension ServedSession {
   }
 }
 
-/// What the App Store Server API's changes make of the engine's refusals. Every refusal is
-/// named here, so that a new one is a compile error until it is given its answer.
+/// What the App Store Server API's changes make of the engine's refusals. Every family is
+/// named here, so that a new one is a compile error until it is given its answer; a new refusal
+/// is refused as its family unless it is named.
 enum ServedRefusal {
   /// The transaction is a family member's: Apple's family-sharing errors.
   case familyShared
@@ -146,34 +147,16 @@ enum ServedRefusal {
   init(_ refusal: Refusal?) {
     switch refusal {
     case nil: self = .refused
-    case .notExtendable(_, let why)?:
-      self = why == .extendedTwiceThisYear ? .extendedTooOften : .refused
-    case .familySharedTransaction?:
+    case .subscription(.notExtendable(_, .extendedTwiceThisYear))?:
+      self = .extendedTooOften
+    case .refund(.familySharedTransaction)?:
       self = .familyShared
-    case .notOriginalTransaction?:
+    case .refund(.notOriginalTransaction)?:
       self = .notOriginal
-    case .alreadyFinished?:
+    case .subscription(.alreadyFinished)?:
       self = .alreadyDone
-    case .noTransaction?, .noLastTransaction?, .noTransactionOfProduct?, .noProduct?,
-      .quantityOutOfRange?, .priceOverflow?, .purchaseDateInFuture?, .alreadyPurchased?,
-      .introJWSNeedsSubscription?, .backdatedTooManyRenewals?, .memberCannotBuy?,
-      .offerOnOneTimeProduct?, .noIntroductoryOffer?, .noSuchOffer?, .noSuchWinBackOffer?,
-      .noSuchBillingPlan?, .offerWithMonthlyPlan?, .noCommitmentsInStorefront?,
-      .notAwaitingApproval?, .alreadyDeclined?, .noIssueToResolve?, .noLongerInBillingRetry?,
-      .neverPurchased?, .alreadyRefunded?, .refundPercentageOutOfRange?, .refundRequestWaiting?,
-      .noRefundRequest?, .notRefunded?, .boughtAgainSinceRefund?, .noConsumptionRequest?,
-      .consumptionRequestTooOld?, .neverPaidFor?, .notAutoRenewable?, .notPartOfSubscription?,
-      .subscriptionOver?, .productNotAutoRenewable?, .noActiveSubscription?, .autoRenewAlready?,
-      .newPriceNotAboveZero?, .priceOnlyOnRequest?, .noPriceIncreasePending?, .notLatestRun?,
-      .unknownStorefront?, .extensionDaysOutOfRange?, .clockBackwards?, .clockBeyondLatest?,
-      .tooManyEvents?, .nothingScheduled?, .callExercisedByBuying?, .refundRequestNeedsTransaction?,
-      .tokenCreatedInFuture?, .tokenExpiresBeforeCreation?, .externalPurchaseIDNotOneWord?,
-      .noSuchMember?, .alreadyInFamily?, .familyFull?, .familyNamesUsedUp?, .notInFamily?,
-      .invalidMemberName?, .kindNotShared?, .notFamilyShareable?, .sharingAlready?,
-      .invalidCustomerName?, .noSuchCustomer?, .customerNumberWithoutName?,
-      .customerNumberNotTheirs?, .customerNumberOutOfRange?, .customerNumberTaken?,
-      .stepBackNeedsHistory?, .notifyNeedsDelivery?, .retention?, .importedIDTaken?,
-      .noImportedSubscription?, .importedIDNotDecimal?, .seats?, .commerce?:
+    case .lookup?, .purchase?, .refund?, .subscription?, .clock?, .call?, .bareSession?,
+      .imported?, .customer?, .family?, .retention?, .seats?, .commerce?:
       self = .refused
     }
   }

@@ -141,7 +141,7 @@ import Testing
     #expect(session.currentEntitlements().isEmpty)
     #expect(session.allTransactions().count == 1)
     let again = #expect(throws: SessionError.self) { try session.refund(0) { _ in } }
-    #expect(again?.reason == .alreadyRefunded(transaction: 0))
+    #expect(again?.reason == .refund(.alreadyRefunded(transaction: 0)))
     #expect(again?.description == "transaction 0 is already refunded")
   }
 

@@ -186,7 +186,7 @@ import Testing
     #expect(session.refusal(.family(.sharing(productID: "lifetime", enabled: true))) != nil)
     #expect(
       session.refusal(.family(.sharing(productID: "nope", enabled: true)))?.reason
-        == .noProduct("nope"))
+        == .lookup(.noProduct("nope")))
   }
 
   @Test func aMemberFinishesTheirOwnAndDeletionsTakeTheirsAlong() throws {
@@ -223,18 +223,18 @@ import Testing
     try session.perform(.family(.join("Anna")), { _ in })
     let shared = try #require(session.view(of: try anna(session)).allTransactions().first).id
     let extended = session.refusal(.extendRenewalDate(shared, days: 3, reason: .undeclared))
-    #expect(extended?.reason == .familySharedTransaction(transaction: shared))
+    #expect(extended?.reason == .refund(.familySharedTransaction(transaction: shared)))
     #expect(
       extended?.message
         == "transaction \(shared) is a family member's, obtained through Family Sharing: only "
         + "the purchaser's transaction takes this")
     let token = session.refusal(
       .setAppAccountToken(shared, token: "7e3fb20b-4cdb-47cc-936d-99d65866a248"))
-    #expect(token?.reason == .familySharedTransaction(transaction: shared))
+    #expect(token?.reason == .refund(.familySharedTransaction(transaction: shared)))
     #expect(session.refusal(.extendRenewalDate(0, days: 3, reason: .undeclared)) == nil)
     let buy = SessionVerb.buy(productID: "lifetime", options: PurchaseOptions())
     #expect(Account.purchaser.refusal(of: buy) == nil)
-    #expect(try anna(session).refusal(of: buy) == .memberCannotBuy(member: "Anna"))
+    #expect(try anna(session).refusal(of: buy) == .purchase(.memberCannotBuy(member: "Anna")))
     #expect(try anna(session).refusal(of: .finishAll) == nil)
     #expect(try anna(session).ownership == .familyShared)
   }
@@ -314,7 +314,7 @@ import Testing
     try churn(&session, members: 63)
     #expect {
       try session.perform(.family(.join("m64"))) { _ in }
-    } throws: { ($0 as? SessionError)?.reason == .familyNamesUsedUp(maximum: 63) }
+    } throws: { ($0 as? SessionError)?.reason == .family(.familyNamesUsedUp(maximum: 63)) }
     let again = try events { try session.perform(.family(.join("m63")), $0) }
     let given = again.transactions.map(\.0)
     #expect(given.map(\.productID) == ["lifetime"])

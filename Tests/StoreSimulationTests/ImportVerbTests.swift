@@ -66,12 +66,12 @@ import Testing
     #expect(status.renewalInfo.currency == "EUR")
 
     let refused = session.refusal(.importTransaction(monthly(Self.apple, daysAgo: 1)))
-    #expect(refused?.reason == .importedIDTaken(Self.apple))
+    #expect(refused?.reason == .imported(.importedIDTaken(Self.apple)))
     var lettered = monthly(Self.apple + 8, daysAgo: 1)
     lettered.webOrderLineItemID = "W-1"
     #expect(
       session.refusal(.importTransaction(lettered))?.reason
-        == .importedIDNotDecimal(field: "webOrderLineItemId", value: "W-1"))
+        == .imported(.importedIDNotDecimal(field: "webOrderLineItemId", value: "W-1")))
     var unknown = monthly(Self.apple + 9, daysAgo: 1)
     unknown.productID = "socialfeed.montly"
     #expect(session.refusal(.importTransaction(unknown))?.suggestions.first == "socialfeed.monthly")
@@ -138,7 +138,9 @@ import Testing
 
     var stray = increase
     stray.originalID = 42
-    #expect(other.refusal(.importRenewal(stray))?.reason == .noImportedSubscription(originalID: 42))
+    #expect(
+      other.refusal(.importRenewal(stray))?.reason
+        == .imported(.noImportedSubscription(originalID: 42)))
   }
 
   @Test func anotherCustomerIsNeverGivenAnImportedID() throws {

@@ -12,7 +12,7 @@ import Testing
     let refused = #expect(throws: SessionError.self) {
       try session.setAppAccountToken(renewal, token: token) { _ in }
     }
-    #expect(refused?.reason == .notOriginalTransaction(transaction: renewal, original: 0))
+    #expect(refused?.reason == .refund(.notOriginalTransaction(transaction: renewal, original: 0)))
     #expect(refused?.description.contains("transaction 0") == true)
     try session.setAppAccountToken(0, token: token) { _ in }
     #expect(session.transaction(renewal)?.appAccountToken == token)
@@ -25,10 +25,10 @@ import Testing
     #expect(finished.transactions.first?.0.isFinished == true)
     #expect(finished.transactions.first?.1 == nil)
     let again = #expect(throws: SessionError.self) { try session.finish(0) { _ in } }
-    #expect(again?.reason == .alreadyFinished(transaction: 0))
+    #expect(again?.reason == .subscription(.alreadyFinished(transaction: 0)))
     #expect(again?.description == "transaction 0 is already finished")
     let missing = #expect(throws: SessionError.self) { try session.finish(9) { _ in } }
-    #expect(missing?.reason == .noTransaction(9))
+    #expect(missing?.reason == .lookup(.noTransaction(9)))
     #expect(missing?.description == "there is no transaction 9")
   }
 

@@ -25,8 +25,8 @@ import Testing
     session.store.host.attach(recorder)
     let performed = anna.store.perform(
       .buy(productID: "everything.lifetime", options: PurchaseOptions()))
-    #expect(performed.error?.refusal == .memberCannotBuy(member: "Anna"))
-    #expect(recorder.errors.map(\.refusal) == [.memberCannotBuy(member: "Anna")])
+    #expect(performed.error?.refusal == .purchase(.memberCannotBuy(member: "Anna")))
+    #expect(recorder.errors.map(\.refusal) == [.purchase(.memberCannotBuy(member: "Anna"))])
     // A line from her device too.
     _ = anna.store.perform(line: "buy everything.lifetime")
     #expect(recorder.errors.count == 2)

@@ -81,7 +81,7 @@ public struct Account: Hashable, Sendable {
   /// member's device asks for acts on the purchaser's session).
   public func refusal(of verb: SessionVerb) -> Refusal? {
     guard let member, case .buy = verb else { return nil }
-    return .memberCannotBuy(member: member.name)
+    return .purchase(.memberCannotBuy(member: member.name))
   }
 
   /// How this account holds the transactions it sees: bought, or shared by the purchaser.

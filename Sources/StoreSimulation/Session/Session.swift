@@ -249,7 +249,8 @@ public struct Session: Sendable {
   public func requirePurchasersTransaction(_ id: UInt64) throws(SessionError) -> Int {
     guard let position = ledger.position(of: id) else {
       throw SessionError(
-        locateShare(id) == nil ? .noTransaction(id) : .familySharedTransaction(transaction: id))
+        locateShare(id) == nil
+          ? .lookup(.noTransaction(id)) : .refund(.familySharedTransaction(transaction: id)))
     }
     return position
   }

@@ -168,7 +168,9 @@ extension Session {
     case .priceIncrease(let action, let id, let price):
       let groupIndex = try activeGroup(ofTransaction: id)
       if let price, action != .request || price <= 0 {
-        throw SessionError(action == .request ? .newPriceNotAboveZero : .priceOnlyOnRequest)
+        throw SessionError(
+          action == .request
+            ? .subscription(.newPriceNotAboveZero) : .subscription(.priceOnlyOnRequest))
       }
       if action != .request && groups[groupIndex].priceIncrease != .pending {
         throw SessionError(.noPriceIncreasePending(transaction: id))

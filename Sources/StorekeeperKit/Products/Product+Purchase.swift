@@ -64,7 +64,8 @@ extension StoreEvent {
 extension CommandError {
   /// The error StoreKit throws for a purchase the engine refused.
   var purchaseError: any Error {
-    // Every refusal named, so that a new one is a compile error here until it has its error.
+    // Every family named, so that a new family is a compile error here until it has its error;
+    // a new refusal gets its family's unless it is named.
     switch refusal {
     case nil: StoreKitError.systemError(self)
     case .seats(let refusal)?:
@@ -80,28 +81,13 @@ extension CommandError {
     case .commerce(let refusal)?:
       refusal.rule == .productNotEligible
         ? StoreKitError.unsupported : InvalidRequestError(refusal)
-    case .noProduct?, .introJWSNeedsSubscription?, .offerOnOneTimeProduct?, .notAutoRenewable?,
-      .productNotAutoRenewable?, .kindNotShared?, .notFamilyShareable?:
+    case .lookup(.noProduct)?, .purchase(.introJWSNeedsSubscription)?,
+      .purchase(.offerOnOneTimeProduct)?, .subscription(.notAutoRenewable)?,
+      .subscription(.productNotAutoRenewable)?, .family(.kindNotShared)?,
+      .family(.notFamilyShareable)?:
       Product.PurchaseError.productUnavailable
-    case .noTransaction?, .noLastTransaction?, .noTransactionOfProduct?, .quantityOutOfRange?,
-      .priceOverflow?, .purchaseDateInFuture?, .alreadyPurchased?, .backdatedTooManyRenewals?,
-      .memberCannotBuy?, .noIntroductoryOffer?, .noSuchOffer?, .noSuchWinBackOffer?,
-      .noSuchBillingPlan?, .offerWithMonthlyPlan?, .noCommitmentsInStorefront?,
-      .notAwaitingApproval?, .alreadyDeclined?, .noIssueToResolve?, .noLongerInBillingRetry?,
-      .neverPurchased?, .alreadyRefunded?, .refundPercentageOutOfRange?, .refundRequestWaiting?,
-      .noRefundRequest?, .notRefunded?, .boughtAgainSinceRefund?, .noConsumptionRequest?,
-      .consumptionRequestTooOld?, .neverPaidFor?, .familySharedTransaction?,
-      .notOriginalTransaction?, .notPartOfSubscription?, .subscriptionOver?, .noActiveSubscription?,
-      .autoRenewAlready?, .newPriceNotAboveZero?, .priceOnlyOnRequest?, .noPriceIncreasePending?,
-      .alreadyFinished?, .notLatestRun?, .notExtendable?, .unknownStorefront?,
-      .extensionDaysOutOfRange?, .clockBackwards?, .clockBeyondLatest?, .tooManyEvents?,
-      .nothingScheduled?, .callExercisedByBuying?, .refundRequestNeedsTransaction?,
-      .tokenCreatedInFuture?, .tokenExpiresBeforeCreation?, .externalPurchaseIDNotOneWord?,
-      .noSuchMember?, .alreadyInFamily?, .familyFull?, .familyNamesUsedUp?, .notInFamily?,
-      .invalidMemberName?, .sharingAlready?, .invalidCustomerName?, .noSuchCustomer?, .retention?,
-      .customerNumberWithoutName?, .customerNumberNotTheirs?, .customerNumberOutOfRange?,
-      .customerNumberTaken?, .stepBackNeedsHistory?, .notifyNeedsDelivery?, .importedIDTaken?,
-      .noImportedSubscription?, .importedIDNotDecimal?:
+    case .lookup?, .purchase?, .refund?, .subscription?, .clock?, .call?, .bareSession?,
+      .imported?, .customer?, .family?, .retention?:
       StoreKitError.systemError(self)
     }
   }

@@ -93,39 +93,20 @@ extension Store {
 }
 
 extension SKError {
-  /// StoreKit 1's code for a payment the engine refused (every refusal named, so that a new one
-  /// is a compile error here until it has its code).
+  /// StoreKit 1's code for a payment the engine refused (every family named, so that a new one
+  /// is a compile error here until it has its code; a new refusal gets its family's).
   init(refusal error: CommandError) {
     let code: Code =
       switch error.refusal {
       case nil: .unknown
-      case .noProduct?:
+      case .lookup(.noProduct)?:
         .storeProductNotAvailable
-      case .quantityOutOfRange?, .priceOverflow?, .commerce?:
+      case .purchase(.quantityOutOfRange)?, .purchase(.priceOverflow)?, .commerce?:
         .paymentInvalid
-      case .memberCannotBuy?:
+      case .purchase(.memberCannotBuy)?:
         .paymentNotAllowed
-      case .noTransaction?, .noLastTransaction?, .noTransactionOfProduct?, .purchaseDateInFuture?,
-        .alreadyPurchased?, .introJWSNeedsSubscription?, .backdatedTooManyRenewals?,
-        .offerOnOneTimeProduct?, .noIntroductoryOffer?, .noSuchOffer?, .noSuchWinBackOffer?,
-        .noSuchBillingPlan?, .offerWithMonthlyPlan?, .noCommitmentsInStorefront?,
-        .notAwaitingApproval?, .alreadyDeclined?, .noIssueToResolve?, .noLongerInBillingRetry?,
-        .neverPurchased?, .alreadyRefunded?, .refundPercentageOutOfRange?, .refundRequestWaiting?,
-        .noRefundRequest?, .notRefunded?, .boughtAgainSinceRefund?, .noConsumptionRequest?,
-        .consumptionRequestTooOld?, .neverPaidFor?, .familySharedTransaction?,
-        .notOriginalTransaction?, .notAutoRenewable?, .notPartOfSubscription?, .subscriptionOver?,
-        .productNotAutoRenewable?, .noActiveSubscription?, .autoRenewAlready?,
-        .newPriceNotAboveZero?, .priceOnlyOnRequest?, .noPriceIncreasePending?, .alreadyFinished?,
-        .notLatestRun?, .notExtendable?, .unknownStorefront?, .extensionDaysOutOfRange?,
-        .clockBackwards?, .clockBeyondLatest?, .tooManyEvents?, .nothingScheduled?,
-        .callExercisedByBuying?, .refundRequestNeedsTransaction?, .tokenCreatedInFuture?,
-        .tokenExpiresBeforeCreation?, .externalPurchaseIDNotOneWord?, .noSuchMember?,
-        .alreadyInFamily?, .familyFull?, .familyNamesUsedUp?, .notInFamily?, .invalidMemberName?,
-        .kindNotShared?, .notFamilyShareable?, .sharingAlready?, .invalidCustomerName?, .retention?,
-        .noSuchCustomer?, .customerNumberWithoutName?, .customerNumberNotTheirs?,
-        .customerNumberOutOfRange?, .customerNumberTaken?, .stepBackNeedsHistory?,
-        .notifyNeedsDelivery?, .importedIDTaken?, .noImportedSubscription?, .importedIDNotDecimal?,
-        .seats?:
+      case .lookup?, .purchase?, .refund?, .subscription?, .clock?, .call?, .bareSession?,
+        .imported?, .customer?, .family?, .retention?, .seats?:
         .unknown
       }
     self.init(code, userInfo: [NSLocalizedDescriptionKey: error.description])

@@ -27,7 +27,7 @@ extension Transaction {
     guard let reason = store.choices.refundReason else { return .userCancelled }
     let performed = store.perform(.call(.refundRequest, .id(transactionID), reason: reason))
     if let error = performed.error {
-      if case .noTransaction = error.refusal { throw RefundRequestError.failed }
+      if case .lookup(.noTransaction) = error.refusal { throw RefundRequestError.failed }
       throw StoreKitError.systemError(error)
     }
     for case .apiCall(_, let error?, _) in performed.replies.lazy.map(\.kind) {

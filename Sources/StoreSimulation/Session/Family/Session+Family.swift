@@ -109,8 +109,9 @@ extension Session {
         let product = catalog.products[index]
         throw SessionError(
           product.familyShareable
-            ? .kindNotShared(productID: productID, kind: ProductKind(product.type).rawValue)
-            : .notFamilyShareable(productID: productID))
+            ? .family(
+              .kindNotShared(productID: productID, kind: ProductKind(product.type).rawValue))
+            : .family(.notFamilyShareable(productID: productID)))
       }
       guard family.unshared.contains(Int32(index)) == enabled else {
         throw SessionError(.sharingAlready(productID: productID, shared: enabled))

@@ -36,8 +36,8 @@ extension Session {
     guard ledger[position].flags.contains(.pendingApproval) else {
       throw SessionError(
         ledger[position].flags.contains(.declined)
-          ? .alreadyDeclined(transaction: id)
-          : .notAwaitingApproval(transaction: id, state: stateLabel(position)))
+          ? .purchase(.alreadyDeclined(transaction: id))
+          : .purchase(.notAwaitingApproval(transaction: id, state: stateLabel(position))))
     }
     return position
   }

@@ -1,5 +1,6 @@
 import Foundation
 import StoreJSON
+import StoreSimulation
 
 extension RetentionMessageText {
   /// The text as Apple's `UploadMessageRequestBody`.
