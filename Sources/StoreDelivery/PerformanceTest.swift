@@ -122,7 +122,7 @@ public final class PerformanceTest: Sendable {
       test.inFlight -= 1
       test.finished += 1
       switch outcome {
-      case .answered(let status, let text):
+      case .answered(let status, let text, _):
         test.times.append(milliseconds)
         if !(200...299).contains(status) {
           test.failures["UNSUCCESSFUL_HTTP_RESPONSE_CODE", default: 0] += 1

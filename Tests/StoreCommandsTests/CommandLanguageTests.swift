@@ -94,7 +94,7 @@ import Testing
         #"retention show request=\#(id) status=200 answer={"message": {"messageIdentifier": "\#(id)"}}"#
       ))
     guard case .retention(.show(let exchange?)) = answer,
-      case .answered(200, let body) = exchange.outcome
+      case .answered(200, let body, _) = exchange.outcome
     else {
       Issue.record("\(answer)")
       return

@@ -50,7 +50,7 @@ import Testing
       await caller.exchange(
         for: request("http://127.0.0.1:\(endpoint.port)/retention"), at: Instant(milliseconds: 0))
     }
-    guard case .answered(let status, let body) = exchange.outcome else {
+    guard case .answered(let status, let body, _) = exchange.outcome else {
       Issue.record("\(exchange.outcome)")
       return
     }

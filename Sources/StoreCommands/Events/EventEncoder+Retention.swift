@@ -14,7 +14,7 @@ extension EventEncoder {
       object.field("productId", request.productID)
       object.field("userLocale", request.userLocale)
       switch exchange.outcome {
-      case .answered(let status, let body):
+      case .answered(let status, let body, _):
         object.field("status", Int64(status))
         object.field("answer", body)
       case .failed(let result, let reason):

@@ -179,7 +179,7 @@ extension RealtimeExchange {
   var words: [String] {
     var words = ["request=\(requestID)"]
     switch outcome {
-    case .answered(let status, let body):
+    case .answered(let status, let body, _):
       words += ["status=\(status)", "answer=" + JSONWriter.compact(.string(body))]
     case .failed(let result, let reason): words += ["failed=\(result)", "reason=\(reason)"]
     }

@@ -102,7 +102,7 @@ enum EventSummary {
       // output (`retentionRequest`'s `answer`).
       let how: String =
         switch exchange.outcome {
-        case .answered(let status, let body): "HTTP \(status), \(body.utf8.count) bytes"
+        case .answered(let status, let body, _): "HTTP \(status), \(body.utf8.count) bytes"
         case .failed(let result, let reason): "no answer (\(result): \(reason))"
         }
       let verdict = problem.map { "not used: \($0); the default instead" } ?? "its message shown"

@@ -38,8 +38,10 @@ public enum RetentionAction: Equatable, Sendable {
 public struct RealtimeExchange: Equatable, Sendable {
   /// How the call ended.
   public enum Outcome: Equatable, Sendable {
-    /// An HTTP status and the body's text.
-    case answered(status: Int, body: String)
+    /// An HTTP status, the body's text (as the journal keeps it) and what the edge read in it
+    /// (``RealtimeAnswer``, or what is wrong with its shape).
+    case answered(
+      status: Int, body: String, reading: Result<RealtimeAnswer, RetentionAnswerProblem>)
     /// No answer: Apple's `sendAttemptResult` word (`TIMED_OUT`, `NO_RESPONSE`, …) and why.
     case failed(result: String, reason: String)
   }

@@ -1,73 +1,39 @@
-import Foundation
-import StoreJSON
-
-/// Reading a Get Retention Message answer (`RealtimeResponseBody`) by Apple's rules: exactly
-/// one of `message`, `alternateProduct`, `promotionalOffer`; an APPROVED message (and images);
-/// no image in a switch-plan or offer message; another subscription of the same group; an
-/// offer signature that verifies as StoreKit verifies it.
+/// Judging a Get Retention Message answer the edge read (``RealtimeAnswer``) by Apple's rules:
+/// an APPROVED message (and images); no image in a switch-plan or offer message; another
+/// subscription of the same group; an offer that redeems, with a signature that verifies as
+/// StoreKit verifies it.
 extension Session {
   typealias Problem = RetentionAnswerProblem
 
   func page(
-    answering body: String, for request: RetentionRequest, bundleID: String?
-  )
-    throws(RetentionAnswerProblem) -> RetentionPage
-  {
-    guard case .object(let answer)? = try? JSONParser.parse(Array(body.utf8)).root else {
-      throw Problem("the answer is not a JSON object")
-    }
-    let choices = ["message", "alternateProduct", "promotionalOffer"]
-    let given = answer.keys.filter(choices.contains)
-    guard given.count == 1, case .object(let choice)? = answer[given[0]] else {
-      throw Problem(
-        "the answer must hold exactly one of message, alternateProduct, promotionalOffer "
-          + "(an object); it holds \(answer.keys.isEmpty ? "nothing" : answer.keys.joined(separator: ", "))"
-      )
-    }
-    let messageID = try showableMessage(choice, textOnly: given[0] != "message")
+    answering answer: RealtimeAnswer, for request: RetentionRequest, bundleID: String?
+  ) throws(RetentionAnswerProblem) -> RetentionPage {
+    let textOnly = if case .message = answer { false } else { true }
+    let messageID = try showableMessage(answer.messageID, textOnly: textOnly)
     var display = RetentionDisplay(
       source: .realtime, messageID: messageID, productID: request.productID)
-    switch given[0] {
-    case "alternateProduct":
-      let productID = try string(choice, "productId", in: "alternateProduct")
+    switch answer {
+    case .alternateProduct(_, let productID, let plan):
       try checkSameGroup(productID, as: request.productID, switching: true)
       display.alternateProduct = productID
       var options = PurchaseOptions()
       options.origin = .store
-      options.billingPlan = try alternatePlan(choice, of: productID)
+      options.billingPlan = try alternatePlan(plan, of: productID)
       display.alternatePlan = options.billingPlan
       return RetentionPage(display: display, productID: productID, options: options)
-    case "promotionalOffer":
-      let (productID, options) = try offer(choice, for: request, bundleID: bundleID)
-      display.promotionalOffer = options.offer.flatMap {
-        if case .promotional(let id) = $0 { id } else { nil }
-      }
-      display.offerProductID = productID
-      return RetentionPage(display: display, productID: productID, options: options)
-    default:
+    case .promotionalOffer(_, let signed):
+      let options = try offer(signed, for: request, bundleID: bundleID)
+      display.promotionalOffer = signed.offerID
+      display.offerProductID = signed.productID
+      return RetentionPage(display: display, productID: signed.productID, options: options)
+    case .message:
       return RetentionPage(display: display)
     }
   }
 
-  private func string(
-    _ object: JSONObject, _ key: String, in place: String
-  )
-    throws(RetentionAnswerProblem) -> String
-  {
-    guard case .string(let value)? = object[key], !value.isEmpty else {
-      throw Problem("\(place).\(key) is missing or not a string")
-    }
-    return value
-  }
-
   private func showableMessage(
-    _ choice: JSONObject, textOnly: Bool
-  )
-    throws(RetentionAnswerProblem) -> String
-  {
-    guard case .string(let raw)? = choice["messageIdentifier"], UUID(uuidString: raw) != nil
-    else { throw Problem("messageIdentifier is missing or not a UUID") }
-    let id = raw.lowercased()
+    _ id: String, textOnly: Bool
+  ) throws(RetentionAnswerProblem) -> String {
     guard let message = retention.messages[id] else { throw Problem("there is no message \(id)") }
     guard message.review == .approved else {
       throw Problem("the message \(id) is \(message.review.rawValue), not APPROVED")
@@ -103,12 +69,9 @@ extension Session {
   /// `MONTHLY`, a plan the product has and the customer's storefront offers; `nil` when the
   /// answer names none (the product's own price).
   private func alternatePlan(
-    _ choice: JSONObject, of productID: String
+    _ plan: String?, of productID: String
   ) throws(RetentionAnswerProblem) -> String? {
-    guard let value = choice["billingPlanType"] else { return nil }
-    guard case .string(let plan) = value, ["BILLED_UPFRONT", "MONTHLY"].contains(plan) else {
-      throw Problem("alternateProduct.billingPlanType is BILLED_UPFRONT or MONTHLY")
-    }
+    guard let plan else { return nil }
     guard let index = catalog.index(of: productID) else { return plan }
     let product = catalog.products[index]
     // A product without billing plans is paid up front: BILLED_UPFRONT names its own price.
@@ -122,11 +85,11 @@ extension Session {
   }
 
   private func offer(
-    _ choice: JSONObject, for request: RetentionRequest, bundleID: String?
-  )
-    throws(RetentionAnswerProblem) -> (String, PurchaseOptions)
-  {
-    let (productID, offerID, signature, token) = try signedOffer(choice)
+    _ offer: RetentionOffer, for request: RetentionRequest, bundleID: String?
+  ) throws(RetentionAnswerProblem) -> PurchaseOptions {
+    let (productID, offerID, signature, token) = (
+      offer.productID, offer.offerID, offer.signature, offer.appAccountToken
+    )
     try checkSameGroup(productID, as: request.productID, switching: false)
     var options = PurchaseOptions(offer: .promotional(offerID), appAccountToken: token)
     options.origin = .store
@@ -147,42 +110,6 @@ extension Session {
     } catch {
       throw Problem("the promotional offer's signature is refused: \(error.description)")
     }
-    return (productID, options)
-  }
-
-  private func signedOffer(
-    _ choice: JSONObject
-  ) throws(RetentionAnswerProblem) -> (
-    String, String, OfferSignature, String?
-  ) {
-    if case .string(let compact)? = choice["promotionalOfferSignatureV2"] {
-      let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
-      guard parts.count == 3, let bytes = Base64URL.decode(parts[1]),
-        case .object(let claims)? = try? JSONParser.parse(bytes).root,
-        case .string(let productID)? = claims["productId"],
-        case .string(let offerID)? = claims["offerIdentifier"]
-      else {
-        throw Problem("promotionalOfferSignatureV2 is not a JWS with productId and offerIdentifier")
-      }
-      let token: String? =
-        if case .string(let value)? = claims["appAccountToken"] { value } else { nil }
-      return (productID, offerID, .jws(compact), token?.lowercased())
-    }
-    guard case .object(let v1)? = choice["promotionalOfferSignatureV1"] else {
-      throw Problem(
-        "promotionalOffer needs promotionalOfferSignatureV2 or promotionalOfferSignatureV1")
-    }
-    let place = "promotionalOfferSignatureV1"
-    guard case .number(let stamp)? = v1["timestamp"], let timestamp = Int64(stamp.text) else {
-      throw Problem("\(place).timestamp is missing or not a whole number")
-    }
-    let signature = OfferSignature.v1(
-      keyID: try string(v1, "keyId", in: place), nonce: try string(v1, "nonce", in: place),
-      timestamp: timestamp, signature: try string(v1, "encodedSignature", in: place))
-    let token: String? = if case .string(let value)? = v1["appAccountToken"] { value } else { nil }
-    return (
-      try string(v1, "productId", in: place), try string(v1, "offerIdentifier", in: place),
-      signature, token?.lowercased()
-    )
+    return options
   }
 }

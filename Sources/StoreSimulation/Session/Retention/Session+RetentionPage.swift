@@ -1,5 +1,4 @@
 import Foundation
-import StoreJSON
 
 /// What the subscription page offered a customer last: what it showed, and the purchase
 /// `retention accept` makes of it (none for a text message).
@@ -96,25 +95,17 @@ extension Session {
   )
     -> (page: RetentionPage?, problem: String?)
   {
-    let body: String
     switch exchange.outcome {
     case .failed(let result, let reason): return (nil, "no answer: \(reason) (\(result))")
-    case .answered(let status, let text):
-      guard (200...299).contains(status) else {
-        return (nil, "the endpoint answered HTTP \(status)")
+    case .answered(let status, _, _) where !(200...299).contains(status):
+      return (nil, "the endpoint answered HTTP \(status)")
+    case .answered(_, _, .failure(let problem)): return (nil, problem.text)
+    case .answered(_, _, .success(let answer)):
+      do throws(RetentionAnswerProblem) {
+        return (try page(answering: answer, for: request, bundleID: exchange.bundleID), nil)
+      } catch {
+        return (nil, error.text)
       }
-      body = text
-    }
-    do throws(RetentionAnswerProblem) {
-      return (try page(answering: body, for: request, bundleID: exchange.bundleID), nil)
-    } catch {
-      return (nil, error.text)
     }
   }
-}
-
-/// What is wrong with a real-time answer.
-struct RetentionAnswerProblem: Error {
-  var text: String
-  init(_ text: String) { self.text = text }
 }
