@@ -1,4 +1,5 @@
 import Foundation
+import StoreUtilities
 
 /// Where an outbox writes each notification's body as it is added.
 protocol NotificationWriter: AnyObject {
@@ -16,10 +17,9 @@ protocol NotificationWriter: AnyObject {
 /// at least four digits), numbering on from the highest number already there.
 final class NotificationFiles: NotificationWriter {
   let directory: String
-  private var counter = 0
-  /// Held while a file is written; ``stopWriting()`` takes it.
-  private let lock = NSLock()
-  private var closed = false
+  /// The last number written, and whether writing stopped: held while a file is written
+  /// (``stopWriting()`` waits for a write under way).
+  private let state: Locked<(counter: Int, closed: Bool)>
 
   /// Files in `directory`, made when missing.
   ///
@@ -27,13 +27,13 @@ final class NotificationFiles: NotificationWriter {
   init(directory: String) throws(DeliveryError) {
     self.directory = directory
     try Self.makeFolder(directory)
-    counter = Self.numbers(in: directory).max() ?? 0
+    state = Locked((Self.numbers(in: directory).max() ?? 0, false))
   }
 
   /// Each file is whole once written.
   func finish() {}
 
-  func stopWriting() { lock.withLock { closed = true } }
+  func stopWriting() { state.withLock { $0.closed = true } }
 
   /// Makes `directory` when it is missing.
   ///
@@ -69,30 +69,40 @@ final class NotificationFiles: NotificationWriter {
   ///
   /// - Throws: ``DeliveryError`` naming the file and the system's reason.
   func write(name: String, line: String) throws(DeliveryError) -> String? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !closed else { throw DeliveryError("the notification files are closed: the run stopped") }
-    while true {
-      counter += 1
-      let number = String(counter)
-      let file = String(repeating: "0", count: max(0, 4 - number.count)) + number + "-\(name).json"
-      let path = directory + "/" + file
-      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-      if descriptor < 0 && errno == EEXIST { continue }  // another writer took the number
-      guard descriptor >= 0 else {
-        throw DeliveryError(
-          "cannot write the notification \(path): \(String(cString: strerror(errno)))")
+    try state.withLock { state in
+      Result { () throws(DeliveryError) in
+        guard !state.closed else {
+          throw DeliveryError("the notification files are closed: the run stopped")
+        }
+        while true {
+          state.counter += 1
+          if let file = try write(line, number: state.counter, name: name) { return file }
+        }
       }
-      var text = line
-      var failure = text.withUTF8 { Self.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
-      if close(descriptor) != 0 && failure == nil { failure = errno }
-      if let failure {
-        unlink(path)
-        throw DeliveryError(
-          "cannot write the notification \(path): \(String(cString: strerror(failure)))")
-      }
-      return file
+    }.get()
+  }
+
+  /// Writes file number `number`; `nil` when another writer took the number. Called under the
+  /// lock.
+  private func write(_ line: String, number: Int, name: String) throws(DeliveryError) -> String? {
+    let digits = String(number)
+    let file = String(repeating: "0", count: max(0, 4 - digits.count)) + digits + "-\(name).json"
+    let path = directory + "/" + file
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    if descriptor < 0 && errno == EEXIST { return nil }
+    guard descriptor >= 0 else {
+      throw DeliveryError(
+        "cannot write the notification \(path): \(String(cString: strerror(errno)))")
     }
+    var text = line
+    var failure = text.withUTF8 { Self.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+    if close(descriptor) != 0 && failure == nil { failure = errno }
+    if let failure {
+      unlink(path)
+      throw DeliveryError(
+        "cannot write the notification \(path): \(String(cString: strerror(failure)))")
+    }
+    return file
   }
 
   /// Writes all of `bytes` to `descriptor`; the system's error number when it could not.

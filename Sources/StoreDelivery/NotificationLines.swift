@@ -1,4 +1,5 @@
 import Foundation
+import StoreUtilities
 
 /// Notifications written as one JSON-lines file in a folder (`notifications.jsonl`: each line
 /// the body the App Store POSTs, `{"signedPayload":"…"}`), for a population's hundreds of
@@ -10,12 +11,16 @@ final class NotificationLines: NotificationWriter {
   /// The file's name while it is written.
   var partialPath: String { Self.partial(path) }
   private let descriptor: Int32
-  private var buffer: [UInt8] = []
+  /// What is gathered and not written yet, and whether writing stopped: held while the file is
+  /// written (``stopWriting()`` waits for a write under way).
+  private let state = Locked(Gathered())
   /// How much is gathered before it is written.
   private static let block = 1 << 20
-  /// Held while the file is written; ``stopWriting()`` takes it.
-  private let lock = NSLock()
-  private var closed = false
+
+  private struct Gathered: Sendable {
+    var buffer: [UInt8] = []
+    var closed = false
+  }
 
   /// The name a file by `path` has while it is written.
   static func partial(_ path: String) -> String { path + ".partial" }
@@ -39,39 +44,48 @@ final class NotificationLines: NotificationWriter {
           + (errno == EEXIST
             ? " (a run is writing it, or one was killed: remove it when none is running)" : ""))
     }
-    buffer.reserveCapacity(Self.block)
+    state.withLock { $0.buffer.reserveCapacity(Self.block) }
   }
 
   deinit { close(descriptor) }
 
   /// Adds one line (written a block at a time); no file name per notification.
   func write(name: String, line: String) throws(DeliveryError) -> String? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !closed else { throw DeliveryError("\(partialPath) is closed: the run stopped") }
-    buffer.append(contentsOf: line.utf8)
-    if buffer.count >= Self.block { try writeBuffer() }
-    return nil
+    try state.withLock { gathered in
+      Result { () throws(DeliveryError) in
+        guard !gathered.closed else {
+          throw DeliveryError("\(partialPath) is closed: the run stopped")
+        }
+        gathered.buffer.append(contentsOf: line.utf8)
+        if gathered.buffer.count >= Self.block { try write(&gathered.buffer) }
+        return nil
+      }
+    }.get()
   }
 
-  func stopWriting() { lock.withLock { closed = true } }
+  func stopWriting() { state.withLock { $0.closed = true } }
 
   /// Writes what is gathered, flushes the file to disk and gives it its name.
   ///
   /// - Throws: ``DeliveryError`` naming the file and the system's reason.
   func finish() throws(DeliveryError) {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !closed else { throw DeliveryError("\(partialPath) is closed: the run stopped") }
-    try writeBuffer()
-    guard fsync(descriptor) == 0, link(partialPath, path) == 0 else {
-      throw DeliveryError(
-        "cannot finish the notifications \(path): \(String(cString: strerror(errno)))")
-    }
-    unlink(partialPath)
+    try state.withLock { gathered in
+      Result { () throws(DeliveryError) in
+        guard !gathered.closed else {
+          throw DeliveryError("\(partialPath) is closed: the run stopped")
+        }
+        try write(&gathered.buffer)
+        guard fsync(descriptor) == 0, link(partialPath, path) == 0 else {
+          throw DeliveryError(
+            "cannot finish the notifications \(path): \(String(cString: strerror(errno)))")
+        }
+        unlink(partialPath)
+      }
+    }.get()
   }
 
-  private func writeBuffer() throws(DeliveryError) {
+  /// Writes `buffer` out and empties it. Called under the lock.
+  private func write(_ buffer: inout [UInt8]) throws(DeliveryError) {
     guard !buffer.isEmpty else { return }
     if let failure = buffer.withUnsafeBytes({ NotificationFiles.writeAll(descriptor, $0) }) {
       throw DeliveryError(

@@ -1,12 +1,14 @@
-import Dispatch
-import Foundation
+import NIOCore
+import NIOPosix
 
-/// `serve`: a served session on a queue of its own, behind an HTTP server. Requests and the
-/// clock's ticks take turns on the queue; the server's loop only reads and writes.
+/// `serve`: a served session on an event loop of its own, behind an HTTP server. Requests and
+/// the clock's ticks take turns on that loop (the session is bound to it: reaching it from
+/// another thread stops the process); the server's loop only reads and writes.
 public final class SessionServer: Sendable {
   private let server: HTTPServer
-  nonisolated(unsafe) private let timer: any DispatchSourceTimer
-  nonisolated(unsafe) private let served: ServedSession
+  private let group: MultiThreadedEventLoopGroup
+  private let ticking: RepeatedTask
+  private let stop: @Sendable () -> Void
 
   /// Serves `served` on `host:port`.
   ///
@@ -16,41 +18,44 @@ public final class SessionServer: Sendable {
   ///   - log: hears each request answered.
   /// - Throws: when it cannot listen there.
   public init(
-    _ served: ServedSession, host: String, port: Int, timeout: Duration = .seconds(30),
+    _ served: sending ServedSession, host: String, port: Int, timeout: Duration = .seconds(30),
     tick: Duration = .milliseconds(250), log: @escaping @Sendable (RequestRecord) -> Void
   ) throws {
-    let queue = DispatchQueue(label: "storekeeper.session")
-    self.served = served
-    nonisolated(unsafe) let served = served
-    server = try ServedSession.server(
-      host: host, port: port, timeout: timeout, patience: nil,
-      submit: { work in
-        queue.async { work.run() }
-        return true
-      }, session: { served }, reads: { [reads = served.reads] in reads }, log: log)
-    timer = DispatchSource.makeTimerSource(queue: queue)
-    let interval = DispatchTimeInterval.nanoseconds(Int(tick.nanoseconds))
-    nonisolated(unsafe) let ticking = served
-    timer.schedule(deadline: .now() + interval, repeating: interval)
-    timer.setEventHandler { ticking.tick() }
-    timer.resume()
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let loop = group.next()
+    let stopping = served.stopping
+    let reads = served.reads
+    let session = NIOLoopBoundBox.makeBoxSendingValue(
+      served, as: ServedSession.self, eventLoop: loop)
+    do {
+      server = try ServedSession.server(
+        host: host, port: port, timeout: timeout, patience: nil,
+        submit: { work in
+          loop.execute { work.run() }
+          return true
+        }, session: { session.value }, reads: { reads }, log: log)
+    } catch {
+      try? group.syncShutdownGracefully()
+      throw error
+    }
+    self.group = group
+    stop = { stopping.withLockedValue { $0 = true } }
+    let interval = TimeAmount.nanoseconds(tick.nanoseconds)
+    ticking = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+      session.value.tick()
+    }
   }
 
   /// The port it listens on.
   public var port: Int { server.port }
 
   /// Asks a control request under way to stop after its current command; safe from any thread.
-  public func requestStop() { served.requestStop() }
+  public func requestStop() { stop() }
 
-  /// Stops the clock and the server.
-  public func close() {
-    timer.cancel()
-    server.close()
-  }
-
-  /// Stops the clock and the server, awaiting the requests under way.
+  /// Stops the clock and the server, awaiting the requests under way, then the session's loop.
   public func close() async {
-    timer.cancel()
+    ticking.cancel()
     await server.close()
+    try? await group.shutdownGracefully()
   }
 }

@@ -43,6 +43,31 @@ import Testing
     #expect(unexplained.isEmpty, "no reason above: \(unexplained.joined(separator: ", "))")
   }
 
+  /// The StoreKit ports, where Apple's synchronous and open-class API leaves the compiler
+  /// blind to what the house otherwise checks.
+  static func isPort(_ path: String) -> Bool { path.hasPrefix("Sources/StorekeeperKit") }
+
+  /// Outside the StoreKit ports, confinement is checked by the compiler (`Locked`, NIO's
+  /// boxes, `Sendable` values) but for at most three types, each saying why it cannot be.
+  @Test func atMostThreeUncheckedSendableTypesOutsideThePorts() throws {
+    let unchecked = try Self.sources().filter { !Self.isPort($0.path) }.flatMap { file in
+      file.text.split(separator: "\n").filter {
+        !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+          && ($0.contains(": @unchecked Sendable") || $0.contains(", @unchecked Sendable"))
+      }.map { "\(file.path): \($0.trimmingCharacters(in: .whitespaces))" }
+    }
+    #expect(unchecked.count <= 3, "\(unchecked.joined(separator: "\n"))")
+  }
+
+  /// Outside the StoreKit ports nothing blocks a thread on a semaphore: work that waits is
+  /// awaited, or waits on NIO's futures or a dispatch group it owns.
+  @Test func noSemaphoreOutsideThePorts() throws {
+    let found = try Self.sources().filter { !Self.isPort($0.path) }.filter {
+      $0.text.contains("DispatchSemaphore(")
+    }.map(\.path)
+    #expect(found.isEmpty, "\(found)")
+  }
+
   /// No function is longer than 80 lines (benchmarks included): from its declaration to the
   /// brace that closes its body, string literals and comments aside.
   @Test func noFunctionIsLongerThanEightyLines() throws {

@@ -85,9 +85,14 @@ struct Serve: AsyncParsableCommand {
     let served = ServedSession(
       host: host, sender: sender, signer: signer, running: !session.paused, key: key,
       controlToken: api.controlToken, wall: { wallClock })
-    let server = try api.listen(host: self.host, port: port) {
-      try SessionServer(
-        served, host: $0, port: $1, timeout: $2, log: { printError($0.text.sanitizedForTerminal) })
+    let server: SessionServer
+    do {
+      // The session goes to the server's loop, bound to it.
+      server = try SessionServer(
+        served, host: self.host, port: port, timeout: api.requestTime,
+        log: { printError($0.text.sanitizedForTerminal) })
+    } catch {
+      throw api.cannotListen(host: self.host, port: port, error)
     }
     if key == nil { printError("storekeeper: " + APIOptions.anyTokenNotice) }
     // Written straight to the descriptor: a test reads it before anything else comes.

@@ -89,11 +89,19 @@ struct APIOptions: ParsableArguments {
     host: String, port: Int, _ listen: (String, Int, Duration) throws -> Server
   ) throws -> Server {
     do {
-      return try listen(host, port, .seconds(requestTimeout))
+      return try listen(host, port, requestTime)
     } catch {
-      printError("storekeeper: cannot listen on \(host):\(port): \(error)".sanitizedForTerminal)
-      throw ExitCode(1)
+      throw cannotListen(host: host, port: port, error)
     }
+  }
+
+  /// How long a request may take to arrive whole (`--request-timeout`).
+  var requestTime: Duration { .seconds(requestTimeout) }
+
+  /// Says why a server cannot listen on `host:port`; the exit code to end with.
+  func cannotListen(host: String, port: Int, _ error: any Error) -> ExitCode {
+    printError("storekeeper: cannot listen on \(host):\(port): \(error)".sanitizedForTerminal)
+    return ExitCode(1)
   }
 }
 
