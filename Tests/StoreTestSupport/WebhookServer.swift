@@ -97,8 +97,14 @@ package final class WebhookServer: @unchecked Sendable {
   /// The bodies received so far, in arrival order.
   package var bodies: [String] { requests().map(\.body) }
 
-  /// `http://127.0.0.1:<port>/notifications`.
-  package var url: String { "http://127.0.0.1:\(port)/notifications" }
+  /// `http://127.0.0.1:<port>/notifications/<token>`: a path of this server's own, so that a
+  /// request meant for another test's server that stopped and gave the port back (a retry
+  /// of the same session's notification, same UUID and all) is told apart and not recorded.
+  package var url: String { "http://127.0.0.1:\(port)\(ownPath)" }
+
+  /// This server's notification path.
+  private var ownPath: String { "/notifications/\(token)" }
+  private let token = UUID().uuidString.lowercased()
 
   /// The status answered once `statuses` are used up.
   package var status: Int {
@@ -165,6 +171,11 @@ package final class WebhookServer: @unchecked Sendable {
     let path = head.first?.split(separator: " ").dropFirst().first.map(String.init) ?? ""
     let type = head.first { $0.lowercased().hasPrefix("content-type:") }
       .map { $0.dropFirst(13).trimmingCharacters(in: .whitespaces) }
+    // Another server's notification path: a stray, answered 404 and not recorded.
+    if path.hasPrefix("/notifications") && path != ownPath {
+      _ = Self.send("HTTP/1.1 404 X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", to: client)
+      return
+    }
     lock.lock()
     received.append(
       Request(
@@ -172,17 +183,7 @@ package final class WebhookServer: @unchecked Sendable {
     let status = statuses.isEmpty ? answer : statuses.removeFirst()
     let location = redirect.map { "Location: \($0)\r\n" } ?? ""
     lock.unlock()
-    func send(_ text: String) -> Bool {
-      let bytes = Array(text.utf8)
-      #if os(Linux)
-        let flags = Int32(MSG_NOSIGNAL)  // a client that hung up must not kill the test runner
-      #else
-        let flags: Int32 = 0
-        var one: Int32 = 1
-        setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-      #endif
-      return bytes.withUnsafeBytes { Foundation.send(client, $0.baseAddress!, $0.count, flags) } > 0
-    }
+    func send(_ text: String) -> Bool { Self.send(text, to: client) }
     switch reply {
     case .normal:
       _ = send(
@@ -203,6 +204,19 @@ package final class WebhookServer: @unchecked Sendable {
         if index >= 32 { Thread.sleep(forTimeInterval: 0.05) }
       }
     }
+  }
+
+  /// Sends `text` to `client`; whether any of it went.
+  private static func send(_ text: String, to client: Int32) -> Bool {
+    let bytes = Array(text.utf8)
+    #if os(Linux)
+      let flags = Int32(MSG_NOSIGNAL)  // a client that hung up must not kill the test runner
+    #else
+      let flags: Int32 = 0
+      var one: Int32 = 1
+      setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+    #endif
+    return bytes.withUnsafeBytes { Foundation.send(client, $0.baseAddress!, $0.count, flags) } > 0
   }
 
   private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

@@ -339,7 +339,7 @@ func serveForAppleLibrary(
   let server = try ServeProcess([
     "--paused", "--start", "2026-11-22T02:00:00Z", "--environment", "LocalTesting",
     "--api-key", keyPath, "--key-id", "KEY_ID", "--issuer-id", "ISSUER_ID",
-    "--notify-url", "http://127.0.0.1:\(backend.port)/notifications",
+    "--notify-url", backend.url,
     "Configs/FoodTruck.storekit",
   ])
   let token = try storekeeper([
