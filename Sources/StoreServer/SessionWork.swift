@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import StoreUtilities
 
 /// A piece of work on a served session, run where the session lives (`serve`'s queue, the
@@ -98,14 +97,14 @@ extension ServedSession {
 /// Where a served session's reads are found once the session is served (the inspector serves
 /// before its session opens); safe from any thread.
 public final class ReadSlot: Sendable {
-  private let access = NIOLockedValueBox<ReadAccess?>(nil)
+  private let access = Locked<ReadAccess?>(nil)
 
   /// An empty slot.
   public init() {}
 
   /// The reads, once set.
-  public var reads: ReadAccess? { access.withLockedValue { $0 } }
+  public var reads: ReadAccess? { access.value }
 
   /// Sets the reads requests are answered from.
-  public func set(_ reads: ReadAccess) { access.withLockedValue { $0 = reads } }
+  public func set(_ reads: ReadAccess) { access.withLock { $0 = reads } }
 }
