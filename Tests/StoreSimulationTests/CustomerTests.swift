@@ -68,6 +68,28 @@ import Testing
     #expect(session.nextScheduledEvent == t0.plus(seconds: 90))  // Alice's, not Bob's (100)
   }
 
+  @Test func aVerbAddressedToAnotherCustomerLeavesTheCurrentOneCurrentAndScopesNest() throws {
+    var session = try session(with: ["alice", "carol", "bob"])
+    let alice = try #require(session.customer(named: "alice"))
+    let carol = try #require(session.customer(named: "carol"))
+    var inside: [String?] = []
+    let bought = try session.addressing(alice) { (session) throws -> [StoreEvent] in
+      let made = try events { try session.buy("monthly", PurchaseOptions(), $0) }
+      inside.append(session.account.customer.name)
+      session.addressing(carol) { inside.append($0.account.customer.name) }
+      inside.append(session.account.customer.name)
+      inside.append(session.customer.name)
+      return made
+    }
+    #expect(inside == ["alice", "carol", "alice", "bob"], "the current customer stays bob")
+    #expect(bought?.allSatisfy { $0.customer?.name == "alice" } == true)
+    #expect(session.customer.name == "bob" && session.account.customer.name == "bob")
+    #expect(session.currentEntitlements().isEmpty, "bob bought nothing")
+    let alicesView = try #require(session.acting(as: alice))
+    #expect(alicesView.currentEntitlements().map(\.owner.customer.name) == ["alice"])
+    #expect(session.addressing(Customer(name: "nobody", number: 77)) { _ in 1 } == nil)
+  }
+
   @Test func settingsAreEachCustomersOwnAndStartFromTheOwnCustomers() throws {
     var session = try session(with: ["alice"])
     session.updateSettings { $0.shouldEnterBillingRetryOnRenewal = true }

@@ -16,7 +16,7 @@ import Testing
     for _ in 0..<purchases { try session.buy("coins", PurchaseOptions()) { _ in } }
     for _ in 0..<verbs { try session.advance(to: session.now.plus(seconds: 30)) { _ in } }
     return (
-      session.storage.customers.actingState.checked.transactionsVisited,
+      session.storage.customers.addressedState.checked.transactionsVisited,
       session.ledger.records.count
     )
   }
@@ -40,12 +40,12 @@ import Testing
   @Test func aWholeCheckStillComesDuringALongSession() throws {
     var session = Session(configuration: testConfiguration, start: t0)
     for _ in 0..<100 { try session.buy("coins", PurchaseOptions()) { _ in } }
-    let before = session.storage.customers.actingState.checked.transactionsVisited
+    let before = session.storage.customers.addressedState.checked.transactionsVisited
     for _ in 0..<4 {
       try session.advance(to: session.now.plus(seconds: 30)) { _ in }
     }
     // 100 transactions: a whole check falls due within four verbs, and walks all of them.
-    #expect(session.storage.customers.actingState.checked.transactionsVisited - before >= 100)
+    #expect(session.storage.customers.addressedState.checked.transactionsVisited - before >= 100)
     #expect(session.invariantViolation() == nil)
   }
 }

@@ -18,15 +18,14 @@ extension Session {
   ///   customers, whatever the span; the customers with nothing due are not looked at.
   public mutating func advance(to target: Instant, _ sink: EventSink) throws(SessionError) {
     try check(.advance(to: target))
-    let home = currentCustomerSlot
-    while selectEarliestDue(upTo: target.milliseconds) != nil,
+    while addressEarliestDue(upTo: target.milliseconds) != nil,
       let entry = popDue(upTo: target.milliseconds)
     {
       let group = Int(entry.group)
       fire(group: group, due: entry.due, stamp: entry.due, sink)
       reschedule(group: group)
     }
-    switchCustomer(toSlot: home)
+    addressCurrent()
     now = target
     settle(sink)
   }
@@ -45,12 +44,11 @@ extension Session {
     marking mark: (_ due: Instant, _ eventful: Bool) -> Void, _ sink: EventSink
   ) throws(SessionError) -> Bool {
     try check(.advance(to: target))
-    let home = currentCustomerSlot
     var count = 0
     var last: Int64?
-    while let due = selectEarliestDue(upTo: target.milliseconds) {
+    while let due = addressEarliestDue(upTo: target.milliseconds) {
       if count >= limit, let last, due > last {
-        switchCustomer(toSlot: home)
+        addressCurrent()
         now = Instant(milliseconds: last)
         settle(sink)
         return false
@@ -64,7 +62,7 @@ extension Session {
       count += 1
       last = entry.due
     }
-    switchCustomer(toSlot: home)
+    addressCurrent()
     now = target
     settle(sink)
     return true

@@ -36,10 +36,10 @@ extension Session {
     switch options.invariantChecking {
     case .off: return
     case .everyVerb:
-      storage.customers.actingState.checked.transactionsVisited += ledger.records.count
+      storage.customers.addressedState.checked.transactionsVisited += ledger.records.count
       problem = invariantViolation()
     case .amortized:
-      var progress = storage.customers.actingState.checked
+      var progress = storage.customers.addressedState.checked
       let count = ledger.records.count
       progress.verbsSinceWholeCheck += 1
       if progress.verbsSinceWholeCheck * InvariantChecking.Progress.transactionsPerVerb >= count {
@@ -52,7 +52,7 @@ extension Session {
         problem = recentViolation(from: start)
       }
       progress.checkedCount = count
-      storage.customers.actingState.checked = progress
+      storage.customers.addressedState.checked = progress
     }
     if let problem { preconditionFailure("Storekeeper engine invariant broken: \(problem)") }
   }
@@ -94,13 +94,14 @@ extension Session {
     return wakeViolation() ?? groupsViolation()
   }
 
-  /// Whether the acting customer's wake says when their schedule is next due (a view of a
+  /// Whether the addressed customer's wake says when their schedule is next due (a view of a
   /// member's device has no schedule of its own, and is not checked).
   func wakeViolation() -> String? {
     let book = storage.customers
-    let wake = book.wakes.due(of: book.acting)
+    let wake = book.wakes.due(of: book.addressed)
     guard wake == scheduler.nextDue(groups: groups) else {
-      return "customer \(customer)'s wake (\(wake.map(String.init) ?? "none")) is not their "
+      return
+        "customer \(addressedCustomer)'s wake (\(wake.map(String.init) ?? "none")) is not their "
         + "schedule's next due time"
     }
     return nil

@@ -12,11 +12,11 @@ extension Session {
       appTransactionID: importedAppTransactionID)
   }
 
-  /// The acting account's `appTransactionId` when Apple gave it (an imported customer's own
+  /// The addressed account's `appTransactionId` when Apple gave it (an imported customer's own
   /// account; never a family member's).
   var importedAppTransactionID: UInt64? {
     guard storage.hasAppTransactionIDs, account.isPurchaser else { return nil }
-    return storage.appTransactionIDs[customer.number]
+    return storage.appTransactionIDs[addressedCustomer.number]
   }
 
   /// `appTransactionId` of `account`: an imported customer's is Apple's, every other the one
@@ -186,15 +186,15 @@ extension Session {
   /// Counts an event in the session's history and in its customer's.
   mutating func countEvent() {
     emittedEventCount += 1
-    storage.customers.actingState.eventCount += 1
+    storage.customers.addressedState.eventCount += 1
   }
 
   /// Whose the event just counted is, when that is a named customer, and its place in their
   /// history.
   var eventCustomer: (Customer?, UInt64) {
     // Read in place (a copy of the book of customers would retain every chunk of it).
-    let customer = storage.customers.actingState.customer
-    return customer.isOwn ? (nil, 0) : (customer, storage.customers.actingState.eventCount - 1)
+    let customer = storage.customers.addressedState.customer
+    return customer.isOwn ? (nil, 0) : (customer, storage.customers.addressedState.eventCount - 1)
   }
 }
 

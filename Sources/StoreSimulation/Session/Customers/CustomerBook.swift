@@ -35,7 +35,7 @@ struct CustomerState {
 }
 
 extension CustomerState {
-  /// What stands in a chunk for the acting customer's state while it is out (``CustomerBook``):
+  /// What stands in a chunk for the addressed customer's state while it is out (``CustomerBook``):
   /// empty, sharing nothing with any customer's.
   static var vacant: CustomerState {
     CustomerState(
@@ -44,32 +44,36 @@ extension CustomerState {
 }
 
 /// The session's customers: who they are, by name and number, every one's state, when each is
-/// next due, and which one the verbs act on.
+/// next due, and which one the verbs are addressed to.
+///
+/// ``addressed`` is the customer whose state the engine's verbs are working on: the session's
+/// current customer at rest (``Session/customer``, kept by the session, not here), another
+/// while a verb runs for them (a journal line naming its customer, an App Store Server API
+/// call, the clock firing their transition, a mass extension walking every account).
 ///
 /// States live in chunks of 64, so that a copy of the session (a step back's, a reader's)
-/// shares every chunk but the one the session changes next. The acting customer's state is out
-/// of its chunk, where every verb and the clock reach it directly (no chunk to find, no
-/// nested uniqueness check on each access); it goes back when another customer acts.
+/// shares every chunk but the one the session changes next. The addressed customer's state is
+/// out of its chunk, where every verb and the clock reach it directly (no chunk to find, no
+/// nested uniqueness check on each access); it goes back when another customer is addressed.
 struct CustomerBook {
   static let chunkSize = 64
 
   /// Every customer, by slot; slot 0 is the session's own.
   private(set) var customers: [Customer] = [.own]
-  /// Every customer's state, by slot, in chunks; the acting one's slot holds
+  /// Every customer's state, by slot, in chunks; the addressed one's slot holds
   /// ``CustomerState/vacant`` while its state is in `out`.
   private var chunks: [[CustomerState]]
-  /// The acting customer's state.
+  /// The addressed customer's state.
   private var out: CustomerState
-  /// The slot of the customer the verbs act on: the one a `customer` line named, or the one the
-  /// clock is firing a transition of.
-  private(set) var acting = 0
+  /// The slot of the customer the verbs are working on (whose state is `out`).
+  private(set) var addressed = 0
   /// Slots by name.
   private var slotsByName: [String: Int] = [:]
   /// Slots by number.
   private var slotsByNumber: [Int: Int] = [0: 0]
   /// When each customer is next due.
   private(set) var wakes = WakeHeap()
-  /// How many live transactions the customers other than the acting one hold.
+  /// How many live transactions the customers other than the addressed one hold.
   private var othersTransactions = 0
 
   /// A book of the session's own customer, in `state`.
@@ -88,14 +92,14 @@ struct CustomerBook {
   /// The state of the customer in `slot`.
   subscript(slot: Int) -> CustomerState {
     _read {
-      if slot == acting {
+      if slot == addressed {
         yield out
       } else {
         yield chunks[slot / Self.chunkSize][slot % Self.chunkSize]
       }
     }
     _modify {
-      if slot == acting {
+      if slot == addressed {
         yield &out
       } else {
         yield &chunks[slot / Self.chunkSize][slot % Self.chunkSize]
@@ -103,14 +107,14 @@ struct CustomerBook {
     }
   }
 
-  /// The state of the customer the verbs act on.
-  var actingState: CustomerState {
+  /// The state of the customer the verbs are addressed to.
+  var addressedState: CustomerState {
     _read { yield out }
     _modify { yield &out }
   }
 
   /// How many live transactions every customer holds.
-  var transactionCount: Int { othersTransactions + actingState.ledger.liveCount }
+  var transactionCount: Int { othersTransactions + addressedState.ledger.liveCount }
 
   /// The number a new customer gets when their line names none: one past the highest, or once
   /// the highest is the last there is (a line named it), the lowest free one.
@@ -135,33 +139,33 @@ struct CustomerBook {
     return slot
   }
 
-  /// Makes the verbs act on the customer in `slot`.
+  /// Addresses the verbs to the customer in `slot` (their state out of its chunk).
   ///
   /// - Complexity: O(1).
-  mutating func act(as slot: Int) {
-    guard slot != acting else { return }
-    othersTransactions += actingState.ledger.liveCount - self[slot].ledger.liveCount
-    // The acting state back into its slot (the vacant one out), then the new one's out.
-    swap(&out, &chunks[acting / Self.chunkSize][acting % Self.chunkSize])
-    acting = slot
+  mutating func address(_ slot: Int) {
+    guard slot != addressed else { return }
+    othersTransactions += addressedState.ledger.liveCount - self[slot].ledger.liveCount
+    // The addressed state back into its slot (the vacant one out), then the new one's out.
+    swap(&out, &chunks[addressed / Self.chunkSize][addressed % Self.chunkSize])
+    addressed = slot
     swap(&out, &chunks[slot / Self.chunkSize][slot % Self.chunkSize])
   }
 
-  /// Records that the acting customer's group `index` changed its next transition, and brings
+  /// Records that the addressed customer's group `index` changed its next transition, and brings
   /// their wake in line.
   ///
   /// - Complexity: O(log *g* + log *c*) for *g* groups and *c* customers, amortized over
   ///   superseded entries.
   mutating func reschedule(group index: Int) {
     out.reschedule(group: index)
-    wakes.set(slot: acting, number: customers[acting].number, due: out.nextDue())
+    wakes.set(slot: addressed, number: customers[addressed].number, due: out.nextDue())
   }
 
   /// Tells `body` every customer's state, in slot order (each read in place, not copied).
   func forEach(_ body: (CustomerState) -> Void) {
     for (number, chunk) in chunks.enumerated() {
       for offset in chunk.indices {
-        if number * Self.chunkSize + offset == acting { body(out) } else { body(chunk[offset]) }
+        if number * Self.chunkSize + offset == addressed { body(out) } else { body(chunk[offset]) }
       }
     }
   }
@@ -169,7 +173,7 @@ struct CustomerBook {
   /// Changes every customer's state (a reload of the configuration).
   mutating func updateEach(_ body: (inout CustomerState) -> Void) {
     for chunk in chunks.indices {
-      for offset in chunks[chunk].indices where chunk * Self.chunkSize + offset != acting {
+      for offset in chunks[chunk].indices where chunk * Self.chunkSize + offset != addressed {
         body(&chunks[chunk][offset])
       }
     }

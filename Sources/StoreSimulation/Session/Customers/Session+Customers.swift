@@ -1,8 +1,9 @@
 import StoreConfiguration
 
 extension Session {
-  /// The customer commands act as now: the session's own until a `customer` line.
-  public var customer: Customer { account.customer }
+  /// The current customer, whom commands act for unless a line names another: the session's
+  /// own until a `customer` line.
+  public var customer: Customer { storage.customers.customers[storage.currentCustomer] }
 
   /// Every customer: the session's own first, then the named ones in the order they were made.
   public var customers: [Customer] { storage.customers.customers }
@@ -32,7 +33,7 @@ extension Session {
 
   /// A member of the current customer's family.
   func memberAccount(_ member: FamilyMember) -> Account {
-    Account(customer: customer, member: member)
+    Account(customer: addressedCustomer, member: member)
   }
 
   /// Makes the following commands act as the customer called `name` (`customer <name>`), who
@@ -118,18 +119,41 @@ extension Session {
 
   // MARK: - Whom the verbs act on
 
-  /// Makes the verbs act as the customer in `slot`.
+  /// Makes the customer in `slot` the current one (the verbs act for them until another
+  /// `customer` line).
   ///
   /// - Complexity: O(1).
   mutating func switchCustomer(toSlot slot: Int) {
-    guard slot != storage.customers.acting else { return }
+    guard slot != storage.currentCustomer || slot != storage.customers.addressed else { return }
     makeUnique()
-    storage.customers.act(as: slot)
+    storage.currentCustomer = slot
+    storage.customers.address(slot)
   }
 
+  /// Addresses the verbs to the customer in `slot`, for a verb run for them; the current
+  /// customer stays current. What addresses another addresses back when it ends: a scope of
+  /// ``addressing(_:_:)`` to whom it found, the clock and a mass extension to the current
+  /// customer (``addressCurrent()``).
+  ///
+  /// - Complexity: O(1).
+  mutating func address(slot: Int) {
+    guard slot != storage.customers.addressed else { return }
+    makeUnique()
+    storage.customers.address(slot)
+  }
+
+  /// Addresses the verbs to the current customer again, after a verb run for another.
+  mutating func addressCurrent() { address(slot: storage.currentCustomer) }
+
+  /// The customer the verbs are working on now: the current one but while a verb runs for
+  /// another (``addressing(_:_:)``, the clock, a mass extension).
+  var addressedCustomer: Customer { storage.customers.addressedState.customer }
+
   /// Runs `body` with the verbs addressed to `customer` (a journal line that names whom it acts
-  /// for, an App Store Server API call about their transaction) and leaves the current customer
-  /// the current one: nothing is journaled about whom the session acts as. `nil` when there is
+  /// for, an App Store Server API call about their transaction, a purchaser's verb reaching a
+  /// seat's member); the current customer stays the current one, and nothing is journaled about
+  /// whom the session acts as. Scopes nest: when `body` ends, the verbs are addressed to whom
+  /// they were before it (the purchaser whose renewal reached the member). `nil` when there is
   /// no such customer (nothing runs).
   ///
   /// - Complexity: O(1) besides `body`.
@@ -137,15 +161,15 @@ extension Session {
     _ customer: Customer, _ body: (inout Session) throws(E) -> T
   ) throws(E) -> T? {
     guard let slot = storage.customers.slot(number: customer.number) else { return nil }
-    let home = storage.customers.acting
-    switchCustomer(toSlot: slot)
-    defer { switchCustomer(toSlot: home) }
+    let outer = storage.customers.addressed
+    address(slot: slot)
+    defer { address(slot: outer) }
     return try body(&self)
   }
 
-  /// A read-only copy of the session acting as `customer` (the session itself for the current
-  /// one), for a view of their device or a read about them; `nil` when there is no such
-  /// customer.
+  /// A read-only copy of the session with `customer` current (the session itself for the
+  /// current one), for a view of their device or a read about them; `nil` when there is no
+  /// such customer.
   ///
   /// - Complexity: O(1): the copy shares every customer's state.
   public func acting(as customer: Customer) -> Session? {
@@ -153,38 +177,35 @@ extension Session {
     guard let slot = storage.customers.slot(number: customer.number) else { return nil }
     var copy = self
     copy.storage = storage.copy()
-    copy.storage.customers.act(as: slot)
+    copy.storage.currentCustomer = slot
+    copy.storage.customers.address(slot)
     return copy
   }
 
-  /// Runs `body` as each customer in turn (the own one first, then by slot), and returns to
-  /// the current one: what the App Store does for every customer at once (a mass extension).
+  /// Runs `body` addressed to each customer in turn (the own one first, then by slot): what the
+  /// App Store does for every customer at once (a mass extension).
   mutating func forEachCustomer(_ body: (inout Session) -> Void) {
-    let home = storage.customers.acting
     for slot in 0..<storage.customers.count {
-      switchCustomer(toSlot: slot)
+      address(slot: slot)
       body(&self)
     }
-    switchCustomer(toSlot: home)
+    addressCurrent()
   }
 
   // MARK: - The clock, for every customer
-
-  /// The current customer's slot.
-  var currentCustomerSlot: Int { storage.customers.acting }
 
   /// How many live transactions every customer holds (their families' shares aside).
   ///
   /// - Complexity: O(1).
   public var transactionCountOfEveryCustomer: Int { storage.customers.transactionCount }
 
-  /// Makes the customer with the earliest transition due at or before `limit` the acting one
-  /// (ties: the lower number first), and returns when it is due; `nil` when none is.
+  /// Addresses the verbs to the customer with the earliest transition due at or before
+  /// `limit` (ties: the lower number first), and returns when it is due; `nil` when none is.
   ///
   /// - Complexity: O(1).
-  mutating func selectEarliestDue(upTo limit: Int64) -> Int64? {
+  mutating func addressEarliestDue(upTo limit: Int64) -> Int64? {
     guard let wake = storage.customers.wakes.min, wake.due <= limit else { return nil }
-    switchCustomer(toSlot: wake.slot)
+    address(slot: wake.slot)
     return wake.due
   }
 
@@ -227,7 +248,7 @@ extension Session {
 }
 
 extension Session {
-  /// Appends `record` to the acting customer's ledger under `id`, an id the engine did not make
+  /// Appends `record` to the addressed customer's ledger under `id`, an id the engine did not make
   /// (Apple's, for an imported customer), and remembers whose it is; later transactions of that
   /// customer take the ids after their highest. The caller has checked ``holdsTransaction(_:)``.
   mutating func place(
@@ -236,18 +257,18 @@ extension Session {
     -> Int
   {
     ledger.append(record, details: details, id: id)
-    storage.idOwners[id] = customer.number
+    storage.idOwners[id] = addressedCustomer.number
     return ledger.records.count - 1
   }
 
-  /// The id the acting customer's next transaction gets: their ledger's next, past any id an
+  /// The id the addressed customer's next transaction gets: their ledger's next, past any id an
   /// imported customer holds (Apple's ids may fall in another customer's range).
   ///
   /// - Complexity: O(1) but for the ids skipped.
   var nextFreeID: UInt64 {
     var id = ledger.nextID
     guard !storage.idOwners.isEmpty else { return id }
-    let me = customer.number
+    let me = addressedCustomer.number
     while let owner = storage.idOwners[id], owner != me { id += 1 }
     return id
   }
@@ -260,13 +281,13 @@ extension Session {
     -> UInt64
   {
     // Without imported customers, the ledger's next id (one read of the ledger: each copies the
-    // acting customer's state).
+    // addressed customer's state).
     guard !storage.idOwners.isEmpty else { return ledger.append(record, details: details) }
     let id = nextFreeID
     let placing = ledger.placed != nil
     ledger.append(record, details: details, id: id == ledger.nextID ? nil : id)
     // An imported customer's own next ids are theirs too, past every range.
-    if placing { storage.idOwners[id] = customer.number }
+    if placing { storage.idOwners[id] = addressedCustomer.number }
     return id
   }
 

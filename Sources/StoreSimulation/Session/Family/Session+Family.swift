@@ -151,7 +151,7 @@ extension Session {
   /// nothing without a family.
   mutating func syncFamily(at stamp: Int64, _ sink: EventSink) {
     // Read in place: the renewal loop calls this after every transition.
-    guard !storage.customers.actingState.family.members.isEmpty else { return }
+    guard !storage.customers.addressedState.family.members.isEmpty else { return }
     let entitled = entitledPositions().filter {
       let product = ledger[$0].product
       return isShareable(Int(product)) && !family.unshared.contains(product)

@@ -46,7 +46,7 @@ extension Session {
 
   /// The account a transaction id belongs to: the purchaser's range, or a member's.
   public func account(ofTransaction id: UInt64) -> Account? {
-    if ledger.position(of: id) != nil { return Account(customer: customer) }
+    if ledger.position(of: id) != nil { return Account(customer: addressedCustomer) }
     return locateShare(id).map { memberAccount(family.members[$0.member].member) }
   }
 

@@ -1,5 +1,5 @@
 /// A transaction as Apple's App Store Server API reported it (`JWSTransactionDecodedPayload`),
-/// to be placed in the acting customer's ledger under Apple's own ids: what `import transaction`
+/// to be placed in the addressed customer's ledger under Apple's own ids: what `import transaction`
 /// carries. Every field keeps Apple's value, the derived ones too (the web order line item id,
 /// the storefront and currency, the offer as Apple named it).
 public struct ImportedTransaction: Equatable, Sendable {

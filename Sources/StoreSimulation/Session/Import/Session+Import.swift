@@ -1,7 +1,7 @@
 import StoreConfiguration
 
 extension Session {
-  /// Places a transaction Apple reported (``ImportedTransaction``) in the acting customer's
+  /// Places a transaction Apple reported (``ImportedTransaction``) in the addressed customer's
   /// ledger under Apple's id, finished, with Apple's values; an auto-renewable one becomes its
   /// group's current period when it is the latest. Nothing is notified: this is history.
   ///
@@ -34,7 +34,7 @@ extension Session {
     let position = place(record, id: imported.id, details: details)
     if let appTransactionID = imported.appTransactionID.flatMap({ UInt64($0) }) {
       makeUnique()
-      storage.appTransactionIDs[customer.number] = appTransactionID
+      storage.appTransactionIDs[addressedCustomer.number] = appTransactionID
       storage.hasAppTransactionIDs = true
     }
     settings.storefront = storefronts[Int(storefront)]

@@ -17,7 +17,7 @@ extension Session {
     _ = finishAll(fromPosition: 0, beforePosition: recordCount, atMost: .max, sink)
   }
 
-  /// How many records the acting customer's ledger holds, deleted ones included: the position
+  /// How many records the addressed customer's ledger holds, deleted ones included: the position
   /// the next transaction takes.
   public var recordCount: Int { ledger.records.count }
 

@@ -12,16 +12,16 @@ public struct RetentionPage: Equatable, Sendable {
 }
 
 extension Session {
-  /// What the subscription page last offered the acting customer, if it offered anything.
+  /// What the subscription page last offered the addressed customer, if it offered anything.
   public var retentionPage: RetentionPage? {
-    get { storage.customers.actingState.retentionPage }
+    get { storage.customers.addressedState.retentionPage }
     set {
       makeUnique()
-      storage.customers.actingState.retentionPage = newValue
+      storage.customers.addressedState.retentionPage = newValue
     }
   }
 
-  /// What the acting customer's subscription page asks the developer's endpoint: their active
+  /// What the addressed customer's subscription page asks the developer's endpoint: their active
   /// auto-renewable subscription whose auto-renew is on (the page offers to cancel it).
   ///
   /// - Throws: ``SessionError`` when there is no such subscription, naming why.

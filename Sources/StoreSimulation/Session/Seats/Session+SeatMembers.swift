@@ -29,7 +29,7 @@ extension Session {
     return seats.members.compactMap { customer(number: $0.customer) }
   }
 
-  /// The acting customer's running multiseat subscription whose invitations Apple hosts (the
+  /// The addressed customer's running multiseat subscription whose invitations Apple hosts (the
   /// first by subscription group when there are several [unverified]).
   func appleHostedGroup() throws(SessionError) -> Int {
     for index in groups.indices where groups[index].isActive && !groups[index].isAssigned {
@@ -38,7 +38,7 @@ extension Session {
     }
     throw seatRefusal(
       .notAppleManaged,
-      "\(customer.name ?? "the session's own customer") has no running multiseat subscription "
+      "\(addressedCustomer.name ?? "the session's own customer") has no running multiseat subscription "
         + "whose invitations Apple hosts (set invitations apple, then buy <product> seats=N)")
   }
 
@@ -61,9 +61,9 @@ extension Session {
       .flatMap { customer(owningID: $0)?.name } ?? "the purchaser"
     throw seatRefusal(
       .assignedSeat,
-      "\(customer.name ?? "this customer") holds a seat of \(purchaser)'s multiseat "
+      "\(addressedCustomer.name ?? "this customer") holds a seat of \(purchaser)'s multiseat "
         + "subscription in group \(catalog.groups[index].id): it renews and ends with "
-        + "\(purchaser)'s (group remove \(customer.name ?? "") as \(purchaser) ends it)")
+        + "\(purchaser)'s (group remove \(addressedCustomer.name ?? "") as \(purchaser) ends it)")
   }
 
   /// Throws why `group invite` or `group remove` cannot apply.
@@ -87,10 +87,10 @@ extension Session {
     guard groups[index].phase == .subscribed else {
       throw seatRefusal(
         .purchaserNotSubscribed,
-        "\(customer.name ?? "the purchaser")'s subscription waits for a payment "
+        "\(addressedCustomer.name ?? "the purchaser")'s subscription waits for a payment "
           + "(\(groups[index].renewalState?.rawValue ?? "")): members join once it renews")
     }
-    guard name != customer.name else {
+    guard name != addressedCustomer.name else {
       throw seatRefusal(.alreadySubscribed, "\(name) is the purchaser: they hold the subscription")
     }
     if let slot = storage.customers.slot(named: name) {
@@ -112,7 +112,7 @@ extension Session {
     }
   }
 
-  /// The purchaser's current period of group `index` (the acting customer's).
+  /// The purchaser's current period of group `index` (the addressed customer's).
   private func purchaserPeriod(group index: Int) -> PurchaserPeriod? {
     guard let position = ledger.position(of: groups[index].current) else { return nil }
     let record = ledger[position]
@@ -149,7 +149,7 @@ extension Session {
     storage.seatGroups[groups[index].originalID]!.removeMember(customer: member.number)
   }
 
-  /// What members follow of the acting customer's group `index` now.
+  /// What members follow of the addressed customer's group `index` now.
   private func terms(of index: Int) -> MemberTerms {
     let revoked = ledger.position(of: groups[index].current).map { ledger[$0].isRevoked } ?? false
     let seats = storage.seatGroups[groups[index].originalID]?.inForce ?? 0
@@ -158,7 +158,7 @@ extension Session {
 
   // MARK: - Members following the purchaser
 
-  /// Brings the members of the acting customer's Apple-hosted subscriptions in line with them,
+  /// Brings the members of the addressed customer's Apple-hosted subscriptions in line with them,
   /// at `stamp`: a renewal renews each member's seat; grace, retry and expiry are theirs too;
   /// a refund revokes their assignments; seats fewer than members (a reduction at the renewal,
   /// a seat refund) revoke the latest members' [unverified]; a subscription that ended leaves
@@ -247,7 +247,7 @@ extension Session {
       return revokeAssignment(group: index, at: stamp, sink)
     }
     if renewed && source.group.isEntitled {
-      var record = TransactionRecord(
+      let record = TransactionRecord(
         id: 0, originalID: groups[index].originalID, purchaseDate: source.record.purchaseDate,
         originalPurchaseDate: originalPurchaseDate(group: index),
         expirationDate: source.record.expirationDate, price: 0, product: source.record.product,
@@ -294,15 +294,15 @@ extension Session {
 
   // MARK: - Deleted purchases
 
-  /// After `delete` or `clear`: a multiseat purchase of the acting customer's that is gone
+  /// After `delete` or `clear`: a multiseat purchase of the addressed customer's that is gone
   /// takes its members' seats with it (their transactions deleted, as a family member's shares
-  /// are); the acting customer's own seat that is gone leaves its group. In the order of the
+  /// are); the addressed customer's own seat that is gone leaves its group. In the order of the
   /// purchases' ids, so that a replay tells the same.
   ///
   /// - Complexity: O(*s*) in multiseat subscriptions, and the members' transactions deleted.
   mutating func dropSeatsOfDeletedPurchases(_ sink: EventSink) {
     guard !storage.seatGroups.isEmpty else { return }
-    let me = customer.number
+    let me = addressedCustomer.number
     let stamp = now.milliseconds
     for original in storage.seatGroups.keys.sorted() {
       guard let seats = storage.seatGroups[original] else { continue }

@@ -42,7 +42,6 @@ extension Session {
     let request = requestIdentifier ?? "\(productID)-\(now.milliseconds)"
     var succeeded = 0
     var failed = 0
-    let home = currentCustomerSlot
     forEachCustomer { session in
       let counts = session.extendSubscribers(
         of: productIndex, days: days, reason: reason, request: request,
@@ -50,7 +49,7 @@ extension Session {
       succeeded += counts.succeeded
       failed += counts.failed
       // The others' families follow now; the current customer's, after the summary.
-      if session.currentCustomerSlot != home { session.settle(sink) }
+      if session.addressedCustomer != session.customer { session.settle(sink) }
     }
     let summary = RenewalExtensionSummary(
       productID: productID, requestIdentifier: request, storefrontCountryCodes: storefronts,
