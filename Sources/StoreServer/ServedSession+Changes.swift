@@ -8,14 +8,8 @@ import StoreSimulation
 /// `consumption`, `account-token`, `finish`.
 extension ServedSession {
   /// `PUT /inApps/v1/subscriptions/extend/{originalTransactionId}` (Extend a Subscription
-  /// Renewal Date).
-  func extend(_ originalText: String, body: [UInt8]) throws(AppStoreError) -> JSONValue {
-    let original = try reader.originalTransaction(originalText)
-    let request = try ExtensionRequest(try reader.bodyObject(body), mass: false)
-    return try extend(original, request)
-  }
-
-  private func extend(
+  /// Renewal Date) of `original`.
+  func extend(
     _ original: Transaction, _ request: ExtensionRequest
   ) throws(AppStoreError) -> JSONValue {
     let events = try applyCall(
@@ -55,8 +49,7 @@ extension ServedSession {
 
   /// `POST /inApps/v1/subscriptions/extend/mass` (Extend Subscription Renewal Dates for All
   /// Active Subscribers): applied at once; its summary is kept for the status call.
-  func extendAll(body: [UInt8]) throws(AppStoreError) -> JSONValue {
-    let request = try ExtensionRequest(try reader.bodyObject(body), mass: true)
+  func extendAll(_ request: ExtensionRequest) throws(AppStoreError) -> JSONValue {
     guard let product = request.productID, let item = host.session.catalog.product(product),
       item.groupIndex != nil
     else {
@@ -72,9 +65,9 @@ extension ServedSession {
 
   /// `PUT /inApps/v1|v2/transactions/consumption/{transactionId}` (Send Consumption
   /// Information): accepted (202) only while a refund request waits, within 12 hours of it.
-  func consumption(_ id: String, version: String, body: [UInt8]) throws(AppStoreError) {
-    let transaction = try reader.transaction(id)
-    let fields = try ConsumptionValidation.fields(try reader.bodyObject(body), version: version)
+  func consumption(
+    _ transaction: Transaction, _ fields: [ConsumptionInformation.Field]
+  ) throws(AppStoreError) {
     _ = try applyCall(
       .consumption(.id(transaction.id), fields: fields), for: transaction.owner.customer,
       refused: {
@@ -84,15 +77,12 @@ extension ServedSession {
 
   /// `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken` (Set App Account
   /// Token): the engine takes only a purchaser's original transaction.
-  func setAppAccountToken(_ originalText: String, body: [UInt8]) throws(AppStoreError) {
-    let transaction = try reader.transaction(originalText)
-    guard case .string(let token)? = try reader.bodyObject(body)["appAccountToken"],
-      let command = try? Command.parse("account-token \(transaction.id) \(token)"),
-      token != "none"
-    else {
-      throw AppStoreError(.invalidAppAccountTokenUUID)
-    }
-    _ = try applyCall(command, for: transaction.owner.customer, refused: Self.accountTokenError)
+  func setAppAccountToken(
+    _ transaction: Transaction, _ request: AppAccountTokenRequest
+  ) throws(AppStoreError) {
+    _ = try applyCall(
+      .accountToken(.id(transaction.id), token: request.token), for: transaction.owner.customer,
+      refused: Self.accountTokenError)
   }
 
   /// Apple's error for an app account token the engine refused.
@@ -158,55 +148,6 @@ enum ServedRefusal {
     case .lookup?, .purchase?, .refund?, .subscription?, .clock?, .call?, .bareSession?,
       .imported?, .customer?, .family?, .retention?, .seats?, .commerce?:
       self = .refused
-    }
-  }
-}
-
-/// The body of an extension request, checked as Apple checks it.
-struct ExtensionRequest {
-  var days: Int
-  var reason: ExtendReason
-  var identifier: String
-  var productID: String?
-  var storefronts: [String] = []
-
-  init(_ body: JSONObject, mass: Bool) throws(AppStoreError) {
-    let range = Session.extensionDays
-    guard case .number(let daysNumber)? = body["extendByDays"], let days = daysNumber.intValue,
-      range.contains(days)
-    else {
-      throw AppStoreError(
-        .invalidExtendByDays,
-        message: "Invalid extend by days value. It is \(range.lowerBound) to \(range.upperBound).")
-    }
-    guard case .number(let codeNumber)? = body["extendReasonCode"], let code = codeNumber.intValue,
-      let reason = ExtendReason.allCases.first(where: { $0.code == code })
-    else {
-      throw AppStoreError(
-        .invalidExtendReasonCode, message: "Invalid extend reason code. It is 0 to 3.")
-    }
-    guard case .string(let identifier)? = body["requestIdentifier"], !identifier.isEmpty,
-      identifier.utf8.count <= 128
-    else {
-      throw AppStoreError(
-        .invalidRequestIdentifier,
-        message: "Invalid request identifier. It is a string of at most 128 characters.")
-    }
-    self.days = days
-    self.reason = reason
-    self.identifier = identifier
-    guard mass else { return }
-    if case .string(let product)? = body["productId"] { productID = product }
-    if let codes = body["storefrontCountryCodes"] {
-      guard case .array(let list) = codes else {
-        throw AppStoreError(.invalidStorefrontCountryCode)
-      }
-      for code in list {
-        guard case .string(let text) = code, Storefront(countryCode: text) != nil else {
-          throw AppStoreError(.invalidStorefrontCountryCode)
-        }
-        storefronts.append(text)
-      }
     }
   }
 }

@@ -10,16 +10,9 @@ extension ServedSession {
   /// the subscription's signed renewal info and latest transaction (Request Transaction
   /// Refund: the transaction).
   func commerce(
-    _ operation: CommerceOperation, _ id: String, body: [UInt8]
+    _ command: CommerceCommand, on transaction: Transaction
   ) throws(AppStoreError) -> JSONValue {
-    let transaction = try reader.transaction(id)
-    let object = try reader.bodyObject(body)
-    let command: CommerceCommand
-    do throws(CommandError) {
-      command = try CommerceCommand(operation, .id(transaction.id), body: object)
-    } catch {
-      throw Self.commerceError(error) ?? AppStoreError(.generalBadRequest)
-    }
+    let operation = command.operation
     let owner = transaction.owner.customer
     let retry =
       host.session.acting(as: owner)?.isCommerceRetry(

@@ -23,9 +23,8 @@ extension ServedSession {
   /// A `retention show` that asks the developer's server is awaited outside the session: the
   /// request lets the session go (other requests and the clock go on), and `later` brings it
   /// back where the session lives with the answer, to apply that line and go on.
-  func commands(
-    _ body: [UInt8], device: DeviceFilter, answer: StreamedAnswer, later: @escaping Later
-  ) {
+  func commands(_ request: ControlRequest, answer: StreamedAnswer, later: @escaping Later) {
+    let device = request.device
     if let name = device.customer, host.session.customer(named: name) == nil {
       let error = host.session.noCustomer(named: name)
       return answer.fail(
@@ -36,7 +35,7 @@ extension ServedSession {
       buffer.removeAll()
     }
     lines.device = device
-    let run = ControlRun(lines: Command.scriptLines(body), events: lines, answer: answer)
+    let run = ControlRun(lines: request.lines, events: lines, answer: answer)
     run.customer = device.customer
     proceed(run, later: later) { loop, host in loop.run({ run.next() }, on: host) }
   }

@@ -48,50 +48,18 @@ extension SessionReader {
   /// `POST /inApps/v1/notifications/history` (Get Notification History): what this server
   /// sent, 20 a page, oldest first.
   func notificationHistory(
-    _ query: [String: [String]], body: [UInt8]
+    _ request: NotificationHistoryRequest
   ) throws(AppStoreError) -> JSONValue {
-    let request = try bodyObject(body)
-    func date(_ name: String, _ error: AppStoreServerAPIError) throws(AppStoreError) -> Int64 {
-      guard case .number(let number)? = request[name], let value = number.intValue, value >= 0
-      else {
-        throw AppStoreError(error, message: "Invalid \(name).")
-      }
-      return Int64(value)
-    }
-    let start = try date("startDate", .invalidStartDate)
-    let end = try date("endDate", .invalidEndDate)
-    guard start <= end else {
-      throw AppStoreError(
-        .startDateAfterEndDate, message: "The start date is later than the end date.")
-    }
+    let (start, end, type, subtype) = (
+      request.startDate, request.endDate, request.notificationType, request.notificationSubtype
+    )
     guard now.milliseconds - start <= 180 * 86_400_000 else {
       throw AppStoreError(.startDateTooFarInPast)
     }
-    var type: String?
-    if let value = request["notificationType"], value != .null {
-      guard case .string(let text) = value, Self.notificationTypes.contains(text) else {
-        throw AppStoreError(.invalidNotificationType)
-      }
-      type = text
+    let customer = try request.transactionID.map { (text) throws(AppStoreError) in
+      try transaction(text).owner.customer
     }
-    var subtype: String?
-    if case .string(let text)? = request["notificationSubtype"] { subtype = text }
-    var customer: Customer?
-    if let value = request["transactionId"], value != .null {
-      guard type == nil, subtype == nil else {
-        throw AppStoreError(.multipleFiltersSupplied)
-      }
-      guard case .string(let text) = value else { throw .invalidTransactionID }
-      customer = try transaction(text).owner.customer
-    }
-    let onlyFailures = request["onlyFailures"] == .bool(true)
-    var offset = 0
-    if let token = query["paginationToken"]?.last {
-      guard token.hasPrefix("sk1-"), let value = Int(token.dropFirst(4)), value >= 0 else {
-        throw AppStoreError(.invalidPaginationToken)
-      }
-      offset = value
-    }
+    let (onlyFailures, offset) = (request.onlyFailures, request.offset)
     let entries = outbox?.history ?? []
     var page: [JSONValue] = []
     var next: Int?

@@ -6,8 +6,8 @@ extension SessionReader {
   /// refunded transactions, oldest refund first, 20 a page; the `revision` is a cursor on the
   /// last one returned (refund date and id), so refunds made or reversed during a walk neither
   /// hide nor repeat the others.
-  func refundHistory(_ query: [String: [String]]) throws(AppStoreError) -> JSONValue {
-    let after = try HistoryCursor(revision: query["revision"]?.last)
+  func refundHistory(_ query: RefundHistoryQuery) throws(AppStoreError) -> JSONValue {
+    let after = query.after
     var refunded: [Transaction] = []
     for row in historyOrder() where row.state == .refunded {
       // A family member's revocation is not a refund.

@@ -46,63 +46,12 @@ extension ServedSession {
     return AppStoreError(object, message: refusal.message)
   }
 
-  /// `PUT /inApps/v1/messaging/image/{imageIdentifier}?imageSize=`.
-  func uploadImage(_ id: String, size: String?, body: [UInt8]) throws(AppStoreError) {
-    let id = try Self.uuid(id, invalid: AppStoreError(.invalidImage), "image identifier")
-    guard let kind = RetentionImageSize(rawValue: size ?? "FULL_SIZE") else {
-      throw AppStoreError(
-        .badRequestImageSize, message: "imageSize must be FULL_SIZE or BULLET_POINT.")
-    }
-    let png: PNGHeader
-    do throws(PNGHeader.Problem) {
-      png = try PNGHeader(body)
-    } catch {
-      throw AppStoreError(
-        .invalidImage, message: "Invalid image. The body is not a PNG file: \(error.reason).")
-    }
-    try retention(
-      .uploadImage(
-        id: id, RetentionImage(size: kind, width: png.width, height: png.height),
-        transparent: png.transparent))
-  }
-
-  /// `PUT /inApps/v1/messaging/message/{messageIdentifier}`.
-  func uploadMessage(_ id: String, body: [UInt8]) throws(AppStoreError) {
-    let id = try Self.uuid(id, invalid: .generalBadRequest, "message identifier")
-    let object = try reader.bodyObject(body)
-    let text: RetentionMessageText
-    do throws(RetentionTextError) {
-      text = try RetentionMessageText(json: object)
-    } catch {
-      throw AppStoreError(.generalBadRequest, message: "Bad request. \(error.message)")
-    }
-    try retention(.uploadMessage(id: id, text))
-  }
-
-  /// `PUT /inApps/v1/messaging/default/{productId}/{locale}`.
-  func configureDefault(productID: String, locale: String, body: [UInt8]) throws(AppStoreError) {
-    guard case .string(let raw)? = try reader.bodyObject(body)["messageIdentifier"] else {
-      throw AppStoreError(.generalBadRequest, message: "Bad request. messageIdentifier is missing.")
-    }
-    let id = try Self.uuid(raw, invalid: .generalBadRequest, "message identifier")
-    try retention(.setDefault(productID: productID, locale: locale, messageID: id))
-  }
-
-  /// `PUT /inApps/v1/messaging/realtime/url`.
-  func configureRealtimeURL(body: [UInt8]) throws(AppStoreError) {
-    guard case .string(let url)? = try reader.bodyObject(body)["realtimeURL"] else {
-      throw AppStoreError(
-        .badRequestRealtimeURL, message: "Invalid request. realtimeURL is missing.")
-    }
-    try retention(.setRealtimeURL(url))
-  }
-
   /// `POST /inApps/v1/messaging/performanceTest`: starts Apple's performance test of the
   /// configured URL with an active subscription's original transaction.
-  func initiatePerformanceTest(body: [UInt8]) throws(AppStoreError) -> ServerResponse {
-    guard case .string(let text)? = try reader.bodyObject(body)["originalTransactionId"],
-      let transaction = try? reader.transaction(text)
-    else {
+  func initiatePerformanceTest(
+    _ asked: PerformanceTestRequest
+  ) throws(AppStoreError) -> ServerResponse {
+    guard let transaction = try? reader.transaction(asked.originalTransactionID) else {
       throw Self.invalidTest("originalTransactionId names no transaction")
     }
     guard let caller = host.retentionCaller as? RealtimeRetention else {
@@ -133,21 +82,8 @@ extension ServedSession {
         ])))
   }
 
-  private static func invalidTest(_ why: String) -> AppStoreError {
+  static func invalidTest(_ why: String) -> AppStoreError {
     AppStoreError(
       .invalidPerformanceTestRequest, message: "Invalid performance test request: \(why).")
-  }
-
-  static func uuid(
-    _ text: String, invalid error: AppStoreError, _ what: String
-  ) throws(AppStoreError)
-    -> String
-  {
-    guard UUID(uuidString: text) != nil else {
-      var answer = error
-      answer.message = "Invalid \(what). It must be a UUID."
-      throw answer
-    }
-    return text.lowercased()
   }
 }

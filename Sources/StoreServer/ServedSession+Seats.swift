@@ -20,22 +20,18 @@ extension ServedSession {
 
   /// `POST …/seats` (Claim Seat): a retry with the same `requestIdentifier` answers the first
   /// claim's `seatClaimId`.
-  func claimSeat(_ id: String, body: [UInt8]) throws(AppStoreError) -> JSONValue {
-    let transaction = try reader.transaction(id)
-    let object = try reader.bodyObject(body)
-    guard case .string(let request)? = object["requestIdentifier"],
-      UUID(uuidString: request) != nil
-    else {
-      throw AppStoreError(
-        .invalidRequestIdentifier, message: "Invalid request identifier. It must be a UUID.")
-    }
-    let member = try Self.appTransactionID(object, required: false)
+  func claimSeat(
+    _ transaction: Transaction, _ request: SeatClaimRequest
+  ) throws(AppStoreError) -> JSONValue {
     _ = try applyCall(
-      .seats(.claim(.id(transaction.id), request: request.lowercased(), appTransactionID: member)),
+      .seats(
+        .claim(
+          .id(transaction.id), request: request.requestIdentifier,
+          appTransactionID: request.appTransactionID)),
       for: transaction.owner.customer, refused: Self.seatError)
     let group = host.session.acting(as: transaction.owner.customer)?
       .seatGroup(ofTransaction: transaction.id)
-    guard let claim = group?.claim(request: request.lowercased())
+    guard let claim = group?.claim(request: request.requestIdentifier)
     else { throw AppStoreError(.generalInternal) }
     return .object(JSONObject([JSONMember("seatClaimId", .string(claim.id))]))
   }
@@ -49,26 +45,15 @@ extension ServedSession {
   }
 
   /// `POST …/seats/{seatClaimId}/associate` (Associate Seat).
-  func associateSeat(_ id: String, claim: String, body: [UInt8]) throws(AppStoreError) {
-    let transaction = try reader.transaction(id)
-    let member = try Self.appTransactionID(try reader.bodyObject(body), required: true) ?? ""
+  func associateSeat(
+    _ transaction: Transaction, claim: String, _ request: SeatAssociationRequest
+  ) throws(AppStoreError) {
     _ = try applyCall(
-      .seats(.associate(.id(transaction.id), claim: claim.lowercased(), appTransactionID: member)),
+      .seats(
+        .associate(
+          .id(transaction.id), claim: claim.lowercased(),
+          appTransactionID: request.appTransactionID)),
       for: transaction.owner.customer, refused: Self.seatError)
-  }
-
-  private static func appTransactionID(
-    _ object: JSONObject, required: Bool
-  ) throws(AppStoreError) -> String? {
-    switch object["appTransactionId"] {
-    case .string(let text)?: return text
-    case .number(let number)?: return number.text
-    case nil, .null?:
-      guard required else { return nil }
-      throw AppStoreError(.generalBadRequest, message: "Bad request. appTransactionId is missing.")
-    default:
-      throw AppStoreError(.appTransactionIDNotFound)
-    }
   }
 
   /// The seats of the developer-hosted multiseat subscription `id` belongs to.

@@ -6,14 +6,8 @@ extension SessionReader {
   /// subscription group's latest transaction and renewal info, signed, with Apple's status
   /// numbers (1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked), filtered by
   /// `status` when given.
-  func statuses(_ query: [String: [String]]) throws(AppStoreError) -> JSONValue {
-    var wanted = Set<Int>()
-    for text in query["status"] ?? [] {
-      guard let value = Int(text), (1...5).contains(value) else {
-        throw AppStoreError(.invalidStatus)
-      }
-      wanted.insert(value)
-    }
+  func statuses(_ query: StatusQuery) throws(AppStoreError) -> JSONValue {
+    let wanted = query.wanted
     var groups: [JSONValue] = []
     for status in session.subscriptionStatuses() {
       let number = status.state.statusNumber

@@ -119,15 +119,6 @@ struct SessionReader {
     return transaction
   }
 
-  /// A request body as a JSON object; 4000000 when it is not one.
-  func bodyObject(_ body: [UInt8]) throws(AppStoreError) -> JSONObject {
-    guard case .object(let object)? = try? JSONParser.parse(body).root else {
-      throw AppStoreError(
-        .generalBadRequest, message: "Bad request. The body is not a JSON object.")
-    }
-    return object
-  }
-
   func sign(_ transaction: Transaction) throws(AppStoreError) -> String {
     do {
       return try signer.sign(transaction, signedDate: now, for: .server)

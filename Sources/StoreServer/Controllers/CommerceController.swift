@@ -1,4 +1,5 @@
 import Hummingbird
+import StoreCommands
 import StoreSimulation
 
 /// The Advanced Commerce API's server endpoints: Cancel a Subscription, Revoke Subscription,
@@ -19,7 +20,9 @@ struct CommerceController {
     { [access] request, context in
       let id = context.parameters.get("transactionId") ?? ""
       return try await access.write(request, context) { served, whole in
-        served.json(try served.commerce(operation, id, body: whole.body))
+        let transaction = try served.reader.transaction(id)
+        let command = try CommerceCommand(operation, on: transaction, body: whole.body)
+        return served.json(try served.commerce(command, on: transaction))
       }
     }
   }

@@ -23,19 +23,11 @@ struct ControlController {
   /// A parameter given more than once is refused (which one would win is nobody's guess).
   @Sendable func commands(_ request: Request, context: ServerContext) async throws -> Response {
     try await access.control(request, context) { served, whole, answer, later in
-      for name in ["customer", "member"] {
-        guard let values = whole.query[name], values.count > 1 else { continue }
-        let listed = values.map { $0.sanitizedForTerminal.prefix(40) }.joined(separator: ", ")
-        return answer.fail(
-          AppStoreError(
-            .generalBadRequest,
-            message: "?\(name)= is given \(values.count) times (\(listed)): give it once"
-          )
-          .response)
+      do throws(AppStoreError) {
+        served.commands(try ControlRequest(whole), answer: answer, later: later)
+      } catch {
+        answer.fail(error.response)
       }
-      let device = DeviceFilter(
-        customer: whole.query["customer"]?.last, member: whole.query["member"]?.last)
-      served.commands(whole.body, device: device, answer: answer, later: later)
     }
   }
 }

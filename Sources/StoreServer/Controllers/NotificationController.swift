@@ -26,7 +26,9 @@ struct NotificationController {
 
   @Sendable func history(_ request: Request, context: ServerContext) async throws -> Response {
     try await access.read(request, context) { reader, whole in
-      reader.json(try reader.notificationHistory(whole.query, body: whole.body))
+      reader.json(
+        try reader.notificationHistory(
+          NotificationHistoryRequest(query: whole.query, body: whole.body)))
     }
   }
 }

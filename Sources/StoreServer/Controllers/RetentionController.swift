@@ -16,51 +16,47 @@ struct RetentionController {
       .get("v1/messaging/realtime/url", use: getURL)
       .post("v1/messaging/performanceTest", use: initiateTest)
       .get("v1/messaging/performanceTest/result/:requestId", use: testResult)
-    // The changes: each reads its request's values, then applies where the session lives.
+    // The changes: each reads its request into the engine's action, then applies it where the
+    // session lives.
     api.put(
       "v1/messaging/image/:imageIdentifier",
       use: change { request, context in
         let (id, size) = (
           Self.value("imageIdentifier", context), request.uri.queryParameters.get("imageSize")
         )
-        return { served, whole in try served.uploadImage(id, size: size, body: whole.body) }
+        return { whole in
+          try RetentionChangeRequest.imageUpload(id: id, size: size, body: whole.body)
+        }
       }
     )
     .delete(
       "v1/messaging/image/:imageIdentifier",
       use: change { _, context in
         let id = Self.value("imageIdentifier", context)
-        return { served, _ in
-          let image = try ServedSession.uuid(
-            id, invalid: AppStoreError(.invalidImage), "image identifier")
-          try served.retention(.deleteImage(id: image))
-        }
+        return { _ in try RetentionChangeRequest.imageDeletion(id: id) }
       }
     )
     .put(
       "v1/messaging/message/:messageIdentifier",
       use: change { _, context in
         let id = Self.value("messageIdentifier", context)
-        return { served, whole in try served.uploadMessage(id, body: whole.body) }
+        return { whole in try RetentionChangeRequest.messageUpload(id: id, body: whole.body) }
       }
     )
     .delete(
       "v1/messaging/message/:messageIdentifier",
       use: change { _, context in
         let id = Self.value("messageIdentifier", context)
-        return { served, _ in
-          let message = try ServedSession.uuid(
-            id, invalid: .generalBadRequest, "message identifier")
-          try served.retention(.deleteMessage(id: message))
-        }
+        return { _ in try RetentionChangeRequest.messageDeletion(id: id) }
       }
     )
     .put(
       "v1/messaging/default/:productId/:locale",
       use: change { _, context in
         let (productID, locale) = Self.place(context)
-        return { served, whole in
-          try served.configureDefault(productID: productID, locale: locale, body: whole.body)
+        return { whole in
+          try RetentionChangeRequest.defaultMessage(
+            productID: productID, locale: locale, body: whole.body)
         }
       }
     )
@@ -68,36 +64,28 @@ struct RetentionController {
       "v1/messaging/default/:productId/:locale",
       use: change { _, context in
         let (productID, locale) = Self.place(context)
-        return { served, _ in
-          try served.retention(.deleteDefault(productID: productID, locale: locale))
-        }
+        return { _ in .deleteDefault(productID: productID, locale: locale) }
       }
     )
     .put(
       "v1/messaging/realtime/url",
-      use: change { _, _ in
-        { served, whole in try served.configureRealtimeURL(body: whole.body) }
-      }
+      use: change { _, _ in { whole in try RetentionChangeRequest.realtimeURL(body: whole.body) } }
     )
-    .delete(
-      "v1/messaging/realtime/url",
-      use: change { _, _ in
-        { served, _ in try served.retention(.setRealtimeURL(nil)) }
-      })
+    .delete("v1/messaging/realtime/url", use: change { _, _ in { _ in .setRealtimeURL(nil) } })
   }
 
-  /// A change's handler: `work` reads the request's values (its path's parameters, its query)
-  /// and gives what applies them where the session lives; 200 with no body once it did.
+  /// A change's handler: `read` reads the request's path and query and gives what reads its
+  /// body into the engine's action; the action applies where the session lives; 200 with no
+  /// body once it did.
   private func change(
-    _ work:
+    _ read:
       @escaping @Sendable (Request, ServerContext) ->
-      @Sendable (ServedSession, ServerRequest)
-      throws -> Void
+      @Sendable (ServerRequest) throws -> RetentionAction
   ) -> @Sendable (Request, ServerContext) async throws -> Response {
     { [access] request, context in
-      let apply = work(request, context)
+      let action = read(request, context)
       return try await access.write(request, context) { served, whole in
-        try apply(served, whole)
+        try served.retention(action(whole))
         return ServerResponse(status: 200, body: [])
       }
     }
@@ -113,7 +101,7 @@ struct RetentionController {
     -> Response
   {
     try await access.write(request, context) { served, whole in
-      try served.initiatePerformanceTest(body: whole.body)
+      try served.initiatePerformanceTest(PerformanceTestRequest(body: whole.body))
     }
   }
 

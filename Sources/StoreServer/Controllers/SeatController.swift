@@ -22,7 +22,8 @@ struct SeatController {
   @Sendable func claim(_ request: Request, context: ServerContext) async throws -> Response {
     let id = context.parameters.get("transactionId") ?? ""
     return try await access.write(request, context) { served, whole in
-      served.json(try served.claimSeat(id, body: whole.body))
+      let transaction = try served.reader.transaction(id)
+      return served.json(try served.claimSeat(transaction, SeatClaimRequest(body: whole.body)))
     }
   }
 
@@ -39,7 +40,9 @@ struct SeatController {
     let id = context.parameters.get("transactionId") ?? ""
     let claim = context.parameters.get("seatClaimId") ?? ""
     return try await access.write(request, context) { served, whole in
-      try served.associateSeat(id, claim: claim, body: whole.body)
+      let transaction = try served.reader.transaction(id)
+      try served.associateSeat(
+        transaction, claim: claim, SeatAssociationRequest(body: whole.body))
       return ServerResponse(status: 200, body: [])
     }
   }

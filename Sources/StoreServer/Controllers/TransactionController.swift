@@ -57,7 +57,7 @@ struct TransactionController {
 
   @Sendable func refunds(_ request: Request, context: ServerContext) async throws -> Response {
     try await access.read(request, context) { reader, whole in
-      reader.json(try reader.refundHistory(whole.query))
+      reader.json(try reader.refundHistory(RefundHistoryQuery(whole.query)))
     }
   }
 }

@@ -1,8 +1,8 @@
 import Hummingbird
 
 /// The App Store Server API's changes to a transaction: Send Consumption Information (v1 and
-/// v2), Set App Account Token, and Storekeeper's finish. Each comes down to a command, applied
-/// where the session lives.
+/// v2), Set App Account Token, and Storekeeper's finish. Each reads its transaction and its body
+/// (typed, in that order), then comes down to a command, applied where the session lives.
 struct TransactionUpdateController {
   let access: SessionAccess
 
@@ -30,7 +30,9 @@ struct TransactionUpdateController {
   ) async throws -> Response {
     let id = context.parameters.get("transactionId") ?? ""
     return try await access.write(request, context) { served, whole in
-      try served.consumption(id, version: version, body: whole.body)
+      let transaction = try served.reader.transaction(id)
+      try served.consumption(
+        transaction, ConsumptionRequest(body: whole.body, version: version).fields)
       return ServerResponse(status: 202, body: [])
     }
   }
@@ -42,7 +44,8 @@ struct TransactionUpdateController {
   {
     let id = context.parameters.get("transactionId") ?? ""
     return try await access.write(request, context) { served, whole in
-      try served.setAppAccountToken(id, body: whole.body)
+      let transaction = try served.reader.transaction(id)
+      try served.setAppAccountToken(transaction, AppAccountTokenRequest(body: whole.body))
       return ServerResponse(status: 200, body: [])
     }
   }
