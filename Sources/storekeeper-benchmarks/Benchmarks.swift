@@ -15,7 +15,7 @@ struct Benchmarks: AsyncParsableCommand {
       Replay.self,
       Inspector.self, ServeBenchmark.self, StoreKitBenchmark.self, DebugBuild.self,
       NotificationsBenchmark.self, SimulateBenchmark.self, CustomersBenchmark.self,
-      Keystrokes.self, SeatsBenchmark.self, CommerceBenchmark.self,
+      Keystrokes.self, SeatsBenchmark.self, CommerceBenchmark.self, HangingCallBenchmark.self,
     ]
   )
 }

@@ -42,23 +42,9 @@ struct ServeBenchmark: ParsableCommand {
     let made = try timedShell(
       "\(binary) run \(config) \(folder)/script --journal \(journal) "
         + "--start 2026-01-01T00:00:00Z > /dev/null")
-    let server = Process()
-    server.executableURL = URL(fileURLWithPath: binary)
-    server.arguments = ["serve", "--paused", "--port", "0", "--journal", journal, config]
-    let output = Pipe()
-    server.standardOutput = output
-    server.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    let opened = ContinuousClock.now
-    try server.run()
-    defer {
-      server.terminate()
-      server.waitUntilExit()
-    }
-    let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-    guard let port = line.split(separator: ":").last.flatMap({ Int($0.trimmed) }) else {
-      throw ValidationError("serve did not say where it listens: \(line)")
-    }
-    let startup = (ContinuousClock.now - opened).seconds
+    let server = try ServedProcess(binary: binary, ["--journal", journal, config])
+    defer { withExtendedLifetime(server) {} }
+    let (port, startup) = (server.port, server.startup)
     let base = "http://127.0.0.1:\(port)"
     let token = Self.token()
     var configuration = HTTPClient.Configuration()
@@ -154,7 +140,7 @@ struct ServeBenchmark: ParsableCommand {
   }
 
   /// A bearer token as Apple's library makes one (ES256, kid, iss, aud, bid, exp).
-  private static func token() -> String {
+  static func token() -> String {
     let key = P256.Signing.PrivateKey()
     let header = #"{"alg":"ES256","kid":"BENCH","typ":"JWT"}"#
     let expiry = Int(Date().timeIntervalSince1970) + 3_000
@@ -177,8 +163,4 @@ struct SplitMix {
     value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
     return value ^ (value >> 31)
   }
-}
-
-extension Substring {
-  fileprivate var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
 }
