@@ -15,25 +15,24 @@ extension Session {
   /// The addressed account's `appTransactionId` when Apple gave it (an imported customer's own
   /// account; never a family member's).
   var importedAppTransactionID: UInt64? {
-    guard storage.hasAppTransactionIDs, account.isPurchaser else { return nil }
-    return storage.appTransactionIDs[addressedCustomer.number]
+    account.isPurchaser ? storage.customers.addressedState.importedAppTransactionID : nil
   }
 
   /// `appTransactionId` of `account`: an imported customer's is Apple's, every other the one
   /// ``Account/appTransactionID`` makes.
   public func appTransactionID(of account: Account) -> String {
-    guard account.isPurchaser, let imported = storage.appTransactionIDs[account.customer.number]
+    guard account.isPurchaser,
+      let slot = storage.customers.slot(number: account.customer.number),
+      let imported = storage.customers[slot].importedAppTransactionID
     else { return account.appTransactionID }
     return String(imported)
   }
 
   /// The imported customer whose `appTransactionId` Apple gave as `text`.
   ///
-  /// - Complexity: O(*i*) for *i* imported customers.
+  /// - Complexity: O(1).
   public func customer(importedAppTransactionID text: String) -> Customer? {
-    guard let value = UInt64(text),
-      let number = storage.appTransactionIDs.first(where: { $0.value == value })?.key
-    else {
+    guard let value = UInt64(text), let number = storage.appTransactionOwners[value] else {
       return nil
     }
     return number == 0 ? .own : customer(number: number)
@@ -41,7 +40,9 @@ extension Session {
 
   /// Whether Apple's `appTransactionId` replaced `customer`'s own-shaped one.
   public func hasImportedAppTransactionID(_ customer: Customer) -> Bool {
-    storage.appTransactionIDs[customer.number] != nil
+    storage.customers.slot(number: customer.number).map {
+      storage.customers[$0].importedAppTransactionID != nil
+    } ?? false
   }
 
   /// The status of group `index`, when the customer ever subscribed in it.

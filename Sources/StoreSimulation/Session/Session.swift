@@ -115,7 +115,9 @@ public struct Session: Sendable {
 
   /// The switches in force (the file's, with overrides).
   public internal(set) var settings: SessionSettings {
-    _read { yield storage.customers.addressedState.settings }
+    // A copy, not a `_read`: Swift 6.3.1's debug build freed that accessor's frame before a
+    // caller had read the storefront it yielded (AddressSanitizer, `storefrontIndex()`).
+    get { storage.customers.addressedState.settings }
     _modify {
       makeUnique()
       yield &storage.customers.addressedState.settings
@@ -268,9 +270,9 @@ public struct Session: Sendable {
   mutating func storefrontIndex() -> UInt8 {
     if let known = storage.customers.addressedState.storefrontSlot { return known }
     // Found without handing the storefront to a mutating call (which would copy it out first).
+    let storefront = storage.customers.addressedState.settings.storefront
     let index =
-      storefronts.firstIndex(of: settings.storefront).map(UInt8.init)
-      ?? storefrontIndex(of: settings.storefront)
+      storefronts.firstIndex(of: storefront).map(UInt8.init) ?? storefrontIndex(of: storefront)
     makeUnique()
     storage.customers.addressedState.storefrontSlot = index
     return index
@@ -305,12 +307,7 @@ final class SessionStorage: @unchecked Sendable {
   @exclusivity(unchecked) var customers: CustomerBook
   /// The slot of the command language's current customer (the one a `customer` line named),
   /// whom a line that names nobody acts for and whom the session shows; the verbs are
-  /// addressed to them at rest (``CustomerBook/addressed``). (Kept here rather than in the
-  /// book: a fifth `Int` there made debug builds of Swift 6.3.1 crash in the full suite, in
-  /// `CustomerBook.address(_:)` releasing a ledger it did not own, in 2 runs of 4; here, 4
-  /// runs of 4 pass, and with run-time exclusivity checks on every field of the storage the
-  /// suite passes too, so no access overlaps: the layout-sensitive miscompile the retention
-  /// pages met in 6.2.)
+  /// addressed to them at rest (``CustomerBook/addressed``).
   @exclusivity(unchecked) var currentCustomer = 0
   /// ``Session/stepBacks``.
   @exclusivity(unchecked) var stepBacks = 0
@@ -335,14 +332,9 @@ final class SessionStorage: @unchecked Sendable {
   /// Apple's, and those made after them), with its customer's number: an id is looked up here
   /// before the id ranges are read, and no other customer is given one.
   @exclusivity(unchecked) var idOwners: [UInt64: Int] = [:]
-  /// Imported customers' `appTransactionId`s (Apple's), by customer number. (Kept here rather
-  /// than in `CustomerState`: an `Optional<UInt64>` field there made debug builds of Swift 6.3.1
-  /// crash in the full suite, in `CustomerBook.address(_:)` releasing a ledger twice, as an
-  /// `Optional<RetentionPage>` field did in 6.2; with the table here the suite passes.)
-  @exclusivity(unchecked) var appTransactionIDs: [Int: UInt64] = [:]
-  /// Whether ``appTransactionIDs`` holds any: what every snapshot asks, read without touching
-  /// the dictionary.
-  @exclusivity(unchecked) var hasAppTransactionIDs = false
+  /// The customer number of each `appTransactionId` Apple gave an imported customer (an index
+  /// by id, as ``idOwners``; the id itself is in the customer's state).
+  @exclusivity(unchecked) var appTransactionOwners: [UInt64: Int] = [:]
 
   init(
     configuration: StoreKitConfiguration, catalog: Catalog, now: Instant, customers: CustomerBook
@@ -370,8 +362,7 @@ final class SessionStorage: @unchecked Sendable {
     copy.commerce = commerce
     copy.commerceRequests = commerceRequests
     copy.idOwners = idOwners
-    copy.appTransactionIDs = appTransactionIDs
-    copy.hasAppTransactionIDs = hasAppTransactionIDs
+    copy.appTransactionOwners = appTransactionOwners
     return copy
   }
 }

@@ -10,6 +10,9 @@ struct CustomerState {
   var serverRecords = ServerRecords()
   var family = FamilyState()
   var winBackEligibility: [String: Bool] = [:]
+  /// The `appTransactionId` Apple gave an imported customer (the others' are made from their
+  /// number: ``Account/appTransactionID``).
+  var importedAppTransactionID: UInt64?
   /// What the customer's subscription page offered last (`retention show`), until accepted.
   var retentionPage: RetentionPage?
   var settings: SessionSettings
@@ -55,17 +58,23 @@ extension CustomerState {
 /// shares every chunk but the one the session changes next. The addressed customer's state is
 /// out of its chunk, where every verb and the clock reach it directly (no chunk to find, no
 /// nested uniqueness check on each access); it goes back when another customer is addressed.
+///
+/// Nothing here is a `_read` or `_modify` accessor: Swift 6.3.1's debug builds end such an
+/// access, freeing its coroutine frame, before the caller has read what it yielded, when it is
+/// reached through the session's own accessors (AddressSanitizer: heap-use-after-free in
+/// `addressedState`'s and `Session.settings`' `resume.0`). A stored property is reached in
+/// place.
 struct CustomerBook {
   static let chunkSize = 64
 
   /// Every customer, by slot; slot 0 is the session's own.
   private(set) var customers: [Customer] = [.own]
   /// Every customer's state, by slot, in chunks; the addressed one's slot holds
-  /// ``CustomerState/vacant`` while its state is in `out`.
+  /// ``CustomerState/vacant`` while its state is in ``addressedState``.
   private var chunks: [[CustomerState]]
-  /// The addressed customer's state.
-  private var out: CustomerState
-  /// The slot of the customer the verbs are working on (whose state is `out`).
+  /// The state of the customer the verbs are addressed to.
+  var addressedState: CustomerState
+  /// The slot of the customer the verbs are working on (whose state is ``addressedState``).
   private(set) var addressed = 0
   /// Slots by name.
   private var slotsByName: [String: Int] = [:]
@@ -79,7 +88,7 @@ struct CustomerBook {
   /// A book of the session's own customer, in `state`.
   init(own state: CustomerState) {
     chunks = [[.vacant]]
-    out = state
+    addressedState = state
   }
 
   var count: Int { customers.count }
@@ -89,28 +98,9 @@ struct CustomerBook {
   func slot(named name: String) -> Int? { slotsByName[name] }
   func slot(number: Int) -> Int? { slotsByNumber[number] }
 
-  /// The state of the customer in `slot`.
+  /// The state of the customer in `slot` (a copy).
   subscript(slot: Int) -> CustomerState {
-    _read {
-      if slot == addressed {
-        yield out
-      } else {
-        yield chunks[slot / Self.chunkSize][slot % Self.chunkSize]
-      }
-    }
-    _modify {
-      if slot == addressed {
-        yield &out
-      } else {
-        yield &chunks[slot / Self.chunkSize][slot % Self.chunkSize]
-      }
-    }
-  }
-
-  /// The state of the customer the verbs are addressed to.
-  var addressedState: CustomerState {
-    _read { yield out }
-    _modify { yield &out }
+    slot == addressed ? addressedState : chunks[slot / Self.chunkSize][slot % Self.chunkSize]
   }
 
   /// How many live transactions every customer holds.
@@ -144,11 +134,13 @@ struct CustomerBook {
   /// - Complexity: O(1).
   mutating func address(_ slot: Int) {
     guard slot != addressed else { return }
-    othersTransactions += addressedState.ledger.liveCount - self[slot].ledger.liveCount
+    othersTransactions +=
+      addressedState.ledger.liveCount
+      - chunks[slot / Self.chunkSize][slot % Self.chunkSize].ledger.liveCount
     // The addressed state back into its slot (the vacant one out), then the new one's out.
-    swap(&out, &chunks[addressed / Self.chunkSize][addressed % Self.chunkSize])
+    swap(&addressedState, &chunks[addressed / Self.chunkSize][addressed % Self.chunkSize])
     addressed = slot
-    swap(&out, &chunks[slot / Self.chunkSize][slot % Self.chunkSize])
+    swap(&addressedState, &chunks[slot / Self.chunkSize][slot % Self.chunkSize])
   }
 
   /// Records that the addressed customer's group `index` changed its next transition, and brings
@@ -157,15 +149,20 @@ struct CustomerBook {
   /// - Complexity: O(log *g* + log *c*) for *g* groups and *c* customers, amortized over
   ///   superseded entries.
   mutating func reschedule(group index: Int) {
-    out.reschedule(group: index)
-    wakes.set(slot: addressed, number: customers[addressed].number, due: out.nextDue())
+    addressedState.reschedule(group: index)
+    wakes.set(
+      slot: addressed, number: customers[addressed].number, due: addressedState.nextDue())
   }
 
   /// Tells `body` every customer's state, in slot order (each read in place, not copied).
   func forEach(_ body: (CustomerState) -> Void) {
     for (number, chunk) in chunks.enumerated() {
       for offset in chunk.indices {
-        if number * Self.chunkSize + offset == addressed { body(out) } else { body(chunk[offset]) }
+        if number * Self.chunkSize + offset == addressed {
+          body(addressedState)
+        } else {
+          body(chunk[offset])
+        }
       }
     }
   }
@@ -177,6 +174,6 @@ struct CustomerBook {
         body(&chunks[chunk][offset])
       }
     }
-    body(&out)
+    body(&addressedState)
   }
 }

@@ -34,8 +34,8 @@ extension Session {
     let position = place(record, id: imported.id, details: details)
     if let appTransactionID = imported.appTransactionID.flatMap({ UInt64($0) }) {
       makeUnique()
-      storage.appTransactionIDs[addressedCustomer.number] = appTransactionID
-      storage.hasAppTransactionIDs = true
+      storage.customers.addressedState.importedAppTransactionID = appTransactionID
+      storage.appTransactionOwners[appTransactionID] = addressedCustomer.number
     }
     settings.storefront = storefronts[Int(storefront)]
     if let groupIndex = catalog.products[productIndex].groupIndex {
