@@ -18,8 +18,7 @@ public struct OutputFailure: Error, CustomStringConvertible {
 public enum StandardStreams {
   /// Set when the program started with standard output closed: descriptor 1 then holds
   /// `/dev/null` (so that no file opened later takes its number) and every write fails.
-  /// `nonisolated(unsafe)`: written once in ``prepare()`` before any other thread starts.
-  nonisolated(unsafe) private static var outputWasClosed = false
+  private static let outputWasClosed = Locked(false)
 
   /// Run once at start: writes past a size limit or to a closed pipe fail with an error instead
   /// of a signal, and closed standard descriptors are held by `/dev/null`.
@@ -33,7 +32,7 @@ public enum StandardStreams {
         dup2(null, descriptor)
         close(null)
       }
-      if descriptor == STDOUT_FILENO { outputWasClosed = true }
+      if descriptor == STDOUT_FILENO { outputWasClosed.withLock { $0 = true } }
     }
   }
 
@@ -54,7 +53,7 @@ public enum StandardStreams {
 
   /// Writes raw bytes to standard output; what went wrong, if anything.
   public static func failureWritingOut(_ bytes: UnsafeBufferPointer<UInt8>) -> OutputFailure? {
-    guard !outputWasClosed else {
+    guard !outputWasClosed.value else {
       return OutputFailure(readerClosed: false, reason: "it is closed (Bad file descriptor)")
     }
     guard let error = write(bytes, to: STDOUT_FILENO) else { return nil }
