@@ -11,18 +11,23 @@ import Testing
 /// as last committed while the session's queue is busy with a command.
 @Suite struct ConcurrentReadTests {
   /// A request over a fresh connection, within `timeout` seconds; `nil` when none came back.
+  /// The client blocks a thread of its own, not one of the dispatch pool the server's reads run
+  /// on: on a 2-core machine that pool has two threads, and a client holding one beside the
+  /// held write's starved the reads it waited for (CI: health "status 0" after its receive
+  /// timeout).
   func request(
     port: Int, _ method: String, _ path: String, body: String = "", timeout: Double
   ) -> (status: Int, body: String)? {
     let answer = NIOLockedAnswer()
     let done = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
+    Thread {
       let bearer = try? token(key: anyKey, claims: goodClaims())
       answer.set(
-        (try? httpRequest(port: port, method, path, body: body, bearer: bearer))
+        (try? httpRequest(
+          port: port, method, path, body: body, bearer: bearer, receiveTimeout: Int(timeout)))
           .map { ($0.status, $0.body) })
       done.signal()
-    }
+    }.start()
     guard done.wait(timeout: .now() + timeout) == .success else { return nil }
     return answer.value
   }
@@ -47,13 +52,13 @@ import Testing
     queue.async { held.wait() }
     defer { held.signal() }
     let write = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
+    Thread {
       // Waits as long as the reads may take: a loaded machine can take more than the usual 10 s.
       _ = try? httpRequest(
         port: server.port, "POST", "/storekeeper/v1/commands", body: "buy foodtruck.donuts.box\n",
         receiveTimeout: 150)
       write.signal()
-    }
+    }.start()
     // Generous limits for a loaded machine: the write stays held until the reads answered, so a
     // read that waited for it would never come back in time.
     let health = request(port: server.port, "GET", "/storekeeper/v1/health", timeout: 60)
