@@ -216,7 +216,9 @@ extension Session {
   func eachCustomerDue(by limit: Int64, _ body: ([GroupState], SessionSettings, Int) -> Bool) {
     let book = storage.customers
     book.wakes.forEach(dueBy: limit) { wake in
-      body(book[wake.slot].groups, book[wake.slot].settings, book[wake.slot].family.joinedCount)
+      // One copy of the state (the book's subscript copies, it does not borrow).
+      let state = book[wake.slot]
+      return body(state.groups, state.settings, state.family.joinedCount)
     }
   }
 }
