@@ -197,7 +197,7 @@ extension Session {
     // are its own (Apple's line item id), so a renewal of one gets only the token.
     var ownDetails: TransactionDetails?
     if let current = ledger.position(of: groups[index].current) {
-      if storage.idOwners.isEmpty {
+      if storage.ids.isEmpty {
         record.details = ledger[current].details
       } else {
         (record.details, ownDetails) = ledger.renewalDetails(of: current)
@@ -214,7 +214,7 @@ extension Session {
       group.upcoming = offers
       groups[index] = group
     }
-    if !storage.seatGroups.isEmpty {
+    if !storage.seats.isEmpty {
       if ownDetails == nil { ownDetails = ledger.details(of: record) }
       renewSeats(&record, details: &ownDetails, originalID: groups[index].originalID)
       if ownDetails?.seats == nil { ownDetails = nil }

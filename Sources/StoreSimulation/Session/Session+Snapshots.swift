@@ -32,7 +32,7 @@ extension Session {
   ///
   /// - Complexity: O(1).
   public func customer(importedAppTransactionID text: String) -> Customer? {
-    guard let value = UInt64(text), let number = storage.appTransactionOwners[value] else {
+    guard let value = UInt64(text), let number = storage.ids.owner(ofAppTransaction: value) else {
       return nil
     }
     return number == 0 ? .own : customer(number: number)
@@ -80,7 +80,7 @@ extension Session {
       appAccountToken: ledger.position(of: group.current).flatMap {
         ledger.details(of: ledger[$0])?.appAccountToken
       }, billingPlanType: plan?.0, commitment: plan?.1)
-    if renews, !storage.seatGroups.isEmpty, let seats = storage.seatGroups[seatsKey(of: group)],
+    if renews, !storage.seats.isEmpty, let seats = storage.seats[seatsKey(of: group)],
       let price = info.renewalPrice
     {
       let tiers = seatCharges(
@@ -88,7 +88,7 @@ extension Session {
         base: price)
       info.renewalSeats = seats.renewalTotal
       info.renewalSeatTiers = tiers
-      info.renewalPrice = Self.total(tiers) / Int64(max(1, seats.renewalTotal))
+      info.renewalPrice = SeatRecords.total(tiers) / Int64(max(1, seats.renewalTotal))
     }
     if !storage.commerce.isEmpty, let commerce = storage.commerce[group.originalID] {
       let renewal = commerce.renewal.consented(group.priceIncrease == .agreed)

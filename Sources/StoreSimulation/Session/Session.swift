@@ -315,26 +315,12 @@ final class SessionStorage: @unchecked Sendable {
   @exclusivity(unchecked) var massExtensions: [MassExtensionKey: MassExtension] = [:]
   /// The Retention Messaging setup (the same for every customer).
   @exclusivity(unchecked) var retention = RetentionSetup()
-  /// Multiseat subscriptions' seats, by their original transaction id (unique among customers).
-  @exclusivity(unchecked) var seatGroups: [UInt64: SeatGroup] = [:]
-  /// App Store Connect's invitation hosting for new multiseat purchases (the app's).
-  @exclusivity(unchecked) var invitations = InvitationManagement.apple
-  /// Products' seat pricing set by `set seat-pricing` (by catalog index); the others sell
-  /// seats at their own price.
-  @exclusivity(unchecked) var seatPricing: [Int32: SeatPricing] = [:]
-  /// Advanced Commerce subscriptions, by their original transaction id (unique among
-  /// customers).
-  @exclusivity(unchecked) var commerce: [UInt64: CommerceSubscription] = [:]
-  /// Each Advanced Commerce request's `requestReferenceId` and what it asked (a retry of the
-  /// same request answers as the first; another request with it is refused).
-  @exclusivity(unchecked) var commerceRequests: [String: String] = [:]
-  /// Every id held by a ledger that holds ids the engine did not make (an imported customer's:
-  /// Apple's, and those made after them), with its customer's number: an id is looked up here
-  /// before the id ranges are read, and no other customer is given one.
-  @exclusivity(unchecked) var idOwners: [UInt64: Int] = [:]
-  /// The customer number of each `appTransactionId` Apple gave an imported customer (an index
-  /// by id, as ``idOwners``; the id itself is in the customer's state).
-  @exclusivity(unchecked) var appTransactionOwners: [UInt64: Int] = [:]
+  /// Multiseat subscriptions' seats, invitation hosting and seat pricing.
+  @exclusivity(unchecked) var seats = SeatRecords()
+  /// Advanced Commerce subscriptions and the request reference ids spent.
+  @exclusivity(unchecked) var commerce = CommerceRecords()
+  /// Who holds the ids the engine did not make (imported customers').
+  @exclusivity(unchecked) var ids = IDOwners()
 
   init(
     configuration: StoreKitConfiguration, catalog: Catalog, now: Instant, customers: CustomerBook
@@ -356,13 +342,9 @@ final class SessionStorage: @unchecked Sendable {
     copy.currentCustomer = currentCustomer
     copy.massExtensions = massExtensions
     copy.retention = retention
-    copy.seatGroups = seatGroups
-    copy.invitations = invitations
-    copy.seatPricing = seatPricing
+    copy.seats = seats
     copy.commerce = commerce
-    copy.commerceRequests = commerceRequests
-    copy.idOwners = idOwners
-    copy.appTransactionOwners = appTransactionOwners
+    copy.ids = ids
     return copy
   }
 }

@@ -1,6 +1,3 @@
-import Crypto
-import Foundation
-
 /// The Advanced Commerce API, in-app half: generic products declared, the developer's signed
 /// requests verified and checked, and what they make (a one-time charge, a subscription of
 /// items, its modifications and reactivation). The server half is in Session+CommerceServer.
@@ -18,6 +15,15 @@ extension Session {
 
   func commerceRefusal(_ rule: CommerceRule, _ message: String) -> SessionError {
     SessionError(.commerce(CommerceRefusal(rule, message)))
+  }
+
+  /// A check of the Advanced Commerce records (``CommerceRecords``), its refusal the session's.
+  func checkRecords(
+    _ check: (CommerceRecords) throws(CommerceRefusal) -> Void
+  ) throws(SessionError) {
+    do throws(CommerceRefusal) { try check(storage.commerce) } catch {
+      throw SessionError(.commerce(error))
+    }
   }
 
   // MARK: - Declaring products
@@ -110,11 +116,7 @@ extension Session {
     _ options: PurchaseOptions
   ) throws(SessionError) {
     let info = request.info
-    if storage.commerceRequests[info.requestReferenceID] != nil {
-      throw commerceRefusal(
-        .repeatedRequestReferenceID,
-        "requestReferenceId \(info.requestReferenceID) was used by an earlier request")
-    }
+    try checkRecords { records throws(CommerceRefusal) in try records.checkUnused(info) }
     if let token = info.appAccountToken, let given = options.appAccountToken,
       token != given.lowercased()
     {
@@ -146,7 +148,7 @@ extension Session {
       try checkMarket(change.currency, storefront: nil)
       let (group, original) = try commerceGroup(change.transactionID, product: productIndex)
       try checkToken(info, original)
-      try checkModification(change, renewal: storage.commerce[original]!.renewal)
+      try checkModification(change, renewal: storage.commerce.renewal(of: original))
       guard groups[group].isActive else {
         throw commerceRefusal(.inactive, "subscription \(original) has ended")
       }
@@ -160,7 +162,7 @@ extension Session {
       guard !groups[group].willAutoRenew else {
         throw commerceRefusal(.alreadyActive, "subscription \(original) renews already")
       }
-      let held = Set(storage.commerce[original]!.renewal.items.map(\.sku))
+      let held = Set(storage.commerce.renewal(of: original).items.map(\.sku))
       if let missing = skus.first(where: { !held.contains($0) }) {
         throw commerceRefusal(.changeItemNotFound, "subscription \(original) has no SKU \(missing)")
       }
@@ -169,10 +171,8 @@ extension Session {
 
   /// Refuses a `requestReferenceId` used before by another request.
   func checkFresh(_ info: CommerceRequestInfo, request: String) throws(SessionError) {
-    if let earlier = storage.commerceRequests[info.requestReferenceID], earlier != request {
-      throw commerceRefusal(
-        .repeatedRequestReferenceID,
-        "requestReferenceId \(info.requestReferenceID) was used by another request")
+    try checkRecords { records throws(CommerceRefusal) in
+      try records.checkFresh(info, asking: request)
     }
   }
 
@@ -193,13 +193,7 @@ extension Session {
 
   /// Refuses a consistency token that is not the subscription's latest.
   func checkToken(_ info: CommerceRequestInfo, _ original: UInt64) throws(SessionError) {
-    guard let token = info.consistencyToken else { return }
-    guard token == storage.commerce[original]?.consistencyToken else {
-      throw commerceRefusal(
-        .invalidConsistencyToken,
-        "consistencyToken \(token.prefix(60)) is not subscription \(original)'s latest: read "
-          + "advancedCommerceConsistencyToken from its renewal info")
-    }
+    try checkRecords { records throws(CommerceRefusal) in try records.checkToken(info, original) }
   }
 
   /// The group and original id of the customer's Advanced Commerce subscription that
@@ -250,24 +244,15 @@ extension Session {
     }
   }
 
-  /// A new consistency token for the subscription of `original`: each change makes one,
-  /// deterministically (the same after a replay).
+  /// A new consistency token for the subscription of `original`.
   mutating func renewToken(_ original: UInt64) {
     makeUnique()
-    guard var subscription = storage.commerce[original] else { return }
-    subscription.tokens += 1
-    subscription.consistencyToken = Self.consistencyToken(original, subscription.tokens)
-    storage.commerce[original] = subscription
-  }
-
-  static func consistencyToken(_ original: UInt64, _ number: Int) -> String {
-    let digest = SHA256.hash(data: Data("consistency-\(original)-\(number)".utf8))
-    return Data(digest).base64EncodedString()
+    storage.commerce.renewToken(original)
   }
 
   /// Remembers a request's `requestReferenceId`.
   mutating func spendRequest(_ info: CommerceRequestInfo, request: String) {
     makeUnique()
-    storage.commerceRequests[info.requestReferenceID] = request
+    storage.commerce.spend(info, asking: request)
   }
 }

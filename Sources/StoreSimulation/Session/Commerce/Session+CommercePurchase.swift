@@ -31,9 +31,10 @@ extension Session {
       groups[group].willAutoRenew = true
       if !skus.isEmpty {
         makeUnique()
-        storage.commerce[original]!.renewal.items.removeAll { !skus.contains($0.sku) }
+        storage.commerce.subscriptions[original]!.renewal.items.removeAll { !skus.contains($0.sku) }
       }
-      storage.commerce[original]!.renewal.requestReferenceID = request.info.requestReferenceID
+      storage.commerce.subscriptions[original]!.renewal.requestReferenceID =
+        request.info.requestReferenceID
       renewToken(original)
       if let position = ledger.position(of: groups[group].current) {
         announcePurchase(position, delivery: delivery, options: options, sink)
@@ -57,10 +58,7 @@ extension Session {
     }
     ledger.updateDetails(at: position) { $0.commerce = terms }
     makeUnique()
-    let earlier = storage.commerce[record.originalID]
-    storage.commerce[record.originalID] = CommerceSubscription(
-      renewal: terms.charged(), consistencyToken: "", tokens: earlier?.tokens ?? 0)
-    renewToken(record.originalID)
+    storage.commerce.open(record.originalID, renewing: terms.charged())
   }
 
   /// A renewal of an Advanced Commerce subscription: its end by the period that renews, its
@@ -70,7 +68,7 @@ extension Session {
   ) -> (expiration: Int64, price: Int64, terms: CommerceTerms) {
     let original = groups[index].originalID
     makeUnique()
-    var terms = storage.commerce[original]!.renewal
+    var terms = storage.commerce.renewal(of: original)
     let consented = groups[index].priceIncrease == .agreed
     for item in terms.items.indices {
       guard let change = terms.items[item].priceIncrease,
@@ -81,7 +79,7 @@ extension Session {
     }
     let end = periodEnd(
       of: (terms.period ?? .oneMonth).subscriptionPeriod, start: start, anchor: &anchor)
-    storage.commerce[original]!.renewal = terms.charged()
+    storage.commerce.subscriptions[original]!.renewal = terms.charged()
     var charged = terms
     for item in charged.items.indices { charged.items[item].priceIncrease = nil }
     return (end, charged.price, charged)
@@ -99,8 +97,8 @@ extension Session {
     else { return }
     let id = info.requestReferenceID
     makeUnique()
-    storage.commerce[original]!.renewal = change.applied(
-      to: storage.commerce[original]!.renewal, immediateOnly: false, requestReferenceID: id)
+    storage.commerce.subscriptions[original]!.renewal = change.applied(
+      to: storage.commerce.renewal(of: original), immediateOnly: false, requestReferenceID: id)
     let stamp = now.milliseconds
     guard change.changesNow else {
       renewToken(original)
@@ -109,7 +107,7 @@ extension Session {
       return
     }
     let old = ledger[currentPosition]
-    let current = ledger.details(of: old)?.commerce ?? storage.commerce[original]!.renewal
+    let current = ledger.details(of: old)?.commerce ?? storage.commerce.renewal(of: original)
     let terms = change.applied(to: current, immediateOnly: true, requestReferenceID: id)
     var anchor = groups[group].anchorDay
     var record = TransactionRecord(
@@ -125,7 +123,8 @@ extension Session {
       record.expirationDate = periodEnd(
         of: (terms.period ?? .oneMonth).subscriptionPeriod, start: stamp, anchor: &anchor)
       record.price = terms.price
-      storage.commerce[original]!.renewal = storage.commerce[original]!.renewal.charged()
+      storage.commerce.subscriptions[original]!.renewal = storage.commerce.renewal(of: original)
+        .charged()
     }
     ledger.update(currentPosition) { $0.flags.insert(.upgraded) }
     emitTransaction(currentPosition, delivery: .updates, at: stamp, sink)

@@ -4,7 +4,7 @@ extension Session {
   /// Whether `action` repeats an earlier request of the same `requestReferenceId` and body:
   /// Apple answers a retry as the first, changing nothing.
   public func isCommerceRetry(_ action: CommerceAction) -> Bool {
-    storage.commerceRequests[action.request.info.requestReferenceID] == "\(action)"
+    storage.commerce.isRetry(action.request.info.requestReferenceID, asking: "\(action)")
   }
 
   /// Why a server request cannot apply: Apple's rules against the transaction's state.
@@ -38,12 +38,12 @@ extension Session {
           .notEligible,
           "subscription \(original) is not active or is in billing retry: its price cannot change")
       }
-      let held = Set(storage.commerce[original]!.renewal.items.map(\.sku))
+      let held = Set(storage.commerce.renewal(of: original).items.map(\.sku))
       if let missing = items.first(where: { !held.contains($0.sku) }) {
         throw commerceRefusal(.changeItemNotFound, "no SKU \(missing.sku) renews")
       }
     case .changeMetadata(_, _, let items, _):
-      let held = Set(storage.commerce[original]!.renewal.items.map(\.sku))
+      let held = Set(storage.commerce.renewal(of: original).items.map(\.sku))
       if let missing = items.first(where: { !held.contains($0.currentSKU) }) {
         throw commerceRefusal(.changeItemNotFound, "no SKU \(missing.currentSKU) renews")
       }
@@ -146,7 +146,7 @@ extension Session {
       try refund(current, reason: .other, share: share, sink)
     case .changePrice(let info, let items, _):
       changePrice(group, original, items, info)
-      let waits = storage.commerce[original]!.renewal.items.contains {
+      let waits = storage.commerce.renewal(of: original).items.contains {
         $0.priceIncrease?.status == "PENDING"
       }
       if waits && groups[group].priceIncrease != .pending {
@@ -193,7 +193,7 @@ extension Session {
         dependentSKUs: change.dependentSKUs, from: from)
     }
     subscription.renewal.requestReferenceID = info.requestReferenceID
-    storage.commerce[original] = subscription
+    storage.commerce.subscriptions[original] = subscription
     renewToken(original)
   }
 
@@ -223,8 +223,8 @@ extension Session {
       if !immediateOnly { terms.taxCode = taxCode ?? terms.taxCode }
     }
     makeUnique()
-    apply(&storage.commerce[original]!.renewal, immediateOnly: false)
-    storage.commerce[original]!.renewal.requestReferenceID = info.requestReferenceID
+    apply(&storage.commerce.subscriptions[original]!.renewal, immediateOnly: false)
+    storage.commerce.subscriptions[original]!.renewal.requestReferenceID = info.requestReferenceID
     if let position = ledger.position(of: groups[group].current) {
       ledger.updateDetails(at: position) {
         if $0.commerce != nil { apply(&$0.commerce!, immediateOnly: true) }
@@ -257,9 +257,7 @@ extension Session {
     }
     ledger.updateDetails(at: current) { $0.commerce = terms }
     makeUnique()
-    storage.commerce[record.originalID] = CommerceSubscription(
-      renewal: renews, consistencyToken: "")
-    renewToken(record.originalID)
+    storage.commerce.open(record.originalID, renewing: renews)
     emitTransaction(current, delivery: .updates, at: now.milliseconds, sink)
     emitStatus(group: group, at: now.milliseconds, sink, also: .init(.migration))
   }
@@ -290,7 +288,7 @@ extension Session {
     let revoked = Set(items.filter(\.revoke).map(\.sku))
     if !revoked.isEmpty, storage.commerce[original] != nil {
       makeUnique()
-      storage.commerce[original]!.renewal.items.removeAll { revoked.contains($0.sku) }
+      storage.commerce.subscriptions[original]!.renewal.items.removeAll { revoked.contains($0.sku) }
       renewToken(original)
     }
   }

@@ -18,7 +18,9 @@ extension Session {
   ///
   /// - Complexity: O(1).
   public func customer(owningID id: UInt64) -> Customer? {
-    if let number = storage.idOwners[id] { return number == 0 ? .own : customer(number: number) }
+    if let number = storage.ids.owner(ofTransaction: id) {
+      return number == 0 ? .own : customer(number: number)
+    }
     let base = Customer(name: nil, number: 0).firstTransactionID(
       sessionFirstID: options.firstTransactionID)
     let namedBase = base + (1 << 47)
@@ -259,7 +261,7 @@ extension Session {
     -> Int
   {
     ledger.append(record, details: details, id: id)
-    storage.idOwners[id] = addressedCustomer.number
+    storage.ids.give(transaction: id, to: addressedCustomer.number)
     return ledger.records.count - 1
   }
 
@@ -268,11 +270,9 @@ extension Session {
   ///
   /// - Complexity: O(1) but for the ids skipped.
   var nextFreeID: UInt64 {
-    var id = ledger.nextID
-    guard !storage.idOwners.isEmpty else { return id }
-    let me = addressedCustomer.number
-    while let owner = storage.idOwners[id], owner != me { id += 1 }
-    return id
+    let id = ledger.nextID
+    guard !storage.ids.isEmpty else { return id }
+    return storage.ids.firstFree(from: id, for: addressedCustomer.number)
   }
 
   /// Appends a record the engine made under ``nextFreeID``; returns its id.
@@ -284,12 +284,12 @@ extension Session {
   {
     // Without imported customers, the ledger's next id (one read of the ledger: each copies the
     // addressed customer's state).
-    guard !storage.idOwners.isEmpty else { return ledger.append(record, details: details) }
+    guard !storage.ids.isEmpty else { return ledger.append(record, details: details) }
     let id = nextFreeID
     let placing = ledger.placed != nil
     ledger.append(record, details: details, id: id == ledger.nextID ? nil : id)
     // An imported customer's own next ids are theirs too, past every range.
-    if placing { storage.idOwners[id] = addressedCustomer.number }
+    if placing { storage.ids.give(transaction: id, to: addressedCustomer.number) }
     return id
   }
 

@@ -35,7 +35,7 @@ extension Session {
     if let appTransactionID = imported.appTransactionID.flatMap({ UInt64($0) }) {
       makeUnique()
       storage.customers.addressedState.importedAppTransactionID = appTransactionID
-      storage.appTransactionOwners[appTransactionID] = addressedCustomer.number
+      storage.ids.give(appTransaction: appTransactionID, to: addressedCustomer.number)
     }
     settings.storefront = storefronts[Int(storefront)]
     if let groupIndex = catalog.products[productIndex].groupIndex {

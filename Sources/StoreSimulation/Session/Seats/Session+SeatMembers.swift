@@ -24,7 +24,7 @@ extension Session {
   /// invitations Apple hosts, earliest first; empty without one.
   public var groupMembers: [Customer] {
     guard let index = try? appleHostedGroup(),
-      let seats = storage.seatGroups[groups[index].originalID]
+      let seats = storage.seats[groups[index].originalID]
     else { return [] }
     return seats.members.compactMap { customer(number: $0.customer) }
   }
@@ -33,8 +33,8 @@ extension Session {
   /// first by subscription group when there are several [unverified]).
   func appleHostedGroup() throws(SessionError) -> Int {
     for index in groups.indices where groups[index].isActive && !groups[index].isAssigned {
-      guard !storage.seatGroups.isEmpty else { break }
-      if storage.seatGroups[groups[index].originalID]?.invitations == .apple { return index }
+      guard !storage.seats.isEmpty else { break }
+      if storage.seats[groups[index].originalID]?.invitations == .apple { return index }
     }
     throw seatRefusal(
       .notAppleManaged,
@@ -69,7 +69,7 @@ extension Session {
   /// Throws why `group invite` or `group remove` cannot apply.
   func checkMembers(invite name: String?, remove: String?) throws(SessionError) {
     let index = try appleHostedGroup()
-    let seats = storage.seatGroups[groups[index].originalID]!
+    let seats = storage.seats[groups[index].originalID]!
     if let name = remove {
       guard let slot = storage.customers.slot(named: name),
         seats.member(customer: storage.customers.customers[slot].number) != nil
@@ -132,10 +132,9 @@ extension Session {
     let original = source.group.originalID
     let assigned = addressing(member) { $0.openAssignment(group: index, source, at: stamp, sink) }
     makeUnique()
-    storage.seatGroups[original]!.add(SeatMember(customer: member.number, originalID: assigned!))
-    // The new seat is of the period now: what the members follow is this (after every member
-    // left, what they followed last is stale).
-    storage.seatGroups[original]!.followed = terms(of: index)
+    storage.seats.join(
+      SeatMember(customer: member.number, originalID: assigned!), original,
+      following: terms(of: index))
   }
 
   /// `group remove <name>`: the member's assignment is revoked, their seat free again.
@@ -146,13 +145,13 @@ extension Session {
     let stamp = now.milliseconds
     addressing(member) { $0.revokeAssignment(group: index, at: stamp, sink) }
     makeUnique()
-    storage.seatGroups[groups[index].originalID]!.removeMember(customer: member.number)
+    storage.seats.removeMember(member.number, from: groups[index].originalID)
   }
 
   /// What members follow of the addressed customer's group `index` now.
   private func terms(of index: Int) -> MemberTerms {
     let revoked = ledger.position(of: groups[index].current).map { ledger[$0].isRevoked } ?? false
-    let seats = storage.seatGroups[groups[index].originalID]?.inForce ?? 0
+    let seats = storage.seats[groups[index].originalID]?.inForce ?? 0
     return MemberTerms(groups[index], isRevoked: revoked, seats: seats)
   }
 
@@ -165,10 +164,10 @@ extension Session {
   /// no members. Called after every verb and scheduled transition; walks the members only when
   /// the purchaser's subscription changed, so a verb costs O(*g*) in subscription groups.
   mutating func syncSeatMembers(at stamp: Int64, _ sink: EventSink) {
-    guard !storage.seatGroups.isEmpty else { return }
+    guard !storage.seats.isEmpty else { return }
     for index in groups.indices where groups[index].phase != .none && !groups[index].isAssigned {
       let original = groups[index].originalID
-      guard let seats = storage.seatGroups[original], seats.memberCount > 0 else { continue }
+      guard let seats = storage.seats[original], seats.memberCount > 0 else { continue }
       let now = terms(of: index)
       guard now != seats.followed, let source = purchaserPeriod(group: index) else { continue }
       // A new period: a later renewal (not a deletion that went back to an earlier one).
@@ -184,7 +183,7 @@ extension Session {
           addressing(member) { $0.revokeAssignment(group: index, at: stamp, sink) }
         }
         makeUnique()
-        storage.seatGroups[original]!.removeMember(customer: latest.customer)
+        storage.seats.removeMember(latest.customer, from: original)
       }
       for seat in members {
         guard let member = customer(number: seat.customer) else { continue }
@@ -193,11 +192,11 @@ extension Session {
         }
         if ended {
           makeUnique()
-          storage.seatGroups[original]!.removeMember(customer: seat.customer)
+          storage.seats.removeMember(seat.customer, from: original)
         }
       }
       makeUnique()
-      storage.seatGroups[original]!.followed = now
+      storage.seats.groups[original]?.followed = now
     }
   }
 
@@ -301,23 +300,23 @@ extension Session {
   ///
   /// - Complexity: O(*s*) in multiseat subscriptions, and the members' transactions deleted.
   mutating func dropSeatsOfDeletedPurchases(_ sink: EventSink) {
-    guard !storage.seatGroups.isEmpty else { return }
+    guard !storage.seats.isEmpty else { return }
     let me = addressedCustomer.number
     let stamp = now.milliseconds
-    for original in storage.seatGroups.keys.sorted() {
-      guard let seats = storage.seatGroups[original] else { continue }
+    for original in storage.seats.groups.keys.sorted() {
+      guard let seats = storage.seats[original] else { continue }
       if let position = ledger.anyPosition(of: original), ledger[position].isDeleted {
         for seat in seats.members {
           guard let member = customer(number: seat.customer) else { continue }
           addressing(member) { $0.deleteAssignment(original: seat.originalID, at: stamp, sink) }
         }
         makeUnique()
-        storage.seatGroups[original] = nil
+        storage.seats.close(original)
       } else if let seat = seats.member(customer: me),
         let position = ledger.anyPosition(of: seat.originalID), ledger[position].isDeleted
       {
         makeUnique()
-        storage.seatGroups[original]!.removeMember(customer: me)
+        storage.seats.removeMember(me, from: original)
       }
     }
   }

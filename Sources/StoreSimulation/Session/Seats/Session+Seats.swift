@@ -6,12 +6,12 @@ extension Session {
   /// The seats of the multiseat subscription a transaction belongs to (any transaction of it:
   /// the original, a renewal, an added-seat one); `nil` for any other.
   public func seatGroup(ofTransaction id: UInt64) -> SeatGroup? {
-    guard !storage.seatGroups.isEmpty, let position = ledger.position(of: id) else { return nil }
-    return storage.seatGroups[ledger[position].originalID]
+    guard !storage.seats.groups.isEmpty, let position = ledger.position(of: id) else { return nil }
+    return storage.seats.groups[ledger[position].originalID]
   }
 
   /// App Store Connect's invitation hosting that new multiseat purchases take.
-  public var invitations: InvitationManagement { storage.invitations }
+  public var invitations: InvitationManagement { storage.seats.invitations }
 
   func seatRefusal(_ rule: SeatRule, _ message: String) -> SessionError {
     SessionError(.seats(SeatRefusal(rule, message)))
@@ -33,18 +33,15 @@ extension Session {
     guard seats >= 1 else {
       throw seatRefusal(.invalidCount, "seats=\(seats): a multiseat purchase has at least 1 seat")
     }
-    switch storage.seatPricing[Int32(productIndex)] {
-    case .disabled?:
+    guard storage.seats.sellsSeats(of: Int32(productIndex)) else {
       throw seatRefusal(
         .multiSeatDisabled,
         "\(product.productID) is not sold by the seat (multiSeatPurchaseDisabled: set "
           + "seat-pricing \(product.productID) on)")
-    case .tiers(let tiers)?:
-      if let most = tiers.last?.maximumSeats, seats > most {
-        throw seatRefusal(
-          .invalidCount, "seats=\(seats): \(product.productID)'s tiers end at \(most) seats")
-      }
-    case nil: break
+    }
+    if let most = storage.seats.mostSeats(of: Int32(productIndex)), seats > most {
+      throw seatRefusal(
+        .invalidCount, "seats=\(seats): \(product.productID)'s tiers end at \(most) seats")
     }
     let group = groups[groupIndex]
     guard group.isActive else { return }
@@ -54,7 +51,7 @@ extension Session {
         "seats= with another product of the group: change the plan without seats, or buy "
           + "\(self.product(at: group.product).productID) seats=N")
     }
-    guard let current = storage.seatGroups[group.originalID] else {
+    guard let current = storage.seats.groups[group.originalID] else {
       throw seatRefusal(
         .notMultiSeat,
         "\(product.productID) is subscribed without seats; a subscription bought without "
@@ -91,9 +88,9 @@ extension Session {
       }
       return try checkSeatPurchase(productIndex, seats: seats)
     }
-    guard !storage.seatGroups.isEmpty, let groupIndex = catalog.products[productIndex].groupIndex,
+    guard !storage.seats.groups.isEmpty, let groupIndex = catalog.products[productIndex].groupIndex,
       groups[groupIndex].isActive, groups[groupIndex].product != Int32(productIndex),
-      storage.seatGroups[groups[groupIndex].originalID] != nil
+      storage.seats.groups[groups[groupIndex].originalID] != nil
     else { return }
     throw seatRefusal(
       .notSimulated,
@@ -107,7 +104,7 @@ extension Session {
     _ productIndex: Int, _ options: PurchaseOptions, delivery: Delivery, _ sink: EventSink
   ) -> Bool {
     guard let seats = options.seats, let groupIndex = catalog.products[productIndex].groupIndex,
-      groups[groupIndex].isActive, storage.seatGroups[groups[groupIndex].originalID] != nil,
+      groups[groupIndex].isActive, storage.seats.groups[groups[groupIndex].originalID] != nil,
       let position = addSeats(group: groupIndex, total: seats, sink)
     else { return false }
     announcePurchase(
@@ -123,26 +120,23 @@ extension Session {
   mutating func openSeats(at position: Int, seats: Int?) {
     let original = ledger[position].originalID
     guard let seats else {
-      if storage.seatGroups[original] != nil {
+      if storage.seats[original] != nil {
         makeUnique()
-        storage.seatGroups[original] = nil
+        storage.seats.close(original)
       }
       return
     }
+    makeUnique()
     let record = ledger[position]
-    let seatPrice = record.price
-    let charges = seatCharges(record, after: 0, count: seats, base: seatPrice)
+    let charges = seatCharges(record, after: 0, count: seats, base: record.price)
+    let invitations = storage.seats.open(original, seats: seats, seatPrice: record.price)
     ledger.update(position) {
       $0.quantity = Int32(seats)
-      $0.price = Self.total(charges)
+      $0.price = SeatRecords.total(charges)
     }
-    let invitations = storage.invitations
     ledger.updateDetails(at: position) {
       $0.seats = TransactionSeats(invitations: invitations, tiers: charges, revoked: nil)
     }
-    makeUnique()
-    storage.seatGroups[original] = SeatGroup(
-      invitations: invitations, total: seats, renewalTotal: seats, seatPrice: seatPrice)
   }
 
   /// A renewal's record of a multiseat subscription: the seats that renew at the period's
@@ -151,19 +145,15 @@ extension Session {
   mutating func renewSeats(
     _ record: inout TransactionRecord, details: inout TransactionDetails?, originalID: UInt64
   ) {
-    guard var group = storage.seatGroups[originalID] else { return }
-    let seatPrice = record.price
-    group.total = group.renewalTotal
-    group.revoked = 0
-    group.seatPrice = seatPrice
-    let charges = seatCharges(record, after: 0, count: group.total, base: seatPrice)
+    guard storage.seats[originalID] != nil else { return }
+    makeUnique()
+    let group = storage.seats.renew(originalID, seatPrice: record.price)!
+    let charges = seatCharges(record, after: 0, count: group.total, base: record.price)
     record.quantity = Int32(group.total)
-    record.price = Self.total(charges)
+    record.price = SeatRecords.total(charges)
     var own = details ?? TransactionDetails()
     own.seats = TransactionSeats(invitations: group.invitations, tiers: charges, revoked: nil)
     details = own
-    makeUnique()
-    storage.seatGroups[originalID] = group
   }
 
   /// What seats `first + 1` to `first + count` of a period of `record`'s product cost, by
@@ -181,26 +171,8 @@ extension Session {
   func seatCharges(
     product: Int32, offered: Bool, after first: Int, count: Int, base: Int64
   ) -> [SeatCharge] {
-    guard !offered, !storage.seatPricing.isEmpty,
-      case .tiers(let tiers)? = storage.seatPricing[product], let last = tiers.last
-    else { return [SeatCharge(price: base, quantity: count)] }
-    var charges: [SeatCharge] = []
-    var seat = first
-    let end = first + count
-    for tier in tiers where seat < end {
-      let upper = min(end, tier.maximumSeats ?? end)
-      if upper > seat {
-        charges.append(SeatCharge(price: tier.price, quantity: upper - seat))
-        seat = upper
-      }
-    }
-    if seat < end { charges.append(SeatCharge(price: last.price, quantity: end - seat)) }
-    return charges
-  }
-
-  /// What the charges come to.
-  static func total(_ charges: [SeatCharge]) -> Int64 {
-    charges.reduce(0) { $0 + $1.price * Int64($1.quantity) }
+    storage.seats.charges(
+      product: product, offered: offered, after: first, count: count, base: base)
   }
 
   // MARK: - Seat changes
@@ -219,16 +191,16 @@ extension Session {
           cause: .init(.didChangeRenewalPref, .increaseQuantity))
       } else {
         let original = groups[groupIndex].originalID
-        let old = storage.seatGroups[original]!.renewalTotal
+        let old = storage.seats.groups[original]!.renewalTotal
         makeUnique()
-        storage.seatGroups[original]!.renewalTotal = total
+        storage.seats.groups[original]!.renewalTotal = total
         emitStatus(
           group: groupIndex, at: now.milliseconds, sink,
           also: .init(.didChangeRenewalPref, total > old ? .increaseQuantity : .decreaseQuantity))
       }
     case .refund(let id, let seats):
       let groupIndex = try activeGroup(ofTransaction: id)
-      if seats == storage.seatGroups[groups[groupIndex].originalID]!.inForce {
+      if seats == storage.seats.groups[groups[groupIndex].originalID]!.inForce {
         // Every seat: the period's transaction is refunded whole.
         try refund(groups[groupIndex].current, reason: .other, share: nil, sink)
         return
@@ -238,17 +210,17 @@ extension Session {
     case .unclaim(let id, let claim):
       let original = ledger[ledger.position(of: id)!].originalID
       makeUnique()
-      storage.seatGroups[original]!.removeClaim(id: claim)
+      storage.seats.groups[original]!.removeClaim(id: claim)
     case .associate(let id, let claim, let member):
       let original = ledger[ledger.position(of: id)!].originalID
       makeUnique()
-      storage.seatGroups[original]!.associate(claim: claim, with: member)
+      storage.seats.groups[original]!.associate(claim: claim, with: member)
     case .invitations(let hosting):
       makeUnique()
-      storage.invitations = hosting
+      storage.seats.invitations = hosting
     case .pricing(let productID, let pricing):
       makeUnique()
-      storage.seatPricing[Int32(catalog.index(of: productID)!)] = pricing
+      storage.seats.setPricing(pricing, of: Int32(catalog.index(of: productID)!))
     case .invite(let member): inviteMember(member, sink)
     case .remove(let member): removeMember(member, sink)
     }
@@ -268,10 +240,7 @@ extension Session {
       }
       try checkSeatsAdded(to: try activeGroup(ofTransaction: id), total: total, held: group.total)
       let product = ledger[try requireTransaction(id)].product
-      if case .tiers(let tiers)? = storage.seatPricing[product],
-        let most = tiers.last?.maximumSeats,
-        total > most
-      {
+      if let most = storage.seats.mostSeats(of: product), total > most {
         throw seatRefusal(.invalidCount, "\(total) seats: the product's tiers end at \(most) seats")
       }
     case .refund(let id, let seats):
@@ -314,22 +283,10 @@ extension Session {
         .notSubscription, "\(productID) is not an auto-renewable subscription: it sells no seats")
     }
     guard case .tiers(let tiers)? = pricing else { return }
-    var previous = 0
-    for (place, tier) in tiers.enumerated() {
-      let isLast = place == tiers.count - 1
-      guard tier.price > 0, isLast || tier.maximumSeats != nil,
-        (tier.maximumSeats ?? Int.max) > previous
-      else {
-        throw seatRefusal(
-          .multiSeatDisabled,
-          "seat tiers go up in seats (5:9.99 10:7.99 *:5.99), each price above 0, only the last "
-            + "open (*)")
-      }
-      previous = tier.maximumSeats ?? Int.max
-    }
-    guard (1...SeatTier.most).contains(tiers.count) else {
-      throw seatRefusal(
-        .multiSeatDisabled, "a product has 1 to \(SeatTier.most) seat tiers, not \(tiers.count)")
+    do throws(SeatRefusal) {
+      try SeatRecords.checkTiers(tiers)
+    } catch {
+      throw SessionError(.seats(error))
     }
   }
 
@@ -346,7 +303,7 @@ extension Session {
   /// The seats of the active multiseat subscription `id` belongs to.
   private func multiSeatGroup(_ id: UInt64) throws(SessionError) -> SeatGroup {
     let groupIndex = try activeGroup(ofTransaction: id)
-    guard let group = storage.seatGroups[groups[groupIndex].originalID] else {
+    guard let group = storage.seats.groups[groups[groupIndex].originalID] else {
       throw seatRefusal(.notMultiSeat, "transaction \(id)'s subscription is not multiseat")
     }
     return group
@@ -356,7 +313,7 @@ extension Session {
   /// to (active or not: its last period's seats answer).
   private func developerGroup(_ id: UInt64) throws(SessionError) -> SeatGroup {
     let position = try requireTransaction(id)
-    guard let group = storage.seatGroups[ledger[position].originalID],
+    guard let group = storage.seats.groups[ledger[position].originalID],
       group.invitations == .developer
     else {
       throw seatRefusal(
@@ -393,7 +350,7 @@ extension Session {
   /// caller's (`INCREASE_QUANTITY`), never a purchase's: it is not marked untold.
   private mutating func addSeats(group groupIndex: Int, total: Int, _ sink: EventSink) -> Int? {
     let group = groups[groupIndex]
-    guard var seats = storage.seatGroups[group.originalID], total > seats.total,
+    guard var seats = storage.seats.groups[group.originalID], total > seats.total,
       let current = ledger.position(of: group.current)
     else { return nil }
     let period = ledger[current]
@@ -402,7 +359,7 @@ extension Session {
     let length = max(1, period.expirationDate - period.purchaseDate)
     let left = max(0, period.expirationDate - stamp)
     let charges = seatCharges(period, after: seats.total, count: added, base: seats.seatPrice)
-    let price = Self.total(charges) * left / length
+    let price = SeatRecords.total(charges) * left / length
     let record = TransactionRecord(
       id: 0, originalID: group.originalID, purchaseDate: stamp,
       originalPurchaseDate: period.originalPurchaseDate, expirationDate: period.expirationDate,
@@ -419,7 +376,7 @@ extension Session {
     seats.total = total
     seats.renewalTotal = total
     makeUnique()
-    storage.seatGroups[group.originalID] = seats
+    storage.seats.groups[group.originalID] = seats
     return ledger.records.count - 1
   }
 
@@ -430,14 +387,12 @@ extension Session {
     let original = groups[groupIndex].originalID
     guard let position = ledger.position(of: groups[groupIndex].current) else { return }
     makeUnique()
-    storage.seatGroups[original]!.revoked += count
+    let unclaimed = storage.seats.refund(count, of: original)
     let stamp = now.milliseconds
     ledger.updateDetails(at: position) { details in
       let before = details.seats?.revoked ?? 0
       details.seats?.revoked = before + count
     }
-    let inForce = storage.seatGroups[original]!.inForce
-    let unclaimed = storage.seatGroups[original]!.keepClaims(atMost: inForce)
     emitTransaction(position, delivery: .updates, at: stamp, sink, cause: .init(.refund, .seats))
     emitStatus(group: groupIndex, at: stamp, sink)
     if !unclaimed.isEmpty {
@@ -448,18 +403,11 @@ extension Session {
     }
   }
 
-  /// Claims a seat (idempotent by `request`): a new claim id, made from the subscription and
-  /// the claims made so far.
+  /// Claims a seat (idempotent by `request`).
   private mutating func claimSeat(_ id: UInt64, request: String, member: String?) {
     let original = ledger[ledger.position(of: id)!].originalID
-    guard storage.seatGroups[original]?.claim(request: request) == nil else { return }
     makeUnique()
-    // In place: a copy of the group would copy its claims at every claim.
-    storage.seatGroups[original]!.claimsMade += 1
-    let made = storage.seatGroups[original]!.claimsMade
-    let claim = stableUUID("seat-claim-\(original)-\(made)-\(request)")
-    storage.seatGroups[original]!.add(
-      SeatClaim(id: claim, requestIdentifier: request, appTransactionID: member))
+    storage.seats.claim(original, request: request, member: member)
   }
 }
 
@@ -470,10 +418,6 @@ extension Session {
   public func seatTiers(ofProduct productID: String) -> [SeatTier]? {
     guard let index = catalog.index(of: productID), catalog.products[index].groupIndex != nil
     else { return nil }
-    switch storage.seatPricing[Int32(index)] {
-    case .disabled?: return nil
-    case .tiers(let tiers)?: return tiers
-    case nil: return [SeatTier(maximumSeats: nil, price: catalog.products[index].price)]
-    }
+    return storage.seats.tiers(of: Int32(index), price: catalog.products[index].price)
   }
 }

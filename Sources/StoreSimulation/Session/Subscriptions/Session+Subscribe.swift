@@ -145,7 +145,7 @@ extension Session {
       anchorDay = group.anchorDay
     }
     let position = place(&record, token: options.appAccountToken, reusing: request)
-    if options.seats != nil || !storage.seatGroups.isEmpty {
+    if options.seats != nil || !storage.seats.isEmpty {
       openSeats(at: position, seats: options.seats)
     }
     if let terms = options.commerceTerms {
@@ -153,7 +153,7 @@ extension Session {
     } else if !storage.commerce.isEmpty, storage.commerce[ledger[position].originalID] != nil {
       // A resubscription without a request is no Advanced Commerce one.
       makeUnique()
-      storage.commerce[ledger[position].originalID] = nil
+      storage.commerce.close(ledger[position].originalID)
     }
     group.phase = .subscribed
     group.originalID = ledger[position].originalID
