@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreCommands
 import StoreJSON
 import StoreSigning
 import StoreSimulation
@@ -63,7 +64,7 @@ struct CommerceBenchmark: ParsableCommand {
       for (index, jws) in requests.enumerated() {
         try session.selectCustomer(named: "c\(index)")
         var options = PurchaseOptions()
-        options.advancedCommerce = jws
+        options.advancedCommerce = SignedCommerceRequest(compactJWS: jws)
         try session.buy("bench.aca", options) { _ in }
       }
     }
@@ -127,7 +128,7 @@ struct CommerceBenchmark: ParsableCommand {
     let jws = try Self.signed(signer, Self.request(items: count, reference: 1), 1)
     let clock = ContinuousClock()
     var options = PurchaseOptions()
-    options.advancedCommerce = jws
+    options.advancedCommerce = SignedCommerceRequest(compactJWS: jws)
     let buying = try clock.measure { try session.buy("bench.aca", options) { _ in } }
     var renewals = 0
     let renewing = try clock.measure {

@@ -59,7 +59,8 @@ import Testing
 
   @Test func aReferenceIdServesOneRequestAndOnlyARetryOfItAnswersAsTheFirst() throws {
     var commerce = CommerceRecords()
-    let info = CommerceRequestInfo(requestReferenceID: "r1")
+    let info = CommerceRequestInfo(
+      requestReferenceID: "r1", appAccountToken: nil, consistencyToken: nil)
     try commerce.checkUnused(info)
     commerce.spend(info, asking: "cancel 5")
     #expect(commerce.isRetry("r1", asking: "cancel 5"))
@@ -81,10 +82,12 @@ import Testing
     let second = try #require(commerce[9]?.consistencyToken)
     #expect(first != second)
     try commerce.checkToken(
-      CommerceRequestInfo(requestReferenceID: "x", consistencyToken: second), 9)
+      CommerceRequestInfo(requestReferenceID: "x", appAccountToken: nil, consistencyToken: second),
+      9)
     #expect(throws: CommerceRefusal.self) {
       try commerce.checkToken(
-        CommerceRequestInfo(requestReferenceID: "x", consistencyToken: first), 9)
+        CommerceRequestInfo(requestReferenceID: "x", appAccountToken: nil, consistencyToken: first),
+        9)
     }
     // Reopened (a resubscription), the tokens go on from the last: never one seen before.
     commerce.open(9, renewing: terms)

@@ -32,7 +32,7 @@ extension PurchaseOptions {
     if let introductoryEligibility { words.append("intro-jws=\(introductoryEligibility)") }
     if let bundleID { words.append("bundle=\(bundleID)") }
     if let billingPlan { words.append("plan=\(billingPlan)") }
-    if let advancedCommerce { words.append("advanced-commerce=\(advancedCommerce)") }
+    if let advancedCommerce { words.append("advanced-commerce=\(advancedCommerce.jws)") }
     return words
   }
 }

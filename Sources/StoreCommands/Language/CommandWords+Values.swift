@@ -44,7 +44,9 @@ extension CommandWords {
       options.origin = origin
     }
     try signatures(given, into: &options)
-    options.advancedCommerce = try given["advanced-commerce"].map(Self.signedRequest)
+    options.advancedCommerce = try given["advanced-commerce"].map(Self.signedRequest).map {
+      SignedCommerceRequest(compactJWS: $0)
+    }
     return .buy(productID: productID, options: options)
   }
 

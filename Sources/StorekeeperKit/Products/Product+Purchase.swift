@@ -26,7 +26,7 @@ extension Store {
   ) throws -> Product.PurchaseResult {
     var purchase = PurchaseOptions.from(options)
     purchase.origin = origin
-    purchase.advancedCommerce = advancedCommerce
+    purchase.advancedCommerce = advancedCommerce.map(SignedCommerceRequest.init(compactJWS:))
     if bundleID != PurchaseOptions.defaultBundleID { purchase.bundleID = bundleID }
     let performed = perform(.buy(productID: productID, options: purchase))
     if let error = performed.error { throw refused(error) }

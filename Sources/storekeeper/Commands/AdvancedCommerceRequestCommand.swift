@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreCommands
 import StoreJSON
 import StoreSigning
 import StoreSimulation

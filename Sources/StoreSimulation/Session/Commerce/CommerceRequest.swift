@@ -78,6 +78,24 @@ public struct CommerceModification: Equatable, Sendable {
     !addItems.isEmpty || changeItems.contains { $0.effective == .immediately }
       || periodChange?.effective == .immediately
   }
+
+  /// Made by the edges that read Apple's JSON (StoreCommands' Commerce readers).
+  package init(
+    transactionID: UInt64, retainBillingCycle: Bool,
+    addItems: [(item: CommerceItem, prorated: Int64?)], changeItems: [CommerceItemChange],
+    removeItems: [String], periodChange: (period: CommercePeriod, effective: CommerceEffective)?,
+    descriptors: CommerceDescriptorChange?, currency: String?, taxCode: String?
+  ) {
+    self.transactionID = transactionID
+    self.retainBillingCycle = retainBillingCycle
+    self.addItems = addItems
+    self.changeItems = changeItems
+    self.removeItems = removeItems
+    self.periodChange = periodChange
+    self.descriptors = descriptors
+    self.currency = currency
+    self.taxCode = taxCode
+  }
 }
 
 /// A `changeItems` entry: one SKU for another (an upgrade, a downgrade, an offer).
@@ -92,6 +110,18 @@ public struct CommerceItemChange: Equatable, Sendable {
   public var effective: CommerceEffective
   /// `proratedPrice`.
   public var prorated: Int64?
+
+  /// Made by the edges that read Apple's JSON (StoreCommands' Commerce readers).
+  package init(
+    currentSKU: String, item: CommerceItem, reason: String, effective: CommerceEffective,
+    prorated: Int64?
+  ) {
+    self.currentSKU = currentSKU
+    self.item = item
+    self.reason = reason
+    self.effective = effective
+    self.prorated = prorated
+  }
 }
 
 /// A change of the descriptors (`descriptors` with `effective`).
@@ -102,6 +132,13 @@ public struct CommerceDescriptorChange: Equatable, Sendable {
   public var displayName: String?
   /// When the new names show.
   public var effective: CommerceEffective
+
+  /// Made by the edges that read Apple's JSON (StoreCommands' Commerce readers).
+  package init(description: String?, displayName: String?, effective: CommerceEffective) {
+    self.description = description
+    self.displayName = displayName
+    self.effective = effective
+  }
 }
 
 /// The six server endpoints' operations, by the path after `/advancedCommerce/v1/`.
@@ -180,6 +217,13 @@ public struct CommercePriceChange: Equatable, Sendable {
   public var price: Int64
   /// `dependentSKUs`: the items whose prices change with it.
   public var dependentSKUs: [String]
+
+  /// Made by the edges that read Apple's JSON (StoreCommands' Commerce readers).
+  package init(sku: String, price: Int64, dependentSKUs: [String]) {
+    self.sku = sku
+    self.price = price
+    self.dependentSKUs = dependentSKUs
+  }
 }
 
 /// A Change Subscription Metadata item.
@@ -194,6 +238,18 @@ public struct CommerceMetadataChange: Equatable, Sendable {
   public var description: String?
   /// Its new `displayName`, if it changes.
   public var displayName: String?
+
+  /// Made by the edges that read Apple's JSON (StoreCommands' Commerce readers).
+  package init(
+    currentSKU: String, effective: CommerceEffective, sku: String?, description: String?,
+    displayName: String?
+  ) {
+    self.currentSKU = currentSKU
+    self.effective = effective
+    self.sku = sku
+    self.description = description
+    self.displayName = displayName
+  }
 }
 
 /// A Request Transaction Refund item.
@@ -208,6 +264,15 @@ public struct CommerceRefundItem: Equatable, Sendable {
   public var type: String
   /// `refundAmount` (CUSTOM).
   public var amount: Int64?
+
+  /// Made by the edges that read Apple's JSON (StoreCommands' Commerce readers).
+  package init(sku: String, revoke: Bool, reason: String, type: String, amount: Int64?) {
+    self.sku = sku
+    self.revoke = revoke
+    self.reason = reason
+    self.type = type
+    self.amount = amount
+  }
 }
 
 /// A server request, naming its transaction by `Reference` (as written, or resolved to an id):

@@ -174,6 +174,19 @@ public struct CommerceTerms: Equatable, Sendable {
     }
     return terms
   }
+
+  /// Made by the edges that read Apple's JSON (StoreCommands' Commerce readers).
+  package init(
+    descriptors: CommerceDescriptors, items: [CommerceItem], period: CommercePeriod?,
+    taxCode: String, requestReferenceID: String, currency: String
+  ) {
+    self.descriptors = descriptors
+    self.items = items
+    self.period = period
+    self.taxCode = taxCode
+    self.requestReferenceID = requestReferenceID
+    self.currency = currency
+  }
 }
 
 /// An Advanced Commerce subscription as the App Store keeps it, by its original transaction:
@@ -196,6 +209,13 @@ public struct CommerceRequestInfo: Equatable, Sendable {
   public var appAccountToken: String?
   /// `consistencyToken`.
   public var consistencyToken: String?
+
+  /// Made by the edges that read Apple's JSON (StoreCommands' Commerce readers).
+  package init(requestReferenceID: String, appAccountToken: String?, consistencyToken: String?) {
+    self.requestReferenceID = requestReferenceID
+    self.appAccountToken = appAccountToken
+    self.consistencyToken = consistencyToken
+  }
 }
 
 /// Why an Advanced Commerce request is refused: the rule broken (an edge maps it to Apple's

@@ -67,7 +67,7 @@ extension Session {
   ) throws(SessionError) -> (request: CommerceInAppRequest, nonce: String)? {
     let productID = catalog.products[productIndex].productID
     let kind = catalog.commerceKinds[productIndex]
-    guard let jws = options.advancedCommerce else {
+    guard let signed = options.advancedCommerce else {
       guard kind == nil else {
         throw commerceRefusal(
           .productNotEligible,
@@ -96,13 +96,18 @@ extension Session {
       bundleID: options.bundleID ?? PurchaseOptions.defaultBundleID, now: now)
     let verified: (request: String, nonce: String)
     do throws(OfferSignatureRefusal) {
-      verified = try check.checkAdvancedCommerce(jws, spent: serverRecords.spentOfferNonces)
+      verified = try check.checkAdvancedCommerce(signed.jws, spent: serverRecords.spentOfferNonces)
     } catch {
       throw commerceRefusal(.invalidSignature, "the advanced-commerce JWS: \(error.description)")
     }
+    // What the edge read is taken only when it was read from the claim the signature covers.
+    guard verified.request == signed.claim else {
+      throw commerceRefusal(
+        .invalidSignature, "the advanced-commerce request was not read from the JWS's claim")
+    }
     let request: CommerceInAppRequest
     do throws(CommerceRefusal) {
-      request = try CommerceInAppRequest(base64: verified.request)
+      request = try signed.request.get()
     } catch {
       throw SessionError(.commerce(error))
     }

@@ -63,8 +63,9 @@ public struct PurchaseOptions: Equatable, Sendable {
   /// price.
   public var billingPlan: String?
   /// An Advanced Commerce in-app request: the compact JWS the developer's server signed
-  /// (`AdvancedCommerceProduct.purchase(compactJWS:…)`, `buy … advanced-commerce=`).
-  public var advancedCommerce: String?
+  /// (`AdvancedCommerceProduct.purchase(compactJWS:…)`, `buy … advanced-commerce=`), with the
+  /// request an edge read from it.
+  public var advancedCommerce: SignedCommerceRequest?
 
   /// A verified Advanced Commerce subscription's terms for the period it opens (set by the
   /// engine).

@@ -317,7 +317,7 @@ public struct RuleRefusal<Rule: Equatable & Sendable>: Error, Equatable, Sendabl
   /// What is wrong.
   public var message: String
 
-  init(_ rule: Rule, _ message: String) {
+  package init(_ rule: Rule, _ message: String) {
     self.rule = rule
     self.message = message
   }

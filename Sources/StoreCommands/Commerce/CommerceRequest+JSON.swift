@@ -1,5 +1,6 @@
 import Foundation
 import StoreJSON
+import StoreSimulation
 
 extension CommerceInAppRequest {
   /// The request an in-app JWS's `request` claim holds (standard base64 of its JSON), checked

@@ -1,3 +1,5 @@
+import StoreSimulation
+
 extension CommerceReader {
   /// `SubscriptionModifyInAppRequest`'s fields.
   func modification() throws(CommerceRefusal) -> CommerceModification {
