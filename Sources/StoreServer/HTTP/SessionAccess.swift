@@ -1,9 +1,10 @@
-import Dispatch
 import Hummingbird
+import NIOCore
+import NIOPosix
 import StoreSimulation
 
 /// How the controllers reach the served session, each request waiting without holding a thread:
-/// reads run on any thread from the session as last committed (``ReadAccess``), so no read waits
+/// reads run on a pool of their own from the session as last committed (``ReadAccess``), so no read waits
 /// for a command under way; changes are handed to where the session lives (`submit`: `serve`'s
 /// queue, the inspector's loop) and run there one at a time.
 struct SessionAccess: Sendable {
@@ -29,24 +30,30 @@ struct SessionAccess: Sendable {
     return reader
   }
 
-  /// Answers from the session as last committed, on a thread of its own.
+  /// Answers from the session as last committed, on a thread of the reads' own pool.
   func read(
     _ request: Request, _ context: ServerContext,
     _ body: @escaping @Sendable (inout SessionReader, ServerRequest) throws -> ServerResponse
   ) async throws -> Response {
     let whole = try await ServerRequest(request)
     let account = context.account
-    let answer = await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(
-          returning: Self.answering {
-            var reader = try reader(for: account)
-            return try body(&reader, whole)
-          })
+    let answer = try await Self.readers.runIfActive {
+      Self.answering {
+        var reader = try reader(for: account)
+        return try body(&reader, whole)
       }
     }
     return Response(answer, context)
   }
+
+  /// The threads reads run on, theirs alone: nothing else that blocks a thread (the dispatch
+  /// pool's users, a test's blocking client) can starve them. Four at least, one a core beyond;
+  /// started once, for the life of the process.
+  private static let readers: NIOThreadPool = {
+    let pool = NIOThreadPool(numberOfThreads: max(4, System.coreCount))
+    pool.start()
+    return pool
+  }()
 
   /// Answers where the session lives, with a change to it.
   func write(
