@@ -4,9 +4,9 @@ import NIOPosix
 import StoreSimulation
 
 /// How the controllers reach the served session, each request waiting without holding a thread:
-/// reads run on a pool of their own from the session as last committed (``ReadAccess``), so no read waits
-/// for a command under way; changes are handed to where the session lives (`submit`: `serve`'s
-/// queue, the inspector's loop) and run there one at a time.
+/// reads run on a pool of their own, from the session as last committed (``ReadAccess``), so
+/// no read waits for a command under way; changes are handed to where the session lives
+/// (`submit`: `serve`'s queue, the inspector's loop) and run there one at a time.
 struct SessionAccess: Sendable {
   /// How long a change waits for its turn before it is answered 503; `nil`: however long.
   let patience: Double?
