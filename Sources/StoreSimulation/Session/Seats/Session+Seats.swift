@@ -6,8 +6,8 @@ extension Session {
   /// The seats of the multiseat subscription a transaction belongs to (any transaction of it:
   /// the original, a renewal, an added-seat one); `nil` for any other.
   public func seatGroup(ofTransaction id: UInt64) -> SeatGroup? {
-    guard !storage.seats.groups.isEmpty, let position = ledger.position(of: id) else { return nil }
-    return storage.seats.groups[ledger[position].originalID]
+    guard !storage.seats.isEmpty, let position = ledger.position(of: id) else { return nil }
+    return storage.seats[ledger[position].originalID]
   }
 
   /// App Store Connect's invitation hosting that new multiseat purchases take.
@@ -51,7 +51,7 @@ extension Session {
         "seats= with another product of the group: change the plan without seats, or buy "
           + "\(self.product(at: group.product).productID) seats=N")
     }
-    guard let current = storage.seats.groups[group.originalID] else {
+    guard let current = storage.seats[group.originalID] else {
       throw seatRefusal(
         .notMultiSeat,
         "\(product.productID) is subscribed without seats; a subscription bought without "
@@ -88,9 +88,9 @@ extension Session {
       }
       return try checkSeatPurchase(productIndex, seats: seats)
     }
-    guard !storage.seats.groups.isEmpty, let groupIndex = catalog.products[productIndex].groupIndex,
+    guard !storage.seats.isEmpty, let groupIndex = catalog.products[productIndex].groupIndex,
       groups[groupIndex].isActive, groups[groupIndex].product != Int32(productIndex),
-      storage.seats.groups[groups[groupIndex].originalID] != nil
+      storage.seats[groups[groupIndex].originalID] != nil
     else { return }
     throw seatRefusal(
       .notSimulated,
@@ -104,7 +104,7 @@ extension Session {
     _ productIndex: Int, _ options: PurchaseOptions, delivery: Delivery, _ sink: EventSink
   ) -> Bool {
     guard let seats = options.seats, let groupIndex = catalog.products[productIndex].groupIndex,
-      groups[groupIndex].isActive, storage.seats.groups[groups[groupIndex].originalID] != nil,
+      groups[groupIndex].isActive, storage.seats[groups[groupIndex].originalID] != nil,
       let position = addSeats(group: groupIndex, total: seats, sink)
     else { return false }
     announcePurchase(
@@ -191,7 +191,7 @@ extension Session {
           cause: .init(.didChangeRenewalPref, .increaseQuantity))
       } else {
         let original = groups[groupIndex].originalID
-        let old = storage.seats.groups[original]!.renewalTotal
+        let old = storage.seats[original]!.renewalTotal
         makeUnique()
         storage.seats.groups[original]!.renewalTotal = total
         emitStatus(
@@ -200,7 +200,7 @@ extension Session {
       }
     case .refund(let id, let seats):
       let groupIndex = try activeGroup(ofTransaction: id)
-      if seats == storage.seats.groups[groups[groupIndex].originalID]!.inForce {
+      if seats == storage.seats[groups[groupIndex].originalID]!.inForce {
         // Every seat: the period's transaction is refunded whole.
         try refund(groups[groupIndex].current, reason: .other, share: nil, sink)
         return
@@ -303,7 +303,7 @@ extension Session {
   /// The seats of the active multiseat subscription `id` belongs to.
   private func multiSeatGroup(_ id: UInt64) throws(SessionError) -> SeatGroup {
     let groupIndex = try activeGroup(ofTransaction: id)
-    guard let group = storage.seats.groups[groups[groupIndex].originalID] else {
+    guard let group = storage.seats[groups[groupIndex].originalID] else {
       throw seatRefusal(.notMultiSeat, "transaction \(id)'s subscription is not multiseat")
     }
     return group
@@ -313,7 +313,7 @@ extension Session {
   /// to (active or not: its last period's seats answer).
   private func developerGroup(_ id: UInt64) throws(SessionError) -> SeatGroup {
     let position = try requireTransaction(id)
-    guard let group = storage.seats.groups[ledger[position].originalID],
+    guard let group = storage.seats[ledger[position].originalID],
       group.invitations == .developer
     else {
       throw seatRefusal(
@@ -350,7 +350,7 @@ extension Session {
   /// caller's (`INCREASE_QUANTITY`), never a purchase's: it is not marked untold.
   private mutating func addSeats(group groupIndex: Int, total: Int, _ sink: EventSink) -> Int? {
     let group = groups[groupIndex]
-    guard var seats = storage.seats.groups[group.originalID], total > seats.total,
+    guard var seats = storage.seats[group.originalID], total > seats.total,
       let current = ledger.position(of: group.current)
     else { return nil }
     let period = ledger[current]
