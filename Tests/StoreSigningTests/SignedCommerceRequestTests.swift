@@ -76,9 +76,9 @@ import Testing
     let forged = try signed(Self.json.replacingOccurrences(of: "12990", with: "-1"), by: stranger)
     #expect(buy(SignedCommerceRequest(compactJWS: forged), in: &fresh) == .invalidSignature)
     // A request that was not read from the signed claim is not taken.
-    var swapped = SignedCommerceRequest(compactJWS: try signed())
-    swapped.request = SignedCommerceRequest(compactJWS: broken).request
-    swapped.claim = SignedCommerceRequest(compactJWS: broken).claim
+    let read = SignedCommerceRequest(compactJWS: broken)
+    let swapped = SignedCommerceRequest(
+      jws: try signed(), claim: read.claim, request: read.request)
     #expect(buy(swapped, in: &fresh) == .invalidSignature)
     #expect(fresh.allTransactions().isEmpty)
   }
